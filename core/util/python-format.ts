@@ -1,0 +1,151 @@
+/**
+ * Python (CPython 3.11) rendering rules that observations must imitate (spec §2.9): float repr, string repr,
+ * container repr and `json.dumps` with its default settings.
+ */
+
+/** A Python value as tooldrift models it when rendering. */
+export type PyRenderable =
+  | null
+  | boolean
+  | string
+  | PyFloat
+  | PyInt
+  | readonly PyRenderable[]
+  | PyTuple
+  | PyDict;
+
+/** Marks a JS number as a Python float (so 3 renders as `3.0`). */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+/** Marks a JS number or bigint as a Python int. */
+export class PyInt {
+  constructor(readonly value: number | bigint) {}
+}
+export class PyTuple {
+  constructor(readonly items: readonly PyRenderable[]) {}
+}
+/** An insertion-ordered dict with string keys (all dicts tooldrift renders have string keys). */
+export class PyDict {
+  constructor(readonly entries: readonly (readonly [string, PyRenderable])[]) {}
+}
+
+/** Python `repr(float)`: shortest round-trip digits, always a `.` or exponent, exponent when e < -4 or e >= 16. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (x === Number.POSITIVE_INFINITY) return 'inf';
+  if (x === Number.NEGATIVE_INFINITY) return '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // toExponential() without argument gives the shortest round-trip digits, like Python's repr.
+  const exp = x.toExponential(); // e.g. "-1.2345e+3"
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(exp);
+  if (!m) throw new Error(`unexpected exponential form ${exp}`);
+  const sign = m[1] as string;
+  const digits = (m[2] as string) + (m[3] ?? '');
+  const e = Number(m[4]);
+  if (e < -4 || e >= 16) {
+    const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const es = e < 0 ? `-${String(-e).padStart(2, '0')}` : `+${String(e).padStart(2, '0')}`;
+    return `${sign}${mantissa}e${es}`;
+  }
+  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
+  if (digits.length <= e + 1) return `${sign}${digits}${'0'.repeat(e + 1 - digits.length)}.0`;
+  return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+}
+
+function isPrintable(cp: number): boolean {
+  // Approximation of str.isprintable(): control characters, separators other than space, and unassigned /
+  // surrogate / private-use code points are not printable.
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return false;
+  if (cp === 0xad) return false;
+  if (cp >= 0xd800 && cp <= 0xdfff) return false;
+  if (cp === 0x2028 || cp === 0x2029 || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfeff) return false;
+  if (cp >= 0xe000 && cp <= 0xf8ff) return false;
+  return true;
+}
+
+/** Python `repr(str)`. */
+export function pyStrRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) as number;
+    if (ch === quote) out += `\\${ch}`;
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (!isPrintable(cp)) {
+      if (cp <= 0xff) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+      else if (cp <= 0xffff) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+      else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+/** Python `repr()` of a value. */
+export function pyRepr(v: PyRenderable): string {
+  if (v === null) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'string') return pyStrRepr(v);
+  if (v instanceof PyFloat) return pyFloatRepr(v.value);
+  if (v instanceof PyInt) return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
+  if (v instanceof PyTuple) {
+    if (v.items.length === 1) return `(${pyRepr(v.items[0] as PyRenderable)},)`;
+    return `(${v.items.map(pyRepr).join(', ')})`;
+  }
+  if (v instanceof PyDict) return `{${v.entries.map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  return `[${(v as readonly PyRenderable[]).map(pyRepr).join(', ')}]`;
+}
+
+/** Python `str()` of a value (differs from repr only for top-level strings). */
+export function pyStr(v: PyRenderable): string {
+  return typeof v === 'string' ? v : pyRepr(v);
+}
+
+/** A JSON string literal as Python's `json.dumps` writes it (ensure_ascii=True). */
+export function pyJsonString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i); // UTF-16 code units: astral characters come out as surrogate pairs, as in Python
+    const ch = s[i] as string;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** JSON values as `json.dumps` sees them: numbers are floats unless wrapped in PyInt. */
+export type PyJson = null | boolean | string | number | PyInt | PyFloat | readonly PyJson[] | { [k: string]: PyJson };
+
+/** Python `json.dumps(value)` with default settings: `, ` and `: ` separators, ASCII-only output. */
+export function pyJsonDumps(v: PyJson): string {
+  if (v === null) return 'null';
+  if (v === true) return 'true';
+  if (v === false) return 'false';
+  if (typeof v === 'string') return pyJsonString(v);
+  if (typeof v === 'number') return jsonFloat(v);
+  if (v instanceof PyFloat) return jsonFloat(v.value);
+  if (v instanceof PyInt) return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
+  if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(', ')}]`;
+  const obj = v as { [k: string]: PyJson };
+  return `{${Object.keys(obj)
+    .map((k) => `${pyJsonString(k)}: ${pyJsonDumps(obj[k] as PyJson)}`)
+    .join(', ')}}`;
+}
+
+function jsonFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Number.POSITIVE_INFINITY) return 'Infinity';
+  if (x === Number.NEGATIVE_INFINITY) return '-Infinity';
+  return pyFloatRepr(x);
+}

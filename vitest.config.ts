@@ -1,0 +1,46 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `core` runs the runtime-independent logic in plain Node; `edge` runs the Worker, its bindings
+// and Durable Objects inside workerd through Cloudflare's Vitest integration. Vitest is kept to 2 workers.
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['test/core/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => {
+            const migrations = await readD1Migrations('db/migrations');
+            return {
+              wrangler: { configPath: './wrangler.jsonc' },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  API_KEYS: 'test-user-key',
+                  ADMIN_API_KEYS: 'test-admin-key',
+                  RATE_LIMIT_PER_MINUTE: '600',
+                  RATE_LIMIT_BURST: '20',
+                },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: 'edge',
+          include: ['test/edge/**/*.test.ts'],
+          setupFiles: ['test/edge/apply-migrations.ts'],
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
