@@ -1,0 +1,50 @@
+/**
+ * D1 schema (drizzle-orm). `npm run db:generate` turns changes here into a new flat .sql migration in
+ * db/migrations, which `npm start`, the tests and `npm run deploy` apply.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    payload: text('payload', { mode: 'json' }).$type<unknown>().notNull(),
+    result: text('result', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('jobs_kind_status').on(t.kind, t.status), index('jobs_created').on(t.createdAt)],
+);
+
+/**
+ * One row per cron tick actually handled. The unique (cron, scheduled_time) pair makes the scheduled handler
+ * idempotent: a retried or overlapping invocation for the same due time finds the row and does nothing.
+ */
+export const cronTicks = sqliteTable(
+  'cron_ticks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cron: text('cron').notNull(),
+    scheduledTime: integer('scheduled_time').notNull(),
+    startedAt: integer('started_at').notNull(),
+    finishedAt: integer('finished_at'),
+    summary: text('summary', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [uniqueIndex('cron_ticks_due').on(t.cron, t.scheduledTime)],
+);
+
+/** Small key/value facts about this deployment (e.g. which world seed and scale were loaded into D1). */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
+  updatedAt: integer('updated_at')
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
+});

@@ -1,0 +1,154 @@
+/**
+ * The Hono application: middleware (request ids, structured logs, body limits, JSON syntax, 405s), the error
+ * mapping to RFC 9457 problems, and the route modules. Routes are declared with @hono/zod-openapi so their
+ * schemas validate requests and generate /openapi.json from the same source.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import type { AppEnv } from './app-env.ts';
+import { readConfig } from './env.ts';
+import { createLogger } from './http/log.ts';
+import { ProblemError, type ProblemSlug, problem, zodFieldErrors } from './http/problem.ts';
+import { registerDocsRoutes } from './routes/docs.ts';
+import { registerHealthRoutes } from './routes/health.ts';
+import { registerJobRoutes } from './routes/jobs.ts';
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function statusSlug(status: number, message: string): ProblemSlug {
+  switch (status) {
+    case 400:
+      return /malformed json/i.test(message) ? 'malformed-json' : 'validation-error';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not-found';
+    case 405:
+      return 'method-not-allowed';
+    case 409:
+      return 'conflict';
+    case 410:
+      return 'gone';
+    case 413:
+      return 'payload-too-large';
+    case 415:
+      return 'unsupported-media-type';
+    case 429:
+      return 'rate-limited';
+    case 503:
+      return 'unavailable';
+    default:
+      return status >= 500 ? 'internal-error' : 'validation-error';
+  }
+}
+
+/** Maps any error thrown by a handler or middleware to a problem response; never leaks a stack trace. */
+export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
+  if (err instanceof ProblemError) return problem(c, err.slug, err.options);
+  if (err instanceof HTTPException) {
+    const slug = statusSlug(err.status, err.message);
+    const headers: Record<string, string> = {};
+    err.res?.headers.forEach((v, k) => {
+      if (k !== 'content-type' && k !== 'content-length') headers[k] = v;
+    });
+    return problem(c, slug, { detail: err.message || slug, status: err.status, headers });
+  }
+  const log = c.get('log') ?? createLogger('error');
+  log.error('unhandled error', {
+    error: err instanceof Error ? err.message : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  return problem(c, 'internal-error', { detail: 'An unexpected error occurred; quote the request id when reporting it.' });
+}
+
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const errors = zodFieldErrors(result.target, result.error);
+        const first = errors[0];
+        const where = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : result.target;
+        return problem(c, 'validation-error', {
+          detail: `Invalid ${where}: ${first?.message ?? 'does not match the schema'}`,
+          errors,
+        });
+      }
+    },
+  });
+
+  app.use(requestId({ limitLength: 128 }));
+
+  // Structured access log with the request id; the key's digest only, never the key.
+  app.use(async (c, next) => {
+    const config = readConfig(c.env);
+    const log = createLogger(config.logLevel, { requestId: c.get('requestId') });
+    c.set('log', log);
+    const started = Date.now();
+    await next();
+    const status = c.res.status;
+    log[status >= 500 ? 'error' : 'info']('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      durationMs: Date.now() - started,
+      keyId: c.get('principal')?.keyId,
+    });
+  });
+
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => methodProblem(c, methods) }));
+
+  app.use(async (c, next) => {
+    const maxSize = readConfig(c.env).maxBodyBytes;
+    return bodyLimit({
+      maxSize,
+      onError: (ctx) =>
+        problem(ctx as Context<AppEnv>, 'payload-too-large', {
+          detail: `The request body exceeds the maximum of ${maxSize} bytes.`,
+          extensions: { maxBytes: maxSize },
+        }),
+    })(c, next);
+  });
+
+  // Parse JSON bodies up front so a syntax error is reported with the parser's own message.
+  app.use(async (c, next) => {
+    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && JSON_TYPE.test(type)) {
+      const text = await c.req.text();
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        return problem(c, 'malformed-json', {
+          detail: `Malformed JSON in request body: ${text.trim() === '' ? 'the body is empty' : (e as Error).message}`,
+        });
+      }
+    }
+    await next();
+  });
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
+  });
+
+  registerHealthRoutes(app);
+  registerJobRoutes(app);
+  registerDocsRoutes(app);
+
+  app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));
+  app.onError(errorToResponse);
+  return app;
+}
+
+function methodProblem(c: Context, methods: string[]): Response {
+  return problem(c as Context<AppEnv>, 'method-not-allowed', {
+    detail: `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
+    headers: { allow: methods.join(', ') },
+  });
+}

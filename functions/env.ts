@@ -1,0 +1,74 @@
+/**
+ * Bindings and configuration of the Worker. Vars come from wrangler.jsonc (`vars`), secrets from `.dev.vars`
+ * locally or `wrangler secret put` in production. `readConfig` validates them once per isolate and never logs
+ * secret values.
+ */
+import { z } from 'zod';
+
+/** Secrets are not declared in wrangler.jsonc, so `wrangler types` cannot see them. */
+export interface Secrets {
+  /** Comma-separated bearer keys allowed to run agents and change state. */
+  API_KEYS?: string;
+  /** Comma-separated bearer keys with admin rights (gold answers, surfaces, journals). */
+  ADMIN_API_KEYS?: string;
+  /** Key for an OpenAI-compatible server (MODEL_PROVIDER=openai). */
+  OPENAI_API_KEY?: string;
+}
+
+export type Bindings = Env & Secrets;
+
+// Misconfigured numbers fall back to their defaults instead of taking the Worker down; /health shows the result.
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().catch(fallback);
+
+const ConfigSchema = z.object({
+  environment: z.string().default('development'),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error']).catch('info'),
+  modelProvider: z.enum(['sim', 'workers-ai', 'openai', 'replay']).catch('sim'),
+  modelName: z.string().default('tooldrift-sim-v1'),
+  openaiBaseUrl: z.string().default(''),
+  embeddingProvider: z.enum(['lexical', 'workers-ai', 'openai']).catch('lexical'),
+  embeddingModel: z.string().default('@cf/baai/bge-base-en-v1.5'),
+  workersAiModel: z.string().default('@cf/meta/llama-3.1-8b-instruct'),
+  rateLimitPerMinute: positiveInt(120),
+  rateLimitBurst: positiveInt(30),
+  maxBodyBytes: positiveInt(1_048_576),
+  worldSeed: z.string().min(1).default('tooldrift'),
+  worldScale: z.coerce.number().positive().max(64).catch(1),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
+
+function splitKeys(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+}
+
+const cache = new WeakMap<object, Config>();
+
+export function readConfig(env: Bindings): Config {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const config: Config = {
+    ...ConfigSchema.parse({
+      environment: env.ENVIRONMENT,
+      logLevel: env.LOG_LEVEL,
+      modelProvider: env.MODEL_PROVIDER,
+      modelName: env.MODEL_NAME,
+      openaiBaseUrl: env.OPENAI_BASE_URL,
+      embeddingProvider: env.EMBEDDING_PROVIDER,
+      embeddingModel: env.EMBEDDING_MODEL,
+      workersAiModel: env.WORKERS_AI_MODEL,
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      rateLimitBurst: env.RATE_LIMIT_BURST,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      worldSeed: env.WORLD_SEED,
+      worldScale: env.WORLD_SCALE,
+    }),
+    apiKeys: splitKeys(env.API_KEYS),
+    adminKeys: splitKeys(env.ADMIN_API_KEYS),
+  };
+  cache.set(env, config);
+  return config;
+}

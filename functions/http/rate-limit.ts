@@ -1,0 +1,27 @@
+/**
+ * Per-key rate limiting for authenticated routes through the RateLimiter Durable Object (one bucket per key
+ * digest). Answers 429 problem+json with `Retry-After`; successful responses carry `RateLimit-Remaining`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { readConfig } from '../env.ts';
+import { ProblemError } from './problem.ts';
+
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get('principal');
+    if (!principal) throw new Error('rateLimit() must run after requireKey()');
+    const config = readConfig(c.env);
+    const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`key:${principal.keyId}`));
+    const decision = await stub.take(config.rateLimitBurst, config.rateLimitPerMinute);
+    if (!decision.allowed) {
+      throw new ProblemError('rate-limited', {
+        detail: `Rate limit of ${config.rateLimitPerMinute} requests per minute (burst ${config.rateLimitBurst}) exceeded for this key.`,
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+        extensions: { retryAfterSeconds: decision.retryAfterSeconds },
+      });
+    }
+    await next();
+    c.res.headers.set('ratelimit-remaining', String(decision.remaining));
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The Worker entry: HTTP (the Hono app), cron triggers, the JOBS queue consumer, and the Durable Object
+ * classes. Handlers stay thin; the work happens in the modules they call.
+ */
+import { createApp } from './app.ts';
+import type { Bindings } from './env.ts';
+import { readConfig } from './env.ts';
+import { createLogger } from './http/log.ts';
+import { consumeJobBatch } from './jobs.ts';
+import { runScheduledTick } from './scheduled.ts';
+
+export { RateLimiter } from '../durable-objects/rate-limiter.ts';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+
+  async scheduled(controller, env, ctx) {
+    const log = createLogger(readConfig(env).logLevel, { handler: 'scheduled', cron: controller.cron });
+    ctx.waitUntil(runScheduledTick(controller.cron, controller.scheduledTime, env, log));
+  },
+
+  async queue(batch, env) {
+    const log = createLogger(readConfig(env).logLevel, { handler: 'queue', queue: batch.queue });
+    await consumeJobBatch(batch, env, log);
+  },
+} satisfies ExportedHandler<Bindings, unknown>;

@@ -1,0 +1,156 @@
+/**
+ * API description and documentation: `/openapi.json` (OpenAPI 3.1 generated from the route schemas), `/docs`
+ * (a human page rendered on the server from that same document) and `/problems/{slug}` (one page per problem
+ * type). The docs page is rendered here rather than with Swagger UI or Scalar because those load their
+ * scripts from a CDN, and tooldrift must be fully usable offline; it needs no JavaScript at all.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import pkg from '../../package.json';
+import type { AppEnv } from '../app-env.ts';
+import { problemResponses } from '../http/openapi.ts';
+import { PROBLEM_TYPES, type ProblemSlug } from '../http/problem.ts';
+
+const INFO = {
+  title: 'tooldrift API',
+  version: pkg.version,
+  description:
+    'A drifting-API world for LLM agents (ToolQA-D compatible): seeded corpora, tools whose names, parameters and ' +
+    'formats change, and agents that learn them. Read-only benchmark endpoints are public; routes that cost money ' +
+    'or change state need `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json.',
+};
+
+type OpenApiDoc = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
+
+export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDoc {
+  return app.getOpenAPI31Document({ openapi: '3.1.0', info: INFO, servers: [{ url: '/' }] });
+}
+
+const escapeHtml = (s: unknown) =>
+  String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+
+const PAGE_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d232a}
+h1{margin-bottom:.2rem}code,pre{font:13px ui-monospace,monospace;background:#f4f5f7;border-radius:4px}
+pre{padding:.6rem;overflow:auto}code{padding:0 .25rem}.op{border:1px solid #d8dce2;border-radius:6px;margin:1rem 0;padding:.6rem 1rem}
+.m{display:inline-block;min-width:4.2rem;font-weight:700;text-transform:uppercase}.get{color:#0b7a32}.post{color:#0a58ca}
+.delete{color:#b42318}.put,.patch{color:#9a6700}.lock{font-size:12px;background:#fff4ce;padding:0 .3rem;border-radius:3px}
+table{border-collapse:collapse}td,th{border-bottom:1px solid #e3e6ea;padding:.25rem .6rem;text-align:left;vertical-align:top}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body>${body}</body></html>`;
+}
+
+type Operation = {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { description?: string }>;
+};
+
+export function renderDocsPage(doc: OpenApiDoc): string {
+  const byTag = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, raw] of Object.entries(item as Record<string, unknown>)) {
+      const op = raw as Operation;
+      if (!op || typeof op !== 'object' || !('responses' in op)) continue;
+      const tag = op.tags?.[0] ?? 'Other';
+      const params = (op.parameters ?? [])
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema ?? {}))}</code></td></tr>`,
+        )
+        .join('');
+      const body = op.requestBody?.content
+        ? Object.entries(op.requestBody.content)
+            .map(([type, c]) => `<p>Body <code>${escapeHtml(type)}</code></p><pre>${escapeHtml(JSON.stringify(c.schema ?? {}, null, 2))}</pre>`)
+            .join('')
+        : '';
+      const responses = Object.entries(op.responses ?? {})
+        .map(([code, r]) => `<tr><td>${escapeHtml(code)}</td><td>${escapeHtml(r.description ?? '')}</td></tr>`)
+        .join('');
+      const html = `<div class="op" id="${escapeHtml(`${method}-${path}`)}"><div><span class="m ${escapeHtml(method)}">${escapeHtml(method)}</span><code>${escapeHtml(path)}</code> ${op.security?.length ? '<span class="lock">API key</span>' : ''}</div>
+<p>${escapeHtml(op.summary ?? '')}${op.description ? ` — ${escapeHtml(op.description)}` : ''}</p>
+${params ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params}</table>` : ''}${body}
+<table><tr><th>status</th><th>meaning</th></tr>${responses}</table></div>`;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+    }
+  }
+  const sections = [...byTag.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([tag, ops]) => `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join('')}`)
+    .join('');
+  const problems = Object.entries(PROBLEM_TYPES)
+    .map(([slug, p]) => `<tr><td><a href="/problems/${slug}"><code>/problems/${slug}</code></a></td><td>${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`)
+    .join('');
+  return page(
+    INFO.title,
+    `<h1>${escapeHtml(INFO.title)} <small>${escapeHtml(INFO.version)}</small></h1><p>${escapeHtml(INFO.description)}</p>
+<p>Machine-readable: <a href="/openapi.json"><code>/openapi.json</code></a> (OpenAPI 3.1).</p>${sections}
+<h2 id="problems">Problem types</h2><table><tr><th>type</th><th>status</th><th>meaning</th></tr>${problems}</table>`,
+  );
+}
+
+const indexRoute = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['System'],
+  summary: 'Entry points of the API',
+  responses: {
+    200: {
+      description: 'Links to documentation and health',
+      content: {
+        'application/json': {
+          schema: z.object({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string() }),
+        },
+      },
+    },
+  },
+});
+
+const openApiRoute = createRoute({
+  method: 'get',
+  path: '/openapi.json',
+  tags: ['System'],
+  summary: 'This API as an OpenAPI 3.1 document',
+  responses: { 200: { description: 'OpenAPI document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+});
+
+const docsRoute = createRoute({
+  method: 'get',
+  path: '/docs',
+  tags: ['System'],
+  summary: 'Human-readable API documentation',
+  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+const problemRoute = createRoute({
+  method: 'get',
+  path: '/problems/{slug}',
+  tags: ['System'],
+  summary: 'Documentation of one problem type',
+  request: { params: z.object({ slug: z.string() }) },
+  responses: {
+    200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } },
+    ...problemResponses(404),
+  },
+});
+
+export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(indexRoute, (c) =>
+    c.json({ name: 'tooldrift', version: pkg.version, docs: '/docs', openapi: '/openapi.json', health: '/health' }, 200),
+  );
+  app.openapi(openApiRoute, (c) => c.json(openApiDocument(app) as unknown as Record<string, unknown>, 200));
+  app.openapi(docsRoute, (c) => c.html(renderDocsPage(openApiDocument(app)), 200));
+  app.openapi(problemRoute, (c) => {
+    const { slug } = c.req.valid('param');
+    const p = PROBLEM_TYPES[slug as ProblemSlug];
+    if (!p) return c.notFound();
+    return c.html(
+      page(p.title, `<h1>${escapeHtml(p.title)}</h1><p>HTTP ${p.status}</p><p>${escapeHtml(p.description)}</p><p><a href="/docs#problems">All problem types</a></p>`),
+      200,
+    );
+  });
+}

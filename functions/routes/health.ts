@@ -1,0 +1,110 @@
+/** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { desc, eq } from 'drizzle-orm';
+import journal from '../../db/migrations/meta/_journal.json';
+import { database } from '../../db/client.ts';
+import { jobs } from '../../db/schema.ts';
+import pkg from '../../package.json';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { readConfig } from '../env.ts';
+
+const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
+
+const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    environment: z.string(),
+    checks: z.object({
+      d1: CheckSchema,
+      migrations: CheckSchema,
+      durableObjects: CheckSchema,
+      queue: CheckSchema,
+      workersAi: CheckSchema,
+    }),
+  })
+  .openapi('Health');
+
+/** Migration file names this build expects, from drizzle-kit's journal. */
+export const EXPECTED_MIGRATIONS = journal.entries.map((e) => `${e.tag}.sql`);
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value?: T; error?: string; ms: number }> {
+  const start = Date.now();
+  try {
+    return { value: await fn(), ms: Date.now() - start };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e), ms: Date.now() - start };
+  }
+}
+
+export async function checkHealth(env: Bindings) {
+  const config = readConfig(env);
+  const d1 = await timed(() => env.DB.prepare('SELECT 1 AS one').first<{ one: number }>());
+  const applied = await timed(async () => {
+    const rows = await env.DB.prepare('SELECT name FROM d1_migrations ORDER BY id').all<{ name: string }>();
+    return rows.results.map((r) => r.name);
+  });
+  const pending = applied.value ? EXPECTED_MIGRATIONS.filter((m) => !applied.value?.includes(m)) : EXPECTED_MIGRATIONS;
+  const durable = await timed(() => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('health')).ping());
+  const canary = await timed(async () => {
+    const rows = await database(env.DB)
+      .select({ id: jobs.id, status: jobs.status, createdAt: jobs.createdAt, finishedAt: jobs.finishedAt })
+      .from(jobs)
+      .where(eq(jobs.kind, 'canary'))
+      .orderBy(desc(jobs.createdAt))
+      .limit(1);
+    return rows[0] ?? null;
+  });
+  const queueBound = typeof env.JOBS?.send === 'function';
+  const aiBound = typeof env.AI?.run === 'function';
+  const aiNeeded = config.modelProvider === 'workers-ai' || config.embeddingProvider === 'workers-ai';
+
+  const checks = {
+    d1: d1.error ? { ok: false, detail: d1.error } : { ok: d1.value?.one === 1, latencyMs: d1.ms },
+    migrations: applied.error
+      ? { ok: false, detail: `cannot read d1_migrations: ${applied.error}`, expected: EXPECTED_MIGRATIONS }
+      : { ok: pending.length === 0, applied: applied.value ?? [], pending },
+    durableObjects: durable.error
+      ? { ok: false, detail: durable.error }
+      : { ok: durable.value?.ok === true, storage: durable.value?.storage ?? 'unknown', latencyMs: durable.ms },
+    queue: {
+      ok: queueBound,
+      bound: queueBound,
+      ...(queueBound ? {} : { detail: 'JOBS queue binding missing' }),
+      lastCanary: canary.value ?? null,
+    },
+    workersAi: {
+      ok: aiBound || !aiNeeded,
+      bound: aiBound,
+      required: aiNeeded,
+      ...(aiNeeded && !aiBound ? { detail: 'the configured provider needs the AI binding' } : {}),
+    },
+  };
+  const ok = Object.values(checks).every((c) => c.ok);
+  return {
+    status: ok ? ('ok' as const) : ('degraded' as const),
+    version: pkg.version,
+    environment: config.environment,
+    checks,
+  };
+}
+
+const route = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['System'],
+  summary: 'Status of every binding and the build version',
+  responses: {
+    200: { description: 'All bindings are healthy', content: { 'application/json': { schema: HealthSchema } } },
+    503: { description: 'At least one binding is unhealthy', content: { 'application/json': { schema: HealthSchema } } },
+  },
+});
+
+export function registerHealthRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const health = await checkHealth(c.env);
+    c.header('cache-control', 'no-store');
+    return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
+  });
+}

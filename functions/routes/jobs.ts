@@ -1,0 +1,81 @@
+/** Job status (any key) and the admin canary that proves the queue round trip. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { enqueueJob, getJob } from '../jobs.ts';
+
+const JobSchema = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+    attempts: z.number().int(),
+    result: z.unknown().optional(),
+    error: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+    finishedAt: z.string().datetime().nullable(),
+  })
+  .openapi('Job');
+
+const getJobRoute = createRoute({
+  method: 'get',
+  path: '/v1/jobs/{id}',
+  tags: ['Jobs'],
+  summary: 'Status and result of a background job',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: z.string().min(1).max(200) }) },
+  responses: {
+    200: { description: 'The job', content: { 'application/json': { schema: JobSchema } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const canaryRoute = createRoute({
+  method: 'post',
+  path: '/v1/admin/canary',
+  tags: ['Jobs'],
+  summary: 'Enqueue a canary job to prove the queue round trip (admin)',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  responses: {
+    202: {
+      description: 'The canary job was enqueued',
+      content: { 'application/json': { schema: z.object({ id: z.string(), status: z.literal('queued') }) } },
+    },
+    ...problemResponses(403, ...AUTH_PROBLEMS),
+  },
+});
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(getJobRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const job = await getJob(c.env, id);
+    if (!job) throw new ProblemError('not-found', { detail: `No job with id ${id}.` });
+    return c.json(
+      {
+        id: job.id,
+        kind: job.kind,
+        status: job.status,
+        attempts: job.attempts,
+        result: job.result ?? undefined,
+        error: job.error,
+        createdAt: iso(job.createdAt) as string,
+        updatedAt: iso(job.updatedAt) as string,
+        finishedAt: iso(job.finishedAt),
+      },
+      200,
+    );
+  });
+
+  app.openapi(canaryRoute, async (c) => {
+    const { id } = await enqueueJob(c.env, 'canary', { enqueuedAt: Date.now() });
+    return c.json({ id, status: 'queued' as const }, 202);
+  });
+}

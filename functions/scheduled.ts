@@ -1,0 +1,41 @@
+/**
+ * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
+ * with an insert that fails on conflict, so retried or overlapping invocations do nothing.
+ */
+import { and, eq } from 'drizzle-orm';
+import { database } from '../db/client.ts';
+import { cronTicks } from '../db/schema.ts';
+import type { Bindings } from './env.ts';
+import type { Logger } from './http/log.ts';
+import { enqueueJob } from './jobs.ts';
+
+export interface TickOutcome {
+  claimed: boolean;
+  summary?: Record<string, unknown>;
+}
+
+export async function runScheduledTick(
+  cron: string,
+  scheduledTime: number,
+  env: Bindings,
+  log: Logger,
+): Promise<TickOutcome> {
+  const db = database(env.DB);
+  const claimed = await db
+    .insert(cronTicks)
+    .values({ cron, scheduledTime, startedAt: Date.now() })
+    .onConflictDoNothing()
+    .returning({ id: cronTicks.id });
+  if (claimed.length === 0) {
+    log.info('cron tick already handled', { cron, scheduledTime });
+    return { claimed: false };
+  }
+  const canary = await enqueueJob(env, 'canary', { enqueuedAt: Date.now(), scheduledTime }, { id: `canary:${scheduledTime}` });
+  const summary = { canaryJobId: canary.id };
+  await db
+    .update(cronTicks)
+    .set({ finishedAt: Date.now(), summary })
+    .where(and(eq(cronTicks.cron, cron), eq(cronTicks.scheduledTime, scheduledTime)));
+  log.info('cron tick handled', { cron, scheduledTime, ...summary });
+  return { claimed: true, summary };
+}

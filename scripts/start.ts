@@ -1,0 +1,45 @@
+/**
+ * `npm start`: prepares local state and serves tooldrift on http://localhost:8787 (PORT overrides).
+ *  1. creates .dev.vars from .dev.vars.example on first run (local keys only),
+ *  2. applies D1 migrations to the local database,
+ *  3. seeds the local database with what the world needs (see db/seed.ts),
+ *  4. runs `wrangler dev` with local bindings only (no login, no remote resources, no network).
+ * Extra arguments are passed to `wrangler dev` (e.g. `npm start -- --test-scheduled`).
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
+const port = process.env.PORT ?? '8787';
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => child.kill(sig));
+  });
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(root, '.dev.vars'))) {
+    copyFileSync(join(root, '.dev.vars.example'), join(root, '.dev.vars'));
+    console.log('Created .dev.vars from .dev.vars.example (local development keys).');
+  }
+  // CI=1 keeps wrangler from prompting; --local never touches a remote database.
+  const quiet = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' };
+  const migrated = await run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], quiet);
+  if (migrated !== 0) process.exit(migrated);
+
+  const devArgs = ['dev', '--port', port, '--local', ...process.argv.slice(2)];
+  const code = await run(wrangler, devArgs, { ...process.env, WRANGLER_SEND_METRICS: 'false' });
+  process.exit(code);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
