@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    // Console output (the Worker's JSON logs) is shown only for failing tests.
+    silent: 'passed-only',
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
     projects: [
       {
@@ -25,7 +27,7 @@ export default defineConfig({
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
-                  API_KEYS: 'test-user-key',
+                  API_KEYS: 'test-user-key,test-ratelimit-key,test-queue-key',
                   ADMIN_API_KEYS: 'test-admin-key',
                   RATE_LIMIT_PER_MINUTE: '600',
                   RATE_LIMIT_BURST: '20',

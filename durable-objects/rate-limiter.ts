@@ -22,7 +22,11 @@ export class RateLimiter extends DurableObject {
     const state = (await this.ctx.storage.get<BucketState>(STATE_KEY)) ?? null;
     const result = takeToken(state, { capacity, refillPerSecond: perMinute / 60 }, now, cost);
     await this.ctx.storage.put(STATE_KEY, result.state);
-    return { allowed: result.allowed, remaining: result.remaining, retryAfterSeconds: result.retryAfterSeconds };
+    return {
+      allowed: result.allowed,
+      remaining: result.remaining,
+      retryAfterSeconds: result.retryAfterSeconds,
+    };
   }
 
   /** Current bucket without taking a token (for diagnostics and tests). */

@@ -64,7 +64,9 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
     error: err instanceof Error ? err.message : String(err),
     stack: err instanceof Error ? err.stack : undefined,
   });
-  return problem(c, 'internal-error', { detail: 'An unexpected error occurred; quote the request id when reporting it.' });
+  return problem(c, 'internal-error', {
+    detail: 'An unexpected error occurred; quote the request id when reporting it.',
+  });
 }
 
 export function createApp(): OpenAPIHono<AppEnv> {

@@ -76,7 +76,11 @@ function isJobMessage(body: unknown): body is JobMessage {
 }
 
 /** The queue consumer. Each message is acked or retried individually. */
-export async function consumeJobBatch(batch: MessageBatch<unknown>, env: Bindings, log: Logger): Promise<void> {
+export async function consumeJobBatch(
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  log: Logger,
+): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
     const body = message.body;
@@ -102,12 +106,21 @@ export async function consumeJobBatch(batch: MessageBatch<unknown>, env: Binding
     if (!handler) {
       await db
         .update(jobs)
-        .set({ status: 'failed', error: `unknown job kind ${job.kind}`, attempts: attempt, updatedAt: Date.now(), finishedAt: Date.now() })
+        .set({
+          status: 'failed',
+          error: `unknown job kind ${job.kind}`,
+          attempts: attempt,
+          updatedAt: Date.now(),
+          finishedAt: Date.now(),
+        })
         .where(eq(jobs.id, job.id));
       message.ack();
       continue;
     }
-    await db.update(jobs).set({ status: 'running', attempts: attempt, updatedAt: Date.now() }).where(eq(jobs.id, job.id));
+    await db
+      .update(jobs)
+      .set({ status: 'running', attempts: attempt, updatedAt: Date.now() })
+      .where(eq(jobs.id, job.id));
     try {
       const result = await handler(job.payload, { env, jobId: job.id, attempt, log: jobLog });
       const now = Date.now();

@@ -30,7 +30,12 @@ export async function runScheduledTick(
     log.info('cron tick already handled', { cron, scheduledTime });
     return { claimed: false };
   }
-  const canary = await enqueueJob(env, 'canary', { enqueuedAt: Date.now(), scheduledTime }, { id: `canary:${scheduledTime}` });
+  const canary = await enqueueJob(
+    env,
+    'canary',
+    { enqueuedAt: Date.now(), scheduledTime },
+    { id: `canary:${scheduledTime}` },
+  );
   const summary = { canaryJobId: canary.id };
   await db
     .update(cronTicks)

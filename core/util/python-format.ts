@@ -91,12 +91,14 @@ export function pyRepr(v: PyRenderable): string {
   if (v === false) return 'False';
   if (typeof v === 'string') return pyStrRepr(v);
   if (v instanceof PyFloat) return pyFloatRepr(v.value);
-  if (v instanceof PyInt) return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
+  if (v instanceof PyInt)
+    return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
   if (v instanceof PyTuple) {
     if (v.items.length === 1) return `(${pyRepr(v.items[0] as PyRenderable)},)`;
     return `(${v.items.map(pyRepr).join(', ')})`;
   }
-  if (v instanceof PyDict) return `{${v.entries.map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  if (v instanceof PyDict)
+    return `{${v.entries.map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   return `[${(v as readonly PyRenderable[]).map(pyRepr).join(', ')}]`;
 }
 
@@ -125,7 +127,15 @@ export function pyJsonString(s: string): string {
 }
 
 /** JSON values as `json.dumps` sees them: numbers are floats unless wrapped in PyInt. */
-export type PyJson = null | boolean | string | number | PyInt | PyFloat | readonly PyJson[] | { [k: string]: PyJson };
+export type PyJson =
+  | null
+  | boolean
+  | string
+  | number
+  | PyInt
+  | PyFloat
+  | readonly PyJson[]
+  | { [k: string]: PyJson };
 
 /** Python `json.dumps(value)` with default settings: `, ` and `: ` separators, ASCII-only output. */
 export function pyJsonDumps(v: PyJson): string {
@@ -135,7 +145,8 @@ export function pyJsonDumps(v: PyJson): string {
   if (typeof v === 'string') return pyJsonString(v);
   if (typeof v === 'number') return jsonFloat(v);
   if (v instanceof PyFloat) return jsonFloat(v.value);
-  if (v instanceof PyInt) return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
+  if (v instanceof PyInt)
+    return typeof v.value === 'bigint' ? v.value.toString() : String(Math.trunc(v.value));
   if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(', ')}]`;
   const obj = v as { [k: string]: PyJson };
   return `{${Object.keys(obj)

@@ -26,9 +26,15 @@ export function takeToken(prev: BucketState | null, limits: BucketLimits, now: n
   const tokens = Math.min(limits.capacity, start.tokens + elapsed * limits.refillPerSecond);
   if (tokens >= cost) {
     const left = tokens - cost;
-    return { state: { tokens: left, updatedAt: now }, allowed: true, remaining: Math.floor(left), retryAfterSeconds: 0 };
+    return {
+      state: { tokens: left, updatedAt: now },
+      allowed: true,
+      remaining: Math.floor(left),
+      retryAfterSeconds: 0,
+    };
   }
-  const wait = limits.refillPerSecond > 0 ? (cost - tokens) / limits.refillPerSecond : Number.POSITIVE_INFINITY;
+  const wait =
+    limits.refillPerSecond > 0 ? (cost - tokens) / limits.refillPerSecond : Number.POSITIVE_INFINITY;
   return {
     state: { tokens, updatedAt: now },
     allowed: false,

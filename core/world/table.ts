@@ -30,8 +30,14 @@ export class Table {
   private readonly encoded: readonly EncodedColumn[];
   private readonly index: ReadonlyMap<string, number>;
 
-  constructor(name: string, columns: readonly ColumnSpec[], encoded: readonly EncodedColumn[], rowCount: number) {
-    if (columns.length !== encoded.length) throw new Error(`table ${name}: ${columns.length} specs, ${encoded.length} columns`);
+  constructor(
+    name: string,
+    columns: readonly ColumnSpec[],
+    encoded: readonly EncodedColumn[],
+    rowCount: number,
+  ) {
+    if (columns.length !== encoded.length)
+      throw new Error(`table ${name}: ${columns.length} specs, ${encoded.length} columns`);
     this.name = name;
     this.columns = columns;
     this.encoded = encoded;

@@ -9,7 +9,16 @@ export const DATABASE_NAMES = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda'] 
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
 /** The seven ToolQA-D datasets plus the gsm8k-style arithmetic set (easy only). */
-export const DATASET_NAMES = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'dblp', 'gsm8k'] as const;
+export const DATASET_NAMES = [
+  'flights',
+  'coffee',
+  'airbnb',
+  'yelp',
+  'agenda',
+  'scirex',
+  'dblp',
+  'gsm8k',
+] as const;
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
 /** A retrievable text passage (agenda event descriptions, SciREX sections). */

@@ -79,7 +79,9 @@ export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
  * For public routes that show more to key holders (e.g. gold answers to admins): no header → null; a header
  * with an invalid key is still a 401, so a caller never silently gets the public view by mistake.
  */
-export async function optionalPrincipal(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<Principal | null> {
+export async function optionalPrincipal(
+  c: Parameters<MiddlewareHandler<AppEnv>>[0],
+): Promise<Principal | null> {
   const header = c.req.header('authorization');
   if (header === undefined) return null;
   const config = readConfig(c.env);

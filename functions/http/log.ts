@@ -30,7 +30,13 @@ export function createLogger(
 ): Logger {
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return;
-    const record = { time: new Date().toISOString(), level: lvl, msg, ...redact(base), ...redact(fields ?? {}) };
+    const record = {
+      time: new Date().toISOString(),
+      level: lvl,
+      msg,
+      ...redact(base),
+      ...redact(fields ?? {}),
+    };
     sink(JSON.stringify(record));
   };
   return {

@@ -3,20 +3,23 @@
  * from the catalogue below (each documented at `/problems/{slug}`), a human `title`, the HTTP `status`, a
  * `detail` naming what was wrong, the request id, and — for validation failures — the failing fields.
  */
+
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { z } from '@hono/zod-openapi';
 
 export const PROBLEM_TYPES = {
   'validation-error': {
     status: 400,
     title: 'Request validation failed',
-    description: 'A body, query or path parameter does not match the schema; `errors` lists each failing field.',
+    description:
+      'A body, query or path parameter does not match the schema; `errors` lists each failing field.',
   },
   'malformed-json': {
     status: 400,
     title: 'Malformed JSON body',
-    description: 'The request declared a JSON body but it could not be parsed; `detail` gives the parser message.',
+    description:
+      'The request declared a JSON body but it could not be parsed; `detail` gives the parser message.',
   },
   unauthorized: {
     status: 401,

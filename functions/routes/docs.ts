@@ -26,7 +26,10 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDoc {
 }
 
 const escapeHtml = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+  String(s).replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
 
 const PAGE_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d232a}
 h1{margin-bottom:.2rem}code,pre{font:13px ui-monospace,monospace;background:#f4f5f7;border-radius:4px}
@@ -65,11 +68,16 @@ export function renderDocsPage(doc: OpenApiDoc): string {
         .join('');
       const body = op.requestBody?.content
         ? Object.entries(op.requestBody.content)
-            .map(([type, c]) => `<p>Body <code>${escapeHtml(type)}</code></p><pre>${escapeHtml(JSON.stringify(c.schema ?? {}, null, 2))}</pre>`)
+            .map(
+              ([type, c]) =>
+                `<p>Body <code>${escapeHtml(type)}</code></p><pre>${escapeHtml(JSON.stringify(c.schema ?? {}, null, 2))}</pre>`,
+            )
             .join('')
         : '';
       const responses = Object.entries(op.responses ?? {})
-        .map(([code, r]) => `<tr><td>${escapeHtml(code)}</td><td>${escapeHtml(r.description ?? '')}</td></tr>`)
+        .map(
+          ([code, r]) => `<tr><td>${escapeHtml(code)}</td><td>${escapeHtml(r.description ?? '')}</td></tr>`,
+        )
         .join('');
       const html = `<div class="op" id="${escapeHtml(`${method}-${path}`)}"><div><span class="m ${escapeHtml(method)}">${escapeHtml(method)}</span><code>${escapeHtml(path)}</code> ${op.security?.length ? '<span class="lock">API key</span>' : ''}</div>
 <p>${escapeHtml(op.summary ?? '')}${op.description ? ` — ${escapeHtml(op.description)}` : ''}</p>
@@ -83,7 +91,10 @@ ${params ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema<
     .map(([tag, ops]) => `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join('')}`)
     .join('');
   const problems = Object.entries(PROBLEM_TYPES)
-    .map(([slug, p]) => `<tr><td><a href="/problems/${slug}"><code>/problems/${slug}</code></a></td><td>${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`)
+    .map(
+      ([slug, p]) =>
+        `<tr><td><a href="/problems/${slug}"><code>/problems/${slug}</code></a></td><td>${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`,
+    )
     .join('');
   return page(
     INFO.title,
@@ -103,7 +114,13 @@ const indexRoute = createRoute({
       description: 'Links to documentation and health',
       content: {
         'application/json': {
-          schema: z.object({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string() }),
+          schema: z.object({
+            name: z.string(),
+            version: z.string(),
+            docs: z.string(),
+            openapi: z.string(),
+            health: z.string(),
+          }),
         },
       },
     },
@@ -115,7 +132,12 @@ const openApiRoute = createRoute({
   path: '/openapi.json',
   tags: ['System'],
   summary: 'This API as an OpenAPI 3.1 document',
-  responses: { 200: { description: 'OpenAPI document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  responses: {
+    200: {
+      description: 'OpenAPI document',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
 });
 
 const docsRoute = createRoute({
@@ -140,7 +162,10 @@ const problemRoute = createRoute({
 
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(indexRoute, (c) =>
-    c.json({ name: 'tooldrift', version: pkg.version, docs: '/docs', openapi: '/openapi.json', health: '/health' }, 200),
+    c.json(
+      { name: 'tooldrift', version: pkg.version, docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      200,
+    ),
   );
   app.openapi(openApiRoute, (c) => c.json(openApiDocument(app) as unknown as Record<string, unknown>, 200));
   app.openapi(docsRoute, (c) => c.html(renderDocsPage(openApiDocument(app)), 200));
@@ -149,7 +174,10 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
     const p = PROBLEM_TYPES[slug as ProblemSlug];
     if (!p) return c.notFound();
     return c.html(
-      page(p.title, `<h1>${escapeHtml(p.title)}</h1><p>HTTP ${p.status}</p><p>${escapeHtml(p.description)}</p><p><a href="/docs#problems">All problem types</a></p>`),
+      page(
+        p.title,
+        `<h1>${escapeHtml(p.title)}</h1><p>HTTP ${p.status}</p><p>${escapeHtml(p.description)}</p><p><a href="/docs#problems">All problem types</a></p>`,
+      ),
       200,
     );
   });

@@ -1,8 +1,8 @@
 /** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { desc, eq } from 'drizzle-orm';
-import journal from '../../db/migrations/meta/_journal.json';
 import { database } from '../../db/client.ts';
+import journal from '../../db/migrations/meta/_journal.json';
 import { jobs } from '../../db/schema.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
@@ -45,7 +45,9 @@ export async function checkHealth(env: Bindings) {
     const rows = await env.DB.prepare('SELECT name FROM d1_migrations ORDER BY id').all<{ name: string }>();
     return rows.results.map((r) => r.name);
   });
-  const pending = applied.value ? EXPECTED_MIGRATIONS.filter((m) => !applied.value?.includes(m)) : EXPECTED_MIGRATIONS;
+  const pending = applied.value
+    ? EXPECTED_MIGRATIONS.filter((m) => !applied.value?.includes(m))
+    : EXPECTED_MIGRATIONS;
   const durable = await timed(() => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('health')).ping());
   const canary = await timed(async () => {
     const rows = await database(env.DB)
@@ -67,7 +69,11 @@ export async function checkHealth(env: Bindings) {
       : { ok: pending.length === 0, applied: applied.value ?? [], pending },
     durableObjects: durable.error
       ? { ok: false, detail: durable.error }
-      : { ok: durable.value?.ok === true, storage: durable.value?.storage ?? 'unknown', latencyMs: durable.ms },
+      : {
+          ok: durable.value?.ok === true,
+          storage: durable.value?.storage ?? 'unknown',
+          latencyMs: durable.ms,
+        },
     queue: {
       ok: queueBound,
       bound: queueBound,
@@ -96,8 +102,14 @@ const route = createRoute({
   tags: ['System'],
   summary: 'Status of every binding and the build version',
   responses: {
-    200: { description: 'All bindings are healthy', content: { 'application/json': { schema: HealthSchema } } },
-    503: { description: 'At least one binding is unhealthy', content: { 'application/json': { schema: HealthSchema } } },
+    200: {
+      description: 'All bindings are healthy',
+      content: { 'application/json': { schema: HealthSchema } },
+    },
+    503: {
+      description: 'At least one binding is unhealthy',
+      content: { 'application/json': { schema: HealthSchema } },
+    },
   },
 });
 

@@ -1,0 +1,212 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  evictDurableObject,
+  getQueueResult,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { database } from '../../db/client.ts';
+import { cronTicks, jobs, meta } from '../../db/schema.ts';
+import type { RateLimiter } from '../../durable-objects/rate-limiter.ts';
+import worker from '../../functions/index.ts';
+import { enqueueJob, getJob, registerJobKind } from '../../functions/jobs.ts';
+import { ADMIN_KEY, call, USER_KEY } from './helpers.ts';
+
+describe('D1 through drizzle', () => {
+  it('writes and reads a row', async () => {
+    const db = database(env.DB);
+    await db.insert(meta).values({ key: 'probe', value: { seed: 'abc', scale: 2 } });
+    const rows = await db.select().from(meta).where(eq(meta.key, 'probe'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.value).toEqual({ seed: 'abc', scale: 2 });
+    expect(rows[0]?.updatedAt).toBeGreaterThan(1_700_000_000_000);
+  });
+});
+
+describe('RateLimiter Durable Object', () => {
+  const stubFor = (name: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(name));
+
+  it('keeps its bucket across requests', async () => {
+    const stub = stubFor('across-requests');
+    const first = await stub.take(5, 1);
+    const second = await stub.take(5, 1);
+    expect(first).toMatchObject({ allowed: true, remaining: 4 });
+    expect(second).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
+  it('keeps its bucket after eviction (state is in SQLite storage, not memory)', async () => {
+    const stub = stubFor('after-eviction');
+    for (let i = 0; i < 3; i++) await stub.take(3, 0.001);
+    expect(await stub.take(3, 0.001)).toMatchObject({ allowed: false });
+    await evictDurableObject(stub);
+    const after = await stub.take(3, 0.001);
+    expect(after.allowed).toBe(false);
+    expect(after.retryAfterSeconds).toBeGreaterThan(60);
+    const state = await runInDurableObject(stub, (instance: RateLimiter) => instance.peek());
+    expect(state?.tokens).toBeLessThan(1);
+  });
+});
+
+async function waitForJob(id: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(env, id);
+    if (job && (job.status === 'succeeded' || job.status === 'failed')) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('JOBS queue', () => {
+  it('produces a message and the consumer runs the job', async () => {
+    const res = await call('/v1/admin/canary', { method: 'POST', key: ADMIN_KEY });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const job = await waitForJob(id);
+    expect(job.status).toBe('succeeded');
+    expect(job.attempts).toBe(1);
+    expect((job.result as { roundTripMs: number }).roundTripMs).toBeGreaterThanOrEqual(0);
+    const viaApi = await call(`/v1/jobs/${id}`, { key: USER_KEY });
+    expect(await viaApi.json()).toMatchObject({ id, kind: 'canary', status: 'succeeded', attempts: 1 });
+  });
+
+  it('does not run a finished job again when its message is redelivered', async () => {
+    const runs = vi.fn(async () => 'ran');
+    registerJobKind('test-counting', runs);
+    const { id } = await enqueueJob(env, 'test-counting', {});
+    await waitForJob(id);
+    expect(runs).toHaveBeenCalledTimes(1);
+    const batch = createMessageBatch('tooldrift-jobs', [
+      { id: 'redelivery', timestamp: new Date(), attempts: 2, body: { jobId: id, kind: 'test-counting' } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(['redelivery']);
+    expect(runs).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries a failing job and marks it failed after the last attempt', async () => {
+    registerJobKind('test-failing', async () => {
+      throw new Error('boom');
+    });
+    const db = database(env.DB);
+    const now = Date.now();
+    await db.insert(jobs).values({
+      id: 'failing-1',
+      kind: 'test-failing',
+      status: 'queued',
+      payload: {},
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const deliver = async (attempts: number) => {
+      const batch = createMessageBatch('tooldrift-jobs', [
+        {
+          id: `m${attempts}`,
+          timestamp: new Date(),
+          attempts,
+          body: { jobId: 'failing-1', kind: 'test-failing' },
+        },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      return getQueueResult(batch, ctx);
+    };
+    const first = await deliver(1);
+    expect(first.retryMessages.map((m) => m.msgId)).toEqual(['m1']);
+    expect(first.explicitAcks).toEqual([]);
+    expect((await getJob(env, 'failing-1'))?.status).toBe('queued');
+    await deliver(2);
+    await deliver(3);
+    const last = await deliver(4);
+    expect(last.explicitAcks).toEqual(['m4']);
+    const job = await getJob(env, 'failing-1');
+    expect(job).toMatchObject({ status: 'failed', attempts: 4, error: 'boom' });
+  });
+
+  it('drops malformed messages instead of crashing the consumer', async () => {
+    const batch = createMessageBatch('tooldrift-jobs', [
+      { id: 'junk', timestamp: new Date(), attempts: 1, body: 'not a job' },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['junk']);
+  });
+});
+
+describe('cron trigger', () => {
+  it('handles a due time once, even when invoked twice', async () => {
+    const scheduledTime = Date.UTC(2026, 10, 21, 12, 5);
+    for (let i = 0; i < 2; i++) {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: '*/5 * * * *', scheduledTime }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    }
+    const ticks = await database(env.DB)
+      .select()
+      .from(cronTicks)
+      .where(eq(cronTicks.scheduledTime, scheduledTime));
+    expect(ticks).toHaveLength(1);
+    expect(ticks[0]?.finishedAt).not.toBeNull();
+    const canary = await waitForJob(`canary:${scheduledTime}`);
+    expect(canary.status).toBe('succeeded');
+  });
+});
+
+describe('GET /health', () => {
+  it('reports every binding as ok with the build version', async () => {
+    const res = await call('/health');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      status: string;
+      version: string;
+      checks: Record<string, { ok: boolean }>;
+    };
+    expect(body.status).toBe('ok');
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.keys(body.checks).sort()).toEqual([
+      'd1',
+      'durableObjects',
+      'migrations',
+      'queue',
+      'workersAi',
+    ]);
+    for (const [name, check] of Object.entries(body.checks)) expect(check.ok, name).toBe(true);
+    expect(body.checks.migrations).toMatchObject({ pending: [], applied: ['0000_init.sql'] });
+  });
+});
+
+describe('logs', () => {
+  it('carry the request id and never the API key', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    try {
+      const res = await call('/v1/jobs/log-probe', {
+        key: USER_KEY,
+        headers: { 'x-request-id': 'log-probe-1' },
+      });
+      expect(res.status).toBe(404);
+    } finally {
+      spy.mockRestore();
+    }
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const access = records.find((r) => r.msg === 'request');
+    expect(access).toMatchObject({
+      requestId: 'log-probe-1',
+      path: '/v1/jobs/log-probe',
+      status: 404,
+      level: 'info',
+    });
+    expect(typeof access?.keyId).toBe('string');
+    expect(lines.join('\n')).not.toContain(USER_KEY);
+  });
+});

@@ -1,0 +1,29 @@
+import { exports } from 'cloudflare:workers';
+
+export const USER_KEY = 'test-user-key';
+export const ADMIN_KEY = 'test-admin-key';
+
+/** Sends a request to the Worker under test (its default export's fetch handler). */
+export function call(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+  return exports.default.fetch(new Request(`https://tooldrift.test${path}`, { ...init, headers }));
+}
+
+export async function expectProblem(res: Response, status: number, slug: string) {
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status !== status || res.headers.get('content-type') !== 'application/problem+json') {
+    throw new Error(
+      `expected ${status} problem+json, got ${res.status} ${res.headers.get('content-type')}: ${JSON.stringify(body)}`,
+    );
+  }
+  if (
+    body.type !== `/problems/${slug}` ||
+    body.status !== status ||
+    typeof body.detail !== 'string' ||
+    !body.title
+  ) {
+    throw new Error(`problem body mismatch: ${JSON.stringify(body)}`);
+  }
+  return body;
+}
