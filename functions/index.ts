@@ -21,7 +21,7 @@ export default {
     ctx.waitUntil(runScheduledTick(controller.cron, controller.scheduledTime, env, log));
   },
 
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     const log = createLogger(readConfig(env).logLevel, { handler: 'queue', queue: batch.queue });
     await consumeJobBatch(batch, env, log);
   },
