@@ -11,10 +11,24 @@ const file = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 
+const OS = [
+  [/darwin/, 'darwin'],
+  [/win32|windows/, 'win32'],
+  [/android/, 'android'],
+  [/linux/, 'linux'],
+  [/freebsd/, 'freebsd'],
+];
+const CPU = [
+  [/arm64|aarch64/, 'arm64'],
+  [/x64|-64\b|amd64/, 'x64'],
+  [/ia32/, 'ia32'],
+  [/arm\b|armv7/, 'arm'],
+];
+
 function platformOf(name) {
   const n = name.toLowerCase();
-  const os = /darwin/.test(n) ? 'darwin' : /win32|windows/.test(n) ? 'win32' : /android/.test(n) ? 'android' : /linux/.test(n) ? 'linux' : /freebsd/.test(n) ? 'freebsd' : null;
-  const cpu = /arm64|aarch64/.test(n) ? 'arm64' : /x64|-64\b|amd64/.test(n) ? 'x64' : /ia32/.test(n) ? 'ia32' : /arm\b|armv7/.test(n) ? 'arm' : null;
+  const os = OS.find(([re]) => re.test(n))?.[1];
+  const cpu = CPU.find(([re]) => re.test(n))?.[1];
   return os && cpu ? { os: [os], cpu: [cpu], ...(/musl/.test(n) ? { libc: ['musl'] } : {}) } : null;
 }
 
