@@ -3,7 +3,7 @@
  * db/migrations, which `npm start`, the tests and `npm run deploy` apply.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. */
 export const jobs = sqliteTable(
@@ -46,3 +46,28 @@ export const meta = sqliteTable('meta', {
   value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
   updatedAt: integer('updated_at').notNull().default(sql`(unixepoch() * 1000)`),
 });
+
+/**
+ * Generated tasks (core/world/tasks), written by the world seeder. Gold answers and reference plans are only
+ * served to admin keys.
+ */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    split: text('split', { enum: ['train', 'dev', 'test'] }).notNull(),
+    dataset: text('dataset').notNull(),
+    difficulty: text('difficulty', { enum: ['easy', 'hard'] }).notNull(),
+    templateId: text('template_id').notNull(),
+    question: text('question').notNull(),
+    slots: text('slots', { mode: 'json' }).$type<Record<string, string | number>>().notNull(),
+    gold: text('gold', { mode: 'json' }).$type<unknown>().notNull(),
+    plan: text('plan', { mode: 'json' }).$type<unknown[]>().notNull(),
+    worldSeed: text('world_seed').notNull(),
+    worldScale: real('world_scale').notNull(),
+  },
+  (t) => [
+    index('tasks_group').on(t.dataset, t.difficulty, t.split, t.id),
+    index('tasks_template').on(t.templateId),
+  ],
+);

@@ -160,3 +160,35 @@ function jsonFloat(x: number): string {
   if (x === Number.NEGATIVE_INFINITY) return '-Infinity';
   return pyFloatRepr(x);
 }
+
+/**
+ * Python `format(x, '.{digits}f')`: rounds the exact binary value of `x` to `digits` decimals, ties to even
+ * (JS `toFixed` breaks exact ties away from zero instead: `(0.25).toFixed(1)` is `0.3`, Python gives `0.2`).
+ */
+export function pyFormatFixed(x: number, digits: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  const negative = x < 0 || Object.is(x, -0);
+  const abs = Math.abs(x);
+  if (abs >= 1e21)
+    return (negative ? '-' : '') + BigInt(abs).toString() + (digits > 0 ? `.${'0'.repeat(digits)}` : '');
+  // toFixed(100) is the exact decimal expansion for every double of magnitude ≥ 2^-47; smaller ones cannot tie.
+  const [intPart, frac] = abs.toFixed(100).split('.') as [string, string];
+  const kept = intPart + frac.slice(0, digits);
+  const rest = frac.slice(digits);
+  const lastDigit = Number(kept[kept.length - 1]);
+  const roundUp =
+    rest[0] !== undefined &&
+    (rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || lastDigit % 2 === 1)));
+  let digitsOut = kept;
+  if (roundUp) digitsOut = (BigInt(kept) + 1n).toString().padStart(kept.length, '0');
+  const whole = digitsOut.slice(0, digitsOut.length - digits) || '0';
+  const body = digits > 0 ? `${whole}.${digitsOut.slice(digitsOut.length - digits)}` : whole;
+  return (negative ? '-' : '') + body;
+}
+
+/** Python `round(x, digits)` for floats (the float nearest to the correctly rounded decimal, ties to even). */
+export function pyRound(x: number, digits: number): number {
+  if (!Number.isFinite(x)) return x;
+  return Number.parseFloat(pyFormatFixed(x, digits));
+}

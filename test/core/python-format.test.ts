@@ -5,8 +5,10 @@ import {
   PyInt,
   PyTuple,
   pyFloatRepr,
+  pyFormatFixed,
   pyJsonDumps,
   pyRepr,
+  pyRound,
   pyStrRepr,
 } from '../../core/util/python-format.ts';
 
@@ -65,5 +67,30 @@ describe('pyJsonDumps', () => {
     expect(pyJsonDumps({ Close: ['69.55', '71.15'] })).toBe('{"Close": ["69.55", "71.15"]}');
     expect(pyJsonDumps({ name: 'Café 😀' })).toBe('{"name": "Caf\\u00e9 \\ud83d\\ude00"}');
     expect(pyJsonDumps([1235, Number.NaN, new PyInt(3)])).toBe('[1235.0, NaN, 3]');
+  });
+});
+
+describe('pyFormatFixed / pyRound (Python format(x, ".Nf") and round(x, N))', () => {
+  it.each([
+    [0.25, 1, '0.2'],
+    [0.35, 1, '0.3'], // 0.35 is 0.34999… in binary
+    [0.45, 1, '0.5'], // 0.45 is 0.450000000000000011… in binary
+    [2.675, 2, '2.67'],
+    [1.5, 0, '2'],
+    [2.5, 0, '2'],
+    [-0.04, 1, '-0.0'],
+    [106.65, 1, '106.7'],
+    [9.995, 2, '9.99'],
+    [123456.789, 2, '123456.79'],
+    [0, 1, '0.0'],
+    [1e-20, 3, '0.000'],
+  ])('format(%s, ".%sf") = %s', (x, d, want) => {
+    expect(pyFormatFixed(x, d)).toBe(want);
+  });
+  it('round() returns floats that render like Python', () => {
+    expect(pyFloatRepr(pyRound(0.30000000000000004, 2))).toBe('0.3');
+    expect(pyFloatRepr(pyRound(-0.0849, 2))).toBe('-0.08');
+    expect(pyFloatRepr(pyRound(2.0, 2))).toBe('2.0');
+    expect(pyRound(2.675, 2)).toBe(2.67);
   });
 });
