@@ -31,6 +31,9 @@ export default defineConfig({
                   ADMIN_API_KEYS: 'test-admin-key',
                   RATE_LIMIT_PER_MINUTE: '600',
                   RATE_LIMIT_BURST: '20',
+                  // A small world keeps generation in the tests fast.
+                  WORLD_SEED: 'edge-test',
+                  WORLD_SCALE: '0.05',
                 },
               },
             };

@@ -16,6 +16,8 @@ import { ProblemError, type ProblemSlug, problem, zodFieldErrors } from './http/
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
+import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerWorldRoutes } from './routes/world.ts';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -141,6 +143,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
 
   registerHealthRoutes(app);
   registerJobRoutes(app);
+  registerWorldRoutes(app);
+  registerKernelRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

@@ -1,9 +1,9 @@
 /**
  * `npm start`: prepares local state and serves tooldrift on http://localhost:8787 (PORT overrides).
  *  1. creates .dev.vars from .dev.vars.example on first run (local keys only),
- *  2. applies D1 migrations to the local database,
- *  3. seeds the local database with what the world needs (see db/seed.ts),
- *  4. runs `wrangler dev` with local bindings only (no login, no remote resources, no network).
+ *  2. applies D1 migrations to the local database and seeds it with the world and its tasks (scripts/seed.ts;
+ *     seeding is skipped when the database already holds the current world),
+ *  3. runs `wrangler dev` with local bindings only (no login, no remote resources, no network).
  * Extra arguments are passed to `wrangler dev` (e.g. `npm start -- --test-scheduled`).
  */
 import { spawn } from 'node:child_process';
@@ -31,8 +31,12 @@ async function main(): Promise<void> {
   }
   // CI=1 keeps wrangler from prompting; --local never touches a remote database.
   const quiet = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' };
-  const migrated = await run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], quiet);
-  if (migrated !== 0) process.exit(migrated);
+  const seeded = await run(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    [join(root, 'scripts', 'seed.ts')],
+    quiet,
+  );
+  if (seeded !== 0) process.exit(seeded);
 
   const devArgs = ['dev', '--port', port, '--local', ...process.argv.slice(2)];
   const code = await run(wrangler, devArgs, { ...process.env, WRANGLER_SEND_METRICS: 'false' });

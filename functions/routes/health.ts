@@ -22,6 +22,7 @@ const HealthSchema = z
       durableObjects: CheckSchema,
       queue: CheckSchema,
       workersAi: CheckSchema,
+      world: CheckSchema,
     }),
   })
   .openapi('Health');
@@ -58,6 +59,10 @@ export async function checkHealth(env: Bindings) {
       .limit(1);
     return rows[0] ?? null;
   });
+  const world = await timed(async () => {
+    const row = await env.DB.prepare("SELECT value FROM meta WHERE key = 'world'").first<{ value: string }>();
+    return row ? (JSON.parse(row.value) as { seed: string; scale: number; tasks: number }) : null;
+  });
   const queueBound = typeof env.JOBS?.send === 'function';
   const aiBound = typeof env.AI?.run === 'function';
   const aiNeeded = config.modelProvider === 'workers-ai' || config.embeddingProvider === 'workers-ai';
@@ -86,6 +91,16 @@ export async function checkHealth(env: Bindings) {
       required: aiNeeded,
       ...(aiNeeded && !aiBound ? { detail: 'the configured provider needs the AI binding' } : {}),
     },
+    world: world.error
+      ? { ok: false, detail: world.error }
+      : world.value && world.value.seed === config.worldSeed && world.value.scale === config.worldScale
+        ? { ok: true, seed: world.value.seed, scale: world.value.scale, tasks: world.value.tasks }
+        : {
+            ok: false,
+            detail: world.value
+              ? `D1 holds world ${world.value.seed} × ${world.value.scale}, but ${config.worldSeed} × ${config.worldScale} is configured; run the seeder`
+              : 'the world is not seeded: run `npm start` (local) or `npm run seed -- --remote`',
+          },
   };
   const ok = Object.values(checks).every((c) => c.ok);
   return {

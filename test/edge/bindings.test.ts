@@ -16,6 +16,7 @@ import type { RateLimiter } from '../../durable-objects/rate-limiter.ts';
 import worker from '../../functions/index.ts';
 import { enqueueJob, getJob, registerJobKind } from '../../functions/jobs.ts';
 import { ADMIN_KEY, call, USER_KEY } from './helpers.ts';
+import { seedTestWorld } from './world-fixture.ts';
 
 describe('D1 through drizzle', () => {
   it('writes and reads a row', async () => {
@@ -162,6 +163,7 @@ describe('cron trigger', () => {
 
 describe('GET /health', () => {
   it('reports every binding as ok with the build version', async () => {
+    await seedTestWorld();
     const res = await call('/health');
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
@@ -177,9 +179,14 @@ describe('GET /health', () => {
       'migrations',
       'queue',
       'workersAi',
+      'world',
     ]);
     for (const [name, check] of Object.entries(body.checks)) expect(check.ok, name).toBe(true);
-    expect(body.checks.migrations).toMatchObject({ pending: [], applied: ['0000_init.sql'] });
+    expect(body.checks.migrations).toMatchObject({
+      pending: [],
+      applied: ['0000_init.sql', '0001_tasks.sql'],
+    });
+    expect(body.checks.world).toMatchObject({ seed: 'edge-test', scale: 0.05 });
   });
 });
 

@@ -1,0 +1,112 @@
+/**
+ * POST /v1/kernel/call: one P_c tool call on the world as a pure function of (state, call) → (state,
+ * observation). The client carries the state between calls, so any number of branches can explore from the same
+ * state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
+import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
+import { DATABASE_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { tasks } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
+
+const StateSchema = z
+  .object({
+    db: z.enum(DATABASE_NAMES).nullable(),
+    filters: z.array(z.string().max(2000)).max(200),
+    numericColumns: z.array(z.string().max(200)).max(100),
+    python: z.unknown(),
+    steps: z.number().int().min(0).max(1_000_000),
+    loads: z.number().int().min(0).max(1_000_000),
+    newTools: z.array(z.string().max(4000)).max(100),
+    finished: z.boolean(),
+    answer: z.string().nullable(),
+    correct: z.boolean().nullable(),
+  })
+  .openapi('EnvState', { description: 'The functional environment state returned by the previous call.' });
+
+const CallSchema = z
+  .object({
+    tool: z.enum(KERNEL_TOOL_NAMES).openapi({ description: 'A P_c tool name.' }),
+    args: z.record(z.string(), z.unknown()).openapi({
+      description: 'Kernel parameters, e.g. `{"condition": "Date>=2019-10-10, Date<=2020-08-03"}`.',
+    }),
+    state: StateSchema.optional().openapi({ description: 'Omit for a fresh episode.' }),
+    taskId: z.string().max(200).optional().openapi({
+      description: 'The task whose gold answer `Finish` is judged against (required for Finish).',
+    }),
+  })
+  .openapi('KernelCall');
+
+const ResultSchema = z
+  .object({
+    observation: z.string(),
+    state: StateSchema,
+    outcome: z.object({
+      kind: z.enum(['ok', 'error', 'finished']),
+      reason: z.string().optional(),
+      correct: z.boolean().optional(),
+    }),
+  })
+  .openapi('KernelResult');
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/kernel/call',
+  tags: ['World'],
+  summary: 'Call one P_c tool on the world, carrying the environment state yourself',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CallSchema } } } },
+  responses: {
+    200: {
+      description: 'The observation and the next state',
+      content: { 'application/json': { schema: ResultSchema } },
+    },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    let gold: unknown;
+    if (body.tool === 'Finish') {
+      if (!body.taskId) {
+        throw new ProblemError('validation-error', {
+          detail: 'Finish is judged against a task: send `taskId`.',
+          errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
+        });
+      }
+      const rows = await database(c.env.DB)
+        .select({ gold: tasks.gold })
+        .from(tasks)
+        .where(eq(tasks.id, body.taskId))
+        .limit(1);
+      if (!rows[0]) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+      gold = rows[0].gold;
+    }
+    const state: EnvState = (body.state as EnvState | undefined) ?? initialState();
+    const result = await callKernel(
+      worldFor(c.env),
+      state,
+      { tool: body.tool, args: body.args },
+      edgeKernelDeps(c.env, gold),
+    );
+    return c.json(
+      {
+        observation: result.observation,
+        state: result.state,
+        outcome: result.outcome,
+      } as z.infer<typeof ResultSchema>,
+      200,
+    );
+  });
+}

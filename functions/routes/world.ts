@@ -1,0 +1,297 @@
+/**
+ * The benchmark's read-only endpoints: datasets (schemas, sizes, seed) and tasks (paginated; gold answers and
+ * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { pythonStr } from '../../core/world/answer-match.ts';
+import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
+import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { meta, tasks } from '../../db/schema.ts';
+import type { SeededWorld } from '../../db/world-seed.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { readConfig } from '../env.ts';
+import { optionalPrincipal } from '../http/auth.ts';
+import { problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+
+const DatasetNameSchema = z.enum(DATASET_NAMES);
+const Difficulty = z.enum(['easy', 'hard']);
+const Split = z.enum(['train', 'dev', 'test']);
+
+const ColumnSchema = z.object({ name: z.string(), sqlType: z.string(), description: z.string() });
+const SplitCounts = z.object({ train: z.number().int(), dev: z.number().int(), test: z.number().int() });
+
+const DatasetSchema = z
+  .object({
+    name: DatasetNameSchema,
+    title: z.string(),
+    context: z.string(),
+    format: z.string(),
+    description: z.string(),
+    tools: z.array(z.string()),
+    columns: z.array(ColumnSchema).optional(),
+    sizes: z.record(z.string(), z.number()).nullable(),
+    tasks: z.object({ easy: SplitCounts, hard: SplitCounts }),
+  })
+  .openapi('Dataset');
+
+const WorldSchema = z
+  .object({
+    seed: z.string(),
+    scale: z.number(),
+    seeded: z
+      .boolean()
+      .openapi({ description: 'Whether D1 holds this world (run `npm start` or `npm run seed`).' }),
+    hashes: z.record(z.string(), z.string()).nullable(),
+    tasks: z.number().int(),
+  })
+  .openapi('World');
+
+const TaskSummarySchema = z
+  .object({
+    id: z.string(),
+    split: Split,
+    dataset: DatasetNameSchema,
+    difficulty: Difficulty,
+    templateId: z.string(),
+    question: z.string(),
+  })
+  .openapi('TaskSummary');
+
+const TaskSchema = TaskSummarySchema.extend({
+  gold: z.unknown().optional().openapi({ description: 'Gold answer (admin keys only).' }),
+  goldText: z
+    .string()
+    .optional()
+    .openapi({ description: 'The gold answer as EM compares it (admin keys only).' }),
+  slots: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  plan: z
+    .array(z.unknown())
+    .optional()
+    .openapi({ description: 'Reference plan: P_c calls with observations (admin keys only).' }),
+  worldSeed: z.string(),
+  worldScale: z.number(),
+}).openapi('Task');
+
+/** The world row written by the seeder, if D1 holds the configured world. */
+export async function seededWorld(env: Bindings): Promise<SeededWorld | null> {
+  const rows = await database(env.DB).select().from(meta).where(eq(meta.key, 'world')).limit(1);
+  const value = rows[0]?.value as SeededWorld | undefined;
+  if (!value) return null;
+  const config = readConfig(env);
+  return value.seed === config.worldSeed && value.scale === config.worldScale ? value : null;
+}
+
+function notSeeded(env: Bindings): ProblemError {
+  const config = readConfig(env);
+  return new ProblemError('unavailable', {
+    detail: `D1 does not hold the configured world (seed ${config.worldSeed}, scale ${config.worldScale}); run \`npm start\` (local) or \`npm run seed -- --remote\`.`,
+  });
+}
+
+type Counts = Record<'easy' | 'hard', Record<'train' | 'dev' | 'test', number>>;
+
+async function taskCounts(env: Bindings): Promise<Map<string, Counts>> {
+  const rows = await database(env.DB)
+    .select({
+      dataset: tasks.dataset,
+      difficulty: tasks.difficulty,
+      split: tasks.split,
+      n: sql<number>`count(*)`,
+    })
+    .from(tasks)
+    .groupBy(tasks.dataset, tasks.difficulty, tasks.split);
+  const out = new Map<string, Counts>();
+  for (const r of rows) {
+    const c = out.get(r.dataset) ?? {
+      easy: { train: 0, dev: 0, test: 0 },
+      hard: { train: 0, dev: 0, test: 0 },
+    };
+    c[r.difficulty][r.split] = r.n;
+    out.set(r.dataset, c);
+  }
+  return out;
+}
+
+function describe(info: DatasetInfo, world: SeededWorld | null, counts: Map<string, Counts>) {
+  return {
+    name: info.name,
+    title: info.title,
+    context: info.context,
+    format: info.format,
+    description: info.description,
+    tools: info.tools,
+    ...(info.columns ? { columns: info.columns.map((c) => ({ ...c })) } : {}),
+    sizes: world?.sizes[info.name] ?? null,
+    tasks: counts.get(info.name) ?? {
+      easy: { train: 0, dev: 0, test: 0 },
+      hard: { train: 0, dev: 0, test: 0 },
+    },
+  };
+}
+
+function worldSummary(env: Bindings, world: SeededWorld | null) {
+  const config = readConfig(env);
+  return {
+    seed: config.worldSeed,
+    scale: config.worldScale,
+    seeded: world !== null,
+    hashes: world?.hashes ?? null,
+    tasks: world?.tasks ?? 0,
+  };
+}
+
+const listDatasets = createRoute({
+  method: 'get',
+  path: '/v1/datasets',
+  tags: ['World'],
+  summary: 'The datasets of the world: schemas, sizes, task counts, and the world seed',
+  responses: {
+    200: {
+      description: 'The world and its datasets',
+      content: {
+        'application/json': { schema: z.object({ world: WorldSchema, datasets: z.array(DatasetSchema) }) },
+      },
+    },
+  },
+});
+
+const getDataset = createRoute({
+  method: 'get',
+  path: '/v1/datasets/{name}',
+  tags: ['World'],
+  summary: 'One dataset',
+  request: { params: z.object({ name: DatasetNameSchema }) },
+  responses: {
+    200: {
+      description: 'The dataset',
+      content: { 'application/json': { schema: z.object({ world: WorldSchema, dataset: DatasetSchema }) } },
+    },
+    ...problemResponses(400),
+  },
+});
+
+const TaskQuery = z.object({
+  dataset: DatasetNameSchema.optional(),
+  difficulty: Difficulty.optional(),
+  split: Split.optional(),
+  template: z.string().max(100).optional().openapi({ description: 'A template id, e.g. `coffee-hard-H13`.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const listTasks = createRoute({
+  method: 'get',
+  path: '/v1/tasks',
+  tags: ['World'],
+  summary: 'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
+  request: { query: TaskQuery },
+  responses: {
+    200: {
+      description: 'A page of tasks (questions only; fetch one task for more)',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(TaskSummarySchema), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, 401, 503),
+  },
+});
+
+const getTask = createRoute({
+  method: 'get',
+  path: '/v1/tasks/{id}',
+  tags: ['World'],
+  summary: 'One task; its gold answer and reference plan are included for admin keys',
+  request: { params: z.object({ id: z.string().min(1).max(200) }) },
+  responses: {
+    200: { description: 'The task', content: { 'application/json': { schema: TaskSchema } } },
+    ...problemResponses(400, 401, 404, 503),
+  },
+});
+
+export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listDatasets, async (c) => {
+    const [world, counts] = await Promise.all([seededWorld(c.env), taskCounts(c.env)]);
+    return c.json(
+      {
+        world: worldSummary(c.env, world),
+        datasets: DATASET_NAMES.map((n) => describe(DATASETS[n], world, counts)),
+      },
+      200,
+    );
+  });
+
+  app.openapi(getDataset, async (c) => {
+    const { name } = c.req.valid('param');
+    const [world, counts] = await Promise.all([seededWorld(c.env), taskCounts(c.env)]);
+    return c.json(
+      { world: worldSummary(c.env, world), dataset: describe(DATASETS[name as DatasetName], world, counts) },
+      200,
+    );
+  });
+
+  app.openapi(listTasks, async (c) => {
+    await optionalPrincipal(c);
+    const q = c.req.valid('query');
+    if (!(await seededWorld(c.env))) throw notSeeded(c.env);
+    const where = and(
+      q.dataset ? eq(tasks.dataset, q.dataset) : undefined,
+      q.difficulty ? eq(tasks.difficulty, q.difficulty) : undefined,
+      q.split ? eq(tasks.split, q.split) : undefined,
+      q.template ? eq(tasks.templateId, q.template) : undefined,
+      q.cursor ? gt(tasks.id, q.cursor) : undefined,
+    );
+    const rows = await database(c.env.DB)
+      .select({
+        id: tasks.id,
+        split: tasks.split,
+        dataset: tasks.dataset,
+        difficulty: tasks.difficulty,
+        templateId: tasks.templateId,
+        question: tasks.question,
+      })
+      .from(tasks)
+      .where(where)
+      .orderBy(asc(tasks.id))
+      .limit(q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    const nextCursor = rows.length > q.limit ? (page[page.length - 1]?.id ?? null) : null;
+    if (nextCursor) {
+      const next = new URL(c.req.url);
+      next.searchParams.set('cursor', nextCursor);
+      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return c.json({ items: page.map((r) => ({ ...r, dataset: r.dataset as DatasetName })), nextCursor }, 200);
+  });
+
+  app.openapi(getTask, async (c) => {
+    const principal = await optionalPrincipal(c);
+    const { id } = c.req.valid('param');
+    if (!(await seededWorld(c.env))) throw notSeeded(c.env);
+    const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, id)).limit(1);
+    const task = rows[0];
+    if (!task) throw new ProblemError('not-found', { detail: `No task with id ${id}.` });
+    const admin = principal?.role === 'admin';
+    return c.json(
+      {
+        id: task.id,
+        split: task.split,
+        dataset: task.dataset as DatasetName,
+        difficulty: task.difficulty,
+        templateId: task.templateId,
+        question: task.question,
+        worldSeed: task.worldSeed,
+        worldScale: task.worldScale,
+        ...(admin
+          ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
+          : {}),
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:world`: latency of each kernel tool, in-process (Node) and over HTTP against the local server,
+ * next to a bare Hono route (`GET /`, no I/O) measured in the same run, so the HTTP figures read as a ratio to
+ * the framework's own floor.
+ *
+ * Environment: BENCH_ITERATIONS (default 200), BENCH_URL (use a running server instead of starting one; it must
+ * allow the key BENCH_KEY, default `dev-user-key`, enough requests: the started server lifts the rate limit).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { callKernel, type KernelCall } from '../core/world/kernel/kernel.ts';
+import { type EnvState, initialState } from '../core/world/kernel/state.ts';
+import { createKernelDeps } from '../core/world/kernel-deps.ts';
+import type { World } from '../core/world/types.ts';
+import { generateWorld } from '../core/world/world.ts';
+import { nodeSqliteMirror } from './lib/node-sqlite.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
+const key = process.env.BENCH_KEY ?? 'dev-user-key';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function measure(fn: () => Promise<unknown>, n = iterations): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < Math.min(5, n); i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+interface Case {
+  name: string;
+  state: EnvState;
+  call: KernelCall;
+}
+
+/** One representative successful call per tool, each from the state a real plan would be in. */
+async function cases(world: World): Promise<Case[]> {
+  const deps = createKernelDeps();
+  const s0 = initialState();
+  const flights = world.tables.flights;
+  const date = flights.cell(0, 'FlightDate');
+  const origin = flights.cell(0, 'Origin');
+  const loaded = (await callKernel(world, s0, { tool: 'LoadDB', args: { DBName: 'flights' } }, deps)).state;
+  const filter = `FlightDate=${date}, Origin=${origin}`;
+  const filtered = (await callKernel(world, loaded, { tool: 'FilterDB', args: { condition: filter } }, deps))
+    .state;
+  const event = world.agendaEvents[0];
+  const result = world.scirex.results[0];
+  const paper = world.dblp.papers.values().next().value;
+  const [authorId, edges] = world.dblp.coauthors.entries().next().value ?? [];
+  const author = authorId ? world.dblp.authors.get(authorId)?.name : undefined;
+  const coauthor = edges ? world.dblp.authors.get(edges.keys().next().value as string)?.name : undefined;
+  if (!event || !result || !paper || !author || !coauthor)
+    throw new Error('world is missing benchmark entities');
+  return [
+    { name: 'LoadDB', state: s0, call: { tool: 'LoadDB', args: { DBName: 'flights' } } },
+    { name: 'FilterDB', state: loaded, call: { tool: 'FilterDB', args: { condition: filter } } },
+    {
+      name: 'GetValue',
+      state: filtered,
+      call: { tool: 'GetValue', args: { column_name: 'DepTime, ArrTime' } },
+    },
+    { name: 'LoadGraph', state: s0, call: { tool: 'LoadGraph', args: { GraphName: 'dblp' } } },
+    {
+      name: 'NeighbourCheck',
+      state: s0,
+      call: { tool: 'NeighbourCheck', args: { GraphName: 'AuthorNet', Node: author } },
+    },
+    {
+      name: 'NodeCheck',
+      state: s0,
+      call: { tool: 'NodeCheck', args: { GraphName: 'PaperNet', Node: paper.title } },
+    },
+    {
+      name: 'EdgeCheck',
+      state: s0,
+      call: { tool: 'EdgeCheck', args: { GraphName: 'AuthorNet', Node1: author, Node2: coauthor } },
+    },
+    {
+      name: 'RetrieveAgenda',
+      state: s0,
+      call: { tool: 'RetrieveAgenda', args: { keyword: `${event.person} ${event.event} ${event.date}` } },
+    },
+    {
+      name: 'RetrieveScirex',
+      state: s0,
+      call: {
+        tool: 'RetrieveScirex',
+        args: { keyword: `${result.metric} score of ${result.method} on ${result.material}` },
+      },
+    },
+    {
+      name: 'SQLInterpreter',
+      state: s0,
+      call: {
+        tool: 'SQLInterpreter',
+        args: {
+          SQL: `SELECT Airline, COUNT(*) AS n FROM flights_data WHERE Origin = '${origin}' GROUP BY Airline ORDER BY n DESC LIMIT 5`,
+        },
+      },
+    },
+    {
+      name: 'PythonInterpreter',
+      state: s0,
+      call: {
+        tool: 'PythonInterpreter',
+        args: { Python: 'xs = [12.5, 3.0, 7.25, 9.0]\nprint(round(sum(xs) / len(xs), 2))' },
+      },
+    },
+    {
+      name: 'UpdateTool',
+      state: s0,
+      call: { tool: 'UpdateTool', args: { newtool_desc: 'FetchValue[column], like GetValue.' } },
+    },
+    { name: 'Finish', state: filtered, call: { tool: 'Finish', args: { answer: '21:43' } } },
+  ];
+}
+
+async function waitFor(
+  url: string,
+  ok: (res: Response) => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (await ok(res)) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function main(): Promise<void> {
+  const vars = (
+    parseJsonc(readFileSync(join(root, 'wrangler.jsonc'), 'utf8')) as { vars: Record<string, string> }
+  ).vars;
+  const config = { seed: vars.WORLD_SEED ?? 'tooldrift', scale: Number(vars.WORLD_SCALE ?? 1) };
+  let t = performance.now();
+  const world = generateWorld(config);
+  const genMs = performance.now() - t;
+  t = performance.now();
+  const mirror = nodeSqliteMirror(world);
+  const mirrorMs = performance.now() - t;
+  console.log(
+    `world ${config.seed} × ${config.scale}: generated in ${genMs.toFixed(0)} ms; SQL mirror (node:sqlite) in ${mirrorMs.toFixed(0)} ms`,
+  );
+
+  const all = await cases(world);
+  const deps = createKernelDeps({ sql: mirror.executor, gold: '21:43' });
+  const inProcess = new Map<string, { p50: number; p99: number }>();
+  for (const c of all) inProcess.set(c.name, await measure(() => callKernel(world, c.state, c.call, deps)));
+  const noop = await measure(async () => undefined);
+
+  let server: ChildProcess | undefined;
+  let base = process.env.BENCH_URL;
+  if (!base) {
+    const port = process.env.BENCH_PORT ?? '8791';
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      [
+        join(root, 'scripts', 'start.ts'),
+        '--var',
+        'RATE_LIMIT_PER_MINUTE:10000000',
+        '--var',
+        'RATE_LIMIT_BURST:10000000',
+        '--var',
+        'LOG_LEVEL:warn',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, PORT: port },
+        stdio: ['ignore', 'ignore', 'inherit'],
+        detached: true,
+      },
+    );
+  }
+  try {
+    await waitFor(
+      `${base}/v1/datasets`,
+      async (res) => res.ok && ((await res.json()) as { world: { seeded: boolean } }).world.seeded,
+      240_000,
+    );
+    const taskRes = await fetch(`${base}/v1/tasks?limit=1`);
+    const taskId = ((await taskRes.json()) as { items: { id: string }[] }).items[0]?.id;
+    const bare = await measure(async () => (await fetch(`${base}/`)).arrayBuffer());
+    const http = new Map<string, { p50: number; p99: number }>();
+    for (const c of all) {
+      const body = JSON.stringify({
+        tool: c.call.tool,
+        args: c.call.args,
+        state: c.state,
+        ...(c.call.tool === 'Finish' ? { taskId } : {}),
+      });
+      // The first call of a fresh isolate generates the world; measure() warms up before sampling.
+      http.set(
+        c.name,
+        await measure(async () => {
+          const res = await fetch(`${base}/v1/kernel/call`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+            body,
+          });
+          if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+        }),
+      );
+    }
+    const f = (x: number) => x.toFixed(3).padStart(8);
+    console.log(
+      `\n${iterations} calls each; milliseconds. Baselines: no-op await p50 ${noop.p50.toFixed(4)} ms; bare Hono route GET / over HTTP p50 ${bare.p50.toFixed(3)} ms, p99 ${bare.p99.toFixed(3)} ms.\n`,
+    );
+    console.log('tool               in-process p50      p99 |   HTTP p50      p99 | HTTP p50 ÷ bare route');
+    for (const c of all) {
+      const a = inProcess.get(c.name) as { p50: number; p99: number };
+      const b = http.get(c.name) as { p50: number; p99: number };
+      console.log(
+        `${c.name.padEnd(18)} ${f(a.p50)}   ${f(a.p99)} | ${f(b.p50)} ${f(b.p99)} | ${(b.p50 / bare.p50).toFixed(2).padStart(6)}×`,
+      );
+    }
+  } finally {
+    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
