@@ -104,10 +104,12 @@ export async function generateTasks(
           run = await runReferencePlan(world, template, sampled.slots, sampled.gold);
         } catch (err) {
           // A solver that cannot read its observations is as wrong as one that answers wrongly.
+          seen.add(question);
           stat.planMismatches.push({ question, gold: sampled.gold, answer: `solver error: ${(err as Error).message}` });
           continue;
         }
         if (!run.correct) {
+          seen.add(question); // never drawn again, so each failing question is reported once
           stat.planMismatches.push({ question, gold: sampled.gold, answer: run.answer });
           continue;
         }
