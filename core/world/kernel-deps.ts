@@ -3,7 +3,7 @@
  * SQLite the caller has (D1 at the edge, node:sqlite in Node), and PythonInterpreter through the Python
  * sandbox. Without an executor, SQL calls fail with the tool's error observation.
  */
-import { runPythonTool } from '../sandbox/python/tool.ts';
+import { runPythonCode } from '../sandbox/python/tool.ts';
 import { runSqlTool, type SqlExecutor, type SqlRunLimits } from '../sandbox/sql/run.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
@@ -24,6 +24,7 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
         ? runSqlTool(query, executor, undefined, options.sqlLimits)
         : runSqlTool(query, executor);
     },
-    python: (code, namespace) => runPythonTool(code, namespace as never),
+    // The kernel strips the output and substitutes the print hint itself (spec §3.10 step 7).
+    python: (code, namespace) => runPythonCode(code, namespace as never),
   };
 }
