@@ -105,7 +105,11 @@ export async function generateTasks(
         } catch (err) {
           // A solver that cannot read its observations is as wrong as one that answers wrongly.
           seen.add(question);
-          stat.planMismatches.push({ question, gold: sampled.gold, answer: `solver error: ${(err as Error).message}` });
+          stat.planMismatches.push({
+            question,
+            gold: sampled.gold,
+            answer: `solver error: ${(err as Error).message}`,
+          });
           continue;
         }
         if (!run.correct) {

@@ -8,7 +8,8 @@ describe('docs/toolqa-d-differences.md', () => {
   });
 
   it('takes a note up to the end of its list', () => {
-    const src = '/**\n * Intro.\n *\n * Deliberate differences from ToolQA-D:\n * - one\n *   continued\n *\n * - two\n *\n * Unrelated paragraph.\n */\n';
+    const src =
+      '/**\n * Intro.\n *\n * Deliberate differences from ToolQA-D:\n * - one\n *   continued\n *\n * - two\n *\n * Unrelated paragraph.\n */\n';
     expect(differenceNote(src)).toBe('Deliberate differences from ToolQA-D:\n- one\n  continued\n\n- two');
     expect(differenceNote('/** nothing to see */')).toBeNull();
   });
