@@ -30,7 +30,7 @@ export default defineConfig({
                   API_KEYS: 'test-user-key,test-ratelimit-key,test-queue-key',
                   ADMIN_API_KEYS: 'test-admin-key',
                   RATE_LIMIT_PER_MINUTE: '600',
-                  RATE_LIMIT_BURST: '20',
+                  RATE_LIMIT_BURST: '200',
                   // A small world keeps generation in the tests fast.
                   WORLD_SEED: 'edge-test',
                   WORLD_SCALE: '0.05',

@@ -71,3 +71,35 @@ export const tasks = sqliteTable(
     index('tasks_template').on(t.templateId),
   ],
 );
+
+/**
+ * Every call made to a session (ReAct step, REST tool call, MCP tool call), faulted ones included: what was
+ * sent, what it became, what the agent saw. Admins read, filter and reset it.
+ */
+export const journal = sqliteTable(
+  'journal',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    at: integer('at').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    via: text('via', { enum: ['react', 'action', 'rest', 'mcp'] }).notNull(),
+    action: text('action'),
+    input: text('input', { mode: 'json' }).$type<unknown>().notNull(),
+    call: text('call', { mode: 'json' }).$type<unknown>(),
+    observation: text('observation'),
+    outcome: text('outcome').notNull(),
+    httpStatus: integer('http_status').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    fault: text('fault', { mode: 'json' }).$type<unknown>(),
+  },
+  (t) => [index('journal_session').on(t.sessionId, t.id), index('journal_at').on(t.at)],
+);
+
+/** Custom and generated surfaces (the built-in ones live in code). */
+export const surfaces = sqliteTable('surfaces', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['custom', 'generated'] }).notNull(),
+  body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
+  createdAt: integer('created_at').notNull(),
+});

@@ -17,6 +17,7 @@ import { registerDocsRoutes } from './routes/docs.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -145,6 +146,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerJobRoutes(app);
   registerWorldRoutes(app);
   registerKernelRoutes(app);
+  registerSessionRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

@@ -9,6 +9,7 @@ import { createLogger } from './http/log.ts';
 import { consumeJobBatch } from './jobs.ts';
 import { runScheduledTick } from './scheduled.ts';
 
+export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 
 const app = createApp();

@@ -15,6 +15,7 @@ import { cronTicks, jobs, meta } from '../../db/schema.ts';
 import type { RateLimiter } from '../../durable-objects/rate-limiter.ts';
 import worker from '../../functions/index.ts';
 import { enqueueJob, getJob, registerJobKind } from '../../functions/jobs.ts';
+import { EXPECTED_MIGRATIONS } from '../../functions/routes/health.ts';
 import { ADMIN_KEY, call, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
@@ -184,7 +185,7 @@ describe('GET /health', () => {
     for (const [name, check] of Object.entries(body.checks)) expect(check.ok, name).toBe(true);
     expect(body.checks.migrations).toMatchObject({
       pending: [],
-      applied: ['0000_init.sql', '0001_tasks.sql'],
+      applied: EXPECTED_MIGRATIONS,
     });
     expect(body.checks.world).toMatchObject({ seed: 'edge-test', scale: 0.05 });
   });

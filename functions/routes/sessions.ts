@@ -1,0 +1,504 @@
+/**
+ * Benchmark as a service: sessions (one Durable Object each) in which an external agent plays one task against
+ * a server surface or a schedule of surfaces, by ReAct text, by action objects, or by calling each tool over
+ * REST in the surface's own shape. tooldrift runs no model here: it only answers and scores.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
+import { serverSurfaceAt } from '../../core/sessions/episode.ts';
+import type { DeprecationNotice, StepInput } from '../../core/surfaces/adapter.ts';
+import { applyFaultToBody, FaultConfigSchema, type FaultDecision } from '../../core/surfaces/faults.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import {
+  deprecationHeaderValue,
+  deprecationLinkHeaderValue,
+  ScheduleSchema,
+  sunsetHeaderValue,
+} from '../../core/surfaces/schedule.ts';
+import { hash128 } from '../../core/util/random.ts';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { tasks } from '../../db/schema.ts';
+import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError, problem } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { findSurface } from '../surface-store.ts';
+
+const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
+
+const CreateSession = z
+  .object({
+    taskId: z.string().max(200).optional().openapi({ description: 'Play this task.' }),
+    filter: z
+      .object({
+        dataset: z.enum(DATASET_NAMES).optional(),
+        difficulty: z.enum(['easy', 'hard']).optional(),
+        split: z.enum(['train', 'dev', 'test']).optional(),
+      })
+      .optional()
+      .openapi({ description: 'Or pick a task matching this filter (chosen by `seed`).' }),
+    surface: z
+      .string()
+      .max(100)
+      .default('pc')
+      .openapi({ description: 'Server surface id (ignored with `schedule`).' }),
+    schedule: ScheduleSchema.optional().openapi({
+      description: 'Surfaces over time instead of one surface.',
+    }),
+    promptSurface: z
+      .string()
+      .max(100)
+      .default('pc')
+      .openapi({ description: 'Surface whose docs the agent sees.' }),
+    stepBudget: z.number().int().min(1).max(200).default(20),
+    seed: z.string().min(1).max(200).default('0'),
+    faults: FaultConfigSchema.optional().openapi({ description: 'Fault injection (off by default).' }),
+    ttlSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(3600),
+  })
+  .refine((b) => !(b.taskId && b.filter), {
+    message: 'give either taskId or filter, not both',
+    path: ['filter'],
+  })
+  .openapi('CreateSession');
+
+const SessionCreated = z
+  .object({
+    id: z.string(),
+    task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
+    surface: z.string(),
+    promptSurface: z.string(),
+    tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
+    stepBudget: z.number().int(),
+    expiresAt: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('SessionCreated');
+
+const StepResult = z
+  .object({
+    observation: z.string(),
+    done: z.boolean(),
+    reward: z.number().nullable(),
+    step: z.number().int(),
+    stepsLeft: z.number().int(),
+    action: z.string().optional(),
+    outcome: z.record(z.string(), z.unknown()),
+    deprecation: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('StepResult');
+
+const StepBody = z
+  .union(
+    [
+      z.object({ text: z.string().max(100_000) }).strict(),
+      z
+        .object({
+          action: z.string().max(1000),
+          action_input: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
+        })
+        .strict(),
+    ],
+    {
+      error:
+        'expected {"text": "<ReAct output>"} or {"action": "<tool name>", "action_input": <object or JSON text>}',
+    },
+  )
+  .openapi('StepInput', {
+    description:
+      'Either `{"text": "<ReAct output>"}` (Thought/Action/Action Input, parsed as ToolQA-D does) or `{"action": ..., "action_input": ...}`. A `text/plain` body is taken as ReAct text.',
+  });
+
+async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>) {
+  const db = database(c.env.DB);
+  if (body.taskId) {
+    const rows = await db.select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
+    if (!rows[0]) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+    return rows[0];
+  }
+  const f = body.filter ?? {};
+  const where = and(
+    f.dataset ? eq(tasks.dataset, f.dataset) : undefined,
+    f.difficulty ? eq(tasks.difficulty, f.difficulty) : undefined,
+    f.split ? eq(tasks.split, f.split) : undefined,
+  );
+  const ids = await db.select({ id: tasks.id }).from(tasks).where(where).orderBy(asc(tasks.id));
+  if (ids.length === 0) {
+    throw new ProblemError('not-found', { detail: 'No task matches the filter (is the world seeded?).' });
+  }
+  const pick = ids[(hash128(`session-task/${body.seed}`)[0] as number) % ids.length]?.id as string;
+  const rows = await db.select().from(tasks).where(eq(tasks.id, pick)).limit(1);
+  return rows[0] as NonNullable<(typeof rows)[number]>;
+}
+
+async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
+  const surface = await findSurface(c.env, id);
+  if (!surface) {
+    throw new ProblemError('validation-error', {
+      detail: `Unknown surface ${id}.`,
+      errors: [
+        { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
+      ],
+    });
+  }
+  return surface;
+}
+
+/**
+ * The session's Durable Object, typed by its own method signatures (the generated RPC stub types turn the
+ * discriminated unions these methods return into types TypeScript cannot narrow).
+ */
+interface SessionRpc {
+  start(config: SessionConfig): Promise<SessionView>;
+  view(): Promise<SessionView | null>;
+  step(
+    input: StepInput,
+    via: 'react' | 'action' | 'rest' | 'mcp',
+    toolName: string,
+  ): Promise<SessionStepReply>;
+  setClock(move: { at?: string; advanceMs?: number }): Promise<SessionView | null>;
+}
+
+function stub(c: Context<AppEnv>, id: string): SessionRpc {
+  return c.env.SESSIONS.get(c.env.SESSIONS.idFromName(id)) as unknown as SessionRpc;
+}
+
+function links(id: string) {
+  return {
+    self: `/v1/sessions/${id}`,
+    step: `/v1/sessions/${id}/step`,
+    tools: `/v1/sessions/${id}/tools/{name}`,
+  };
+}
+
+function deprecationHeaders(
+  notice: DeprecationNotice | undefined,
+  sessionId: string,
+): Record<string, string> {
+  if (!notice || notice.status !== 'deprecated') return {};
+  const headers: Record<string, string> = {};
+  if (notice.deprecatedAt) headers.deprecation = deprecationHeaderValue(notice.deprecatedAt);
+  if (notice.sunsetAt) headers.sunset = sunsetHeaderValue(notice.sunsetAt);
+  const link = deprecationLinkHeaderValue({
+    successor: notice.successor
+      ? `/v1/sessions/${sessionId}/tools/${encodeURIComponent(notice.successor)}`
+      : undefined,
+    docs: `/v1/sessions/${sessionId}`,
+  });
+  if (link) headers.link = link;
+  return headers;
+}
+
+function stepJson(entry: TranscriptEntry, progress: SessionProgress, budget: number) {
+  return {
+    observation: entry.observation,
+    done: progress.done,
+    reward: progress.reward,
+    step: entry.index + 1,
+    stepsLeft: Math.max(0, budget - progress.steps),
+    ...(entry.action !== undefined ? { action: entry.action } : {}),
+    outcome: entry.outcome as unknown as Record<string, unknown>,
+    ...(entry.deprecation ? { deprecation: entry.deprecation as unknown as Record<string, unknown> } : {}),
+  };
+}
+
+/** Sends a step's JSON body through the injected faults (delay, corrupted body). */
+async function faulted(fault: FaultDecision, status: number, body: unknown, headers: Record<string, string>) {
+  if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+  const text = applyFaultToBody(fault, JSON.stringify(body));
+  return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+async function faultResponse(fault: FaultDecision) {
+  if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+  const response = fault.response as NonNullable<FaultDecision['response']>;
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}
+
+function handleNonStep(reply: SessionStepReply, id: string): never {
+  if (reply.kind === 'missing')
+    throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
+  if (reply.kind === 'finished') {
+    throw new ProblemError('conflict', {
+      detail: `The session has ended (${reply.progress.ending}); reward ${reply.progress.reward}.`,
+      extensions: { reward: reply.progress.reward, ending: reply.progress.ending },
+    });
+  }
+  throw new Error('unexpected session reply');
+}
+
+const createRoute_ = createRoute({
+  method: 'post',
+  path: '/v1/sessions',
+  tags: ['Sessions'],
+  summary: 'Start a session: one task, a server surface (or schedule), a step budget',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSession } } } },
+  responses: {
+    201: { description: 'The session', content: { 'application/json': { schema: SessionCreated } } },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/v1/sessions/{id}',
+  tags: ['Sessions'],
+  summary: 'The session: task, progress, the full transcript',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: SessionId }) },
+  responses: {
+    200: {
+      description: 'The session',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const stepRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/step',
+  tags: ['Sessions'],
+  summary: 'One agent step: ReAct text or an action with its input',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    params: z.object({ id: SessionId }),
+    body: {
+      // Not `required`: a required body makes the JSON validator run on text/plain bodies too.
+      required: false,
+      content: {
+        'application/json': { schema: StepBody },
+        'text/plain': { schema: z.string().max(100_000) },
+      },
+    },
+  },
+  responses: {
+    200: { description: 'The observation', content: { 'application/json': { schema: StepResult } } },
+    ...problemResponses(400, 404, 409, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const toolRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/tools/{name}',
+  tags: ['Sessions'],
+  summary: "Call one tool of the session's server surface with JSON parameters in that surface's shape",
+  description:
+    'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
+    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+  },
+  responses: {
+    200: { description: 'The tool result', content: { 'application/json': { schema: StepResult } } },
+    ...problemResponses(400, 404, 409, 410, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const clockRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/clock',
+  tags: ['Sessions'],
+  summary: "Move the session's clock (admin): to an instant, or forward by milliseconds",
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: {
+    params: z.object({ id: SessionId }),
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.union([
+            z.object({ at: z.iso.datetime({ offset: true }) }).strict(),
+            z
+              .object({
+                advanceMs: z
+                  .number()
+                  .int()
+                  .min(0)
+                  .max(10 * 365 * 24 * 3600 * 1000),
+              })
+              .strict(),
+          ]),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The session after the move',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 403, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+function publicView(view: SessionView) {
+  const { config, progress } = view;
+  return {
+    id: config.id,
+    task: {
+      id: config.task.id,
+      question: config.task.question,
+      dataset: config.task.dataset,
+      difficulty: config.task.difficulty,
+    },
+    surface: view.serverSurfaceId,
+    promptSurface: config.promptSurface.id,
+    schedule: config.server.kind === 'schedule' ? config.server.schedule : null,
+    stepBudget: config.stepBudget,
+    steps: progress.steps,
+    done: progress.done,
+    reward: progress.reward,
+    ending: progress.ending,
+    tools: view.tools,
+    now: view.now,
+    nextChangeAt: view.nextChangeAt,
+    createdAt: config.createdAt,
+    expiresAt: config.expiresAt,
+    transcript: view.transcript,
+  };
+}
+
+export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createRoute_, async (c) => {
+    const body = c.req.valid('json');
+    const task = await pickTask(c, body);
+    const promptSurface = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    let server: SessionConfig['server'];
+    if (body.schedule) {
+      const surfaces: Record<string, Surface> = {};
+      for (const [i, stage] of body.schedule.stages.entries()) {
+        surfaces[stage.surface] ??= await surfaceOrProblem(c, stage.surface, `schedule.stages.${i}.surface`);
+      }
+      server = { kind: 'schedule', schedule: body.schedule, surfaces };
+    } else {
+      server = { kind: 'surface', surface: await surfaceOrProblem(c, body.surface, 'surface') };
+    }
+    const id = crypto.randomUUID();
+    const now = new Date();
+    const config: SessionConfig = {
+      id,
+      task: {
+        id: task.id,
+        question: task.question,
+        dataset: task.dataset,
+        difficulty: task.difficulty,
+        gold: task.gold as never,
+      },
+      server,
+      promptSurface,
+      stepBudget: body.stepBudget,
+      seed: body.seed,
+      ...(body.faults ? { faults: body.faults } : {}),
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
+    };
+    const view = await stub(c, id).start(config);
+    return c.json(
+      {
+        id,
+        task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
+        surface: serverSurfaceAt(server, now).surface.id,
+        promptSurface: promptSurface.id,
+        tools: view.tools,
+        stepBudget: config.stepBudget,
+        expiresAt: config.expiresAt,
+        links: links(id),
+      },
+      201,
+    );
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const view = await stub(c, id).view();
+    if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
+    return c.json(publicView(view) as Record<string, unknown>, 200);
+  });
+
+  app.openapi(stepRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    let input: StepInput;
+    if (type === 'text/plain') {
+      input = await c.req.text();
+    } else if (!/^application\/([\w.-]+\+)?json$/.test(type)) {
+      throw new ProblemError('unsupported-media-type', {
+        detail:
+          'Send ReAct text as text/plain, or {"text": ...} / {"action": ..., "action_input": ...} as application/json.',
+      });
+    } else {
+      const body = c.req.valid('json') as z.infer<typeof StepBody>;
+      input = 'text' in body ? body.text : { action: body.action, actionInput: body.action_input };
+    }
+    const name = typeof input === 'string' ? 'react' : input.action;
+    const reply = await stub(c, id).step(input, typeof input === 'string' ? 'react' : 'action', name);
+    // Raw responses: an injected fault, or a body that faults may corrupt, so not c.json().
+    if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
+    if (reply.kind !== 'step') handleNonStep(reply, id);
+    const res = await faulted(
+      reply.fault,
+      200,
+      stepJson(reply.entry, reply.progress, reply.stepBudget),
+      deprecationHeaders(reply.entry.deprecation, id),
+    );
+    return res as never;
+  });
+
+  app.openapi(toolRoute, async (c) => {
+    const { id, name } = c.req.valid('param');
+    const args = c.req.valid('json');
+    const reply = await stub(c, id).step({ action: name, actionInput: args }, 'rest', name);
+    if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
+    if (reply.kind !== 'step') handleNonStep(reply, id);
+    const { entry, progress } = reply;
+    const outcome = entry.outcome;
+    const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
+    if (outcome.kind === 'rejected') {
+      if (outcome.reason === 'invalid-action') {
+        return problem(c, 'not-found', {
+          detail: `No tool named ${name} on this surface. ${entry.observation}`,
+          extensions,
+        }) as never;
+      }
+      if (outcome.reason === 'retired') {
+        return problem(c, 'gone', {
+          detail: entry.observation,
+          extensions: { ...extensions, successor: entry.deprecation?.successor ?? null },
+        }) as never;
+      }
+      return problem(c, 'validation-error', { detail: entry.observation, extensions }) as never;
+    }
+    const res = await faulted(
+      reply.fault,
+      200,
+      stepJson(entry, progress, reply.stepBudget),
+      deprecationHeaders(entry.deprecation, id),
+    );
+    return res as never;
+  });
+
+  app.openapi(clockRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const move = c.req.valid('json');
+    const view = await stub(c, id).setClock(move);
+    if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
+    return c.json(publicView(view) as Record<string, unknown>, 200);
+  });
+}

@@ -1,0 +1,24 @@
+/** Surfaces by id: the built-in ones from code, custom and generated ones from D1. */
+import { desc, eq } from 'drizzle-orm';
+import { BUILTIN_SURFACES, builtinSurface } from '../core/surfaces/builtin.ts';
+import type { Surface } from '../core/surfaces/model.ts';
+import { database } from '../db/client.ts';
+import { surfaces } from '../db/schema.ts';
+import type { Bindings } from './env.ts';
+
+export async function findSurface(env: Bindings, id: string): Promise<Surface | null> {
+  const builtin = builtinSurface(id);
+  if (builtin) return builtin;
+  const rows = await database(env.DB).select().from(surfaces).where(eq(surfaces.id, id)).limit(1);
+  return (rows[0]?.body as Surface | undefined) ?? null;
+}
+
+export async function listSurfaces(
+  env: Bindings,
+): Promise<{ surface: Surface; kind: 'builtin' | 'custom' | 'generated' }[]> {
+  const rows = await database(env.DB).select().from(surfaces).orderBy(desc(surfaces.createdAt));
+  return [
+    ...BUILTIN_SURFACES.map((surface) => ({ surface, kind: 'builtin' as const })),
+    ...rows.map((r) => ({ surface: r.body as Surface, kind: r.kind })),
+  ];
+}
