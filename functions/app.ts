@@ -16,8 +16,10 @@ import { ProblemError, type ProblemSlug, problem, zodFieldErrors } from './http/
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
+import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -147,6 +149,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerWorldRoutes(app);
   registerKernelRoutes(app);
   registerSessionRoutes(app);
+  registerSurfaceRoutes(app);
+  registerJournalRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

@@ -1,0 +1,109 @@
+/** The call journal (admin): every session call with what it became, filterable, and resettable. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { journal } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const Filter = z.object({
+  session: z.string().max(100).optional(),
+  surface: z.string().max(64).optional(),
+  via: z.enum(['react', 'action', 'rest', 'mcp']).optional(),
+  outcome: z.enum(['ok', 'error', 'finished', 'rejected', 'fault']).optional(),
+});
+
+const JournalEntry = z
+  .object({
+    id: z.number().int(),
+    sessionId: z.string(),
+    at: z.string(),
+    surfaceId: z.string(),
+    via: z.string(),
+    action: z.string().nullable(),
+    input: z.unknown(),
+    call: z.unknown(),
+    observation: z.string().nullable(),
+    outcome: z.string(),
+    httpStatus: z.number().int(),
+    latencyMs: z.number().int(),
+    fault: z.unknown(),
+  })
+  .openapi('JournalEntry');
+
+function where(f: z.infer<typeof Filter>) {
+  return and(
+    f.session ? eq(journal.sessionId, f.session) : undefined,
+    f.surface ? eq(journal.surfaceId, f.surface) : undefined,
+    f.via ? eq(journal.via, f.via) : undefined,
+    f.outcome ? eq(journal.outcome, f.outcome) : undefined,
+  );
+}
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/admin/journal',
+  tags: ['Admin'],
+  summary: 'Journalled session calls, newest first (admin)',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: {
+    query: Filter.extend({
+      limit: z.coerce.number().int().min(1).max(500).default(100),
+      before: z.coerce.number().int().positive().optional().openapi({ description: 'Page: entries with a smaller id.' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of entries',
+      content: {
+        'application/json': { schema: z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }) },
+      },
+    },
+    ...problemResponses(400, 403, ...AUTH_PROBLEMS),
+  },
+});
+
+const resetRoute = createRoute({
+  method: 'delete',
+  path: '/v1/admin/journal',
+  tags: ['Admin'],
+  summary: 'Delete journalled calls matching the filter (all without one) (admin)',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: { query: Filter },
+  responses: {
+    200: { description: 'How many were deleted', content: { 'application/json': { schema: z.object({ deleted: z.number().int() }) } } },
+    ...problemResponses(400, 403, ...AUTH_PROBLEMS),
+  },
+});
+
+export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const rows = await database(c.env.DB)
+      .select()
+      .from(journal)
+      .where(and(where(q), q.before ? lt(journal.id, q.before) : undefined))
+      .orderBy(desc(journal.id))
+      .limit(q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    return c.json(
+      {
+        items: page.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+        nextBefore: rows.length > q.limit ? (page[page.length - 1]?.id ?? null) : null,
+      },
+      200,
+    );
+  });
+
+  app.openapi(resetRoute, async (c) => {
+    const q = c.req.valid('query');
+    const db = database(c.env.DB);
+    const [counted] = await db.select({ n: sql<number>`count(*)` }).from(journal).where(where(q));
+    await db.delete(journal).where(where(q));
+    return c.json({ deleted: counted?.n ?? 0 }, 200);
+  });
+}

@@ -1,0 +1,189 @@
+/**
+ * Surfaces: list and read them (public), their own OpenAPI documents, and admin creation of custom surfaces
+ * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import { validateSurface } from '../../core/surfaces/adapter.ts';
+import { builtinSurface } from '../../core/surfaces/builtin.ts';
+import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import { SurfaceSchema } from '../../core/surfaces/schema.ts';
+import { database } from '../../db/client.ts';
+import { surfaces } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { findSurface, listSurfaces } from '../surface-store.ts';
+
+const SurfaceJson = SurfaceSchema.openapi('Surface', {
+  description: 'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
+});
+
+const SurfaceSummary = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['builtin', 'custom', 'generated']),
+    title: z.string(),
+    description: z.string(),
+    derivedFrom: z.string().nullable(),
+    tools: z.array(z.string()),
+    retired: z.array(z.string()),
+    response: z.string(),
+  })
+  .openapi('SurfaceSummary');
+
+const IdParam = z.object({ id: z.string().min(1).max(64) });
+
+function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
+  return {
+    id: surface.id,
+    kind,
+    title: surface.title,
+    description: surface.description,
+    derivedFrom: surface.derivedFrom ?? null,
+    tools: surface.tools.map((t) => t.name),
+    retired: surface.retired.map((r) => r.name),
+    response: surface.response.kind,
+  };
+}
+
+async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surface> {
+  const surface = await findSurface(env, id);
+  if (!surface) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
+  return surface;
+}
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/surfaces',
+  tags: ['Surfaces'],
+  summary: 'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
+  responses: {
+    200: {
+      description: 'The surfaces',
+      content: { 'application/json': { schema: z.object({ items: z.array(SurfaceSummary) }) } },
+    },
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/v1/surfaces/{id}',
+  tags: ['Surfaces'],
+  summary: 'One surface, with its prompt-style tool list',
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: 'The surface',
+      content: { 'application/json': { schema: z.object({ surface: SurfaceJson, toolList: z.string() }) } },
+    },
+    ...problemResponses(400, 404),
+  },
+});
+
+const openApiRoute = createRoute({
+  method: 'get',
+  path: '/v1/surfaces/{id}/openapi.json',
+  tags: ['Surfaces'],
+  summary: "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
+  request: { params: IdParam },
+  responses: {
+    200: { description: 'OpenAPI document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+    ...problemResponses(400, 404),
+  },
+});
+
+const createSurfaceRoute = createRoute({
+  method: 'post',
+  path: '/v1/surfaces',
+  tags: ['Surfaces'],
+  summary: 'Create a custom surface (admin)',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: SurfaceJson } } } },
+  responses: {
+    201: { description: 'Created', content: { 'application/json': { schema: SurfaceSummary } } },
+    ...problemResponses(400, 403, 409, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/v1/surfaces/{id}',
+  tags: ['Surfaces'],
+  summary: 'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: { params: IdParam },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 403, 404, 409, ...AUTH_PROBLEMS),
+  },
+});
+
+/** Stores a surface after checking it is consistent and its id is free. */
+export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, kind: 'custom' | 'generated') {
+  const problems = validateSurface(surface);
+  if (problems.length > 0) {
+    throw new ProblemError('validation-error', {
+      detail: `The surface is not consistent: ${problems[0]}`,
+      errors: problems.map((message) => ({ in: 'body', field: '', pointer: '/', message })),
+    });
+  }
+  if (builtinSurface(surface.id) || (await findSurface(env, surface.id))) {
+    throw new ProblemError('conflict', { detail: `A surface with id ${surface.id} exists already.` });
+  }
+  await database(env.DB).insert(surfaces).values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
+}
+
+export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const all = await listSurfaces(c.env);
+    return c.json({ items: all.map((s) => summary(s.surface, s.kind)) }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const surface = await surfaceOr404(c.env, c.req.valid('param').id);
+    return c.json({ surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) }, 200);
+  });
+
+  app.openapi(openApiRoute, async (c) => {
+    const surface = await surfaceOr404(c.env, c.req.valid('param').id);
+    const fragment = surfaceOpenApi(surface);
+    return c.json(
+      {
+        openapi: '3.1.0',
+        info: {
+          title: `tooldrift surface ${surface.id}: ${surface.title}`,
+          version: '1',
+          description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
+        },
+        servers: [{ url: '/' }],
+        security: [{ bearerAuth: [] }],
+        ...fragment,
+        components: {
+          ...(fragment.components as Record<string, unknown>),
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        },
+      },
+      200,
+    );
+  });
+
+  app.openapi(createSurfaceRoute, async (c) => {
+    const surface = c.req.valid('json') as Surface;
+    await storeSurface(c.env, surface, 'custom');
+    return c.json(summary(surface, 'custom'), 201);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
+    const deleted = await database(c.env.DB).delete(surfaces).where(eq(surfaces.id, id)).returning({ id: surfaces.id });
+    if (deleted.length === 0) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
+import type { Task } from '../../core/world/tasks/types.ts';
+import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
+import { seedTestWorld } from './world-fixture.ts';
+
+const post = (path: string, body: unknown, key = ADMIN_KEY) =>
+  call(path, {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('surfaces API', () => {
+  let task: Task;
+  beforeAll(async () => {
+    const { tasks } = await seedTestWorld();
+    task = tasks.find((t) => t.dataset === 'coffee') as Task;
+  });
+
+  it('lists the built-in surfaces and serves each with its prompt-style tool list', async () => {
+    const list = (await (await call('/v1/surfaces')).json()) as {
+      items: { id: string; kind: string; tools: string[] }[];
+    };
+    expect(list.items.filter((s) => s.kind === 'builtin').map((s) => s.id)).toEqual([
+      'pc',
+      's-in',
+      's-ood',
+      's-ood-alt',
+    ]);
+    expect(list.items.find((s) => s.id === 's-ood')?.tools).toContain('Init_DB');
+    const pc = (await (await call('/v1/surfaces/pc')).json()) as {
+      toolList: string;
+      surface: { id: string };
+    };
+    expect(pc.surface.id).toBe('pc');
+    expect(pc.toolList.split('\n')[0]).toBe(
+      '(1) RetrieveAgenda[keyword], which retrieves the agenda related to keyword.',
+    );
+    await expectProblem(await call('/v1/surfaces/v9'), 404, 'not-found');
+  });
+
+  it("serves a surface's own OpenAPI document", async () => {
+    const doc = (await (await call('/v1/surfaces/s-in/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        { post?: { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } } }
+      >;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    const op = doc.paths['/v1/sessions/{id}/tools/InitializeDatabase']?.post;
+    expect(op?.requestBody?.content['application/json']?.schema.required).toEqual(['DatabaseName']);
+  });
+
+  it('creates, uses and deletes a custom surface (admin only)', async () => {
+    const custom = { ...structuredClone(S_IN_SURFACE), id: 'acme-v2', title: 'ACME v2', derivedFrom: 's-in' };
+    await expectProblem(await post('/v1/surfaces', custom, USER_KEY), 403, 'forbidden');
+    const created = await post('/v1/surfaces', custom);
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { kind: string }).kind).toBe('custom');
+    await expectProblem(await post('/v1/surfaces', custom), 409, 'conflict');
+    await expectProblem(await post('/v1/surfaces', { ...custom, id: 'pc' }), 409, 'conflict');
+
+    const session = (await (
+      await post('/v1/sessions', { taskId: task.id, surface: 'acme-v2' }, USER_KEY)
+    ).json()) as { id: string; surface: string };
+    expect(session.surface).toBe('acme-v2');
+    const res = await post(
+      `/v1/sessions/${session.id}/tools/InitializeDatabase`,
+      { DatabaseName: 'coffee' },
+      USER_KEY,
+    );
+    expect(res.status).toBe(200);
+
+    expect((await call('/v1/surfaces/acme-v2', { method: 'DELETE', key: ADMIN_KEY })).status).toBe(204);
+    await expectProblem(await call('/v1/surfaces/acme-v2'), 404, 'not-found');
+    await expectProblem(await call('/v1/surfaces/pc', { method: 'DELETE', key: ADMIN_KEY }), 409, 'conflict');
+  });
+
+  it('rejects invalid surfaces with the failing field', async () => {
+    const bad = await expectProblem(
+      await post('/v1/surfaces', { ...structuredClone(S_IN_SURFACE), id: 'Not A Slug' }),
+      400,
+      'validation-error',
+    );
+    expect(bad.field).toBe('id');
+    const clone = structuredClone(S_IN_SURFACE);
+    (clone.tools[0] as { params: unknown[] }).params = [];
+    const inconsistent = await expectProblem(
+      await post('/v1/surfaces', { ...clone, id: 'broken' }),
+      400,
+      'validation-error',
+    );
+    expect(inconsistent.detail).toMatch(/^The surface is not consistent: /);
+    const missing = await expectProblem(await post('/v1/surfaces', { id: 'x' }), 400, 'validation-error');
+    expect(missing.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'title' })]));
+  });
+});
+
+describe('journal API', () => {
+  it('lists, filters and resets journalled calls (admin only)', async () => {
+    const { tasks } = await seedTestWorld();
+    const session = (await (await post('/v1/sessions', { taskId: tasks[0]?.id }, USER_KEY)).json()) as {
+      id: string;
+    };
+    await post(
+      `/v1/sessions/${session.id}/step`,
+      { action: 'LoadDB', action_input: { DBName: 'coffee' } },
+      USER_KEY,
+    );
+    await post(`/v1/sessions/${session.id}/tools/NoSuchTool`, {}, USER_KEY);
+    await expectProblem(
+      await call(`/v1/admin/journal?session=${session.id}`, { key: USER_KEY }),
+      403,
+      'forbidden',
+    );
+    const page = (await (
+      await call(`/v1/admin/journal?session=${session.id}`, { key: ADMIN_KEY })
+    ).json()) as {
+      items: { via: string; action: string; outcome: string; observation: string }[];
+    };
+    expect(page.items.map((e) => [e.via, e.action, e.outcome])).toEqual([
+      ['rest', 'NoSuchTool', 'rejected'],
+      ['action', 'LoadDB', 'ok'],
+    ]);
+    const onlyRest = (await (
+      await call(`/v1/admin/journal?session=${session.id}&via=rest`, { key: ADMIN_KEY })
+    ).json()) as {
+      items: unknown[];
+    };
+    expect(onlyRest.items).toHaveLength(1);
+    await expectProblem(
+      await call('/v1/admin/journal?via=carrier-pigeon', { key: ADMIN_KEY }),
+      400,
+      'validation-error',
+    );
+    const reset = (await (
+      await call(`/v1/admin/journal?session=${session.id}`, { method: 'DELETE', key: ADMIN_KEY })
+    ).json()) as {
+      deleted: number;
+    };
+    expect(reset.deleted).toBe(2);
+    const after = (await (
+      await call(`/v1/admin/journal?session=${session.id}`, { key: ADMIN_KEY })
+    ).json()) as { items: unknown[] };
+    expect(after.items).toEqual([]);
+  });
+});
