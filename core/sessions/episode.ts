@@ -16,7 +16,7 @@ import { renderToolList } from '../surfaces/docs.ts';
 import type { FaultConfig } from '../surfaces/faults.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { resolveSchedule, type Schedule } from '../surfaces/schedule.ts';
-import type { KernelCall, KernelDeps } from '../world/kernel/kernel.ts';
+import type { KernelCall, KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
@@ -75,6 +75,8 @@ export interface TranscriptEntry {
   input: StepInput;
   action?: string;
   call?: KernelCall;
+  /** The kernel tool behind the called name, when the server surface knows the name. */
+  kernel?: KernelToolName;
   observation: string;
   outcome: StepOutcome;
   surfaceId: string;
@@ -168,6 +170,7 @@ export async function runSessionStep(
   };
   if (step.action !== undefined) entry.action = step.action;
   if (step.call) entry.call = step.call;
+  if (step.kernel) entry.kernel = step.kernel;
   if (step.deprecation) entry.deprecation = step.deprecation;
   return { progress: next, entry };
 }

@@ -350,6 +350,8 @@ export interface SurfaceStep {
   action?: string;
   /** The kernel call, when the step reached the kernel. */
   call?: KernelCall;
+  /** The kernel tool behind the called name, when the surface knows the name (also for rejected calls). */
+  kernel?: KernelToolName;
   deprecation?: DeprecationNotice;
 }
 
@@ -377,6 +379,7 @@ function rejectedStep(
     outcome: { kind: 'rejected', reason },
   };
   if (extra.action !== undefined) step.action = extra.action;
+  if (extra.kernel) step.kernel = extra.kernel;
   if (extra.deprecation) step.deprecation = extra.deprecation;
   return step;
 }
@@ -452,6 +455,7 @@ export async function stepSurface(
     outcome: result.outcome,
     action,
     call: resolution.call,
+    kernel: resolution.call.tool,
   };
   if (resolution.deprecation) step.deprecation = resolution.deprecation;
   return step;

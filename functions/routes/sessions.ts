@@ -471,7 +471,9 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
     const outcome = entry.outcome;
     const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
     if (outcome.kind === 'rejected') {
-      if (outcome.reason === 'invalid-action') {
+      // An unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
+      // invalid-action text too, spec §4.2) is a 400.
+      if (outcome.reason === 'invalid-action' && entry.kernel === undefined) {
         return problem(c, 'not-found', {
           detail: `No tool named ${name} on this surface. ${entry.observation}`,
           extensions,
