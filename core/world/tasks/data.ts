@@ -39,3 +39,55 @@ export function mean(xs: readonly number[]): number {
   for (const x of xs) s += x;
   return s / xs.length;
 }
+
+/** Cached columns and row groupings of one table, shared by the templates that compute gold from it. */
+export class TableIndex<C extends string = string> {
+  private readonly columns = new Map<C, string[]>();
+  private readonly groups = new Map<string, Map<string, number[]>>();
+
+  constructor(readonly table: Table) {}
+
+  get rowCount(): number {
+    return this.table.rowCount;
+  }
+
+  col(name: C): string[] {
+    let c = this.columns.get(name);
+    if (!c) {
+      c = cells(this.table, name);
+      this.columns.set(name, c);
+    }
+    return c;
+  }
+
+  cell(name: C, row: number): string {
+    return this.col(name)[row] as string;
+  }
+
+  num(name: C, row: number): number {
+    return Number.parseFloat(this.cell(name, row));
+  }
+
+  /** Rows by the values of `by` (key = the values joined with NUL), each list in row order. */
+  groupBy(by: readonly C[]): Map<string, number[]> {
+    const name = by.join('\u0000');
+    let g = this.groups.get(name);
+    if (!g) {
+      g = new Map();
+      const cols = by.map((c) => this.col(c));
+      for (let i = 0; i < this.rowCount; i++) {
+        const key = cols.map((c) => c[i]).join('\u0000');
+        const rows = g.get(key);
+        if (rows) rows.push(i);
+        else g.set(key, [i]);
+      }
+      this.groups.set(name, g);
+    }
+    return g;
+  }
+
+  /** Rows with the given values of `by`, in row order. */
+  rows(by: readonly C[], values: readonly string[]): number[] {
+    return this.groupBy(by).get(values.join('\u0000')) ?? [];
+  }
+}

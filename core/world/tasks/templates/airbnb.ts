@@ -39,7 +39,7 @@ import { pyFloatRepr, pyFormatFixed, pyRound, pyStrRepr } from '../../../util/py
 import type { Rng } from '../../../util/random.ts';
 import { pyStrCompare } from '../../kernel/python-text.ts';
 import type { Table } from '../../table.ts';
-import { cells, mean } from '../data.ts';
+import { mean, TableIndex } from '../data.ts';
 import {
   type CellValue,
   filteredRows,
@@ -115,36 +115,12 @@ const PY_PRICE = "float(p.replace('$', '').replace(',', ''))";
 // Reading the table for gold answers.
 
 /** Lazily materialised columns and row groups of one airbnb table (gold computation only). */
-export class AirbnbIndex {
-  private readonly columns = new Map<AirbnbColumn, string[]>();
+export class AirbnbIndex extends TableIndex<AirbnbColumn> {
   private idRows?: Map<string, number[]>;
   private hoodRows?: Map<string, number[]>;
   private listingRows?: Map<string, number[]>;
   private readonly spatialIndexes = new Map<string, LatitudeIndex>();
   readonly boxes = new Map<number, BoxArea | null>();
-
-  constructor(readonly table: Table) {}
-
-  get rowCount(): number {
-    return this.table.rowCount;
-  }
-
-  col(name: AirbnbColumn): string[] {
-    let c = this.columns.get(name);
-    if (!c) {
-      c = cells(this.table, name);
-      this.columns.set(name, c);
-    }
-    return c;
-  }
-
-  cell(name: AirbnbColumn, row: number): string {
-    return this.col(name)[row] as string;
-  }
-
-  num(name: AirbnbColumn, row: number): number {
-    return Number.parseFloat(this.cell(name, row));
-  }
 
   /** Whether the row's listing appears more than once in the table. */
   duplicated(row: number): boolean {

@@ -33,7 +33,7 @@
 import { pyFloatRepr, pyFormatFixed } from '../../../util/python-format.ts';
 import type { Rng } from '../../../util/random.ts';
 import type { Table } from '../../table.ts';
-import { cells, mean } from '../data.ts';
+import { mean, TableIndex } from '../data.ts';
 import {
   type CellValue,
   filteredRows,
@@ -121,51 +121,8 @@ type FlightColumn =
   | 'ArrDelay';
 
 /** Lazily materialised columns and row groups of one flights table (gold computation only). */
-class FlightsIndex {
-  private readonly columns = new Map<FlightColumn, string[]>();
-  private readonly groups = new Map<string, Map<string, number[]>>();
+class FlightsIndex extends TableIndex<FlightColumn> {
   private readonly choiceLists = new Map<string, Map<string, string[]>>();
-
-  constructor(readonly table: Table) {}
-
-  get rowCount(): number {
-    return this.table.rowCount;
-  }
-
-  col(name: FlightColumn): string[] {
-    let c = this.columns.get(name);
-    if (!c) {
-      c = cells(this.table, name);
-      this.columns.set(name, c);
-    }
-    return c;
-  }
-
-  cell(name: FlightColumn, row: number): string {
-    return this.col(name)[row] as string;
-  }
-
-  /** Rows by the values of `by` (key = values joined with NUL), each list in row order. */
-  groupBy(by: readonly FlightColumn[]): Map<string, number[]> {
-    const name = by.join('\u0000');
-    let g = this.groups.get(name);
-    if (!g) {
-      g = new Map();
-      const cols = by.map((c) => this.col(c));
-      for (let i = 0; i < this.rowCount; i++) {
-        const key = cols.map((c) => c[i]).join('\u0000');
-        const rows = g.get(key);
-        if (rows) rows.push(i);
-        else g.set(key, [i]);
-      }
-      this.groups.set(name, g);
-    }
-    return g;
-  }
-
-  rows(by: readonly FlightColumn[], values: readonly string[]): number[] {
-    return this.groupBy(by).get(values.join('\u0000')) ?? [];
-  }
 
   /** Distinct values of `next` among rows with the given values of `by`, in first-appearance order. */
   choices(by: readonly FlightColumn[], values: readonly string[], next: FlightColumn): string[] {

@@ -41,7 +41,7 @@ import { pyRound } from '../../../util/python-format.ts';
 import type { Rng } from '../../../util/random.ts';
 import { YELP_METROS } from '../../corpora/vocab/yelp-places.ts';
 import type { Table } from '../../table.ts';
-import { cells, mean } from '../data.ts';
+import { mean, TableIndex } from '../data.ts';
 import {
   filteredRows,
   getValueColumn,
@@ -147,52 +147,9 @@ const CITY_SPELLINGS: ReadonlyMap<string, readonly string[]> = (() => {
 // Reading the table for gold answers.
 
 /** Lazily materialised columns and row groups of one yelp table (gold computation only). */
-export class YelpIndex {
-  private readonly columns = new Map<YelpColumn, string[]>();
-  private readonly groups = new Map<string, Map<string, number[]>>();
+export class YelpIndex extends TableIndex<YelpColumn> {
   private spatialIndex?: LatitudeIndex;
   readonly boxes = new Map<number, Area | null>();
-
-  constructor(readonly table: Table) {}
-
-  get rowCount(): number {
-    return this.table.rowCount;
-  }
-
-  col(name: YelpColumn): string[] {
-    let c = this.columns.get(name);
-    if (!c) {
-      c = cells(this.table, name);
-      this.columns.set(name, c);
-    }
-    return c;
-  }
-
-  cell(name: YelpColumn, row: number): string {
-    return this.col(name)[row] as string;
-  }
-
-  num(name: YelpColumn, row: number): number {
-    return Number.parseFloat(this.cell(name, row));
-  }
-
-  /** Rows with the given values of `by`, in row order. */
-  rows(by: readonly YelpColumn[], values: readonly string[]): number[] {
-    const key = by.join('\u0000');
-    let g = this.groups.get(key);
-    if (!g) {
-      g = new Map();
-      const cols = by.map((c) => this.col(c));
-      for (let i = 0; i < this.rowCount; i++) {
-        const k = cols.map((c) => c[i]).join('\u0000');
-        const rows = g.get(k);
-        if (rows) rows.push(i);
-        else g.set(k, [i]);
-      }
-      this.groups.set(key, g);
-    }
-    return g.get(values.join('\u0000')) ?? [];
-  }
 
   /** Rows of the city (exact cell) in the state. */
   city(city: string, state: string): number[] {
