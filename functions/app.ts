@@ -12,7 +12,7 @@ import { requestId } from 'hono/request-id';
 import type { AppEnv } from './app-env.ts';
 import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
-import { ProblemError, type ProblemSlug, problem, zodFieldErrors } from './http/problem.ts';
+import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
@@ -77,15 +77,7 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) {
-        const errors = zodFieldErrors(result.target, result.error);
-        const first = errors[0];
-        const where = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : result.target;
-        return problem(c, 'validation-error', {
-          detail: `Invalid ${where}: ${first?.message ?? 'does not match the schema'}`,
-          errors,
-        });
-      }
+      if (!result.success) return validationProblem(c, result.target, result.error);
     },
   });
 

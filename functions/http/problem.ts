@@ -140,6 +140,17 @@ export function problem(c: Context, slug: ProblemSlug, opts: ProblemOptions): Re
   return new Response(JSON.stringify(body), { status: body.status as ContentfulStatusCode, headers });
 }
 
+/** The validation-error problem for a failed zod parse of one request part (`body`, `query`, `param`…). */
+export function validationProblem(c: Context, where: string, error: z.ZodError): Response {
+  const errors = zodFieldErrors(where, error);
+  const first = errors[0];
+  const at = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : where;
+  return problem(c, 'validation-error', {
+    detail: `Invalid ${at}: ${first?.message ?? 'does not match the schema'}`,
+    errors,
+  });
+}
+
 /** Thrown anywhere in a handler to answer with a problem; caught by the app's error handler. */
 export class ProblemError extends Error {
   constructor(

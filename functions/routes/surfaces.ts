@@ -7,6 +7,13 @@ import { eq } from 'drizzle-orm';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
+import {
+  DRIFT_KINDS,
+  describeDrift,
+  driftProblems,
+  driftSurfaceId,
+  generateSurface,
+} from '../../core/surfaces/drift.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { database } from '../../db/client.ts';
@@ -14,12 +21,13 @@ import { surfaces } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { ProblemError, validationProblem } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { findSurface, listSurfaces } from '../surface-store.ts';
 
 const SurfaceJson = SurfaceSchema.openapi('Surface', {
-  description: 'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
+  description:
+    'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
 });
 
 const SurfaceSummary = z
@@ -91,22 +99,67 @@ const openApiRoute = createRoute({
   summary: "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
   request: { params: IdParam },
   responses: {
-    200: { description: 'OpenAPI document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+    200: {
+      description: 'OpenAPI document',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
     ...problemResponses(400, 404),
   },
 });
+
+const GenerateRequest = z
+  .object({
+    generate: z.strictObject({
+      base: z.string().min(1).max(64).default('pc').openapi({ description: 'Surface to derive from.' }),
+      seed: z.string().min(1).max(200),
+      kinds: z
+        .array(z.enum(DRIFT_KINDS))
+        .min(1)
+        .openapi({ description: `Drift kinds to apply: ${DRIFT_KINDS.join(', ')}.` }),
+      id: SurfaceSchema.shape.id.optional(),
+      title: z.string().min(1).max(200).optional(),
+    }),
+  })
+  .strict()
+  .openapi('GenerateSurface');
 
 const createSurfaceRoute = createRoute({
   method: 'post',
   path: '/v1/surfaces',
   tags: ['Surfaces'],
-  summary: 'Create a custom surface (admin)',
+  summary: 'Create a custom surface, or generate one from a base by seeded drift (admin)',
+  description:
+    'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
   security: BEARER,
   middleware: [requireKey('admin'), rateLimit()] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: SurfaceJson } } } },
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.union([GenerateRequest, SurfaceJson]) } },
+    },
+  },
   responses: {
     201: { description: 'Created', content: { 'application/json': { schema: SurfaceSummary } } },
     ...problemResponses(400, 403, 409, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const diffRoute = createRoute({
+  method: 'get',
+  path: '/v1/surfaces/{id}/diff',
+  tags: ['Surfaces'],
+  summary:
+    'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
+  request: {
+    params: IdParam,
+    query: z.object({ against: z.string().min(1).max(64).default('pc') }),
+  },
+  responses: {
+    200: {
+      description: 'The drift',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 404),
   },
 });
 
@@ -136,7 +189,9 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
   if (builtinSurface(surface.id) || (await findSurface(env, surface.id))) {
     throw new ProblemError('conflict', { detail: `A surface with id ${surface.id} exists already.` });
   }
-  await database(env.DB).insert(surfaces).values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
+  await database(env.DB)
+    .insert(surfaces)
+    .values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
 }
 
 export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -147,7 +202,10 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRoute, async (c) => {
     const surface = await surfaceOr404(c.env, c.req.valid('param').id);
-    return c.json({ surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) }, 200);
+    return c.json(
+      { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) },
+      200,
+    );
   });
 
   app.openapi(openApiRoute, async (c) => {
@@ -173,16 +231,66 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
     );
   });
 
-  app.openapi(createSurfaceRoute, async (c) => {
-    const surface = c.req.valid('json') as Surface;
-    await storeSurface(c.env, surface, 'custom');
-    return c.json(summary(surface, 'custom'), 201);
+  app.openapi(
+    createSurfaceRoute,
+    async (c) => {
+      const body = c.req.valid('json');
+      if ('generate' in body) {
+        const g = body.generate;
+        const base = await findSurface(c.env, g.base);
+        if (!base) {
+          throw new ProblemError('validation-error', {
+            detail: `Unknown base surface ${g.base}.`,
+            errors: [
+              {
+                in: 'body',
+                field: 'generate.base',
+                pointer: '/generate/base',
+                message: `no surface named ${g.base}`,
+              },
+            ],
+          });
+        }
+        const surface = generateSurface(base, {
+          seed: g.seed,
+          kinds: g.kinds,
+          id: g.id ?? driftSurfaceId(base, g.seed, g.kinds),
+          ...(g.title ? { title: g.title } : {}),
+        });
+        const problems = driftProblems(surface);
+        if (problems.length > 0) throw new Error(`generated surface is invalid: ${problems.join('; ')}`);
+        await storeSurface(c.env, surface, 'generated');
+        return c.json(summary(surface, 'generated'), 201);
+      }
+      const surface = body as Surface;
+      await storeSurface(c.env, surface, 'custom');
+      return c.json(summary(surface, 'custom'), 201);
+    },
+    async (result, c) => {
+      // A union reports its failures per branch; report the branch the body meant instead.
+      if (result.success || result.target !== 'json') return undefined as never;
+      const body = (await c.req.json()) as unknown;
+      const meant =
+        typeof body === 'object' && body !== null && 'generate' in body ? GenerateRequest : SurfaceJson;
+      const parsed = meant.safeParse(body);
+      return validationProblem(c, 'json', parsed.success ? result.error : parsed.error) as never;
+    },
+  );
+
+  app.openapi(diffRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { against } = c.req.valid('query');
+    const [surface, base] = await Promise.all([surfaceOr404(c.env, id), surfaceOr404(c.env, against)]);
+    return c.json(describeDrift(base, surface) as unknown as Record<string, unknown>, 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
-    const deleted = await database(c.env.DB).delete(surfaces).where(eq(surfaces.id, id)).returning({ id: surfaces.id });
+    const deleted = await database(c.env.DB)
+      .delete(surfaces)
+      .where(eq(surfaces.id, id))
+      .returning({ id: surfaces.id });
     if (deleted.length === 0) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
     return c.body(null, 204);
   });

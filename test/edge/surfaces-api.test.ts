@@ -148,3 +148,63 @@ describe('journal API', () => {
     expect(after.items).toEqual([]);
   });
 });
+
+describe('generated surfaces', () => {
+  it('generates a surface by seeded drift, serves it, diffs it against pc, and plays it', async () => {
+    const { tasks } = await seedTestWorld();
+    const request = {
+      generate: {
+        base: 'pc',
+        seed: 'drift-7',
+        kinds: ['rename-tool', 'rename-params', 'flags'],
+        id: 'drift-7',
+      },
+    };
+    await expectProblem(await post('/v1/surfaces', request, USER_KEY), 403, 'forbidden');
+    const created = await post('/v1/surfaces', request);
+    expect(created.status).toBe(201);
+    const summary = (await created.json()) as {
+      id: string;
+      kind: string;
+      tools: string[];
+      retired: string[];
+    };
+    expect(summary).toMatchObject({ id: 'drift-7', kind: 'generated' });
+    expect(summary.retired).toContain('LoadDB');
+    const diff = (await (await call('/v1/surfaces/drift-7/diff?against=pc')).json()) as {
+      renamedTools: { from: string; to: string }[];
+      drift: { seed: string };
+    };
+    expect(diff.drift.seed).toBe('drift-7');
+    const load = diff.renamedTools.find((r) => r.from === 'LoadDB');
+    expect(load?.to).toBe(summary.tools.find((n) => !['Finish', 'UpdateTool'].includes(n) && n === load?.to));
+    // The same request generates the same surface: a second one is a conflict, not a different surface.
+    await expectProblem(await post('/v1/surfaces', request), 409, 'conflict');
+    const again = await post('/v1/surfaces', { generate: { ...request.generate, id: 'drift-7b' } });
+    const twin = (await (await call('/v1/surfaces/drift-7b')).json()) as {
+      surface: { tools: { name: string }[] };
+    };
+    expect(again.status).toBe(201);
+    expect(twin.surface.tools.map((t) => t.name)).toEqual(summary.tools);
+
+    const session = (await (
+      await post('/v1/sessions', { taskId: tasks[0]?.id, surface: 'drift-7' }, USER_KEY)
+    ).json()) as { id: string };
+    const old = await post(
+      `/v1/sessions/${session.id}/step`,
+      { action: 'LoadDB', action_input: { DBName: 'coffee' } },
+      USER_KEY,
+    );
+    expect(((await old.json()) as { observation: string }).observation).toMatch(
+      new RegExp(
+        `^Error: LoadDB\\[DBName\\] is deprecated and will be removed in future releases\\. Use ${load?.to}\\[`,
+      ),
+    );
+    const badKind = await expectProblem(
+      await post('/v1/surfaces', { generate: { seed: 'x', kinds: ['telepathy'] } }),
+      400,
+      'validation-error',
+    );
+    expect(String(badKind.field)).toMatch(/^generate\.kinds/);
+  });
+});
