@@ -1,9 +1,30 @@
 /**
  * One benchmark session per Durable Object: its configuration and progress in storage, its transcript in the
  * object's SQLite, each call journalled to D1. The episode logic is `core/sessions/episode.ts`; this class
- * stores, serializes concurrent calls, injects the configured faults and expires the session.
+ * stores, serializes concurrent calls, injects the configured faults and expires the session. Its `fetch` is the
+ * session's MCP endpoint (`session-mcp.ts`), whose tool calls are steps like any other.
+ *
+ * One alarm serves two purposes: it is kept at the earlier of the session's expiry and the next change of the
+ * surface in force (`nextChangeAt`, in real time: the session clock's offset taken off). At a change it tells
+ * the connected MCP clients that the tool list changed; at expiry it deletes the session.
+ *
+ * MCP tool calls (decisions, documented in functions/routes/mcp.ts too):
+ * - a call that reaches the kernel or is rejected by the surface is a tool result whose one text content is the
+ *   exact observation; `isError` is true for kernel errors and every rejection (parameter errors, deprecation
+ *   messages, unparsable input), false for successes and for Finish (correct or not);
+ * - a name the surface does not know at all (neither one of its tools nor a retired name) is a JSON-RPC error
+ *   -32602, as the MCP specification treats unknown tools, whose `message` is exactly the invalid-action text;
+ *   the call still takes a step (as an invalid action does in ToolQA-D) and `data` carries the step;
+ * - `_meta["tooldrift/step"]` (and `data` of the error) carry the step number, steps left, done, reward, the
+ *   outcome and any deprecation notice, as the REST step result does;
+ * - after the episode ended a call is an `isError` result saying so (the REST routes answer 409);
+ * - injected faults: a 429 is JSON-RPC error -32029 and a 5xx is -32603, each with the fault's body as message
+ *   and `{status, headers, body}` as data; a malformed or truncated body corrupts the observation text; delays
+ *   delay the answer.
  */
+
 import { DurableObject } from 'cloudflare:workers';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   initialProgress,
   promptToolList,
@@ -16,12 +37,14 @@ import {
   sessionNow,
   type TranscriptEntry,
 } from '../core/sessions/episode.ts';
-import type { StepInput } from '../core/surfaces/adapter.ts';
-import { decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
+import { kernelOfName, type StepInput } from '../core/surfaces/adapter.ts';
+import { type McpToolDescriptor, mcpTools } from '../core/surfaces/docs.ts';
+import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
 import { database } from '../db/client.ts';
 import { journal } from '../db/schema.ts';
 import type { Bindings } from '../functions/env.ts';
 import { edgeKernelDeps, worldFor } from '../functions/world-runtime.ts';
+import { McpHub, McpProtocolError } from './session-mcp.ts';
 
 export type SessionStepReply =
   | {
@@ -50,7 +73,43 @@ export interface SessionView {
 const CONFIG = 'config';
 const PROGRESS = 'progress';
 
+/** Set on the 404 `fetch` answers for a session that does not exist (or expired), for the route to report. */
+export const SESSION_MISSING_HEADER = 'tooldrift-session-missing';
+
+/** JSON-RPC error codes of MCP tool calls (see the module header). */
+export const MCP_UNKNOWN_TOOL = -32602;
+export const MCP_RATE_LIMITED = -32029;
+export const MCP_SERVER_ERROR = -32603;
+export const MCP_SESSION_GONE = -32600;
+
+/** What the agent is told when its MCP client connects. */
+function mcpInstructions(config: SessionConfig): string {
+  return [
+    `tooldrift session ${config.id} (${config.task.dataset}, ${config.task.difficulty}).`,
+    `Question: ${config.task.question}`,
+    `Answer it by calling the tools; call Finish with your answer to end the episode. Every call is one step of a budget of ${config.stepBudget}.`,
+  ].join('\n');
+}
+
+/** The step facts an MCP result carries besides its observation (the REST step result, less the text). */
+function stepMeta(entry: TranscriptEntry, progress: SessionProgress, budget: number) {
+  return {
+    step: entry.index + 1,
+    stepsLeft: Math.max(0, budget - progress.steps),
+    done: progress.done,
+    reward: progress.reward,
+    ...(entry.action !== undefined ? { action: entry.action } : {}),
+    outcome: entry.outcome,
+    ...(entry.deprecation ? { deprecation: entry.deprecation } : {}),
+  };
+}
+
 export class EpisodeSession extends DurableObject<Bindings> {
+  private readonly mcp = new McpHub({
+    listTools: () => this.mcpToolList(),
+    callTool: (name, args) => this.mcpCall(name, args),
+  });
+
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
@@ -72,8 +131,9 @@ export class EpisodeSession extends DurableObject<Bindings> {
   async start(config: SessionConfig): Promise<SessionView> {
     const existing = await this.load();
     if (!existing) {
-      await this.ctx.storage.put({ [CONFIG]: config, [PROGRESS]: initialProgress() });
-      await this.ctx.storage.setAlarm(new Date(config.expiresAt));
+      const progress = initialProgress();
+      await this.ctx.storage.put({ [CONFIG]: config, [PROGRESS]: progress });
+      await this.scheduleAlarm(config, progress);
     }
     return (await this.view()) as SessionView;
   }
@@ -184,18 +244,98 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const current = state.progress.clockOffsetMs;
     const offset =
       move.at !== undefined ? new Date(move.at).getTime() - Date.now() : current + (move.advanceMs ?? 0);
-    await this.ctx.storage.put(PROGRESS, { ...state.progress, clockOffsetMs: offset });
+    const progress = { ...state.progress, clockOffsetMs: offset };
+    await this.ctx.storage.put(PROGRESS, progress);
+    // The next change is now at another real time, and the move may itself have changed the surface.
+    await this.scheduleAlarm(state.config, progress);
+    await this.mcp.refresh();
     return this.view();
   }
 
-  /** Expiry: the session and its transcript are deleted (the D1 journal keeps its calls). */
+  /** Keeps the one alarm at the earlier of expiry and the next change of the surface (in real time). */
+  private async scheduleAlarm(config: SessionConfig, progress: SessionProgress): Promise<void> {
+    const realNow = Date.now();
+    const { nextChangeAt } = serverSurfaceAt(config.server, sessionNow(progress, new Date(realNow)));
+    let at = Date.parse(config.expiresAt);
+    if (nextChangeAt) at = Math.min(at, nextChangeAt.getTime() - progress.clockOffsetMs);
+    await this.ctx.storage.setAlarm(at);
+  }
+
+  /**
+   * Expiry: the session and its transcript are deleted (the D1 journal keeps its calls) and MCP clients are
+   * disconnected. A change of the surface: MCP clients are told, and the alarm moves to the next event.
+   */
   override async alarm(): Promise<void> {
-    const config = await this.ctx.storage.get<SessionConfig>(CONFIG);
-    if (config && new Date(config.expiresAt).getTime() > Date.now()) {
-      await this.ctx.storage.setAlarm(new Date(config.expiresAt));
+    const state = await this.load();
+    if (state && Date.parse(state.config.expiresAt) > Date.now()) {
+      await this.mcp.refresh();
+      await this.scheduleAlarm(state.config, state.progress);
       return;
     }
+    await this.mcp.closeAll();
     await this.ctx.storage.deleteAll();
+  }
+
+  /**
+   * The session's MCP endpoint (Streamable HTTP: POST, GET, DELETE), reached through
+   * `ALL /v1/sessions/{id}/mcp` after authentication. A missing session is a bare 404 marked with
+   * SESSION_MISSING_HEADER, which the route turns into a problem response.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const state = await this.load();
+    if (!state) return new Response(null, { status: 404, headers: { [SESSION_MISSING_HEADER]: '1' } });
+    // An alarm may be a little late: a request after a change announces it first.
+    await this.mcp.refresh();
+    return this.mcp.handle(request, mcpInstructions(state.config));
+  }
+
+  private async mcpToolList(): Promise<McpToolDescriptor[]> {
+    const state = await this.load();
+    if (!state) throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
+    const now = sessionNow(state.progress, new Date());
+    return mcpTools(serverSurfaceAt(state.config.server, now).surface, { now });
+  }
+
+  /** One MCP tool call: a step like any other, mapped onto an MCP result (see the module header). */
+  private async mcpCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const reply = await this.step({ action: name, actionInput: args }, 'mcp', name);
+    if (reply.kind === 'missing') {
+      throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
+    }
+    if (reply.kind === 'finished') {
+      const { ending, reward } = reply.progress;
+      return {
+        content: [{ type: 'text', text: `The session has ended (${ending}); reward ${reward}.` }],
+        isError: true,
+        _meta: { 'tooldrift/step': { done: true, reward, ending } },
+      };
+    }
+    const fault = reply.fault;
+    if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (reply.kind === 'fault') {
+      const response = fault.response as NonNullable<FaultDecision['response']>;
+      throw new McpProtocolError(
+        response.status === 429 ? MCP_RATE_LIMITED : MCP_SERVER_ERROR,
+        response.body,
+        response,
+      );
+    }
+    const { entry, progress } = reply;
+    const text = applyFaultToBody(fault, entry.observation);
+    const meta = stepMeta(entry, progress, reply.stepBudget);
+    const outcome = entry.outcome;
+    if (outcome.kind === 'rejected' && outcome.reason === 'invalid-action') {
+      const config = (await this.ctx.storage.get<SessionConfig>(CONFIG)) as SessionConfig;
+      const { surface } = serverSurfaceAt(config.server, new Date(entry.at));
+      if (kernelOfName(surface, name) === undefined) {
+        throw new McpProtocolError(MCP_UNKNOWN_TOOL, text, { observation: text, ...meta });
+      }
+    }
+    return {
+      content: [{ type: 'text', text }],
+      isError: outcome.kind === 'error' || outcome.kind === 'rejected',
+      _meta: { 'tooldrift/step': meta },
+    };
   }
 
   private async journal(

@@ -52,14 +52,21 @@ const listRoute = createRoute({
   request: {
     query: Filter.extend({
       limit: z.coerce.number().int().min(1).max(500).default(100),
-      before: z.coerce.number().int().positive().optional().openapi({ description: 'Page: entries with a smaller id.' }),
+      before: z.coerce
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .openapi({ description: 'Page: entries with a smaller id.' }),
     }),
   },
   responses: {
     200: {
       description: 'A page of entries',
       content: {
-        'application/json': { schema: z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }) },
+        'application/json': {
+          schema: z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
+        },
       },
     },
     ...problemResponses(400, 403, ...AUTH_PROBLEMS),
@@ -75,7 +82,10 @@ const resetRoute = createRoute({
   middleware: [requireKey('admin'), rateLimit()] as const,
   request: { query: Filter },
   responses: {
-    200: { description: 'How many were deleted', content: { 'application/json': { schema: z.object({ deleted: z.number().int() }) } } },
+    200: {
+      description: 'How many were deleted',
+      content: { 'application/json': { schema: z.object({ deleted: z.number().int() }) } },
+    },
     ...problemResponses(400, 403, ...AUTH_PROBLEMS),
   },
 });

@@ -28,6 +28,7 @@ import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { findSurface } from '../surface-store.ts';
+import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
 
@@ -177,6 +178,7 @@ function links(id: string) {
     self: `/v1/sessions/${id}`,
     step: `/v1/sessions/${id}/step`,
     tools: `/v1/sessions/${id}/tools/{name}`,
+    mcp: `/v1/sessions/${id}/mcp`,
   };
 }
 
@@ -184,7 +186,7 @@ function deprecationHeaders(
   notice: DeprecationNotice | undefined,
   sessionId: string,
 ): Record<string, string> {
-  if (!notice || notice.status !== 'deprecated') return {};
+  if (notice?.status !== 'deprecated') return {};
   const headers: Record<string, string> = {};
   if (notice.deprecatedAt) headers.deprecation = deprecationHeaderValue(notice.deprecatedAt);
   if (notice.sunsetAt) headers.sunset = sunsetHeaderValue(notice.sunsetAt);
@@ -503,4 +505,6 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
     if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
     return c.json(publicView(view) as Record<string, unknown>, 200);
   });
+
+  registerSessionMcpRoutes(app);
 }
