@@ -27,7 +27,8 @@ export default defineConfig({
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
-                  API_KEYS: 'test-user-key,test-ratelimit-key,test-queue-key,fuzz-1,fuzz-2,fuzz-3,fuzz-4,fuzz-5,fuzz-6,fuzz-7,fuzz-8',
+                  API_KEYS:
+                    'test-user-key,test-ratelimit-key,test-queue-key,fuzz-1,fuzz-2,fuzz-3,fuzz-4,fuzz-5,fuzz-6,fuzz-7,fuzz-8',
                   ADMIN_API_KEYS: 'test-admin-key',
                   RATE_LIMIT_PER_MINUTE: '600',
                   RATE_LIMIT_BURST: '200',

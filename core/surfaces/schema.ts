@@ -21,7 +21,10 @@ const ParamSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('flag'),
     name: Name,
-    accepted: z.array(z.union([z.string().max(100), z.boolean()])).min(1).max(10),
+    accepted: z
+      .array(z.union([z.string().max(100), z.boolean()]))
+      .min(1)
+      .max(10),
     optional: z.boolean(),
     description: Text,
   }),
@@ -38,7 +41,15 @@ const ParamSpecSchema = z.discriminatedUnion('kind', [
     kind: z.literal('structured'),
     name: Name,
     slots: z
-      .array(z.strictObject({ label: z.string().regex(/^[A-Za-z0-9_]+$/).max(64), kernel: z.string().min(1) }))
+      .array(
+        z.strictObject({
+          label: z
+            .string()
+            .regex(/^[A-Za-z0-9_]+$/)
+            .max(64),
+          kernel: z.string().min(1),
+        }),
+      )
       .min(1)
       .max(5),
     description: Text,
@@ -103,7 +114,9 @@ export const SurfaceSchema = z.strictObject({
 });
 
 /** Parses a surface; the result is typed as the model's Surface. */
-export function parseSurface(value: unknown): { ok: true; surface: Surface } | { ok: false; error: z.ZodError } {
+export function parseSurface(
+  value: unknown,
+): { ok: true; surface: Surface } | { ok: false; error: z.ZodError } {
   const r = SurfaceSchema.safeParse(value);
   return r.success ? { ok: true, surface: r.data as Surface } : { ok: false, error: r.error };
 }
