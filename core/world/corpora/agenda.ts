@@ -23,6 +23,8 @@
  * Deliberate differences from ToolQA-D: none in the data model. Passages are template-written (the original's
  * were LLM-written) and hold 1–3 flavour sentences.
  */
+
+import { MONTH_NAMES } from '../../util/calendar.ts';
 import type { Rng } from '../../util/random.ts';
 import type { ColumnSpec, Table } from '../table.ts';
 import { TableBuilder } from '../table.ts';
@@ -374,20 +376,7 @@ function locationText(rng: Rng, kind: AgendaEventKind): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Passages
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const MONTHS: readonly string[] = MONTH_NAMES;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const HOLIDAYS_2022: Readonly<Record<string, string>> = {
   '01/01': "New Year's Day",

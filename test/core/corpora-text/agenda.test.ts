@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MONTH_NAMES } from '../../../core/util/calendar.ts';
 import { hash128, Rng } from '../../../core/util/random.ts';
 import {
   AGENDA_COLUMNS,
@@ -11,20 +12,7 @@ import {
 } from '../../../core/world/corpora/agenda.ts';
 import type { AgendaEvent } from '../../../core/world/types.ts';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const MONTHS: readonly string[] = MONTH_NAMES;
 
 function fingerprint(c: AgendaCorpus): string {
   const rows = Array.from({ length: c.table.rowCount }, (_, i) => c.table.row(i).join('\t'));

@@ -6,6 +6,7 @@
  * the host's; timestamps treat naive values as UTC.
  */
 
+import { MONTH_NAMES } from '../../../util/calendar.ts';
 import { bind, moduleFn } from '../args.ts';
 import { ratioToFloat } from '../numeric.ts';
 import {
@@ -32,20 +33,7 @@ import {
 
 const DAYS_IN_MONTH = [-1, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DAYS_BEFORE_MONTH = [-1, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const MONTHS: readonly string[] = MONTH_NAMES;
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const US_PER_DAY = 86_400_000_000n;
 

@@ -25,6 +25,7 @@
  * - H5 asks only about people whose dates fit in one GetValue observation (always the case at scale 1).
  */
 
+import { MONTH_NAMES } from '../../../util/calendar.ts';
 import { normalizeAnswer } from '../../answer-match.ts';
 import { parseAgendaTime } from '../../corpora/agenda.ts';
 import {
@@ -53,20 +54,7 @@ export interface AgendaFacts {
   location: string;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const MONTHS: readonly string[] = MONTH_NAMES;
 const MONTH = `(?:${MONTHS.join('|')})`;
 const MONTH_ABBR = `(?:${MONTHS.map((m) => m.slice(0, 3)).join('|')})`;
 const DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
