@@ -18,6 +18,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerModelRoutes } from './routes/models.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerWorldRoutes } from './routes/world.ts';
@@ -143,6 +144,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerSessionRoutes(app);
   registerSurfaceRoutes(app);
   registerJournalRoutes(app);
+  registerModelRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

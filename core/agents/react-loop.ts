@@ -1,0 +1,179 @@
+/**
+ * The single-path ReAct agent (ToolQA-D's greedy inference chain, spec §8.3): for one task, repeatedly build the
+ * ToolEvo prompt (or its self-reflection variant after a failed step) from the documentation surface, the
+ * UpdateTool lines and the trajectory; ask the model for one step; run it on the server surface; append the step
+ * and its observation — until Finish, the step budget, or an empty generation.
+ *
+ * Any TextModel works; the step text is what the model wrote before its first `Observation:` (the stop string is
+ * sent and also applied here, for models that ignore it). Everything else — the environment state, UpdateTool
+ * lines, truncation, the response format — is the surface adapter's (stepSurface).
+ *
+ * Deliberate differences from ToolQA-D's inference scripts:
+ * - Every model gets the ToolEvo few-shot prompt (inference_gpt's layout); the fine-tuned models' SFT prompt
+ *   without examples is not offered here.
+ * - No prompt-length limit is applied (the original skipped generation above 8,000/10,000 words); an empty
+ *   generation ends the episode, as it makes a node terminal in MCTS.
+ * - No load limit (`max_load_db` belongs to the MCTS search, not to the greedy chain).
+ */
+import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import { addUsage, emptyUsage } from '../models/types.ts';
+import type { TrajectoryStep } from '../prompts/react-format.ts';
+import { TOOLEVO_REFLECTION_PROMPT } from '../prompts/reflection.ts';
+import { TOOLEVO_AGENT_PROMPT } from '../prompts/toolevo.ts';
+import { PROMPT_VERSION } from '../prompts/types.ts';
+import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
+import { PC_SURFACE } from '../surfaces/builtin.ts';
+import type { Surface } from '../surfaces/model.ts';
+import type { KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
+import { pyStrip } from '../world/kernel/python-text.ts';
+import { type EnvState, initialState } from '../world/kernel/state.ts';
+import { createKernelDeps } from '../world/kernel-deps.ts';
+import { formatStep } from '../world/react-parse.ts';
+import type { Gold } from '../world/tasks/types.ts';
+import type { World } from '../world/types.ts';
+
+/** The stop string of ToolQA-D's generation calls. */
+export const REACT_STOP = ['Observation:'];
+
+/** ToolQA-D's greedy inference budget (`max_iter` 20). */
+export const DEFAULT_MAX_STEPS = 20;
+
+export interface ReactTask {
+  question: string;
+  gold: Gold;
+}
+
+export interface ReactLoopOptions {
+  model: TextModel;
+  world: World;
+  task: ReactTask;
+  /** The surface the server runs. */
+  surface: Surface;
+  /** The surface whose documentation the prompt shows (default P_c, as in ToolQA-D). */
+  docs?: Surface;
+  maxSteps?: number;
+  /** Default 0 (greedy). */
+  temperature?: number;
+  seed?: number;
+  /** Use the self-reflection prompt for the step after a failed one. */
+  reflection?: boolean;
+  /** UpdateTool descriptions carried over from earlier episodes, listed from the first step on. */
+  memory?: readonly string[];
+  /** Kernel dependencies; default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
+  deps?: KernelDeps;
+  /** The clock for surfaces with deprecation/sunset dates. */
+  now?: Date;
+  signal?: AbortSignal;
+}
+
+export interface ReactEpisodeStep extends TrajectoryStep {
+  /** Which prompt template produced the step's prompt. */
+  prompt: 'toolevo/agent' | 'toolevo/reflection';
+  action?: string;
+  kernel?: KernelToolName;
+  outcome: StepOutcome;
+}
+
+export type ReactEnding = 'finish' | 'budget' | 'empty-generation';
+
+export interface ReactEpisode {
+  steps: ReactEpisodeStep[];
+  /** `Question: …` followed by the trajectory text (steps with their observations). */
+  transcript: string;
+  /** The Finish answer as Python str(), or null without Finish. */
+  answer: string | null;
+  correct: boolean;
+  ending: ReactEnding;
+  /** UpdateTool lines at the end of the episode. */
+  newTools: string[];
+  usage: Usage;
+  /** The model as the provider names it (the simulator says so). */
+  model: string;
+  promptVersion: string;
+}
+
+function failed(outcome: StepOutcome): boolean {
+  return outcome.kind === 'rejected' || outcome.kind === 'error';
+}
+
+/** The text before the first stop string, trimmed. */
+function stepText(text: string): string {
+  let end = text.length;
+  for (const s of REACT_STOP) {
+    const at = text.indexOf(s);
+    if (at >= 0 && at < end) end = at;
+  }
+  return pyStrip(text.slice(0, end));
+}
+
+export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
+  const docs = opts.docs ?? PC_SURFACE;
+  const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+  const deps = opts.deps ?? createKernelDeps({ gold: opts.task.gold });
+  let state: EnvState = {
+    ...initialState(),
+    newTools: (opts.memory ?? []).map((d, i) => `(${14 + i}) ${pyStrip(d)}`),
+  };
+  const steps: ReactEpisodeStep[] = [];
+  let usage = emptyUsage();
+  let modelName = opts.model.model;
+  let ending: ReactEnding = 'budget';
+
+  for (let i = 0; i < maxSteps; i++) {
+    const last = steps.at(-1);
+    const reflect = opts.reflection === true && last !== undefined && failed(last.outcome);
+    const template = reflect ? TOOLEVO_REFLECTION_PROMPT : TOOLEVO_AGENT_PROMPT;
+    const messages: ChatMessage[] = template.render({
+      question: opts.task.question,
+      docs,
+      newTools: state.newTools,
+      steps,
+      now: opts.now,
+    });
+    const request: GenerateRequest = {
+      messages,
+      n: 1,
+      temperature: opts.temperature ?? 0,
+      stop: REACT_STOP,
+    };
+    if (opts.seed !== undefined) request.seed = opts.seed;
+    const response = await opts.model.generate(request, opts.signal);
+    usage = addUsage(usage, response.usage);
+    modelName = response.model;
+    const text = stepText(response.candidates[0]?.text ?? '');
+    if (text === '') {
+      ending = 'empty-generation';
+      break;
+    }
+    const result = await stepSurface(opts.world, opts.surface, state, text, deps, { now: opts.now });
+    state = result.state;
+    const step: ReactEpisodeStep = {
+      text,
+      observation: result.observation,
+      prompt: template.id as ReactEpisodeStep['prompt'],
+      outcome: result.outcome,
+    };
+    if (result.action !== undefined) step.action = result.action;
+    if (result.kernel !== undefined) step.kernel = result.kernel;
+    steps.push(step);
+    if (result.outcome.kind === 'finished') {
+      ending = 'finish';
+      break;
+    }
+  }
+
+  return {
+    steps,
+    transcript: [
+      `Question: ${opts.task.question}`,
+      ...steps.map((s) => formatStep(s.text, s.observation)),
+    ].join('\n\n'),
+    answer: state.answer,
+    correct: state.correct === true,
+    ending,
+    newTools: state.newTools,
+    usage,
+    model: modelName,
+    promptVersion: PROMPT_VERSION,
+  };
+}

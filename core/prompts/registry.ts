@@ -1,0 +1,124 @@
+/**
+ * Every prompt template by id, with the input type each one takes. The ToolEvo agent prompt and its reflection
+ * variant are implemented; the STE and DRAFT prompts are declared slots (id, input type, purpose) that later
+ * work fills in here — until then `promptTemplate` reports them as not implemented rather than sending a
+ * placeholder to a model.
+ *
+ * - STE (simulated trial and error): an exploration prompt in which the model imagines a plausible user query for
+ *   one tool and tries the tool on it, with the queries explored before as memory; and a reflection prompt that
+ *   judges whether a trial fulfilled its query.
+ * - DRAFT (documentation refinement through exploration): an explorer that writes queries probing what the
+ *   documentation leaves unclear, an analyzer that compares documentation with the observed behaviour and
+ *   proposes changes, and a rewriter that produces the revised documentation.
+ */
+import type { TrajectoryStep } from './react-format.ts';
+import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
+import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
+import type { PromptFamily, PromptTemplate } from './types.ts';
+
+/** One tool's documentation as a prompt shows it (`Name[params], description`). */
+export type ToolDocText = string;
+
+export interface SteExploreInput {
+  /** The tool being explored. */
+  tool: ToolDocText;
+  /** The other tools the model may use while trying the query. */
+  toolList: string;
+  /** Queries explored earlier for this tool (long-term memory), oldest first. */
+  pastQueries: readonly string[];
+  /** The trials of the current exploration episode (short-term memory). */
+  trials: readonly TrajectoryStep[];
+}
+
+export interface SteReflectInput {
+  tool: ToolDocText;
+  query: string;
+  /** The trial being judged. */
+  trial: readonly TrajectoryStep[];
+}
+
+export interface DraftExploreInput {
+  /** The current (possibly revised) documentation of the tool. */
+  toolDoc: ToolDocText;
+  /** Queries and observations gathered so far. */
+  explored: readonly { query: string; call: string; observation: string }[];
+  /** The analyzer's last suggestions for what to explore next. */
+  suggestions: readonly string[];
+}
+
+export interface DraftAnalyzeInput {
+  toolDoc: ToolDocText;
+  query: string;
+  /** The call made (Action and Action Input). */
+  call: string;
+  observation: string;
+}
+
+export interface DraftRewriteInput {
+  toolDoc: ToolDocText;
+  /** Revisions the analyzer proposed. */
+  proposals: readonly string[];
+  /** The documentation versions so far, oldest first (to detect convergence). */
+  history: readonly ToolDocText[];
+}
+
+/** Prompt id → the input its template takes. */
+export interface PromptInputs {
+  'toolevo/agent': AgentPromptInput;
+  'toolevo/reflection': ReflectionPromptInput;
+  'ste/explore': SteExploreInput;
+  'ste/reflect': SteReflectInput;
+  'draft/explore': DraftExploreInput;
+  'draft/analyze': DraftAnalyzeInput;
+  'draft/rewrite': DraftRewriteInput;
+}
+
+export type PromptId = keyof PromptInputs;
+
+type Templates = { [K in PromptId]: PromptTemplate<PromptInputs[K]> | null };
+
+const TEMPLATES: Templates = {
+  'toolevo/agent': TOOLEVO_AGENT_PROMPT,
+  'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT,
+  'ste/explore': null,
+  'ste/reflect': null,
+  'draft/explore': null,
+  'draft/analyze': null,
+  'draft/rewrite': null,
+};
+
+const PURPOSES: Record<PromptId, string> = {
+  'toolevo/agent': TOOLEVO_AGENT_PROMPT.description,
+  'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT.description,
+  'ste/explore': 'STE exploration: imagine a user query for one tool and try the tool on it.',
+  'ste/reflect': 'STE reflection: judge whether a trial fulfilled its query.',
+  'draft/explore': 'DRAFT explorer: write a query that probes what the documentation leaves unclear.',
+  'draft/analyze':
+    'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',
+  'draft/rewrite': 'DRAFT rewriter: produce the revised documentation from the proposals.',
+};
+
+export interface PromptSlot {
+  id: PromptId;
+  family: PromptFamily;
+  purpose: string;
+  /** The template's version, or null for a slot not implemented yet. */
+  version: string | null;
+}
+
+/** Every prompt id with its status, in a fixed order. */
+export function promptSlots(): PromptSlot[] {
+  return (Object.keys(TEMPLATES) as PromptId[]).map((id) => ({
+    id,
+    family: id.split('/')[0] as PromptFamily,
+    purpose: PURPOSES[id],
+    version: TEMPLATES[id]?.version ?? null,
+  }));
+}
+
+/** The template of an implemented prompt; throws for a declared slot that is not implemented yet. */
+export function promptTemplate<K extends PromptId>(id: K): PromptTemplate<PromptInputs[K]> {
+  const t = TEMPLATES[id] as PromptTemplate<PromptInputs[K]> | null;
+  if (!t) throw new Error(`prompt ${id} is a declared slot without a template yet`);
+  return t;
+}

@@ -1,0 +1,28 @@
+/**
+ * Prompt templates as versioned units: every prompt an agent sends is produced by a template with an id and a
+ * version (recorded with runs, so that results can be traced to the exact wording), from a typed input.
+ */
+import type { ChatMessage } from '../models/types.ts';
+
+/**
+ * The version of the prompt set as a whole. Bump it whenever any template's wording, few-shot examples or
+ * layout changes; runs record it next to the template id.
+ */
+export const PROMPT_VERSION = 'tooldrift-prompts/1';
+
+export type PromptFamily = 'toolevo' | 'ste' | 'draft';
+
+export interface PromptTemplate<I> {
+  /** `{family}/{name}`, e.g. `toolevo/agent`. */
+  id: string;
+  family: PromptFamily;
+  /** The template's own version (changes with its wording). */
+  version: string;
+  description: string;
+  render(input: I): ChatMessage[];
+}
+
+/** The text a completion model reads: the messages' contents joined by blank lines. */
+export function promptText(messages: readonly ChatMessage[]): string {
+  return messages.map((m) => m.content).join('\n\n');
+}

@@ -1,0 +1,158 @@
+/**
+ * Models at the edge: which providers this deployment can use (from wrangler vars, secrets and bindings), and
+ * a text model for a request's model choice, validated against that configuration. Agent endpoints call
+ * `textModelFor`; `GET /v1/models` shows `modelCatalog`.
+ */
+import { z } from 'zod';
+import { createEmbeddingModel, createTextModel, type ModelDeps } from '../core/models/factory.ts';
+import { createSimModel } from '../core/models/sim/index.ts';
+import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/types.ts';
+import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
+import { type Bindings, readConfig } from './env.ts';
+import { ProblemError } from './http/problem.ts';
+
+export const MODEL_PROVIDERS = ['sim', 'workers-ai', 'openai'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A request's model choice; every field falls back to the deployment's configuration. */
+export const ModelChoiceSchema = z
+  .strictObject({
+    provider: z.enum(MODEL_PROVIDERS).optional(),
+    model: z.string().min(1).max(200).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    k: z.number().int().min(1).max(16).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+  })
+  .describe(
+    'Which model answers: provider (sim, workers-ai, openai), model name, temperature, k candidates, seed.',
+  );
+
+export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+
+interface ProviderStatus {
+  provider: ModelProvider;
+  available: boolean;
+  /** Why not, when unavailable. */
+  reason?: string;
+  models: string[];
+  defaultModel: string;
+  capabilities: Capabilities;
+}
+
+function deps(env: Bindings): ModelDeps {
+  return { ai: env.AI, sim: createSimModel };
+}
+
+/** Every provider with whether this deployment can use it and what it can do. */
+export function modelCatalog(env: Bindings) {
+  const config = readConfig(env);
+  const sim = createSimModel({ provider: 'sim', model: 'tooldrift-sim-v1' });
+  const workersAiModel = config.modelProvider === 'workers-ai' ? config.modelName : config.workersAiModel;
+  const workersAiInfo = workersAiModelInfo(workersAiModel);
+  const openaiReady = config.openaiBaseUrl !== '';
+  const openaiModel = config.modelProvider === 'openai' ? config.modelName : 'model';
+  const openai = openaiReady
+    ? createTextModel({ provider: 'openai', model: openaiModel, baseUrl: config.openaiBaseUrl }, deps(env))
+    : null;
+  const providers: ProviderStatus[] = [
+    {
+      provider: 'sim',
+      available: true,
+      models: [sim.model],
+      defaultModel: sim.model,
+      capabilities: sim.capabilities,
+    },
+    {
+      provider: 'workers-ai',
+      available: typeof env.AI?.run === 'function',
+      ...(typeof env.AI?.run === 'function'
+        ? {}
+        : { reason: 'no AI binding (declared for the production environment only)' }),
+      models: [...new Set([workersAiModel, ...Object.keys(WORKERS_AI_TEXT_MODELS)])],
+      defaultModel: workersAiModel,
+      capabilities: {
+        n: workersAiInfo.n,
+        logprobs: workersAiInfo.logprobs,
+        seed: workersAiInfo.seed,
+        structuredOutput: workersAiInfo.structuredOutput,
+        embeddings: true,
+        simulated: false,
+      },
+    },
+    {
+      provider: 'openai',
+      available: openaiReady,
+      ...(openaiReady ? {} : { reason: 'OPENAI_BASE_URL is not set' }),
+      models: config.modelProvider === 'openai' ? [config.modelName] : [],
+      defaultModel: config.modelProvider === 'openai' ? config.modelName : '',
+      // Unconfigured: what an OpenAI-compatible server such as vLLM offers.
+      capabilities: openai?.capabilities ?? {
+        n: true,
+        logprobs: true,
+        seed: true,
+        embeddings: true,
+        simulated: false,
+      },
+    },
+  ];
+  return {
+    default: { provider: config.modelProvider, model: config.modelName },
+    providers,
+    embeddings: {
+      provider: config.embeddingProvider,
+      model: config.embeddingProvider === 'lexical' ? 'lexical' : config.embeddingModel,
+    },
+  };
+}
+
+/** The text model for a request's choice, or a 400 naming what this deployment cannot do. */
+export function textModelFor(env: Bindings, choice: ModelChoice = {}): TextModel {
+  const config = readConfig(env);
+  const provider = choice.provider ?? (config.modelProvider === 'replay' ? 'sim' : config.modelProvider);
+  const status = modelCatalog(env).providers.find((p) => p.provider === provider);
+  if (!status?.available) {
+    throw new ProblemError('validation-error', {
+      detail: `Model provider ${provider} is not available here: ${status?.reason ?? 'unknown provider'}.`,
+      errors: [
+        { in: 'body', field: 'model.provider', pointer: '/model/provider', message: 'not configured' },
+      ],
+    });
+  }
+  const model = choice.model ?? status.defaultModel;
+  switch (provider) {
+    case 'sim':
+      return createTextModel({ provider: 'sim', model }, deps(env));
+    case 'workers-ai':
+      return createTextModel({ provider: 'workers-ai', model }, deps(env));
+    case 'openai':
+      return createTextModel(
+        { provider: 'openai', model, baseUrl: config.openaiBaseUrl, apiKey: env.OPENAI_API_KEY },
+        deps(env),
+      );
+  }
+}
+
+export function embeddingModelFor(env: Bindings): EmbeddingModel {
+  const config = readConfig(env);
+  switch (config.embeddingProvider) {
+    case 'lexical':
+      return createEmbeddingModel({ provider: 'lexical' });
+    case 'workers-ai':
+      return createEmbeddingModel({ provider: 'workers-ai', model: config.embeddingModel }, deps(env));
+    case 'openai':
+      return createEmbeddingModel(
+        {
+          provider: 'openai',
+          model: config.embeddingModel,
+          baseUrl: config.openaiBaseUrl,
+          apiKey: env.OPENAI_API_KEY,
+        },
+        deps(env),
+      );
+  }
+}

@@ -1,0 +1,46 @@
+/** GET /v1/models: the providers this deployment can use and what each can do. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../app-env.ts';
+import { modelCatalog } from '../models.ts';
+
+const CapabilitiesSchema = z.object({
+  n: z.boolean(),
+  logprobs: z.boolean(),
+  seed: z.boolean(),
+  embeddings: z.boolean(),
+  simulated: z
+    .boolean()
+    .openapi({ description: 'True for the simulated policy (a seeded stand-in, not a model).' }),
+  structuredOutput: z.boolean().optional(),
+});
+
+const CatalogSchema = z
+  .object({
+    default: z.object({ provider: z.string(), model: z.string() }),
+    providers: z.array(
+      z.object({
+        provider: z.string(),
+        available: z.boolean(),
+        reason: z.string().optional(),
+        models: z.array(z.string()),
+        defaultModel: z.string(),
+        capabilities: CapabilitiesSchema,
+      }),
+    ),
+    embeddings: z.object({ provider: z.string(), model: z.string() }),
+  })
+  .openapi('ModelCatalog');
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/models',
+  tags: ['Models'],
+  summary: 'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
+  responses: {
+    200: { description: 'The catalogue', content: { 'application/json': { schema: CatalogSchema } } },
+  },
+});
+
+export function registerModelRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, (c) => c.json(modelCatalog(c.env), 200));
+}
