@@ -25,3 +25,30 @@ describe('GET /v1/models', () => {
     expect(body.embeddings.provider).toBe('lexical');
   });
 });
+
+describe('model choice', () => {
+  it('gives the simulated policy by default and refuses providers this deployment lacks', async () => {
+    const { env } = await import('cloudflare:workers');
+    const { textModelFor } = await import('../../functions/models.ts');
+    const { ProblemError } = await import('../../functions/http/problem.ts');
+    const sim = textModelFor(env);
+    expect(sim.provider).toBe('sim');
+    expect(sim.capabilities.simulated).toBe(true);
+    const reply = await sim.generate({
+      messages: [{ role: 'user', content: 'Question: What is 2 + 3?' }],
+      seed: 1,
+    });
+    expect(reply.model).toContain('(simulator)');
+    for (const provider of ['workers-ai', 'openai'] as const) {
+      let error: unknown;
+      try {
+        textModelFor(env, { provider });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ProblemError);
+      expect((error as InstanceType<typeof ProblemError>).slug).toBe('validation-error');
+      expect((error as Error).message).toContain(`Model provider ${provider} is not available here`);
+    }
+  });
+});
