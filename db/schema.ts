@@ -103,3 +103,71 @@ export const surfaces = sqliteTable('surfaces', {
   body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
   createdAt: integer('created_at').notNull(),
 });
+
+/** An exploration: tasks × trees per task searched with one configuration (ToolEvo data collection). */
+export const explorations = sqliteTable('explorations', {
+  id: text('id').primaryKey(),
+  status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+  /** The validated request: tasks, surfaces, search settings, model choice, seed. */
+  config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+  treesTotal: integer('trees_total').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** One search tree (one Durable Object): its task, progress and outcome. */
+export const trees = sqliteTable(
+  'trees',
+  {
+    id: text('id').primaryKey(),
+    explorationId: text('exploration_id').notNull(),
+    taskId: text('task_id').notNull(),
+    /** 0-based index of the tree among the task's trees. */
+    treeIndex: integer('tree_index').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    seed: text('seed').notNull(),
+    nodes: integer('nodes').notNull().default(0),
+    iterations: integer('iterations').notNull().default(0),
+    modelCalls: integer('model_calls').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    /** Whether a correct Finish exists in the tree. */
+    solved: integer('solved', { mode: 'boolean' }),
+    summary: text('summary', { mode: 'json' }).$type<unknown>(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('trees_slot').on(t.explorationId, t.taskId, t.treeIndex),
+    index('trees_exploration').on(t.explorationId, t.status),
+  ],
+);
+
+/** Root-to-Finish paths of finished trees: training data (SFT from successes, DPO pairs with failures). */
+export const trajectories = sqliteTable(
+  'trajectories',
+  {
+    id: text('id').primaryKey(),
+    treeId: text('tree_id').notNull(),
+    explorationId: text('exploration_id').notNull(),
+    taskId: text('task_id').notNull(),
+    dataset: text('dataset').notNull(),
+    /** The node the path ends at (unique per tree: redelivered work cannot duplicate a trajectory). */
+    leafNode: integer('leaf_node').notNull(),
+    reward: integer('reward').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    promptSurfaceId: text('prompt_surface_id').notNull(),
+    /** The full ReAct text of the path. */
+    text: text('text').notNull(),
+    steps: text('steps', { mode: 'json' }).$type<unknown[]>().notNull(),
+    toolUpdates: text('tool_updates', { mode: 'json' }).$type<string[]>().notNull(),
+    model: text('model').notNull(),
+    seed: text('seed').notNull(),
+    /** Chosen (seeded, at most 4 successes per task) for SFT. */
+    selected: integer('selected', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('trajectories_leaf').on(t.treeId, t.leafNode),
+    index('trajectories_exploration').on(t.explorationId, t.taskId),
+  ],
+);
