@@ -14,12 +14,15 @@ import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerExplorationRoutes } from './routes/explorations.ts';
+import { registerExportRoutes } from './routes/exports.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
@@ -145,6 +148,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerSurfaceRoutes(app);
   registerJournalRoutes(app);
   registerModelRoutes(app);
+  registerSolveRoutes(app);
+  registerExportRoutes(app);
+  registerExplorationRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

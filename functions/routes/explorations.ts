@@ -1,0 +1,441 @@
+/**
+ * Explorations (ToolEvo data collection, issue 6): tasks × trees per task, each tree a Monte Carlo tree search in
+ * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, functions/exploration-jobs.ts).
+ * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { explorations, tasks, trees } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { EXPLORE_TREE, type ExplorationConfig, treeSeed, treeStub } from '../exploration-jobs.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { enqueueJob } from '../jobs.ts';
+import { ModelChoiceSchema, textModelFor } from '../models.ts';
+import { findSurface } from '../surface-store.ts';
+
+/** Trees of one exploration at most (tasks × treesPerTask). */
+export const MAX_TREES = 2000;
+
+const SearchSettings = z
+  .object({
+    mode: z.enum(['mcts', 'greedy']).default('mcts'),
+    k: z.number().int().min(1).max(16).default(5).openapi({ description: 'Candidates per expansion.' }),
+    maxDepth: z.number().int().min(1).max(50).default(15).openapi({ description: 'T: max depth of a path.' }),
+    simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
+    cPuct: z.number().min(0).max(100).default(1.25),
+    temperature: z.number().min(0).max(2).default(0.5),
+    maxLoads: z.number().int().min(0).max(100).default(5),
+    maxModelCalls: z.number().int().min(1).max(100_000).default(2000),
+    maxTokens: z.number().int().min(1).default(20_000_000),
+    maxNewTokens: z.number().int().min(1).max(8192).default(1024),
+    selfReflection: z
+      .boolean()
+      .default(true)
+      .openapi({ description: 'Ablation: reflection prompt on errors.' }),
+    toolUpdate: z
+      .boolean()
+      .default(true)
+      .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
+    cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
+  })
+  .strict()
+  .openapi('SearchSettings');
+
+const TaskFilter = z
+  .object({
+    dataset: z.enum(DATASET_NAMES).optional(),
+    difficulty: z.enum(['easy', 'hard']).optional(),
+    split: z.enum(['train', 'dev', 'test']).optional(),
+    limit: z.number().int().min(1).max(500).default(10),
+  })
+  .strict();
+
+const CreateExploration = z
+  .object({
+    tasks: z
+      .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
+      .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
+    surface: z.string().max(100).default('pc').openapi({ description: 'Server surface id.' }),
+    promptSurface: z
+      .string()
+      .max(100)
+      .default('pc')
+      .openapi({ description: 'Surface whose docs the agent sees.' }),
+    treesPerTask: z.number().int().min(1).max(50).default(20),
+    search: SearchSettings.default(SearchSettings.parse({})),
+    model: ModelChoiceSchema.default({}),
+    seed: z.string().min(1).max(200).default('0'),
+    /** Iterations per alarm of each tree (tests use small chunks to step through a search). */
+    chunkIterations: z.number().int().min(1).max(100).optional(),
+  })
+  .strict()
+  .openapi('CreateExploration');
+
+const Counts = z.object({
+  queued: z.number().int(),
+  running: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
+
+const ExplorationView = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    trees: z.number().int(),
+    counts: Counts,
+    solved: z.number().int(),
+    successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
+    usage: z.object({
+      nodes: z.number().int(),
+      iterations: z.number().int(),
+      modelCalls: z.number().int(),
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+    }),
+    config: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('Exploration');
+
+const ExplorationId = z.string().min(1).max(100);
+
+const createRoute_ = createRoute({
+  method: 'post',
+  path: '/v1/explorations',
+  tags: ['Explorations'],
+  summary: 'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateExploration } } } },
+  responses: {
+    202: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/v1/explorations/{id}',
+  tags: ['Explorations'],
+  summary: 'Status, tree counts, success rate so far and usage of an exploration',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: ExplorationId }) },
+  responses: {
+    200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const eventsRoute = createRoute({
+  method: 'get',
+  path: '/v1/explorations/{id}/events',
+  tags: ['Explorations'],
+  summary: 'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: ExplorationId }) },
+  responses: {
+    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/v1/explorations/{id}',
+  tags: ['Explorations'],
+  summary: 'Cancel an exploration: queued trees never start, running trees stop',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: ExplorationId }) },
+  responses: {
+    200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const treeRoute = createRoute({
+  method: 'get',
+  path: '/v1/trees/{id}',
+  tags: ['Explorations'],
+  summary: 'One search tree as JSON for visualisation (cached rollout nodes marked)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: z.string().min(1).max(200) }) },
+  responses: {
+    200: {
+      description: 'The tree',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const treeEventsRoute = createRoute({
+  method: 'get',
+  path: '/v1/trees/{id}/events',
+  tags: ['Explorations'],
+  summary: "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: z.string().min(1).max(200) }) },
+  responses: {
+    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+async function surfaceOrProblem(env: Bindings, id: string, field: string): Promise<void> {
+  if (await findSurface(env, id)) return;
+  throw new ProblemError('validation-error', {
+    detail: `Unknown surface ${id}.`,
+    errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
+  });
+}
+
+async function resolveTasks(
+  env: Bindings,
+  spec: z.infer<typeof CreateExploration>['tasks'],
+): Promise<string[]> {
+  const db = database(env.DB);
+  if (Array.isArray(spec)) {
+    const unique = [...new Set(spec)];
+    const found = new Set<string>();
+    for (let i = 0; i < unique.length; i += 90) {
+      const rows = await db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(inArray(tasks.id, unique.slice(i, i + 90)));
+      for (const r of rows) found.add(r.id);
+    }
+    const missing = unique.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new ProblemError('validation-error', {
+        detail: `Unknown task id${missing.length > 1 ? 's' : ''}: ${missing.slice(0, 5).join(', ')}.`,
+        errors: missing
+          .slice(0, 5)
+          .map((id) => ({ in: 'body', field: 'tasks', pointer: '/tasks', message: `no task ${id}` })),
+      });
+    }
+    return unique;
+  }
+  const rows = await db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(
+      and(
+        spec.dataset ? eq(tasks.dataset, spec.dataset) : undefined,
+        spec.difficulty ? eq(tasks.difficulty, spec.difficulty) : undefined,
+        spec.split ? eq(tasks.split, spec.split) : undefined,
+      ),
+    )
+    .orderBy(asc(tasks.id))
+    .limit(spec.limit);
+  if (rows.length === 0) {
+    throw new ProblemError('validation-error', {
+      detail: 'No task matches the filter (is the world seeded?).',
+      errors: [{ in: 'body', field: 'tasks', pointer: '/tasks', message: 'matches no task' }],
+    });
+  }
+  return rows.map((r) => r.id);
+}
+
+async function explorationView(env: Bindings, id: string): Promise<z.infer<typeof ExplorationView>> {
+  const db = database(env.DB);
+  const [row] = await db.select().from(explorations).where(eq(explorations.id, id)).limit(1);
+  if (!row) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+  const groups = await db
+    .select({
+      status: trees.status,
+      n: sql<number>`count(*)`,
+      solved: sql<number>`coalesce(sum(case when ${trees.solved} then 1 else 0 end), 0)`,
+      nodes: sql<number>`coalesce(sum(${trees.nodes}), 0)`,
+      iterations: sql<number>`coalesce(sum(${trees.iterations}), 0)`,
+      modelCalls: sql<number>`coalesce(sum(${trees.modelCalls}), 0)`,
+      inputTokens: sql<number>`coalesce(sum(${trees.inputTokens}), 0)`,
+      outputTokens: sql<number>`coalesce(sum(${trees.outputTokens}), 0)`,
+    })
+    .from(trees)
+    .where(eq(trees.explorationId, id))
+    .groupBy(trees.status);
+  const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
+  const usage = { nodes: 0, iterations: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  let solved = 0;
+  for (const g of groups) {
+    counts[g.status === 'succeeded' ? 'done' : g.status] += g.n;
+    solved += g.solved;
+    usage.nodes += g.nodes;
+    usage.iterations += g.iterations;
+    usage.modelCalls += g.modelCalls;
+    usage.inputTokens += g.inputTokens;
+    usage.outputTokens += g.outputTokens;
+  }
+  const finished = counts.done + counts.failed;
+  return {
+    id: row.id,
+    status: row.status,
+    trees: row.treesTotal,
+    counts,
+    solved,
+    successRate: finished === 0 ? null : solved / finished,
+    usage,
+    config: row.config as Record<string, unknown>,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    links: {
+      self: `/v1/explorations/${row.id}`,
+      events: `/v1/explorations/${row.id}/events`,
+      trees: '/v1/trees/{treeId}',
+    },
+  };
+}
+
+function sseStream(c: Context<AppEnv>, id: string): Response {
+  const encoder = new TextEncoder();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const run = async () => {
+    let last = '';
+    try {
+      for (;;) {
+        const view = await explorationView(c.env, id);
+        const data = JSON.stringify({
+          status: view.status,
+          counts: view.counts,
+          solved: view.solved,
+          successRate: view.successRate,
+          usage: view.usage,
+        });
+        if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
+        last = data;
+        if (view.status !== 'queued' && view.status !== 'running') {
+          await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      await writer.close();
+    } catch {
+      // The client went away (or the exploration row vanished).
+    }
+  };
+  c.executionCtx.waitUntil(run());
+  return new Response(readable, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createRoute_, async (c) => {
+    const body = c.req.valid('json');
+    await surfaceOrProblem(c.env, body.surface, 'surface');
+    await surfaceOrProblem(c.env, body.promptSurface, 'promptSurface');
+    textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
+    const taskIds = await resolveTasks(c.env, body.tasks);
+    const total = taskIds.length * body.treesPerTask;
+    if (total > MAX_TREES) {
+      throw new ProblemError('validation-error', {
+        detail: `${taskIds.length} tasks × ${body.treesPerTask} trees is ${total} trees; the maximum is ${MAX_TREES}.`,
+        errors: [{ in: 'body', field: 'treesPerTask', pointer: '/treesPerTask', message: 'too many trees' }],
+      });
+    }
+    const id = crypto.randomUUID();
+    const now = Date.now();
+    const config: ExplorationConfig = {
+      taskIds,
+      surface: body.surface,
+      promptSurface: body.promptSurface,
+      treesPerTask: body.treesPerTask,
+      search: body.search,
+      model: body.model,
+      seed: body.seed,
+      ...(body.chunkIterations ? { chunkIterations: body.chunkIterations } : {}),
+    };
+    const db = database(c.env.DB);
+    await db
+      .insert(explorations)
+      .values({ id, status: 'queued', config, treesTotal: total, createdAt: now, updatedAt: now });
+    const rows = taskIds.flatMap((taskId, t) =>
+      Array.from({ length: body.treesPerTask }, (_, i) => ({
+        id: `${id}.${t}.${i}`,
+        explorationId: id,
+        taskId,
+        treeIndex: i,
+        status: 'queued' as const,
+        seed: treeSeed(body.seed, taskId, i),
+        updatedAt: now,
+      })),
+    );
+    // drizzle binds 12 parameters per row (defaults included): 8 rows stay under D1's 100 per statement.
+    for (let i = 0; i < rows.length; i += 8) await db.insert(trees).values(rows.slice(i, i + 8));
+    for (const row of rows) {
+      await enqueueJob(c.env, EXPLORE_TREE, { explorationId: id, treeId: row.id }, { id: `${id}:${row.id}` });
+    }
+    return c.json(await explorationView(c.env, id), 202);
+  });
+
+  app.openapi(getRoute, async (c) => c.json(await explorationView(c.env, c.req.valid('param').id), 200));
+
+  app.openapi(eventsRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    await explorationView(c.env, id); // 404 before the stream starts
+    return sseStream(c, id) as never;
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    await explorationView(c.env, id);
+    const db = database(c.env.DB);
+    const now = Date.now();
+    await db
+      .update(explorations)
+      .set({ status: 'cancelled', updatedAt: now })
+      .where(and(eq(explorations.id, id), inArray(explorations.status, ['queued', 'running'])));
+    const open = await db
+      .select({ id: trees.id, status: trees.status })
+      .from(trees)
+      .where(and(eq(trees.explorationId, id), inArray(trees.status, ['queued', 'running'])));
+    for (const t of open) {
+      // A queued tree's job sees the cancelled exploration and never starts it; a running one is stopped.
+      if (t.status === 'running') await treeStub(c.env, t.id).cancel();
+    }
+    await db
+      .update(trees)
+      .set({ status: 'cancelled', updatedAt: now })
+      .where(and(eq(trees.explorationId, id), inArray(trees.status, ['queued', 'running'])));
+    return c.json(await explorationView(c.env, id), 200);
+  });
+
+  app.openapi(treeRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const view = await treeOrProblem(c.env, id);
+    return c.json(view as unknown as Record<string, unknown>, 200);
+  });
+
+  app.openapi(treeEventsRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    await treeOrProblem(c.env, id);
+    const res = await treeStub(c.env, id).fetch(new Request('https://tree/events'));
+    // A Durable Object's response has immutable headers; the middleware adds its own.
+    return new Response(res.body, { status: res.status, headers: new Headers(res.headers) }) as never;
+  });
+}
+
+async function treeOrProblem(env: Bindings, id: string) {
+  const [row] = await database(env.DB).select({ id: trees.id }).from(trees).where(eq(trees.id, id)).limit(1);
+  const view = row ? await treeStub(env, id).tree() : null;
+  if (!view) throw new ProblemError('not-found', { detail: `No started tree with id ${id}.` });
+  return view;
+}

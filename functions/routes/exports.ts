@@ -1,0 +1,204 @@
+/**
+ * Training-data exports as JSON Lines (core/search/trajectories.ts documents both record formats):
+ * - `GET /v1/exports/sft.jsonl`: one chat record per trajectory selected for training (seeded, at most 4
+ *   successes per task and exploration), prompt over the P_c documentation only (ToolEVO §3.4);
+ * - `GET /v1/exports/dpo.jsonl`: preference pairs from sibling branches, computed per tree from all of its stored
+ *   trajectories (correct and wrong Finishes: only Finish paths are stored, so a rejected step is one that led
+ *   to a wrong Finish).
+ * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
+ * that an export of any size never sits in memory at once.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import {
+  dpoPairsFromPaths,
+  dpoRecord,
+  type ScoredPath,
+  sftRecord,
+  type TrajectoryStepRecord,
+} from '../../core/search/trajectories.ts';
+import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { type Database, database } from '../../db/client.ts';
+import { tasks, trajectories } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const PAGE = 50;
+const TREE_PAGE = 20;
+
+const ExportFilter = z.object({
+  exploration: z.string().min(1).max(200).optional().openapi({ description: 'Only this exploration.' }),
+  surface: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Only trees run on this server surface.' }),
+  dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
+});
+type ExportFilter = z.infer<typeof ExportFilter>;
+
+function filterWhere(f: ExportFilter) {
+  return and(
+    f.exploration ? eq(trajectories.explorationId, f.exploration) : undefined,
+    f.surface ? eq(trajectories.surfaceId, f.surface) : undefined,
+    f.dataset ? eq(trajectories.dataset, f.dataset) : undefined,
+  );
+}
+
+const NDJSON = 'application/x-ndjson';
+
+const ndjsonResponse = (description: string) => ({
+  description,
+  content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
+});
+
+const sftRoute = createRoute({
+  method: 'get',
+  path: '/v1/exports/sft.jsonl',
+  tags: ['Exports'],
+  summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
+  description:
+    'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ExportFilter },
+  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+});
+
+const dpoRoute = createRoute({
+  method: 'get',
+  path: '/v1/exports/dpo.jsonl',
+  tags: ['Exports'],
+  summary: 'DPO preference pairs (chosen/rejected sibling steps) from stored trajectories of the same tree',
+  description:
+    'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step that led only to wrong Finishes], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ExportFilter },
+  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+});
+
+/** A stream that asks `page(cursor)` for lines until it returns no cursor. */
+function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: string[]; next: C | null }>) {
+  const encoder = new TextEncoder();
+  let cursor: C | null = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (cursor === null) {
+        controller.close();
+        return;
+      }
+      const { lines, next } = await page(cursor);
+      cursor = next;
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
+      if (cursor === null) controller.close();
+    },
+  });
+}
+
+function ndjson(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
+}
+
+async function sftPage(db: Database, f: ExportFilter, after: string) {
+  const rows = await db
+    .select({ t: trajectories, question: tasks.question })
+    .from(trajectories)
+    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
+    .where(
+      and(
+        filterWhere(f),
+        eq(trajectories.selected, true),
+        eq(trajectories.reward, 1),
+        gt(trajectories.id, after),
+      ),
+    )
+    .orderBy(asc(trajectories.id))
+    .limit(PAGE);
+  const lines = rows.map(({ t, question }) =>
+    JSON.stringify({
+      ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
+      meta: {
+        trajectoryId: t.id,
+        treeId: t.treeId,
+        explorationId: t.explorationId,
+        taskId: t.taskId,
+        dataset: t.dataset,
+        surfaceId: t.surfaceId,
+        promptSurfaceId: t.promptSurfaceId,
+        model: t.model,
+        seed: t.seed,
+        reward: t.reward,
+        toolUpdates: t.toolUpdates,
+      },
+    }),
+  );
+  return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
+}
+
+async function dpoPage(db: Database, f: ExportFilter, after: string) {
+  const treeRows = await db
+    .selectDistinct({ treeId: trajectories.treeId })
+    .from(trajectories)
+    .where(and(filterWhere(f), gt(trajectories.treeId, after)))
+    .orderBy(asc(trajectories.treeId))
+    .limit(TREE_PAGE);
+  const treeIds = treeRows.map((r) => r.treeId);
+  if (treeIds.length === 0) return { lines: [], next: null };
+  const rows = await db
+    .select({ t: trajectories, question: tasks.question })
+    .from(trajectories)
+    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
+    .where(inArray(trajectories.treeId, treeIds))
+    .orderBy(asc(trajectories.treeId), asc(trajectories.leafNode));
+  const lines: string[] = [];
+  for (const treeId of treeIds) {
+    const own = rows.filter((r) => r.t.treeId === treeId);
+    const first = own[0];
+    if (!first) continue;
+    const paths: ScoredPath[] = own.map(({ t }) => {
+      const steps = t.steps as TrajectoryStepRecord[];
+      return { nodes: steps.map((s) => s.node), steps, reward: t.reward };
+    });
+    for (const pair of dpoPairsFromPaths(paths)) {
+      const t = first.t;
+      lines.push(
+        JSON.stringify({
+          ...dpoRecord(pair, { question: first.question }, { docsSurface: PC_SURFACE }),
+          meta: {
+            treeId,
+            explorationId: t.explorationId,
+            taskId: t.taskId,
+            dataset: t.dataset,
+            surfaceId: t.surfaceId,
+            promptSurfaceId: t.promptSurfaceId,
+            model: t.model,
+            seed: t.seed,
+            parentNode: pair.parent,
+            chosenNode: pair.chosenNode,
+            rejectedNode: pair.rejectedNode,
+          },
+        }),
+      );
+    }
+  }
+  return { lines, next: treeIds.length === TREE_PAGE ? (treeIds.at(-1) ?? null) : null };
+}
+
+export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(sftRoute, (c) => {
+    const f = c.req.valid('query');
+    const db = database(c.env.DB);
+    return ndjson(linesStream('', (after) => sftPage(db, f, after))) as never;
+  });
+
+  app.openapi(dpoRoute, (c) => {
+    const f = c.req.valid('query');
+    const db = database(c.env.DB);
+    return ndjson(linesStream('', (after) => dpoPage(db, f, after))) as never;
+  });
+}

@@ -1,0 +1,257 @@
+/**
+ * `POST /v1/solve`: tooldrift runs an agent on one question — a task by id (its Finish is judged against the
+ * gold answer) or a free question (no gold: Finish cannot be judged, `correct` is null) — against a server
+ * surface, with the ToolEvo agent prompt over a documentation surface, in one of two modes:
+ * - `greedy`: the ReAct loop (core/agents/react-loop.ts), temperature 0 unless the model choice says otherwise;
+ * - `mcts`: a small ToolEvo search (core/search), simulations ≤ 20, k ≤ 5, depth ≤ 20.
+ * UpdateTool lines are carried along the run's path (greedy: the episode; MCTS: each path's own state), so a
+ * replacement tool the agent described is listed in its prompt from the next step on.
+ *
+ * MCTS answer: with a task, the environment judges every Finish (its observation says CORRECT/WRONG, as in
+ * ToolQA-D's search), so the answer is that of the first correct Finish when the search found one; otherwise —
+ * and always for a free question — the Finish at the end of the most visited path, else the first Finish of the
+ * tree, else null (no path finished).
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { runReactEpisode } from '../../core/agents/react-loop.ts';
+import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../core/search/mcts.ts';
+import { node, pathTo, type SearchTree, solutions } from '../../core/search/tree.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import { hash128 } from '../../core/util/random.ts';
+import type { Gold } from '../../core/world/tasks/types.ts';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { tasks } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { ModelChoiceSchema, textModelFor } from '../models.ts';
+import { findSurface } from '../surface-store.ts';
+import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
+
+const SolveBody = z
+  .object({
+    taskId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: 'Solve this task (judged by its gold).' }),
+    question: z
+      .string()
+      .min(1)
+      .max(4000)
+      .optional()
+      .openapi({ description: 'Or a free question (no gold: `correct` is null).' }),
+    dataset: z
+      .enum(DATASET_NAMES)
+      .optional()
+      .openapi({ description: 'Hint for a free question: the dataset it is about (echoed back).' }),
+    surface: z.string().min(1).max(100).default('pc').openapi({ description: 'Server surface id.' }),
+    promptSurface: z
+      .string()
+      .min(1)
+      .max(100)
+      .default('pc')
+      .openapi({ description: 'Surface whose documentation the agent reads.' }),
+    model: ModelChoiceSchema.optional(),
+    mode: z.enum(['greedy', 'mcts']).default('greedy'),
+    search: z
+      .strictObject({
+        simulations: z.number().int().min(1).max(20).default(8),
+        k: z.number().int().min(1).max(5).default(3),
+        maxDepth: z.number().int().min(1).max(20).optional(),
+      })
+      .optional()
+      .openapi({ description: 'MCTS budget (small caps); maxDepth is the step limit in greedy mode too.' }),
+    seed: z.string().min(1).max(200).default('0'),
+  })
+  .strict()
+  .refine((b) => (b.taskId === undefined) !== (b.question === undefined), {
+    message: 'give exactly one of taskId and question',
+    path: ['taskId'],
+  })
+  .openapi('SolveRequest');
+
+const SolveStep = z.object({
+  text: z.string(),
+  observation: z.string(),
+  action: z.string().optional(),
+  outcome: z.string(),
+});
+
+const SolveResult = z
+  .object({
+    answer: z.string().nullable(),
+    correct: z.boolean().nullable(),
+    ending: z.string(),
+    task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
+    mode: z.enum(['greedy', 'mcts']),
+    trajectory: z.object({
+      steps: z.array(SolveStep),
+      toolUpdates: z.array(z.string()),
+    }),
+    search: z
+      .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
+      .nullable(),
+    usage: z.object({
+      modelCalls: z.number().int(),
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+    }),
+    model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
+  })
+  .openapi('SolveResult');
+
+const solveRoute = createRoute({
+  method: 'post',
+  path: '/v1/solve',
+  tags: ['Agents'],
+  summary: 'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: SolveBody } } } },
+  responses: {
+    200: {
+      description: 'The answer and its trajectory',
+      content: { 'application/json': { schema: SolveResult } },
+    },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
+  const surface = await findSurface(c.env, id);
+  if (!surface) {
+    throw new ProblemError('validation-error', {
+      detail: `Unknown surface ${id}.`,
+      errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
+    });
+  }
+  return surface;
+}
+
+type Step = z.infer<typeof SolveStep>;
+
+/** The path the MCTS answer comes from (see the module comment). */
+function answerLeaf(tree: SearchTree): number | null {
+  const correct = solutions(tree)[0];
+  if (correct !== undefined) return correct;
+  const best = summarizeSearch(tree).bestPath.at(-1);
+  if (best !== undefined && node(tree, best).ending === 'finish') return best;
+  return tree.nodes.find((n) => n.ending === 'finish')?.id ?? best ?? null;
+}
+
+export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(solveRoute, async (c) => {
+    const body = c.req.valid('json');
+    let task: { id: string | null; question: string; dataset: string | null; gold: Gold | undefined };
+    if (body.taskId !== undefined) {
+      const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
+      const row = rows[0];
+      if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+      task = { id: row.id, question: row.question, dataset: row.dataset, gold: row.gold as Gold };
+    } else {
+      task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
+    }
+    const surface = await surfaceOrProblem(c, body.surface, 'surface');
+    const docs = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    const model = textModelFor(c.env, body.model);
+    const world = worldFor(c.env);
+    const deps = edgeKernelDeps(c.env, task.gold);
+    const judged = task.gold !== undefined;
+    const budget = body.search ?? { simulations: 8, k: 3 };
+    const label = { provider: model.provider, simulated: model.capabilities.simulated === true };
+
+    if (body.mode === 'greedy') {
+      const episode = await runReactEpisode({
+        model,
+        world,
+        // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
+        task: { question: task.question, gold: (task.gold ?? '') as Gold },
+        surface,
+        docs,
+        deps,
+        maxSteps: budget.maxDepth ?? 20,
+        temperature: body.model?.temperature ?? 0,
+        seed: body.model?.seed ?? hash128(`solve/${body.seed}`)[0],
+        signal: c.req.raw.signal,
+      });
+      return c.json(
+        {
+          answer: episode.answer,
+          correct: judged ? episode.correct : null,
+          ending: episode.ending,
+          task: { id: task.id, question: task.question, dataset: task.dataset },
+          mode: 'greedy' as const,
+          trajectory: {
+            steps: episode.steps.map(
+              (s): Step => ({
+                text: s.text,
+                observation: s.observation,
+                ...(s.action !== undefined ? { action: s.action } : {}),
+                outcome: s.outcome.kind,
+              }),
+            ),
+            toolUpdates: episode.newTools,
+          },
+          search: null,
+          usage: {
+            modelCalls: episode.usage.calls,
+            inputTokens: episode.usage.inputTokens,
+            outputTokens: episode.usage.outputTokens,
+          },
+          model: { ...label, name: episode.model },
+        },
+        200,
+      );
+    }
+
+    const tree = createSearch(
+      { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
+      {
+        mode: 'mcts',
+        simulations: budget.simulations,
+        k: budget.k,
+        maxDepth: budget.maxDepth ?? 15,
+        maxModelCalls: 400,
+        ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
+        seed: body.seed,
+      },
+    );
+    await runSearch(tree, searchEnv(tree, { model, world, surface, docs, deps, signal: c.req.raw.signal }));
+    const leaf = answerLeaf(tree);
+    const path = leaf === null ? [] : pathTo(tree, leaf);
+    const end = leaf === null ? null : node(tree, leaf);
+    const finished = end?.ending === 'finish';
+    return c.json(
+      {
+        answer: finished ? (end?.state.answer ?? null) : null,
+        correct: judged ? finished && end?.reward === 1 : null,
+        ending: end?.ending ?? 'open',
+        task: { id: task.id, question: task.question, dataset: task.dataset },
+        mode: 'mcts' as const,
+        trajectory: {
+          steps: path.map((id): Step => {
+            const n = node(tree, id);
+            return {
+              text: n.text,
+              observation: n.observation,
+              ...(n.action !== undefined ? { action: n.action } : {}),
+              outcome: n.outcome?.kind ?? 'none',
+            };
+          }),
+          toolUpdates: end ? [...end.state.newTools] : [],
+        },
+        search: { nodes: tree.nodes.length, iterations: tree.iteration, solutions: solutions(tree).length },
+        usage: { ...tree.usage },
+        model: { ...label, name: tree.model ?? model.model },
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * Training data from search trees: root→Finish trajectories, the seeded choice of ≤ 4 successes per task, SFT
+ * chat records and DPO pairs from sibling branches, on a hand-built tree and on a simulated search.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimModel } from '../../../core/models/sim/index.ts';
+import { TURN_MARKER } from '../../../core/prompts/toolevo.ts';
+import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
+import {
+  dpoPairs,
+  dpoRecord,
+  extractTrajectories,
+  selectForTraining,
+  sftRecord,
+  type TrajectoryMeta,
+} from '../../../core/search/trajectories.ts';
+import { createTree, type NodeEnding, node, type SearchTree } from '../../../core/search/tree.ts';
+import { S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
+import { generateTasks } from '../../../core/world/tasks/generate.ts';
+import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';
+import { generateWorld } from '../../../core/world/world.ts';
+
+const META: TrajectoryMeta = {
+  treeId: 't1',
+  explorationId: 'e1',
+  taskId: 'coffee-easy-test-0001',
+  dataset: 'coffee',
+  surfaceId: 's_ood',
+  promptSurfaceId: 'pc',
+  model: 'sim',
+  seed: '7',
+};
+
+function add(
+  tree: SearchTree,
+  parent: number,
+  text: string,
+  observation: string,
+  end?: { ending: NodeEnding; reward: number; answer?: string; newTools?: string[] },
+): number {
+  const p = node(tree, parent);
+  const id = tree.nodes.length;
+  tree.nodes.push({
+    ...p,
+    id,
+    parent,
+    children: [],
+    depth: p.depth + 1,
+    text,
+    observation,
+    prompt: 'toolevo/agent',
+    outcome: end?.ending === 'finish' ? { kind: 'finished', correct: end.reward > 0 } : { kind: 'ok' },
+    state: {
+      ...p.state,
+      newTools: end?.newTools ?? p.state.newTools,
+      answer: end?.answer ?? p.state.answer,
+    },
+    terminal: end !== undefined,
+    reward: end?.reward ?? null,
+    ending: end?.ending ?? null,
+  });
+  p.children.push(id);
+  return id;
+}
+
+/**
+ * root ─ 1 (load) ─ 3 (Finish right, +1)
+ *      │          └ 4 (Finish wrong, −1)
+ *      └ 2 (bad)  ─ 5 (depth, −1)
+ */
+function handTree(): SearchTree {
+  const tree = createTree({ question: ' What is x? ', gold: 'A' }, {} as never);
+  const s1 = add(tree, 0, 'Thought: load\n\nAction: LoadDB\n\nAction Input: {"DBName": "coffee"}', 'loaded');
+  const s2 = add(tree, 0, 'Thought: guess\n\nAction: Nope\n\nAction Input: {}', 'invalid');
+  add(tree, s1, 'Thought: done\n\nAction: Finish\n\nAction Input: {"answer": "A"}', 'Answer is CORRECT', {
+    ending: 'finish',
+    reward: 1,
+    answer: 'A',
+    newTools: ['(14) GetRow[x], which returns x.'],
+  });
+  add(tree, s1, 'Thought: done\n\nAction: Finish\n\nAction Input: {"answer": "B"}', 'Answer is WRONG', {
+    ending: 'finish',
+    reward: -1,
+    answer: 'B',
+  });
+  add(tree, s2, 'Thought: more\n\nAction: Nope\n\nAction Input: {}', 'invalid', {
+    ending: 'depth',
+    reward: -1,
+  });
+  return tree;
+}
+
+describe('trajectories from a hand-built tree', () => {
+  it('extracts every root→Finish path with reward, ReAct text, steps and tool updates', () => {
+    const ts = extractTrajectories(handTree(), META);
+    expect(ts.map((t) => [t.id, t.leafNode, t.reward, t.answer])).toEqual([
+      ['t1:3', 3, 1, 'A'],
+      ['t1:4', 4, -1, 'B'],
+    ]);
+    const [ok] = ts;
+    expect(ok?.text).toBe(
+      'Thought: load\n\nAction: LoadDB\n\nAction Input: {"DBName": "coffee"}\n\nObservation: loaded\n\n' +
+        'Thought: done\n\nAction: Finish\n\nAction Input: {"answer": "A"}\n\nObservation: Answer is CORRECT',
+    );
+    expect(ok?.steps.map((s) => [s.node, s.outcome])).toEqual([
+      [1, 'ok'],
+      [3, 'finished'],
+    ]);
+    expect(ok?.toolUpdates).toEqual(['(14) GetRow[x], which returns x.']);
+    expect(ok).toMatchObject({ taskId: META.taskId, surfaceId: 's_ood', model: 'sim', seed: '7' });
+  });
+
+  it('builds a chat SFT record with the P_c header as system, the question as user', () => {
+    const [ok] = extractTrajectories(handTree(), META);
+    const rec = sftRecord(ok as never, { question: ' What is x? ' });
+    expect(rec.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    expect(rec.messages[0].content.endsWith(TURN_MARKER)).toBe(true);
+    expect(rec.messages[0].content).toContain('LoadDB[DBName]');
+    expect(rec.messages[0].content).not.toContain('GetRow[x]');
+    expect(rec.messages[1].content).toBe('Question: What is x?');
+    expect(rec.messages[2].content).toBe(ok?.text);
+  });
+
+  it('pairs sibling steps toward success and toward failure, with the shared prefix', () => {
+    const pairs = dpoPairs(handTree());
+    expect(pairs.map((p) => [p.parent, p.chosenNode, p.rejectedNode])).toEqual([
+      [0, 1, 2],
+      [1, 3, 4],
+    ]);
+    expect(pairs[0]?.prefix).toEqual([]);
+    expect(pairs[1]?.prefix).toEqual([{ text: node(handTree(), 1).text, observation: 'loaded' }]);
+    const rec = dpoRecord(pairs[1] as never, { question: 'What is x?' });
+    expect(rec.prompt[1].content).toBe(
+      'Question: What is x?\n\nThought: load\n\nAction: LoadDB\n\nAction Input: {"DBName": "coffee"}\n\nObservation: loaded',
+    );
+    expect(rec.chosen[0].content).toContain('"answer": "A"');
+    expect(rec.rejected[0].content).toContain('"answer": "B"');
+  });
+
+  it('makes no pair where both siblings can succeed or none can', () => {
+    const tree = handTree();
+    add(tree, 2, 'Thought: right after all\n\nAction: Finish\n\nAction Input: {}', 'Answer is CORRECT', {
+      ending: 'finish',
+      reward: 1,
+    });
+    expect(dpoPairs(tree).map((p) => [p.parent, p.chosenNode, p.rejectedNode])).toEqual([
+      [1, 3, 4],
+      [2, 6, 5],
+    ]);
+  });
+});
+
+describe('selectForTraining', () => {
+  const many = (task: string, n: number, reward: 1 | -1 = 1) =>
+    Array.from({ length: n }, (_, i) => ({ id: `${task}/tree${i}:9`, taskId: task, reward }));
+
+  it('keeps at most 4 successes per task, never failures, independent of input order', () => {
+    const all = [...many('a', 9), ...many('b', 2), ...many('c', 5, -1)];
+    const chosen = selectForTraining(all, 'seed');
+    expect([...chosen].filter((id) => id.startsWith('a/'))).toHaveLength(4);
+    expect([...chosen].filter((id) => id.startsWith('b/'))).toHaveLength(2);
+    expect([...chosen].filter((id) => id.startsWith('c/'))).toHaveLength(0);
+    const again = selectForTraining([...all].reverse(), 'seed');
+    expect([...again].sort()).toEqual([...chosen].sort());
+    const seeds = new Set(['1', '2', '3', '4', '5'].map((s) => [...selectForTraining(all, s)].sort().join()));
+    expect(seeds.size).toBeGreaterThan(1);
+    expect(selectForTraining(all, 'seed', 1).size).toBe(2);
+  });
+});
+
+describe('trajectories from a simulated search', () => {
+  it('every Finish leaf becomes a trajectory whose text replays its path; pairs split success from failure', async () => {
+    const world = generateWorld({ seed: 'search-sim', scale: 0.1 });
+    const { tasks } = await generateTasks(world, TASK_TEMPLATES, {
+      counts: () => ({ test: 1, dev: 0, train: 0 }),
+    });
+    const model = createSimModel({ preset: 'static' });
+    let sawPair = false;
+    let sawSuccess = false;
+    for (const task of tasks.slice(0, 10)) {
+      const tree = createSearch(task, { simulations: 6, k: 3, maxDepth: 10, seed: 'eval' });
+      await runSearch(tree, searchEnv(tree, { model, world, surface: S_OOD_SURFACE }));
+      const ts = extractTrajectories(tree, { ...META, taskId: task.id });
+      const finishes = tree.nodes.filter((n) => n.ending === 'finish');
+      expect(ts.map((t) => t.leafNode)).toEqual(finishes.map((n) => n.id));
+      for (const t of ts) {
+        const leaf = node(tree, t.leafNode);
+        expect(t.reward).toBe(leaf.reward);
+        expect(t.steps.at(-1)?.text).toContain('Finish');
+        expect(t.steps).toHaveLength(leaf.depth);
+        if (t.reward === 1) sawSuccess = true;
+      }
+      for (const p of dpoPairs(tree)) {
+        sawPair = true;
+        expect(node(tree, p.chosenNode).parent).toBe(p.parent);
+        expect(node(tree, p.rejectedNode).parent).toBe(p.parent);
+        expect(p.prefix).toHaveLength(node(tree, p.chosenNode).depth - 1);
+      }
+      expect(extractTrajectories(tree, { ...META, taskId: task.id })).toEqual(ts);
+    }
+    expect(sawSuccess).toBe(true);
+    expect(sawPair).toBe(true);
+  }, 60_000);
+});

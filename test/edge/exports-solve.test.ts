@@ -1,0 +1,284 @@
+/**
+ * Trajectories in D1 (idempotent recording, the seeded choice of ≤ 4 successes per task), the SFT/DPO JSONL
+ * exports with their filters, and POST /v1/solve in greedy and MCTS mode with the simulated policy.
+ */
+import { env } from 'cloudflare:workers';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSimModel } from '../../core/models/sim/index.ts';
+import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
+import {
+  dpoPairsFromPaths,
+  extractTrajectories,
+  selectForTraining,
+  type TrajectoryMeta,
+} from '../../core/search/trajectories.ts';
+import type { SearchTree } from '../../core/search/tree.ts';
+import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
+import type { Task } from '../../core/world/tasks/types.ts';
+import { database } from '../../db/client.ts';
+import { trajectories } from '../../db/schema.ts';
+import { recordTrajectories } from '../../functions/trajectory-store.ts';
+import { call, expectProblem, USER_KEY } from './helpers.ts';
+import { seedTestWorld } from './world-fixture.ts';
+
+const EXPLORATION = 'exp-export-test';
+const meta = (task: Task, treeIndex: number): TrajectoryMeta => ({
+  treeId: `${EXPLORATION}/tree-${treeIndex}`,
+  explorationId: EXPLORATION,
+  taskId: task.id,
+  dataset: task.dataset,
+  surfaceId: S_OOD_SURFACE.id,
+  promptSurfaceId: 'pc',
+  model: 'tooldrift-sim-v1 (simulated)',
+  seed: 'edge',
+});
+
+const json = (body: unknown, key: string | null = USER_KEY) => ({
+  method: 'POST',
+  ...(key ? { key } : {}),
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+async function jsonl(path: string): Promise<Record<string, unknown>[]> {
+  const res = await call(path, { key: USER_KEY });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+  const text = new TextDecoder().decode(await res.arrayBuffer());
+  if (text === '') return [];
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+interface SolveReply {
+  answer: string | null;
+  correct: boolean | null;
+  ending: string;
+  task: { id: string | null; question: string; dataset: string | null };
+  mode: string;
+  search: { nodes: number; iterations: number; solutions: number } | null;
+  trajectory: { steps: { text: string; observation: string }[]; toolUpdates: string[] };
+  usage: { modelCalls: number; inputTokens: number; outputTokens: number };
+  model: { provider: string; name: string; simulated: boolean };
+}
+
+describe('trajectories, exports and solve', () => {
+  let tasks: Task[];
+  let task: Task;
+  let tree: SearchTree;
+  let treeSeed: string;
+
+  beforeAll(async () => {
+    const seeded = await seedTestWorld();
+    tasks = seeded.tasks;
+    const model = createSimModel({ preset: 'static' });
+    // A coffee tree with both a correct and a wrong Finish, so that it yields SFT data and DPO pairs.
+    const candidates = tasks.filter((t) => t.dataset === 'coffee');
+    search: for (const seed of ['a', 'b', 'c', 'd']) {
+      for (const t of candidates) {
+        const s = createSearch(t, { simulations: 6, k: 3, maxDepth: 10, seed });
+        await runSearch(s, searchEnv(s, { model, world: seeded.world, surface: S_OOD_SURFACE }));
+        const rewards = new Set(extractTrajectories(s, meta(t, 0)).map((x) => x.reward));
+        if (rewards.has(1) && rewards.has(-1)) {
+          task = t;
+          tree = s;
+          treeSeed = seed;
+          break search;
+        }
+      }
+    }
+    if (!tree) throw new Error('no coffee tree with both a correct and a wrong Finish');
+  }, 120_000);
+
+  it('records each root→Finish path once, however often the tree is delivered', async () => {
+    const expected = extractTrajectories(tree, meta(task, 0));
+    const first = await recordTrajectories(env, tree, meta(task, 0));
+    expect(first).toMatchObject({ found: expected.length, inserted: expected.length });
+    const again = await recordTrajectories(env, tree, meta(task, 0));
+    expect(again).toMatchObject({ found: expected.length, inserted: 0 });
+    const rows = await database(env.DB)
+      .select()
+      .from(trajectories)
+      .where(eq(trajectories.treeId, meta(task, 0).treeId));
+    expect(rows.map((r) => [r.id, r.leafNode, r.reward]).sort()).toEqual(
+      expected.map((t) => [t.id, t.leafNode, t.reward]).sort(),
+    );
+    const row = rows.find((r) => r.id === expected[0]?.id);
+    expect(row).toMatchObject({
+      text: expected[0]?.text,
+      steps: expected[0]?.steps,
+      toolUpdates: expected[0]?.toolUpdates,
+      surfaceId: S_OOD_SURFACE.id,
+      promptSurfaceId: 'pc',
+      model: 'tooldrift-sim-v1 (simulated)',
+      seed: 'edge',
+      dataset: 'coffee',
+    });
+  });
+
+  it('selects at most 4 successes per task, deterministically, across the exploration’s trees', async () => {
+    for (let i = 1; i <= 4; i++) await recordTrajectories(env, tree, meta(task, i));
+    const db = database(env.DB);
+    const scope = and(eq(trajectories.explorationId, EXPLORATION), eq(trajectories.taskId, task.id));
+    const rows = await db.select().from(trajectories).where(scope);
+    const successes = rows.filter((r) => r.reward === 1).length;
+    expect(successes).toBeGreaterThanOrEqual(5);
+    const selected = rows.filter((r) => r.selected);
+    expect(selected).toHaveLength(4);
+    expect(selected.every((r) => r.reward === 1)).toBe(true);
+    expect(selected.map((r) => r.id).sort()).toEqual([...selectForTraining(rows, EXPLORATION)].sort());
+    const redelivered = await recordTrajectories(env, tree, meta(task, 2));
+    expect(redelivered.inserted).toBe(0);
+    expect(redelivered.selected).toEqual(selected.map((r) => r.id).sort());
+  });
+
+  it('exports the selected trajectories as chat SFT JSONL, with filters', async () => {
+    const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}`);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      const messages = line.messages as { role: string; content: string }[];
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+      expect(messages[0]?.content).toContain('LoadDB[DBName]');
+      expect(messages[0]?.content.endsWith('Now it is your turn.')).toBe(true);
+      expect(messages[1]?.content).toBe(`Question: ${task.question.trim()}`);
+      expect(messages[2]?.content).toMatch(/Action: Finish[\s\S]*Observation: Answer is CORRECT$/);
+      expect(line.meta).toMatchObject({
+        explorationId: EXPLORATION,
+        taskId: task.id,
+        dataset: 'coffee',
+        surfaceId: S_OOD_SURFACE.id,
+        promptSurfaceId: 'pc',
+        reward: 1,
+      });
+    }
+    expect(
+      await jsonl(
+        `/v1/exports/sft.jsonl?exploration=${EXPLORATION}&surface=${S_OOD_SURFACE.id}&dataset=coffee`,
+      ),
+    ).toHaveLength(4);
+    expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
+    expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&dataset=flights`)).toHaveLength(0);
+    expect(await jsonl('/v1/exports/sft.jsonl?exploration=nope')).toHaveLength(0);
+    await expectProblem(
+      await call('/v1/exports/sft.jsonl?dataset=nope', { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(await call('/v1/exports/sft.jsonl'), 401, 'unauthorized');
+  });
+
+  it('exports DPO pairs from sibling branches of each stored tree', async () => {
+    const paths = extractTrajectories(tree, meta(task, 0)).map((t) => ({
+      nodes: t.steps.map((s) => s.node),
+      steps: t.steps,
+      reward: t.reward,
+    }));
+    const perTree = dpoPairsFromPaths(paths);
+    expect(perTree.length).toBeGreaterThan(0);
+    const lines = await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`);
+    expect(lines).toHaveLength(perTree.length * 5);
+    const first = lines[0] as {
+      prompt: { role: string; content: string }[];
+      chosen: { role: string; content: string }[];
+      rejected: { role: string; content: string }[];
+      meta: Record<string, unknown>;
+    };
+    expect(first.prompt.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(first.prompt[1]?.content.startsWith(`Question: ${task.question.trim()}`)).toBe(true);
+    expect(first.chosen[0]?.role).toBe('assistant');
+    expect(first.chosen[0]?.content).toBe(perTree[0]?.chosen);
+    expect(first.rejected[0]?.content).toBe(perTree[0]?.rejected);
+    expect(first.meta).toMatchObject({
+      treeId: `${EXPLORATION}/tree-0`,
+      parentNode: perTree[0]?.parent,
+      chosenNode: perTree[0]?.chosenNode,
+      rejectedNode: perTree[0]?.rejectedNode,
+    });
+    expect(await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
+  });
+
+  it('lists the export and solve routes in /openapi.json', async () => {
+    const doc = (await (await call('/openapi.json')).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/exports/sft.jsonl', '/v1/exports/dpo.jsonl', '/v1/solve']),
+    );
+  });
+
+  it('solves a coffee task greedily with the simulator on P_c', async () => {
+    const easy = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
+    const res = await call(
+      '/v1/solve',
+      json({ taskId: easy.id, mode: 'greedy', model: { provider: 'sim' } }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveReply;
+    expect(body).toMatchObject({ correct: true, ending: 'finish', mode: 'greedy', search: null });
+    expect(body.task).toEqual({ id: easy.id, question: easy.question, dataset: 'coffee' });
+    expect(body.model.simulated).toBe(true);
+    expect(body.trajectory.steps.at(-1)?.observation).toBe('Answer is CORRECT');
+    expect(typeof body.answer).toBe('string');
+    expect(body.usage.modelCalls).toBe(body.trajectory.steps.length);
+  });
+
+  it('solves a coffee task with a small MCTS on a drifted surface', async () => {
+    const res = await call(
+      '/v1/solve',
+      json({
+        taskId: task.id,
+        mode: 'mcts',
+        surface: S_OOD_SURFACE.id,
+        search: { simulations: 6, k: 3, maxDepth: 10 },
+        seed: treeSeed,
+        model: { provider: 'sim' },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveReply;
+    expect(body.mode).toBe('mcts');
+    // The same search as the tree found in beforeAll (same task, settings and seed), which holds a correct Finish.
+    expect(body.correct).toBe(true);
+    expect(body.ending).toBe('finish');
+    expect(body.search?.nodes).toBe(tree.nodes.length);
+    expect(body.search?.solutions).toBeGreaterThan(0);
+    expect(body.usage.modelCalls).toBe(tree.usage.modelCalls);
+    expect(body.trajectory.steps.at(-1)?.observation).toBe('Answer is CORRECT');
+    expect(typeof body.answer).toBe('string');
+  });
+
+  it('answers a free question without judging it', async () => {
+    const easy = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
+    const res = await call('/v1/solve', json({ question: easy.question, dataset: 'coffee' }));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveReply;
+    expect(body.correct).toBeNull();
+    expect(body.task).toEqual({ id: null, question: easy.question, dataset: 'coffee' });
+    expect(body.trajectory.steps.length).toBeGreaterThan(0);
+  });
+
+  it('rejects bad solve requests with problem+json', async () => {
+    const id = tasks[0]?.id;
+    await expectProblem(
+      await call('/v1/solve', json({ taskId: id, surface: 'nope' })),
+      400,
+      'validation-error',
+    );
+    await expectProblem(await call('/v1/solve', json({ taskId: id, mode: 'beam' })), 400, 'validation-error');
+    await expectProblem(await call('/v1/solve', json({ mode: 'greedy' })), 400, 'validation-error');
+    await expectProblem(
+      await call('/v1/solve', json({ taskId: id, question: 'q' })),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call('/v1/solve', json({ taskId: id, mode: 'mcts', search: { simulations: 50 } })),
+      400,
+      'validation-error',
+    );
+    await expectProblem(await call('/v1/solve', json({ taskId: 'no-such-task' })), 404, 'not-found');
+    await expectProblem(await call('/v1/solve', json({ taskId: id }, null)), 401, 'unauthorized');
+  });
+});
