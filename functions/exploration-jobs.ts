@@ -32,7 +32,23 @@ export interface ExplorationConfig {
   model: ModelChoice;
   seed: string;
   chunkIterations?: number;
+  /** Where the trees' Durable Objects should be created (near the model server); only a hint to Cloudflare. */
+  locationHint?: TreeLocationHint;
 }
+
+/** Cloudflare's documented Durable Object location hints. */
+export const TREE_LOCATION_HINTS = [
+  'wnam',
+  'enam',
+  'sam',
+  'weur',
+  'eeur',
+  'apac',
+  'oc',
+  'afr',
+  'me',
+] as const;
+export type TreeLocationHint = (typeof TREE_LOCATION_HINTS)[number] & DurableObjectLocationHint;
 
 /** The seed of one tree: the exploration's seed, the task and the tree's index. */
 export function treeSeed(seed: string, taskId: string, treeIndex: number): string {
@@ -49,8 +65,13 @@ export interface TreeRpc {
   fetch(request: Request): Promise<Response>;
 }
 
-export function treeStub(env: Bindings, treeId: string): TreeRpc {
-  return env.TREES.get(env.TREES.idFromName(treeId)) as unknown as TreeRpc;
+/**
+ * The stub of a tree's object. The location hint only matters when the object does not exist yet (it is created
+ * near the hinted region); later gets may leave it out.
+ */
+export function treeStub(env: Bindings, treeId: string, locationHint?: TreeLocationHint): TreeRpc {
+  const id = env.TREES.idFromName(treeId);
+  return (locationHint ? env.TREES.get(id, { locationHint }) : env.TREES.get(id)) as unknown as TreeRpc;
 }
 
 registerJobKind(EXPLORE_TREE, async (payload, { env }) => {
@@ -83,7 +104,7 @@ registerJobKind(EXPLORE_TREE, async (payload, { env }) => {
     model: config.model,
     ...(config.chunkIterations ? { chunkIterations: config.chunkIterations } : {}),
   };
-  const progress = await treeStub(env, treeId).start(params);
+  const progress = await treeStub(env, treeId, config.locationHint).start(params);
   const now = Date.now();
   await db
     .update(trees)

@@ -11,7 +11,13 @@ import { database } from '../../db/client.ts';
 import { explorations, tasks, trees } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { Bindings } from '../env.ts';
-import { EXPLORE_TREE, type ExplorationConfig, treeSeed, treeStub } from '../exploration-jobs.ts';
+import {
+  EXPLORE_TREE,
+  type ExplorationConfig,
+  TREE_LOCATION_HINTS,
+  treeSeed,
+  treeStub,
+} from '../exploration-jobs.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -74,6 +80,15 @@ const CreateExploration = z
     seed: z.string().min(1).max(200).default('0'),
     /** Iterations per alarm of each tree (tests use small chunks to step through a search). */
     chunkIterations: z.number().int().min(1).max(100).optional(),
+    locationHint: z
+      .enum(TREE_LOCATION_HINTS)
+      .optional()
+      .openapi({
+        description:
+          "Durable Object location hint for the exploration's trees, so their searches run near the model server " +
+          '(Cloudflare creates each tree object near the hinted region; a hint, not a guarantee). It has no ' +
+          'effect in local development (wrangler dev, tests).',
+      }),
   })
   .strict()
   .openapi('CreateExploration');
@@ -362,6 +377,7 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
       model: body.model,
       seed: body.seed,
       ...(body.chunkIterations ? { chunkIterations: body.chunkIterations } : {}),
+      ...(body.locationHint ? { locationHint: body.locationHint } : {}),
     };
     const db = database(c.env.DB);
     await db
@@ -434,8 +450,14 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
 }
 
 async function treeOrProblem(env: Bindings, id: string) {
-  const [row] = await database(env.DB).select({ id: trees.id }).from(trees).where(eq(trees.id, id)).limit(1);
-  const view = row ? await treeStub(env, id).tree() : null;
+  const [row] = await database(env.DB)
+    .select({ id: trees.id, config: explorations.config })
+    .from(trees)
+    .innerJoin(explorations, eq(explorations.id, trees.explorationId))
+    .where(eq(trees.id, id))
+    .limit(1);
+  // A queued tree's object may not exist yet: asking for it here creates it, so with the exploration's hint.
+  const view = row ? await treeStub(env, id, (row.config as ExplorationConfig).locationHint).tree() : null;
   if (!view) throw new ProblemError('not-found', { detail: `No started tree with id ${id}.` });
   return view;
 }

@@ -223,6 +223,33 @@ describe('explorations', () => {
     await expectProblem(await call('/v1/explorations/nope/events', { key: USER_KEY }), 404, 'not-found');
   });
 
+  it('stores a Durable Object location hint and rejects an unknown one', async () => {
+    const id = tasks[0]?.id;
+    const bad = await expectProblem(
+      await post({ tasks: [id], locationHint: 'mars' }),
+      400,
+      'validation-error',
+    );
+    expect(bad.field).toBe('locationHint');
+    const res = await post({
+      tasks: [id],
+      treesPerTask: 1,
+      search: SMALL,
+      seed: 'hint',
+      locationHint: 'weur',
+    });
+    expect(res.status).toBe(202);
+    const { id: explorationId } = (await res.json()) as { id: string };
+    const view = (await (await call(`/v1/explorations/${explorationId}`, { key: USER_KEY })).json()) as {
+      config: Record<string, unknown>;
+    };
+    expect(view.config.locationHint).toBe('weur');
+    // Locally the hint changes nothing: the tree, got with the hint, runs as any other.
+    const done = await waitForExploration(explorationId);
+    expect(done.status).toBe('succeeded');
+    expect(done.counts).toEqual({ queued: 0, running: 0, done: 1, failed: 0, cancelled: 0 });
+  });
+
   it('lists its routes in /openapi.json', async () => {
     const doc = (await (await call('/openapi.json')).json()) as { paths: Record<string, unknown> };
     for (const path of [

@@ -4,7 +4,8 @@
  *   Action Input, the JSON inside a code fence, or a single-quoted (Python-style) dict;
  * - `wrong-value` — one argument value is slightly wrong (a digit off, a letter dropped);
  * - `hallucinated-tool` — a plausible tool name that is not the right one (`Load_DB`, `FilterDBTool`);
- * - `deprecated-again` — the deprecated tool is called again although its replacement already worked;
+ * - `deprecated-again` — the deprecated tool is called again although its replacement already worked (not when
+ *   an UpdateTool line of the tool list describes the replacement: see policy.ts);
  * - `premature-finish` — Finish with a guess before the plan is complete;
  * - `wrong-finish` — the final answer slightly wrong.
  */

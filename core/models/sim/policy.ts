@@ -10,20 +10,28 @@
  * 4. Decide how to write the call, from the last meaningful attempt at the same kernel tool:
  *    - it met a deprecation message naming a replacement: switch with probability pUpdate (shaping the
  *      parameters like the param example with probability pReflect, else keeping the old keys under the new name),
- *      otherwise call the deprecated tool again;
+ *      otherwise call the deprecated tool again. When an UpdateTool line of the tool list already describes that
+ *      replacement, the switch follows the line's example with no pReflect roll: the policy reads the new tool's
+ *      parameters in its own documentation instead of having to infer them from an error message;
  *    - it met a parameter error, or an unknown-tool answer for a name the policy believed in: repair the call
  *      from the example/documentation with probability pReflect, otherwise repeat it verbatim;
  *    - it worked: keep that name and shape;
  *    - no attempt yet: the tool's UpdateTool line with probability pMemory, else the documented tool.
  *    A JSON error or unreadable output is simply written again.
- * 5. With probability `noise`, turn the step into one of the realistic failures (noise.ts).
+ * 5. With probability `noise`, turn the step into one of the realistic failures (noise.ts). `deprecated-again`
+ *    (slipping back to the documented, deprecated name although the replacement worked) is not among them for a
+ *    kernel tool whose replacement an UpdateTool line describes: the right name is in the policy's tool list.
+ *
+ * So UpdateTool lines (the search's subtree-scoped tool-update memory) help the way a tool description helps a
+ * real LLM — fewer slips to the deprecated name, the new parameters right first time — even though the policy
+ * can also learn a replacement from the steps of its own path.
  *
  * It never sees which surface the server runs or the gold answer: everything comes from the prompt text.
  */
 import { reactStepText, writeActionInput, writeJsonEntries } from '../../prompts/react-format.ts';
 import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
-import type { History, HistoryStep, Knowledge } from './knowledge.ts';
+import type { History, HistoryStep, Knowledge, MemoryEntry } from './knowledge.ts';
 import { readHistory } from './knowledge.ts';
 import { guessAnswer, hallucinatedNames, malformedText, wrongAnswer, wrongValueCall } from './noise.ts';
 import {
@@ -79,6 +87,15 @@ function sameArgs(shape: CallShape, call: KernelCall, step: HistoryStep): boolea
   );
 }
 
+/**
+ * The UpdateTool line of the tool list that describes a replacement of `kernel` (a name other than the
+ * documented one), if any: the policy's documentation of the new tool.
+ */
+function rememberedReplacement(k: Knowledge, kernel: KernelToolName): MemoryEntry | null {
+  const memory = k.memory.get(kernel);
+  return memory && memory.name !== documentedShape(k, kernel).name ? memory : null;
+}
+
 /** How to write the next call of a kernel tool (see the module header, step 4). */
 function chooseWriting(
   call: KernelCall,
@@ -105,6 +122,11 @@ function chooseWriting(
       const workedShape = worked ? shapeOfStep(worked) : null;
       if (workedShape) return { kind: 'write', shape: workedShape, note: 'working' };
       if (!d.chance(`update:${kernel}`, p.update)) return { kind: 'repeat', step: last };
+      const remembered = rememberedReplacement(k, kernel);
+      if (remembered && remembered.name === replacement) {
+        // The replacement is described in the tool list: its first call follows that line's example.
+        return { kind: 'write', shape: remembered.shape, note: 'memory', old: last.action };
+      }
       const announced = k.announced.get(replacement)?.shape;
       const own = shapeOfStep(last) ?? documented;
       if (announced && d.chance(`example:${kernel}`, p.reflect)) {
@@ -199,7 +221,9 @@ function applicableNoise(
     documented !== undefined &&
     documented.name !== shape.name &&
     history.steps.some((s) => s.action === documented.name && s.observation.kind === 'deprecated');
-  if (deprecatedBefore) kinds.push('deprecated-again');
+  // With the replacement described in its tool list, the policy does not slip back to the documented name.
+  const documentedReplacement = rememberedReplacement(history.knowledge, call.tool) !== null;
+  if (deprecatedBefore && !documentedReplacement) kinds.push('deprecated-again');
   if (executed > 0) kinds.push('premature-finish');
   return kinds;
 }

@@ -13,6 +13,11 @@
  *   failing call.
  * - `pMemory` — use an UpdateTool line of its tool list (its memory of a changed tool) for the first call of that
  *   tool, instead of the documented tool.
+ *
+ * UpdateTool lines also act without a knob, as a description in a real model's tool list does: after a
+ * deprecation message whose replacement a line describes, switching (still a pUpdate roll) follows the line's
+ * example with no pReflect roll, and `deprecated-again` noise never hits a kernel tool whose replacement a line
+ * describes. Without such lines the knobs alone decide (policy.ts).
  * - `noise` — per step, the probability of a realistic failure, of one of the kinds in `noiseKinds` (weights):
  *   malformed output, a wrong argument value, a hallucinated tool name, calling a deprecated tool again although
  *   its replacement already worked, a premature Finish with a guess, a wrong answer in the final Finish.

@@ -174,6 +174,14 @@ describe('the policy, situation by situation (greedy, no noise)', () => {
     });
   });
 
+  it('after a deprecation whose replacement an UpdateTool line describes: switches (pUpdate) by the line', () => {
+    const text = prompt([loadDb], [MEMORY_LINE]);
+    const adopted = greedy(text, { pUpdate: 1, pReflect: 0, pMemory: 0 });
+    expect(adopted.note).toBe('memory');
+    expect(call(adopted.text)).toEqual({ action: 'Init_DB', input: '{"databaseIdentifier": "coffee"}' });
+    expect(greedy(text, { pUpdate: 0, pReflect: 0, pMemory: 0 }).kind).toBe('repeat');
+  });
+
   it('after a parameter error: pReflect decides between repairing and repeating', () => {
     const text = prompt([loadDb, step('Init_DB', '{"DBName": "coffee"}', PARAM_ERROR_COMMAND)]);
     expect(call(greedy(text, { pReflect: 0 }).text)).toEqual({
@@ -279,6 +287,10 @@ describe('noise', () => {
 
     const again = call(greedy(prompt([loadDb]), only('deprecated-again')).text);
     expect(again).toEqual({ action: 'LoadDB', input: '{"DBName": "coffee"}' });
+    // Not when the replacement is described in the tool list: the step is written as it should be.
+    const described = greedy(prompt([loadDb], [MEMORY_LINE]), only('deprecated-again'));
+    expect(described.kind).toBe('call');
+    expect(call(described.text)).toEqual({ action: 'Init_DB', input: '{"databaseIdentifier": "coffee"}' });
 
     const loaded = prompt([step('LoadDB', '{"DBName": "coffee"}', LOADED)]);
     expect(call(greedy(loaded, only('premature-finish')).text).action).toBe('Finish');
