@@ -7,7 +7,8 @@
  * malformed response, abort), the error is thrown.
  */
 import { isRetryable, ModelRequestError } from './errors.ts';
-import type { Candidate } from './types.ts';
+import type { Candidate, GenerateResponse } from './types.ts';
+import { estimateCostUsd, type PriceTable } from './usage.ts';
 
 export interface SampleCall {
   candidates: Candidate[];
@@ -62,4 +63,24 @@ export async function sampleCandidates(
     out.candidates.push(s.value.candidates[0] ?? { text: '', finishReason: 'error' });
   }
   return out;
+}
+
+/** The response for sampled candidates: the model that answered, usage with latency and estimated cost. */
+export function sampledResponse(
+  sampled: Sampled,
+  model: string,
+  latencyMs: number,
+  prices: PriceTable,
+): GenerateResponse {
+  return {
+    candidates: sampled.candidates,
+    model,
+    usage: {
+      calls: sampled.calls,
+      inputTokens: sampled.inputTokens,
+      outputTokens: sampled.outputTokens,
+      latencyMs,
+      costUsd: estimateCostUsd(model, sampled.inputTokens, sampled.outputTokens, prices),
+    },
+  };
 }

@@ -21,10 +21,10 @@ import {
   ModelServerError,
   ModelTimeoutError,
 } from './errors.ts';
-import { candidateCount, type SampleCall, sampleCandidates } from './k-samples.ts';
+import { candidateCount, type SampleCall, sampleCandidates, sampledResponse } from './k-samples.ts';
 import { retryAfterFromHeaders } from './retry.ts';
 import type { Capabilities, EmbeddingModel, GenerateRequest, GenerateResponse, TextModel } from './types.ts';
-import { estimateCostUsd, MODEL_PRICES, type PriceTable } from './usage.ts';
+import { MODEL_PRICES, type PriceTable } from './usage.ts';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -127,19 +127,14 @@ export class OpenAICompatibleModel implements TextModel {
       });
       return this.#call(body, wantLogprobs, signal);
     });
-    const inputTokens = sampled.inputTokens;
-    const outputTokens = sampled.outputTokens;
-    return {
-      candidates: sampled.candidates,
-      model: sampled.model ?? model,
-      usage: {
-        calls: sampled.calls,
-        inputTokens,
-        outputTokens,
-        latencyMs: this.#now() - started,
-        costUsd: estimateCostUsd(model, inputTokens, outputTokens, this.#options.prices ?? MODEL_PRICES),
-      },
-    };
+    // Cost is estimated under the requested model's price; the answering model is reported as the server says.
+    const response = sampledResponse(
+      sampled,
+      model,
+      this.#now() - started,
+      this.#options.prices ?? MODEL_PRICES,
+    );
+    return { ...response, model: sampled.model ?? model };
   }
 
   #call(

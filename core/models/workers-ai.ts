@@ -30,7 +30,7 @@ import {
   ModelServerError,
   ModelTimeoutError,
 } from './errors.ts';
-import { candidateCount, sampleCandidates } from './k-samples.ts';
+import { candidateCount, sampleCandidates, sampledResponse } from './k-samples.ts';
 import type {
   Candidate,
   Capabilities,
@@ -39,7 +39,7 @@ import type {
   GenerateResponse,
   TextModel,
 } from './types.ts';
-import { estimateCostUsd, MODEL_PRICES, type PriceTable } from './usage.ts';
+import { MODEL_PRICES, type PriceTable } from './usage.ts';
 
 /**
  * The part of the Workers AI binding (`Ai` in @cloudflare/workers-types) this module uses; declared here so
@@ -225,18 +225,7 @@ export class WorkersAiTextModel implements TextModel {
       if (!info.stop) parsed.candidates = parsed.candidates.map((c) => applyStop(c, request.stop));
       return parsed;
     });
-    const { inputTokens, outputTokens } = sampled;
-    return {
-      candidates: sampled.candidates,
-      model,
-      usage: {
-        calls: sampled.calls,
-        inputTokens,
-        outputTokens,
-        latencyMs: this.#now() - started,
-        costUsd: estimateCostUsd(model, inputTokens, outputTokens, this.#options.prices ?? MODEL_PRICES),
-      },
-    };
+    return sampledResponse(sampled, model, this.#now() - started, this.#options.prices ?? MODEL_PRICES);
   }
 
   #inputs(
