@@ -171,3 +171,32 @@ export const trajectories = sqliteTable(
     index('trajectories_exploration').on(t.explorationId, t.taskId),
   ],
 );
+
+/**
+ * DPO preference pairs of finished trees, computed from the whole tree when it finishes (core/search/trajectories.ts
+ * `dpoPairs`): every terminal with reward −1 (wrong Finish, depth or load limit, no child, budget) counts as a
+ * failure, as in ToolEVO's pairs. They cannot be recomputed from `trajectories`, which keeps only root→Finish
+ * paths: there a rejected branch must end in a wrong Finish, which is rare, so most pairs would be lost.
+ */
+export const preferencePairs = sqliteTable(
+  'preference_pairs',
+  {
+    /** `{treeId}:{parentNode}:{chosenNode}:{rejectedNode}`: a redelivered tree inserts nothing twice. */
+    id: text('id').primaryKey(),
+    treeId: text('tree_id').notNull(),
+    explorationId: text('exploration_id').notNull(),
+    taskId: text('task_id').notNull(),
+    dataset: text('dataset').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    promptSurfaceId: text('prompt_surface_id').notNull(),
+    parentNode: integer('parent_node').notNull(),
+    chosenNode: integer('chosen_node').notNull(),
+    rejectedNode: integer('rejected_node').notNull(),
+    /** The export line as is: `dpoRecord` (prompt/chosen/rejected over P_c docs) plus its meta. */
+    record: text('record', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    model: text('model').notNull(),
+    seed: text('seed').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('preference_pairs_exploration').on(t.explorationId, t.id)],
+);

@@ -433,7 +433,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         updatedAt: now,
       })
       .where(eq(trees.id, meta.params.treeId));
-    // A finished search's paths become training data (idempotent on (tree, leaf node)). A cancelled or failed
+    // A finished search's paths and its DPO pairs over the whole tree become training data (idempotent on (tree,
+    // leaf node) and (tree, pair)); only here is the whole tree at hand. A cancelled or failed
     // tree records none: its paths were cut short by something other than the search.
     if (meta.status === 'succeeded') {
       const { params } = meta;

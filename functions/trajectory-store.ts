@@ -1,21 +1,30 @@
 /**
- * Trajectories in D1: the root→Finish paths of a finished search tree (core/search/trajectories.ts), written
- * once per (tree, leaf node) — a redelivered queue message or a retried tree inserts nothing new — and the
- * seeded choice of at most 4 successes per task for SFT, recomputed over every trajectory the exploration holds
- * for that task each time a tree of it is recorded.
- *
- * The selection seed is the exploration id, so the choice is the same whichever order the task's trees finish in.
+ * Training data of a finished search tree in D1 (core/search/trajectories.ts):
+ * - its root→Finish paths (`trajectories`), written once per (tree, leaf node), and the seeded choice of at most
+ *   4 successes per task for SFT, recomputed over every trajectory the exploration holds for that task each time
+ *   a tree of it is recorded (the selection seed is the exploration id, so the choice is the same whichever order
+ *   the task's trees finish in);
+ * - its DPO preference pairs (`preference_pairs`), as finished export records, once per (tree, parent, chosen,
+ *   rejected). They are computed here from the whole tree because only here is it whole: every terminal with
+ *   reward −1 (wrong Finish, depth or load limit, no child, budget) is a failure, as in ToolEVO's pairs. The
+ *   stored Finish paths alone would only pair a correct Finish with a wrong Finish under the same node, which is
+ *   rare (an exploration of 1,000 trees gave none).
+ * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import {
+  type DpoPair,
+  dpoPairs,
+  dpoRecord,
   extractTrajectories,
   selectForTraining,
   type Trajectory,
   type TrajectoryMeta,
 } from '../core/search/trajectories.ts';
 import type { SearchTree } from '../core/search/tree.ts';
+import { PC_SURFACE } from '../core/surfaces/builtin.ts';
 import { database } from '../db/client.ts';
-import { trajectories } from '../db/schema.ts';
+import { preferencePairs, trajectories } from '../db/schema.ts';
 import type { Bindings } from './env.ts';
 
 /** Successful trajectories per task kept for SFT (ToolEVO §3.4). */
@@ -23,6 +32,8 @@ export const TRAINING_PER_TASK = 4;
 
 /** D1 binds at most 100 parameters per statement; a trajectory row binds 16. */
 const ROWS_PER_INSERT = Math.floor(100 / 16);
+/** A preference pair row binds 14. */
+const PAIRS_PER_INSERT = Math.floor(100 / 14);
 
 export interface RecordResult {
   /** Trajectories in the tree (root→Finish paths). */
@@ -31,6 +42,63 @@ export interface RecordResult {
   inserted: number;
   /** Ids selected for training for this task after the update. */
   selected: string[];
+  /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
+  pairs: { found: number; inserted: number };
+}
+
+export function preferencePairId(
+  treeId: string,
+  pair: Pick<DpoPair, 'parent' | 'chosenNode' | 'rejectedNode'>,
+) {
+  return `${treeId}:${pair.parent}:${pair.chosenNode}:${pair.rejectedNode}`;
+}
+
+/** The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored. */
+export function preferenceRecord(
+  pair: DpoPair,
+  question: string,
+  meta: TrajectoryMeta,
+): Record<string, unknown> {
+  return {
+    ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }),
+    meta: {
+      treeId: meta.treeId,
+      explorationId: meta.explorationId,
+      taskId: meta.taskId,
+      dataset: meta.dataset,
+      surfaceId: meta.surfaceId,
+      promptSurfaceId: meta.promptSurfaceId,
+      model: meta.model,
+      seed: meta.seed,
+      parentNode: pair.parent,
+      chosenNode: pair.chosenNode,
+      rejectedNode: pair.rejectedNode,
+    },
+  };
+}
+
+function pairRow(
+  pair: DpoPair,
+  question: string,
+  meta: TrajectoryMeta,
+  now: number,
+): typeof preferencePairs.$inferInsert {
+  return {
+    id: preferencePairId(meta.treeId, pair),
+    treeId: meta.treeId,
+    explorationId: meta.explorationId,
+    taskId: meta.taskId,
+    dataset: meta.dataset,
+    surfaceId: meta.surfaceId,
+    promptSurfaceId: meta.promptSurfaceId,
+    parentNode: pair.parent,
+    chosenNode: pair.chosenNode,
+    rejectedNode: pair.rejectedNode,
+    record: preferenceRecord(pair, question, meta),
+    model: meta.model,
+    seed: meta.seed,
+    createdAt: now,
+  };
 }
 
 function row(t: Trajectory, now: number): typeof trajectories.$inferInsert {
@@ -77,8 +145,24 @@ export async function recordTrajectories(
     const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
     inserted = results.reduce((sum, r) => sum + r.length, 0);
   }
+  const pairs = dpoPairs(tree);
+  let pairsInserted = 0;
+  if (pairs.length > 0) {
+    const statements = [];
+    for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT) {
+      statements.push(
+        db
+          .insert(preferencePairs)
+          .values(pairs.slice(i, i + PAIRS_PER_INSERT).map((p) => pairRow(p, tree.task.question, meta, now)))
+          .onConflictDoNothing({ target: preferencePairs.id })
+          .returning({ id: preferencePairs.id }),
+      );
+    }
+    const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+    pairsInserted = results.reduce((sum, r) => sum + r.length, 0);
+  }
   const selected = await reselect(env, meta.explorationId, meta.taskId);
-  return { found: found.length, inserted, selected };
+  return { found: found.length, inserted, selected, pairs: { found: pairs.length, inserted: pairsInserted } };
 }
 
 /** Recomputes `selected` for one task of one exploration; returns the chosen ids, sorted. */

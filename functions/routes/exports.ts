@@ -2,32 +2,26 @@
  * Training-data exports as JSON Lines (core/search/trajectories.ts documents both record formats):
  * - `GET /v1/exports/sft.jsonl`: one chat record per trajectory selected for training (seeded, at most 4
  *   successes per task and exploration), prompt over the P_c documentation only (ToolEVO §3.4);
- * - `GET /v1/exports/dpo.jsonl`: preference pairs from sibling branches, computed per tree from all of its stored
- *   trajectories (correct and wrong Finishes: only Finish paths are stored, so a rejected step is one that led
- *   to a wrong Finish).
+ * - `GET /v1/exports/dpo.jsonl`: the preference pairs stored when each tree finished (functions/trajectory-store.ts),
+ *   computed over the whole tree, so a rejected step is one whose subtree holds failures of any kind (wrong
+ *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
+ *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
  * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
  * that an export of any size never sits in memory at once.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
-import {
-  dpoPairsFromPaths,
-  dpoRecord,
-  type ScoredPath,
-  sftRecord,
-  type TrajectoryStepRecord,
-} from '../../core/search/trajectories.ts';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { type Database, database } from '../../db/client.ts';
-import { tasks, trajectories } from '../../db/schema.ts';
+import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 
 const PAGE = 50;
-const TREE_PAGE = 20;
 
 const ExportFilter = z.object({
   exploration: z.string().min(1).max(200).optional().openapi({ description: 'Only this exploration.' }),
@@ -41,11 +35,11 @@ const ExportFilter = z.object({
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
 
-function filterWhere(f: ExportFilter) {
+function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
   return and(
-    f.exploration ? eq(trajectories.explorationId, f.exploration) : undefined,
-    f.surface ? eq(trajectories.surfaceId, f.surface) : undefined,
-    f.dataset ? eq(trajectories.dataset, f.dataset) : undefined,
+    f.exploration ? eq(table.explorationId, f.exploration) : undefined,
+    f.surface ? eq(table.surfaceId, f.surface) : undefined,
+    f.dataset ? eq(table.dataset, f.dataset) : undefined,
   );
 }
 
@@ -73,9 +67,9 @@ const dpoRoute = createRoute({
   method: 'get',
   path: '/v1/exports/dpo.jsonl',
   tags: ['Exports'],
-  summary: 'DPO preference pairs (chosen/rejected sibling steps) from stored trajectories of the same tree',
+  summary: 'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
   description:
-    'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step that led only to wrong Finishes], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+    'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
   security: BEARER,
   middleware: [requireKey('user'), rateLimit()] as const,
   request: { query: ExportFilter },
@@ -111,7 +105,7 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
     .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
     .where(
       and(
-        filterWhere(f),
+        filterWhere(f, trajectories),
         eq(trajectories.selected, true),
         eq(trajectories.reward, 1),
         gt(trajectories.id, after),
@@ -141,52 +135,14 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
 }
 
 async function dpoPage(db: Database, f: ExportFilter, after: string) {
-  const treeRows = await db
-    .selectDistinct({ treeId: trajectories.treeId })
-    .from(trajectories)
-    .where(and(filterWhere(f), gt(trajectories.treeId, after)))
-    .orderBy(asc(trajectories.treeId))
-    .limit(TREE_PAGE);
-  const treeIds = treeRows.map((r) => r.treeId);
-  if (treeIds.length === 0) return { lines: [], next: null };
   const rows = await db
-    .select({ t: trajectories, question: tasks.question })
-    .from(trajectories)
-    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
-    .where(inArray(trajectories.treeId, treeIds))
-    .orderBy(asc(trajectories.treeId), asc(trajectories.leafNode));
-  const lines: string[] = [];
-  for (const treeId of treeIds) {
-    const own = rows.filter((r) => r.t.treeId === treeId);
-    const first = own[0];
-    if (!first) continue;
-    const paths: ScoredPath[] = own.map(({ t }) => {
-      const steps = t.steps as TrajectoryStepRecord[];
-      return { nodes: steps.map((s) => s.node), steps, reward: t.reward };
-    });
-    for (const pair of dpoPairsFromPaths(paths)) {
-      const t = first.t;
-      lines.push(
-        JSON.stringify({
-          ...dpoRecord(pair, { question: first.question }, { docsSurface: PC_SURFACE }),
-          meta: {
-            treeId,
-            explorationId: t.explorationId,
-            taskId: t.taskId,
-            dataset: t.dataset,
-            surfaceId: t.surfaceId,
-            promptSurfaceId: t.promptSurfaceId,
-            model: t.model,
-            seed: t.seed,
-            parentNode: pair.parent,
-            chosenNode: pair.chosenNode,
-            rejectedNode: pair.rejectedNode,
-          },
-        }),
-      );
-    }
-  }
-  return { lines, next: treeIds.length === TREE_PAGE ? (treeIds.at(-1) ?? null) : null };
+    .select({ id: preferencePairs.id, record: preferencePairs.record })
+    .from(preferencePairs)
+    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
+    .orderBy(asc(preferencePairs.id))
+    .limit(PAGE);
+  const lines = rows.map((r) => JSON.stringify(r.record));
+  return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
 }
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {

@@ -1,5 +1,6 @@
 /**
- * Trajectories in D1 (idempotent recording, the seeded choice of ≤ 4 successes per task), the SFT/DPO JSONL
+ * Trajectories and preference pairs in D1 (idempotent recording, the seeded choice of ≤ 4 successes per task,
+ * pairs over the whole tree), the SFT/DPO JSONL
  * exports with their filters, and POST /v1/solve in greedy and MCTS mode with the simulated policy.
  */
 import { env } from 'cloudflare:workers';
@@ -8,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim/index.ts';
 import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
 import {
+  dpoPairs,
   dpoPairsFromPaths,
   extractTrajectories,
   selectForTraining,
@@ -17,8 +19,8 @@ import type { SearchTree } from '../../core/search/tree.ts';
 import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
-import { trajectories } from '../../db/schema.ts';
-import { recordTrajectories } from '../../functions/trajectory-store.ts';
+import { preferencePairs, trajectories } from '../../db/schema.ts';
+import { preferencePairId, preferenceRecord, recordTrajectories } from '../../functions/trajectory-store.ts';
 import { call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
@@ -96,10 +98,19 @@ describe('trajectories, exports and solve', () => {
 
   it('records each root→Finish path once, however often the tree is delivered', async () => {
     const expected = extractTrajectories(tree, meta(task, 0));
+    const pairs = dpoPairs(tree).length;
     const first = await recordTrajectories(env, tree, meta(task, 0));
-    expect(first).toMatchObject({ found: expected.length, inserted: expected.length });
+    expect(first).toMatchObject({
+      found: expected.length,
+      inserted: expected.length,
+      pairs: { found: pairs, inserted: pairs },
+    });
     const again = await recordTrajectories(env, tree, meta(task, 0));
-    expect(again).toMatchObject({ found: expected.length, inserted: 0 });
+    expect(again).toMatchObject({
+      found: expected.length,
+      inserted: 0,
+      pairs: { found: pairs, inserted: 0 },
+    });
     const rows = await database(env.DB)
       .select()
       .from(trajectories)
@@ -171,34 +182,78 @@ describe('trajectories, exports and solve', () => {
     await expectProblem(await call('/v1/exports/sft.jsonl'), 401, 'unauthorized');
   });
 
-  it('exports DPO pairs from sibling branches of each stored tree', async () => {
-    const paths = extractTrajectories(tree, meta(task, 0)).map((t) => ({
-      nodes: t.steps.map((s) => s.node),
-      steps: t.steps,
-      reward: t.reward,
-    }));
-    const perTree = dpoPairsFromPaths(paths);
-    expect(perTree.length).toBeGreaterThan(0);
+  it('stores the DPO pairs of the whole tree once, as export records', async () => {
+    const pairs = dpoPairs(tree);
+    const rows = await database(env.DB)
+      .select()
+      .from(preferencePairs)
+      .where(eq(preferencePairs.treeId, meta(task, 0).treeId));
+    // Recorded twice above (tree 0) and tree 2 redelivered: still one row per pair.
+    expect(rows).toHaveLength(pairs.length);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const pair of pairs) {
+      const row = byId.get(preferencePairId(meta(task, 0).treeId, pair));
+      expect(row).toMatchObject({
+        parentNode: pair.parent,
+        chosenNode: pair.chosenNode,
+        rejectedNode: pair.rejectedNode,
+        explorationId: EXPLORATION,
+        taskId: task.id,
+        dataset: 'coffee',
+        surfaceId: S_OOD_SURFACE.id,
+        promptSurfaceId: 'pc',
+        model: 'tooldrift-sim-v1 (simulated)',
+        seed: 'edge',
+      });
+      expect(row?.record).toEqual(preferenceRecord(pair, task.question, meta(task, 0)));
+    }
+    const again = await recordTrajectories(env, tree, meta(task, 0));
+    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0 });
+  });
+
+  it('exports the stored DPO pairs of every tree, with filters', async () => {
+    const pairs = dpoPairs(tree);
+    // Failures other than wrong Finishes count, so the whole tree gives more than the Finish-only pairs.
+    const finishOnly = dpoPairsFromPaths(
+      extractTrajectories(tree, meta(task, 0)).map((t) => ({
+        nodes: t.steps.map((s) => s.node),
+        steps: t.steps,
+        reward: t.reward,
+      })),
+    );
+    expect(pairs.length).toBeGreaterThan(finishOnly.length);
+    const key = (p: { parent: number; chosenNode: number; rejectedNode: number }) =>
+      `${p.parent}:${p.chosenNode}:${p.rejectedNode}`;
+    expect(pairs.map(key)).toEqual(expect.arrayContaining(finishOnly.map(key)));
+    // Three more trees, so that the export spans more than one page (50 lines).
+    for (let i = 5; i <= 7; i++) await recordTrajectories(env, tree, meta(task, i));
+    const expected = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) =>
+      pairs.map((p) => JSON.stringify(preferenceRecord(p, task.question, meta(task, i)))),
+    );
     const lines = await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`);
-    expect(lines).toHaveLength(perTree.length * 5);
-    const first = lines[0] as {
+    expect(expected.length).toBeGreaterThan(50);
+    const text = lines.map((l) => JSON.stringify(l));
+    expect(new Set(text).size).toBe(text.length);
+    expect([...text].sort()).toEqual([...expected].sort());
+    const first = lines.find((l) => (l.meta as { treeId: string }).treeId === `${EXPLORATION}/tree-0`) as {
       prompt: { role: string; content: string }[];
       chosen: { role: string; content: string }[];
       rejected: { role: string; content: string }[];
-      meta: Record<string, unknown>;
     };
     expect(first.prompt.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(first.prompt[0]?.content.endsWith('Now it is your turn.')).toBe(true);
     expect(first.prompt[1]?.content.startsWith(`Question: ${task.question.trim()}`)).toBe(true);
     expect(first.chosen[0]?.role).toBe('assistant');
-    expect(first.chosen[0]?.content).toBe(perTree[0]?.chosen);
-    expect(first.rejected[0]?.content).toBe(perTree[0]?.rejected);
-    expect(first.meta).toMatchObject({
-      treeId: `${EXPLORATION}/tree-0`,
-      parentNode: perTree[0]?.parent,
-      chosenNode: perTree[0]?.chosenNode,
-      rejectedNode: perTree[0]?.rejectedNode,
-    });
+    expect(first.rejected[0]?.role).toBe('assistant');
+    expect(
+      await jsonl(
+        `/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=${S_OOD_SURFACE.id}&dataset=coffee`,
+      ),
+    ).toHaveLength(expected.length);
     expect(await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
+    expect(await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&dataset=flights`)).toHaveLength(0);
+    expect(await jsonl('/v1/exports/dpo.jsonl?exploration=nope')).toHaveLength(0);
+    await expectProblem(await call('/v1/exports/dpo.jsonl'), 401, 'unauthorized');
   });
 
   it('lists the export and solve routes in /openapi.json', async () => {
