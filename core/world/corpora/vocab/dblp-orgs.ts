@@ -20,6 +20,15 @@ export interface Institution {
   company?: boolean;
 }
 
+/** Institutions of a country whose Web of Science spelling is the country's own name. */
+function national(
+  country: string,
+  region: NameRegion,
+  rows: readonly (readonly [name: string, short: string, city: string])[],
+): Institution[] {
+  return rows.map(([name, short, city]) => ({ name, short, city, country, countryShort: country, region }));
+}
+
 const cn = (name: string, short: string, city: string): Institution => ({
   name,
   short,
@@ -94,58 +103,31 @@ export const INSTITUTIONS: readonly Institution[] = [
     countryShort: 'Singapore',
     region: 'chinese',
   },
-  ...(
-    [
-      ['KAIST', 'Korea Adv Inst Sci & Technol', 'Daejeon'],
-      ['Seoul National University', 'Seoul Natl Univ', 'Seoul'],
-      ['Yonsei University', 'Yonsei Univ', 'Seoul'],
-      ['Korea University', 'Korea Univ', 'Seoul'],
-      ['POSTECH', 'Pohang Univ Sci & Technol', 'Pohang'],
-      ['Sungkyunkwan University', 'Sungkyunkwan Univ', 'Suwon'],
-      ['Hanyang University', 'Hanyang Univ', 'Seoul'],
-    ] as const
-  ).map(([name, short, city]) => ({
-    name,
-    short,
-    city,
-    country: 'South Korea',
-    countryShort: 'South Korea',
-    region: 'korean' as const,
-  })),
-  ...(
-    [
-      ['The University of Tokyo', 'Univ Tokyo', 'Tokyo'],
-      ['Kyoto University', 'Kyoto Univ', 'Kyoto'],
-      ['Osaka University', 'Osaka Univ', 'Osaka'],
-      ['Tohoku University', 'Tohoku Univ', 'Sendai'],
-      ['Tokyo Institute of Technology', 'Tokyo Inst Technol', 'Tokyo'],
-      ['NTT Communication Science Laboratories', 'NTT Commun Sci Labs', 'Kyoto'],
-    ] as const
-  ).map(([name, short, city]) => ({
-    name,
-    short,
-    city,
-    country: 'Japan',
-    countryShort: 'Japan',
-    region: 'japanese' as const,
-  })),
-  ...(
-    [
-      ['Indian Institute of Technology Bombay', 'Indian Inst Technol Bombay', 'Mumbai'],
-      ['Indian Institute of Technology Delhi', 'Indian Inst Technol Delhi', 'New Delhi'],
-      ['Indian Institute of Science', 'Indian Inst Sci', 'Bangalore'],
-      ['IIIT Hyderabad', 'Int Inst Informat Technol', 'Hyderabad'],
-      ['Anna University', 'Anna Univ', 'Chennai'],
-      ['Jadavpur University', 'Jadavpur Univ', 'Kolkata'],
-    ] as const
-  ).map(([name, short, city]) => ({
-    name,
-    short,
-    city,
-    country: 'India',
-    countryShort: 'India',
-    region: 'indian' as const,
-  })),
+  ...national('South Korea', 'korean', [
+    ['KAIST', 'Korea Adv Inst Sci & Technol', 'Daejeon'],
+    ['Seoul National University', 'Seoul Natl Univ', 'Seoul'],
+    ['Yonsei University', 'Yonsei Univ', 'Seoul'],
+    ['Korea University', 'Korea Univ', 'Seoul'],
+    ['POSTECH', 'Pohang Univ Sci & Technol', 'Pohang'],
+    ['Sungkyunkwan University', 'Sungkyunkwan Univ', 'Suwon'],
+    ['Hanyang University', 'Hanyang Univ', 'Seoul'],
+  ]),
+  ...national('Japan', 'japanese', [
+    ['The University of Tokyo', 'Univ Tokyo', 'Tokyo'],
+    ['Kyoto University', 'Kyoto Univ', 'Kyoto'],
+    ['Osaka University', 'Osaka Univ', 'Osaka'],
+    ['Tohoku University', 'Tohoku Univ', 'Sendai'],
+    ['Tokyo Institute of Technology', 'Tokyo Inst Technol', 'Tokyo'],
+    ['NTT Communication Science Laboratories', 'NTT Commun Sci Labs', 'Kyoto'],
+  ]),
+  ...national('India', 'indian', [
+    ['Indian Institute of Technology Bombay', 'Indian Inst Technol Bombay', 'Mumbai'],
+    ['Indian Institute of Technology Delhi', 'Indian Inst Technol Delhi', 'New Delhi'],
+    ['Indian Institute of Science', 'Indian Inst Sci', 'Bangalore'],
+    ['IIIT Hyderabad', 'Int Inst Informat Technol', 'Hyderabad'],
+    ['Anna University', 'Anna Univ', 'Chennai'],
+    ['Jadavpur University', 'Jadavpur Univ', 'Kolkata'],
+  ]),
   ...(
     [
       ['Technical University of Munich', 'Tech Univ Munich', 'Munich', 'Germany'],
