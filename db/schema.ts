@@ -200,3 +200,83 @@ export const preferencePairs = sqliteTable(
   },
   (t) => [index('preference_pairs_exploration').on(t.explorationId, t.id)],
 );
+
+/**
+ * Evaluations (issue 7): a suite run once, by a user or by a schedule at one due time. `planned` holds the task
+ * ids of each group (method × surface × dataset × difficulty) as planned at launch, so the runs and their
+ * totals do not change when the task table does. `summary` is filled when the last task run lands.
+ */
+export const evals = sqliteTable(
+  'evals',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    status: text('status', { enum: ['running', 'done', 'cancelled'] }).notNull(),
+    suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
+    planned: text('planned', { mode: 'json' })
+      .$type<{ method: string; surface: string; dataset: string; difficulty: string; taskIds: string[] }[]>()
+      .notNull(),
+    total: integer('total').notNull(),
+    /** The model that answers: provider, name, whether it is the simulator. */
+    model: text('model', { mode: 'json' }).$type<unknown>().notNull(),
+    scheduleId: text('schedule_id'),
+    /** The schedule's due time this run is for (ms since the epoch). */
+    dueTime: integer('due_time'),
+    successRate: real('success_rate'),
+    flagged: integer('flagged', { mode: 'boolean' }).notNull().default(false),
+    /** The comparison with the schedule's previous run (null for unscheduled runs and first runs). */
+    comparison: text('comparison', { mode: 'json' }).$type<unknown>(),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    // One run per schedule and due time: a retried or overlapping cron invocation cannot launch a second.
+    uniqueIndex('evals_schedule_due').on(t.scheduleId, t.dueTime),
+    index('evals_created').on(t.createdAt),
+  ],
+);
+
+/** One task run of an evaluation: what the method answered and how (see core/evals/run-task.ts). */
+export const evalResults = sqliteTable(
+  'eval_results',
+  {
+    id: text('id').primaryKey(),
+    evalId: text('eval_id').notNull(),
+    method: text('method').notNull(),
+    surface: text('surface').notNull(),
+    taskId: text('task_id').notNull(),
+    dataset: text('dataset').notNull(),
+    difficulty: text('difficulty').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer'),
+    correct: integer('correct', { mode: 'boolean' }).notNull(),
+    ending: text('ending').notNull(),
+    /** The taxonomy category of a failed run (core/evals/taxonomy.ts), null for a correct one. */
+    errorClass: text('error_class'),
+    steps: integer('steps').notNull(),
+    modelCalls: integer('model_calls').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    trajectory: text('trajectory', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    // A redelivered group job finds its finished runs here and does not run them again.
+    uniqueIndex('eval_results_run').on(t.evalId, t.method, t.surface, t.taskId),
+    index('eval_results_list').on(t.evalId, t.id),
+  ],
+);
+
+/** A suite with a cron expression: the cron handler launches it once per due time. */
+export const schedules = sqliteTable('schedules', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  cron: text('cron').notNull(),
+  suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
+  /** Success-rate drop (absolute, 0–1) beyond which a run is flagged against the previous run. */
+  threshold: real('threshold').notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

@@ -14,6 +14,7 @@ import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationRoutes } from './routes/explorations.ts';
 import { registerExportRoutes } from './routes/exports.ts';
 import { registerHealthRoutes } from './routes/health.ts';
@@ -22,6 +23,7 @@ import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerWorldRoutes } from './routes/world.ts';
@@ -151,6 +153,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerSolveRoutes(app);
   registerExportRoutes(app);
   registerExplorationRoutes(app);
+  registerEvalRoutes(app);
+  registerScheduleRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

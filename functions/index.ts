@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import type { Bindings } from './env.ts';
 import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
+import './eval-jobs.ts';
 import './exploration-jobs.ts';
 import { consumeJobBatch } from './jobs.ts';
 import { runScheduledTick } from './scheduled.ts';

@@ -3,7 +3,7 @@
  * a text model for a request's model choice, validated against that configuration. Agent endpoints call
  * `textModelFor`; `GET /v1/models` shows `modelCatalog`.
  */
-import { z } from 'zod';
+import type { ModelChoice, ModelProvider } from '../core/models/choice.ts';
 import { createEmbeddingModel, createTextModel, type ModelDeps } from '../core/models/factory.ts';
 import { createSimModel } from '../core/models/sim/index.ts';
 import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/types.ts';
@@ -11,28 +11,12 @@ import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/worke
 import { type Bindings, readConfig } from './env.ts';
 import { ProblemError } from './http/problem.ts';
 
-export const MODEL_PROVIDERS = ['sim', 'workers-ai', 'openai'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-
-/** A request's model choice; every field falls back to the deployment's configuration. */
-export const ModelChoiceSchema = z
-  .strictObject({
-    provider: z.enum(MODEL_PROVIDERS).optional(),
-    model: z.string().min(1).max(200).optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    k: z.number().int().min(1).max(16).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
-  })
-  .describe(
-    'Which model answers: provider (sim, workers-ai, openai), model name, temperature, k candidates, seed.',
-  );
-
-export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+export {
+  MODEL_PROVIDERS,
+  type ModelChoice,
+  ModelChoiceSchema,
+  type ModelProvider,
+} from '../core/models/choice.ts';
 
 interface ProviderStatus {
   provider: ModelProvider;

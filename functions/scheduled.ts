@@ -1,6 +1,7 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
- * with an insert that fails on conflict, so retried or overlapping invocations do nothing.
+ * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
+ * canary job and launches the evaluation schedules due since the previous tick (functions/schedules.ts).
  */
 import { and, eq } from 'drizzle-orm';
 import { database } from '../db/client.ts';
@@ -8,6 +9,7 @@ import { cronTicks } from '../db/schema.ts';
 import type { Bindings } from './env.ts';
 import type { Logger } from './http/log.ts';
 import { enqueueJob } from './jobs.ts';
+import { launchDueSchedules } from './schedules.ts';
 
 export interface TickOutcome {
   claimed: boolean;
@@ -36,7 +38,17 @@ export async function runScheduledTick(
     { enqueuedAt: Date.now(), scheduledTime },
     { id: `canary:${scheduledTime}` },
   );
-  const summary = { canaryJobId: canary.id };
+  const launches = await launchDueSchedules(env, scheduledTime, log);
+  const summary = {
+    canaryJobId: canary.id,
+    evaluations: launches.map((l) => ({
+      scheduleId: l.scheduleId,
+      dueTime: l.dueTime,
+      evalId: l.evalId ?? null,
+      created: l.created,
+      ...(l.error ? { error: l.error } : {}),
+    })),
+  };
   await db
     .update(cronTicks)
     .set({ finishedAt: Date.now(), summary })

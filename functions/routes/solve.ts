@@ -7,17 +7,15 @@
  * UpdateTool lines are carried along the run's path (greedy: the episode; MCTS: each path's own state), so a
  * replacement tool the agent described is listed in its prompt from the next step on.
  *
- * MCTS answer: with a task, the environment judges every Finish (its observation says CORRECT/WRONG, as in
- * ToolQA-D's search), so the answer is that of the first correct Finish when the search found one; otherwise —
- * and always for a free question — the Finish at the end of the most visited path, else the first Finish of the
- * tree, else null (no path finished).
+ * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { runReactEpisode } from '../../core/agents/react-loop.ts';
-import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../core/search/mcts.ts';
-import { node, pathTo, type SearchTree, solutions } from '../../core/search/tree.ts';
+import { answerLeaf } from '../../core/search/answer.ts';
+import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
+import { node, pathTo, solutions } from '../../core/search/tree.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
@@ -136,15 +134,6 @@ async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): 
 }
 
 type Step = z.infer<typeof SolveStep>;
-
-/** The path the MCTS answer comes from (see the module comment). */
-function answerLeaf(tree: SearchTree): number | null {
-  const correct = solutions(tree)[0];
-  if (correct !== undefined) return correct;
-  const best = summarizeSearch(tree).bestPath.at(-1);
-  if (best !== undefined && node(tree, best).ending === 'finish') return best;
-  return tree.nodes.find((n) => n.ending === 'finish')?.id ?? best ?? null;
-}
 
 export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(solveRoute, async (c) => {

@@ -1,0 +1,114 @@
+/**
+ * An evaluation suite: which methods run against which server surfaces, on which tasks (datasets × difficulty,
+ * a split and a seeded sample size), with which model and seed. One zod schema validates it for
+ * `POST /v1/evals`, for stored schedules and for the CLI, so all three give the same messages.
+ *
+ * Methods:
+ * - `greedy` — the ReAct agent (core/agents/react-loop.ts) at temperature 0; UpdateTool lines help only within
+ *   the episode.
+ * - `greedy-memory` — the same agent, with the tool-update memory carried over: the UpdateTool lines of a task
+ *   are listed from the first step of the following tasks of its group (same surface, dataset and difficulty,
+ *   in task-id order), the way a deployed agent keeps what it learnt about changed tools.
+ * - `mcts` — a small ToolEvo search per task (core/search); its answer is the Finish of the best path.
+ */
+import { z } from 'zod';
+import { ModelChoiceSchema } from '../models/choice.ts';
+import { DATASET_NAMES } from '../world/types.ts';
+
+export const EVAL_METHODS = ['greedy', 'greedy-memory', 'mcts'] as const;
+export type EvalMethod = (typeof EVAL_METHODS)[number];
+
+export const DIFFICULTIES = ['easy', 'hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const SPLITS = ['test', 'dev', 'train'] as const;
+
+/**
+ * The datasets a suite runs by default: ToolQA-D's seven, as in ToolEvo's tables. The arithmetic set (`gsm8k`,
+ * easy only, no drifting tools beyond the Python interpreter) can be asked for by name.
+ */
+export const DEFAULT_EVAL_DATASETS = DATASET_NAMES.filter((d) => d !== 'gsm8k');
+
+/** Task runs of one evaluation at most (methods × surfaces × datasets × difficulties × sample size). */
+export const MAX_TASK_RUNS = 5000;
+
+function unique<T>(label: string) {
+  return (xs: readonly T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<T>();
+    for (const x of xs) {
+      if (seen.has(x)) ctx.addIssue({ code: 'custom', message: `${label} ${String(x)} is listed twice` });
+      seen.add(x);
+    }
+  };
+}
+
+const SurfaceId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a surface id (lower-case letters, digits, ".", "_", "-")');
+
+export const MctsBudgetSchema = z.strictObject({
+  simulations: z.number().int().min(1).max(50).default(8),
+  k: z.number().int().min(1).max(5).default(3),
+  maxDepth: z.number().int().min(1).max(30).default(15),
+});
+
+export const EvalSuiteSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    methods: z
+      .array(z.enum(EVAL_METHODS))
+      .min(1)
+      .max(EVAL_METHODS.length)
+      .superRefine(unique('method'))
+      .default(['greedy']),
+    surfaces: z
+      .array(SurfaceId)
+      .min(1)
+      .max(20)
+      .superRefine(unique('surface'))
+      .default(['pc', 's-in', 's-ood']),
+    promptSurface: SurfaceId.default('pc'),
+    datasets: z
+      .array(z.enum(DATASET_NAMES))
+      .min(1)
+      .superRefine(unique('dataset'))
+      .default([...DEFAULT_EVAL_DATASETS]),
+    difficulties: z
+      .array(z.enum(DIFFICULTIES))
+      .min(1)
+      .superRefine(unique('difficulty'))
+      .default([...DIFFICULTIES]),
+    split: z.enum(SPLITS).default('test'),
+    sampleSize: z.number().int().min(1).max(100).default(5),
+    maxSteps: z.number().int().min(1).max(50).default(20),
+    mcts: MctsBudgetSchema.default({ simulations: 8, k: 3, maxDepth: 15 }),
+    model: ModelChoiceSchema.optional(),
+    seed: z.string().min(1).max(200).default('0'),
+  })
+  .superRefine((s, ctx) => {
+    const runs =
+      s.methods.length * s.surfaces.length * s.datasets.length * s.difficulties.length * s.sampleSize;
+    if (runs > MAX_TASK_RUNS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sampleSize'],
+        message: `the suite asks for ${runs} task runs; at most ${MAX_TASK_RUNS} (lower sampleSize or fewer methods/surfaces)`,
+      });
+    }
+  });
+
+export type EvalSuiteInput = z.input<typeof EvalSuiteSchema>;
+export type EvalSuite = z.output<typeof EvalSuiteSchema>;
+
+/** Datasets in catalogue order, then easy before hard: the columns of the results table. */
+export function suiteColumns(suite: EvalSuite): { dataset: string; difficulty: Difficulty }[] {
+  const out: { dataset: string; difficulty: Difficulty }[] = [];
+  for (const dataset of DATASET_NAMES) {
+    if (!suite.datasets.includes(dataset)) continue;
+    for (const difficulty of DIFFICULTIES)
+      if (suite.difficulties.includes(difficulty)) out.push({ dataset, difficulty });
+  }
+  return out;
+}

@@ -1,0 +1,378 @@
+/**
+ * Evaluations at the edge: launching a suite (from `POST /v1/evals` or from a schedule's due time) and the
+ * `eval-group` job that runs one group of task runs (method × surface × dataset × difficulty) in task order.
+ *
+ * Idempotence: a group's job id is `${evalId}:${group}` (enqueueJob sends it once); a redelivered job skips the
+ * task runs it finds in `eval_results` (unique per evaluation, method, surface and task), and carries the
+ * greedy-memory lines on from their recorded tool updates. A scheduled launch inserts its evaluation under the
+ * unique (schedule, due time) index first, so a second launch for the same due time does nothing.
+ *
+ * A model provider that keeps failing: the group is retried by the queue; on the last attempt the failing
+ * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
+ */
+import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
+import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
+import { type EvalOutcome, runEvalTask } from '../core/evals/run-task.ts';
+import type { Difficulty, EvalSuite } from '../core/evals/suite.ts';
+import { classifyRun, RUN_ERROR } from '../core/evals/taxonomy.ts';
+import type { Surface } from '../core/surfaces/model.ts';
+import type { Gold } from '../core/world/tasks/types.ts';
+import { database } from '../db/client.ts';
+import { evalResults, evals, schedules, tasks } from '../db/schema.ts';
+import type { Bindings } from './env.ts';
+import { ProblemError } from './http/problem.ts';
+import { enqueueJob, MAX_ATTEMPTS, registerJobKind } from './jobs.ts';
+import { textModelFor } from './models.ts';
+import { findSurface } from './surface-store.ts';
+import { edgeKernelDeps, worldFor } from './world-runtime.ts';
+
+export const EVAL_GROUP = 'eval-group';
+
+export interface EvalGroupPayload {
+  evalId: string;
+  /** Index into the evaluation's `planned` groups. */
+  group: number;
+}
+
+export interface EvalModelLabel {
+  provider: string;
+  name: string;
+  simulated: boolean;
+}
+
+/** Greedy-memory lines kept at most (the latest line per tool name wins). */
+const MEMORY_LINES = 12;
+
+/** The surfaces of a suite that do not exist (built-in or stored). */
+export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<string[]> {
+  const ids = [...new Set([...suite.surfaces, suite.promptSurface])];
+  const found = await Promise.all(ids.map((id) => findSurface(env, id)));
+  return ids.filter((_, i) => found[i] === null);
+}
+
+/** A 400 problem naming each unknown surface of a suite, with pointers under `pointerBase`. */
+export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
+  const missing = await missingSurfaces(env, suite);
+  if (missing.length === 0) return;
+  throw new ProblemError('validation-error', {
+    detail: `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    errors: missing.map((id) => {
+      const at = suite.surfaces.indexOf(id);
+      const field = at >= 0 ? `surfaces.${at}` : 'promptSurface';
+      return {
+        in: 'body' as const,
+        field: pointerBase ? `${pointerBase.slice(1).replaceAll('/', '.')}.${field}` : field,
+        pointer: `${pointerBase}/${field.replaceAll('.', '/')}`,
+        message: `no surface named ${id}`,
+      };
+    }),
+  });
+}
+
+/** The groups of a suite over the tasks now in D1. */
+export async function planEval(env: Bindings, suite: EvalSuite): Promise<EvalGroup[]> {
+  const rows = await database(env.DB)
+    .select({ id: tasks.id, dataset: tasks.dataset, difficulty: tasks.difficulty })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.split, suite.split),
+        inArray(tasks.dataset, suite.datasets),
+        inArray(tasks.difficulty, suite.difficulties),
+      ),
+    );
+  const byCell = new Map<string, string[]>();
+  for (const r of rows) {
+    const key = `${r.dataset}/${r.difficulty}`;
+    const list = byCell.get(key) ?? [];
+    list.push(r.id);
+    byCell.set(key, list);
+  }
+  return planGroups(
+    suite,
+    (dataset: string, difficulty: Difficulty) => byCell.get(`${dataset}/${difficulty}`) ?? [],
+  );
+}
+
+export interface LaunchOptions {
+  scheduleId?: string;
+  dueTime?: number;
+  /** For tests: the evaluation id (default a random UUID). */
+  id?: string;
+}
+
+export interface Launch {
+  id: string;
+  total: number;
+  /** False when a run for this schedule and due time already existed (nothing was launched). */
+  created: boolean;
+}
+
+/**
+ * Records an evaluation and enqueues its groups. The suite must be resolved (defaults filled) and its
+ * surfaces must exist; the model choice is checked against this deployment (a 400 problem otherwise).
+ */
+export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOptions = {}): Promise<Launch> {
+  const model = textModelFor(env, suite.model);
+  const label: EvalModelLabel = {
+    provider: model.provider,
+    name: model.model,
+    simulated: model.capabilities.simulated === true,
+  };
+  const groups = await planEval(env, suite);
+  const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
+  if (total === 0) {
+    throw new ProblemError('validation-error', {
+      detail: `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
+      errors: [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
+    });
+  }
+  const id = opts.id ?? crypto.randomUUID();
+  const db = database(env.DB);
+  const inserted = await db
+    .insert(evals)
+    .values({
+      id,
+      name: suite.name ?? null,
+      status: 'running',
+      suite,
+      planned: groups,
+      total,
+      model: label,
+      scheduleId: opts.scheduleId ?? null,
+      dueTime: opts.dueTime ?? null,
+      createdAt: Date.now(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: evals.id });
+  if (inserted.length === 0) {
+    const [existing] =
+      opts.scheduleId !== undefined && opts.dueTime !== undefined
+        ? await db
+            .select({ id: evals.id, total: evals.total })
+            .from(evals)
+            .where(and(eq(evals.scheduleId, opts.scheduleId), eq(evals.dueTime, opts.dueTime)))
+            .limit(1)
+        : await db.select({ id: evals.id, total: evals.total }).from(evals).where(eq(evals.id, id)).limit(1);
+    return { id: existing?.id ?? id, total: existing?.total ?? total, created: false };
+  }
+  for (let group = 0; group < groups.length; group++) {
+    const payload: EvalGroupPayload = { evalId: id, group };
+    await enqueueJob(env, EVAL_GROUP, payload, { id: `${id}:${group}` });
+  }
+  return { id, total, created: true };
+}
+
+/** A result id that sorts in plan order: evaluation, group, task index. */
+export function resultId(evalId: string, group: number, task: number): string {
+  return `${evalId}.${String(group).padStart(4, '0')}.${String(task).padStart(3, '0')}`;
+}
+
+function keepLatestPerTool(lines: readonly string[]): string[] {
+  const byTool = new Map<string, string>();
+  for (const line of lines) {
+    const name = line.split('[')[0]?.trim() ?? line;
+    byTool.delete(name);
+    byTool.set(name, line);
+  }
+  return [...byTool.values()].slice(-MEMORY_LINES);
+}
+
+function runError(message: string): EvalOutcome & { error: string } {
+  return {
+    answer: null,
+    correct: false,
+    ending: 'open',
+    steps: [],
+    toolUpdates: [],
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    latencyMs: 0,
+    error: message,
+  };
+}
+
+registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
+  const { evalId, group } = payload as EvalGroupPayload;
+  const db = database(env.DB);
+  const [row] = await db.select().from(evals).where(eq(evals.id, evalId)).limit(1);
+  if (!row) throw new Error(`evaluation ${evalId} is missing`);
+  if (row.status !== 'running') return { evalId, group, skipped: row.status };
+  const suite = row.suite as EvalSuite;
+  const plan = row.planned[group] as EvalGroup | undefined;
+  if (!plan) throw new Error(`evaluation ${evalId} has no group ${group}`);
+
+  const done = await db
+    .select({ taskId: evalResults.taskId, trajectory: evalResults.trajectory })
+    .from(evalResults)
+    .where(
+      and(
+        eq(evalResults.evalId, evalId),
+        eq(evalResults.method, plan.method),
+        eq(evalResults.surface, plan.surface),
+      ),
+    );
+  const finished = new Map(done.map((d) => [d.taskId, d.trajectory as { toolUpdates?: string[] }]));
+  const taskRows = await db.select().from(tasks).where(inArray(tasks.id, plan.taskIds));
+  const taskById = new Map(taskRows.map((t) => [t.id, t]));
+  const [surface, docs] = await Promise.all([
+    findSurface(env, plan.surface),
+    findSurface(env, suite.promptSurface),
+  ]);
+  const model = textModelFor(env, suite.model);
+  const world = worldFor(env);
+
+  let memory: string[] = [];
+  let ran = 0;
+  for (const [index, taskId] of plan.taskIds.entries()) {
+    const previous = finished.get(taskId);
+    if (previous) {
+      memory = keepLatestPerTool(previous.toolUpdates ?? memory);
+      continue;
+    }
+    const [status] = await db.select({ status: evals.status }).from(evals).where(eq(evals.id, evalId));
+    if (status?.status !== 'running') return { evalId, group, ran, skipped: status?.status ?? 'deleted' };
+    const task = taskById.get(taskId);
+    let outcome: EvalOutcome & { error?: string };
+    if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
+    else if (!surface || !docs)
+      outcome = runError(`surface ${!surface ? plan.surface : suite.promptSurface} was deleted`);
+    else {
+      try {
+        outcome = await runEvalTask({
+          method: plan.method,
+          suite,
+          task: { id: task.id, question: task.question, gold: task.gold as Gold },
+          model,
+          world,
+          surface: surface as Surface,
+          docs: docs as Surface,
+          deps: edgeKernelDeps(env, task.gold),
+          memory,
+        });
+      } catch (err) {
+        if (attempt < MAX_ATTEMPTS) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        log.warn('eval task run failed on the last attempt', { evalId, group, taskId, error: message });
+        outcome = runError(message);
+      }
+    }
+    if (plan.method === 'greedy-memory' && outcome.error === undefined)
+      memory = keepLatestPerTool(outcome.toolUpdates);
+    const errorClass = outcome.error !== undefined ? RUN_ERROR : classifyRun(outcome);
+    await db
+      .insert(evalResults)
+      .values({
+        id: resultId(evalId, group, index),
+        evalId,
+        method: plan.method,
+        surface: plan.surface,
+        taskId,
+        dataset: plan.dataset,
+        difficulty: plan.difficulty,
+        question: task?.question ?? '',
+        answer: outcome.answer,
+        correct: outcome.correct,
+        ending: outcome.error !== undefined ? 'error' : outcome.ending,
+        errorClass,
+        steps: outcome.steps.length,
+        modelCalls: outcome.modelCalls,
+        inputTokens: outcome.inputTokens,
+        outputTokens: outcome.outputTokens,
+        latencyMs: Math.round(outcome.latencyMs),
+        trajectory: {
+          steps: outcome.steps,
+          toolUpdates: outcome.toolUpdates,
+          ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+        },
+        createdAt: Date.now(),
+      })
+      .onConflictDoNothing();
+    ran++;
+  }
+  await finishIfComplete(env, evalId);
+  return { evalId, group: groupKey(plan), ran };
+});
+
+/** The result rows aggregates need (no trajectories). */
+export async function resultRows(env: Bindings, evalId: string): Promise<ResultRow[]> {
+  return database(env.DB)
+    .select({
+      method: evalResults.method,
+      surface: evalResults.surface,
+      dataset: evalResults.dataset,
+      difficulty: evalResults.difficulty,
+      correct: evalResults.correct,
+      errorClass: evalResults.errorClass,
+      modelCalls: evalResults.modelCalls,
+      inputTokens: evalResults.inputTokens,
+      outputTokens: evalResults.outputTokens,
+      latencyMs: evalResults.latencyMs,
+    })
+    .from(evalResults)
+    .where(eq(evalResults.evalId, evalId))
+    .orderBy(asc(evalResults.id));
+}
+
+/** Planned task runs per (dataset, difficulty) cell, for one method × surface. */
+export function plannedPerCell(planned: readonly EvalGroup[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const g of planned) out.set(`${g.dataset}\u0000${g.difficulty}`, g.taskIds.length);
+  return out;
+}
+
+export interface EvalComparison {
+  previousEvalId: string;
+  threshold: number;
+  flagged: boolean;
+  drops: ReturnType<typeof compareTables>;
+}
+
+/**
+ * Marks the evaluation done once every planned task run has a result: overall success rate, and for a scheduled
+ * run the comparison with the previous finished run of its schedule (flagged when a drop exceeds the threshold).
+ */
+export async function finishIfComplete(env: Bindings, evalId: string): Promise<boolean> {
+  const db = database(env.DB);
+  const [row] = await db.select().from(evals).where(eq(evals.id, evalId)).limit(1);
+  if (row?.status !== 'running') return false;
+  const rows = await resultRows(env, evalId);
+  if (rows.length < row.total) return false;
+  const suite = row.suite as EvalSuite;
+  const current = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
+  let comparison: EvalComparison | null = null;
+  if (row.scheduleId !== null && row.dueTime !== null) {
+    const [schedule] = await db.select().from(schedules).where(eq(schedules.id, row.scheduleId)).limit(1);
+    const [previous] = await db
+      .select()
+      .from(evals)
+      .where(
+        and(eq(evals.scheduleId, row.scheduleId), eq(evals.status, 'done'), lt(evals.dueTime, row.dueTime)),
+      )
+      .orderBy(desc(evals.dueTime))
+      .limit(1);
+    if (previous) {
+      const before = aggregate(
+        previous.suite as EvalSuite,
+        plannedPerCell(previous.planned as EvalGroup[]),
+        await resultRows(env, previous.id),
+      );
+      const threshold = schedule?.threshold ?? 0.1;
+      const drops = compareTables(before.table, current.table, threshold);
+      comparison = { previousEvalId: previous.id, threshold, flagged: drops.length > 0, drops };
+    }
+  }
+  await db
+    .update(evals)
+    .set({
+      status: 'done',
+      successRate: current.successRate,
+      flagged: comparison?.flagged ?? false,
+      comparison,
+      finishedAt: Date.now(),
+    })
+    .where(and(eq(evals.id, evalId), eq(evals.status, 'running')));
+  return true;
+}

@@ -1,0 +1,504 @@
+/**
+ * Evaluations (issue 7): `POST /v1/evals` runs a suite (core/evals/suite.ts) by fanning its groups out through
+ * the JOBS queue (functions/eval-jobs.ts); `GET /v1/evals/{id}` gives the aggregates shaped like ToolEvo's
+ * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
+ * are listed with keyset pagination and read one by one with their trajectory.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { aggregate } from '../../core/evals/aggregate.ts';
+import type { EvalGroup } from '../../core/evals/plan.ts';
+import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { evalResults, evals, tasks } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../eval-jobs.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const Iso = z.string().openapi({ description: 'Time (ISO 8601, UTC).' });
+
+export const EvalSummary = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    status: z.enum(['running', 'done', 'cancelled']),
+    createdAt: Iso,
+    finishedAt: Iso.nullable(),
+    scheduleId: z.string().nullable(),
+    dueTime: Iso.nullable().openapi({ description: "The schedule's due time this run is for." }),
+    progress: z.object({ done: z.number().int(), total: z.number().int() }),
+    successRate: z.number().nullable().openapi({ description: 'Correct / finished task runs so far.' }),
+    flagged: z
+      .boolean()
+      .openapi({ description: 'A drop beyond the schedule threshold against the previous run.' }),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('EvalSummary');
+
+const Cell = z.object({
+  dataset: z.string(),
+  difficulty: z.enum(DIFFICULTIES),
+  total: z.number().int(),
+  done: z.number().int(),
+  correct: z.number().int(),
+  successRate: z.number().nullable(),
+});
+
+const Drop = z.object({
+  method: z.string(),
+  surface: z.string(),
+  dataset: z.string().nullable(),
+  difficulty: z.string().nullable(),
+  previous: z.number(),
+  current: z.number(),
+  delta: z.number(),
+});
+
+export const EvalComparisonSchema = z
+  .object({
+    previousEvalId: z.string(),
+    threshold: z.number(),
+    flagged: z.boolean(),
+    drops: z.array(Drop),
+  })
+  .openapi('EvalComparison');
+
+const EvalView = EvalSummary.extend({
+  suite: z.record(z.string(), z.unknown()),
+  model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
+  columns: z.array(z.object({ dataset: z.string(), difficulty: z.enum(DIFFICULTIES) })),
+  table: z.array(
+    z.object({
+      method: z.enum(EVAL_METHODS),
+      surface: z.string(),
+      cells: z.array(Cell),
+      average: z.number().nullable(),
+      averageEasy: z.number().nullable(),
+      averageHard: z.number().nullable(),
+    }),
+  ),
+  taxonomy: z.object({
+    categories: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string() })),
+    rows: z.array(
+      z.object({
+        method: z.enum(EVAL_METHODS),
+        surface: z.string(),
+        failures: z.number().int(),
+        runErrors: z.number().int(),
+        counts: z.record(z.string(), z.number().int()),
+      }),
+    ),
+  }),
+  usage: z.object({
+    modelCalls: z.number().int(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    latencyMs: z.number().int(),
+  }),
+  comparison: EvalComparisonSchema.nullable(),
+}).openapi('Eval');
+
+const EvalStepSchema = z.object({
+  text: z.string(),
+  observation: z.string(),
+  action: z.string().optional(),
+  outcome: z.string(),
+});
+
+const EvalResultSchema = z
+  .object({
+    id: z.string(),
+    method: z.string(),
+    surface: z.string(),
+    taskId: z.string(),
+    dataset: z.string(),
+    difficulty: z.string(),
+    question: z.string(),
+    answer: z.string().nullable(),
+    correct: z.boolean(),
+    ending: z.string(),
+    errorClass: z.string().nullable(),
+    steps: z.number().int(),
+    modelCalls: z.number().int(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    latencyMs: z.number().int(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('EvalResult');
+
+const EvalResultDetail = EvalResultSchema.extend({
+  gold: z.unknown().openapi({ description: 'The gold answer (admin keys only; null otherwise).' }),
+  trajectory: z.object({
+    steps: z.array(EvalStepSchema),
+    toolUpdates: z.array(z.string()),
+    error: z.string().optional(),
+  }),
+}).openapi('EvalResultDetail');
+
+const EvalId = z.string().min(1).max(100);
+
+const ListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    scheduleId: z.string().min(1).max(100).optional(),
+    before: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: 'Cursor: `nextCursor` of the previous page.' }),
+  })
+  .strict();
+
+const ResultsQuery = z
+  .object({
+    method: z.enum(EVAL_METHODS).optional(),
+    surface: z.string().min(1).max(100).optional(),
+    dataset: z.enum(DATASET_NAMES).optional(),
+    difficulty: z.enum(DIFFICULTIES).optional(),
+    correct: z.enum(['true', 'false']).optional(),
+    errorClass: z.string().min(1).max(50).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z
+      .string()
+      .min(1)
+      .max(300)
+      .optional()
+      .openapi({ description: '`nextCursor` of the previous page.' }),
+  })
+  .strict();
+
+const createEvalRoute = createRoute({
+  method: 'post',
+  path: '/v1/evals',
+  tags: ['Evaluations'],
+  summary: 'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: EvalSuiteSchema.openapi('EvalSuite') } },
+    },
+  },
+  responses: {
+    202: { description: 'The evaluation, running', content: { 'application/json': { schema: EvalSummary } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listEvalsRoute = createRoute({
+  method: 'get',
+  path: '/v1/evals',
+  tags: ['Evaluations'],
+  summary: 'Evaluations, newest first',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: 'A page of evaluations',
+      content: {
+        'application/json': {
+          schema: z.object({ evals: z.array(EvalSummary), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const getEvalRoute = createRoute({
+  method: 'get',
+  path: '/v1/evals/{id}',
+  tags: ['Evaluations'],
+  summary:
+    'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: EvalId }) },
+  responses: {
+    200: { description: 'The evaluation', content: { 'application/json': { schema: EvalView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteEvalRoute = createRoute({
+  method: 'delete',
+  path: '/v1/evals/{id}',
+  tags: ['Evaluations'],
+  summary: 'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: EvalId }) },
+  responses: {
+    200: { description: 'The evaluation', content: { 'application/json': { schema: EvalSummary } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const resultsRoute = createRoute({
+  method: 'get',
+  path: '/v1/evals/{id}/results',
+  tags: ['Evaluations'],
+  summary: 'Task runs of an evaluation, in plan order, filterable',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: EvalId }), query: ResultsQuery },
+  responses: {
+    200: {
+      description: 'A page of task runs',
+      content: {
+        'application/json': {
+          schema: z.object({ results: z.array(EvalResultSchema), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const resultRoute = createRoute({
+  method: 'get',
+  path: '/v1/evals/{id}/results/{resultId}',
+  tags: ['Evaluations'],
+  summary: 'One task run with its trajectory',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }) },
+  responses: {
+    200: { description: 'The task run', content: { 'application/json': { schema: EvalResultDetail } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+type EvalRow = typeof evals.$inferSelect;
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+async function doneCounts(env: Bindings, ids: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const id of ids) {
+    const [r] = await database(env.DB)
+      .select({ n: sql<number>`count(*)` })
+      .from(evalResults)
+      .where(eq(evalResults.evalId, id));
+    out.set(id, r?.n ?? 0);
+  }
+  return out;
+}
+
+async function successSoFar(env: Bindings, id: string): Promise<number | null> {
+  const [r] = await database(env.DB)
+    .select({
+      n: sql<number>`count(*)`,
+      ok: sql<number>`coalesce(sum(case when ${evalResults.correct} then 1 else 0 end), 0)`,
+    })
+    .from(evalResults)
+    .where(eq(evalResults.evalId, id));
+  return r && r.n > 0 ? r.ok / r.n : null;
+}
+
+export function evalSummary(
+  row: EvalRow,
+  done: number,
+  successRate: number | null,
+): z.infer<typeof EvalSummary> {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    createdAt: new Date(row.createdAt).toISOString(),
+    finishedAt: iso(row.finishedAt),
+    scheduleId: row.scheduleId,
+    dueTime: iso(row.dueTime),
+    progress: { done, total: row.total },
+    successRate: row.status === 'done' ? row.successRate : successRate,
+    flagged: row.flagged,
+    links: { self: `/v1/evals/${row.id}`, results: `/v1/evals/${row.id}/results` },
+  };
+}
+
+async function findEval(env: Bindings, id: string): Promise<EvalRow> {
+  const [row] = await database(env.DB).select().from(evals).where(eq(evals.id, id)).limit(1);
+  if (!row) throw new ProblemError('not-found', { detail: `No evaluation with id ${id}.` });
+  return row;
+}
+
+/** Summaries of evaluations (newest first), with their progress. */
+export async function listEvalSummaries(
+  env: Bindings,
+  opts: { limit: number; scheduleId?: string; before?: string },
+): Promise<{ evals: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
+  const conditions: SQL[] = [];
+  if (opts.scheduleId) conditions.push(eq(evals.scheduleId, opts.scheduleId));
+  if (opts.before) {
+    const [at, id] = decodeCursor(opts.before, 'before');
+    conditions.push(
+      sql`(${evals.createdAt} < ${Number(at)} or (${evals.createdAt} = ${Number(at)} and ${evals.id} < ${id}))`,
+    );
+  }
+  const rows = await database(env.DB)
+    .select()
+    .from(evals)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(evals.createdAt), desc(evals.id))
+    .limit(opts.limit + 1);
+  const page = rows.slice(0, opts.limit);
+  const running = page.filter((r) => r.status !== 'done').map((r) => r.id);
+  const counts = await doneCounts(env, running);
+  const out = [];
+  for (const r of page) {
+    const done = r.status === 'done' ? r.total : (counts.get(r.id) ?? 0);
+    out.push(evalSummary(r, done, r.status === 'done' ? r.successRate : await successSoFar(env, r.id)));
+  }
+  const last = page.at(-1);
+  return {
+    evals: out,
+    nextCursor: rows.length > opts.limit && last ? encodeCursor([String(last.createdAt), last.id]) : null,
+  };
+}
+
+function encodeCursor(parts: string[]): string {
+  return btoa(JSON.stringify(parts)).replaceAll('=', '');
+}
+
+function decodeCursor(cursor: string, field: string): string[] {
+  try {
+    const parts = JSON.parse(atob(cursor)) as unknown;
+    if (Array.isArray(parts) && parts.every((p) => typeof p === 'string')) return parts as string[];
+  } catch {
+    // fall through to the problem below
+  }
+  throw new ProblemError('validation-error', {
+    detail: 'The cursor is not one this API returned.',
+    errors: [{ in: 'query', field, pointer: `/${field}`, message: 'invalid cursor' }],
+  });
+}
+
+export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createEvalRoute, async (c) => {
+    const suite: EvalSuite = c.req.valid('json');
+    await assertSurfacesExist(c.env, suite);
+    const launch = await launchEval(c.env, suite);
+    const row = await findEval(c.env, launch.id);
+    return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });
+  });
+
+  app.openapi(listEvalsRoute, async (c) => {
+    const q = c.req.valid('query');
+    return c.json(await listEvalSummaries(c.env, q), 200);
+  });
+
+  app.openapi(getEvalRoute, async (c) => {
+    const row = await findEval(c.env, c.req.valid('param').id);
+    const suite = row.suite as EvalSuite;
+    const rows = await resultRows(c.env, row.id);
+    const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
+    return c.json(
+      {
+        ...evalSummary(row, rows.length, agg.successRate),
+        suite: suite as unknown as Record<string, unknown>,
+        model: row.model as { provider: string; name: string; simulated: boolean },
+        columns: agg.columns,
+        table: agg.table,
+        taxonomy: { categories: [...agg.taxonomy.categories], rows: agg.taxonomy.rows },
+        usage: agg.usage,
+        comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
+      },
+      200,
+    );
+  });
+
+  app.openapi(deleteEvalRoute, async (c) => {
+    const id = c.req.valid('param').id;
+    await findEval(c.env, id);
+    await database(c.env.DB)
+      .update(evals)
+      .set({ status: 'cancelled', finishedAt: Date.now() })
+      .where(and(eq(evals.id, id), eq(evals.status, 'running')));
+    const row = await findEval(c.env, id);
+    const [done] = [(await doneCounts(c.env, [id])).get(id) ?? 0];
+    return c.json(evalSummary(row, done, await successSoFar(c.env, id)), 200);
+  });
+
+  app.openapi(resultsRoute, async (c) => {
+    const id = c.req.valid('param').id;
+    const q = c.req.valid('query');
+    await findEval(c.env, id);
+    const conditions: SQL[] = [eq(evalResults.evalId, id)];
+    if (q.method) conditions.push(eq(evalResults.method, q.method));
+    if (q.surface) conditions.push(eq(evalResults.surface, q.surface));
+    if (q.dataset) conditions.push(eq(evalResults.dataset, q.dataset));
+    if (q.difficulty) conditions.push(eq(evalResults.difficulty, q.difficulty));
+    if (q.correct) conditions.push(eq(evalResults.correct, q.correct === 'true'));
+    if (q.errorClass) conditions.push(eq(evalResults.errorClass, q.errorClass));
+    if (q.cursor) conditions.push(gt(evalResults.id, decodeCursor(q.cursor, 'cursor')[0] ?? ''));
+    const rows = await database(c.env.DB)
+      .select()
+      .from(evalResults)
+      .where(and(...conditions))
+      .orderBy(asc(evalResults.id))
+      .limit(q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    const last = page.at(-1);
+    return c.json(
+      {
+        results: page.map(resultView),
+        nextCursor: rows.length > q.limit && last ? encodeCursor([last.id]) : null,
+      },
+      200,
+    );
+  });
+
+  app.openapi(resultRoute, async (c) => {
+    const { id, resultId } = c.req.valid('param');
+    const [row] = await database(c.env.DB)
+      .select()
+      .from(evalResults)
+      .where(and(eq(evalResults.evalId, id), eq(evalResults.id, resultId)))
+      .limit(1);
+    if (!row) throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
+    // Gold answers are admin-only everywhere else (GET /v1/tasks); the same here.
+    let gold: unknown = null;
+    if (c.get('principal')?.role === 'admin') {
+      const [task] = await database(c.env.DB)
+        .select({ gold: tasks.gold })
+        .from(tasks)
+        .where(eq(tasks.id, row.taskId));
+      gold = task?.gold ?? null;
+    }
+    const trajectory = row.trajectory as z.infer<typeof EvalResultDetail>['trajectory'];
+    return c.json({ ...resultView(row), gold, trajectory }, 200);
+  });
+}
+
+function resultView(r: typeof evalResults.$inferSelect): z.infer<typeof EvalResultSchema> {
+  return {
+    id: r.id,
+    method: r.method,
+    surface: r.surface,
+    taskId: r.taskId,
+    dataset: r.dataset,
+    difficulty: r.difficulty,
+    question: r.question,
+    answer: r.answer,
+    correct: r.correct,
+    ending: r.ending,
+    errorClass: r.errorClass,
+    steps: r.steps,
+    modelCalls: r.modelCalls,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    latencyMs: r.latencyMs,
+    links: { self: `/v1/evals/${r.evalId}/results/${r.id}` },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * Evaluation schedules (issue 7): a suite with a five-field UTC cron expression. The Worker's cron handler
+ * launches each enabled schedule once per due time (functions/schedules.ts); each run is compared with the
+ * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
+import { checkCron, nextDue } from '../../core/util/cron.ts';
+import { database } from '../../db/client.ts';
+import { schedules } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { assertSurfacesExist } from '../eval-jobs.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { EvalSummary, listEvalSummaries } from './evals.ts';
+
+const Cron = z
+  .string()
+  .min(1)
+  .max(100)
+  .superRefine((expr, ctx) => {
+    const check = checkCron(expr);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+  })
+  .openapi({
+    description: 'Five-field cron expression in UTC, e.g. `0 3 * * *` (daily at 03:00).',
+    example: '0 3 * * *',
+  });
+
+const Threshold = z.number().min(0).max(1).openapi({
+  description:
+    'Flag a run whose success rate drops by more than this (absolute, 0–1) against the previous run.',
+});
+
+const CreateSchedule = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    cron: Cron,
+    suite: EvalSuiteSchema,
+    threshold: Threshold.default(0.1),
+    enabled: z.boolean().default(true),
+  })
+  .openapi('CreateSchedule');
+
+const UpdateSchedule = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    cron: Cron.optional(),
+    suite: EvalSuiteSchema.optional(),
+    threshold: Threshold.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .openapi('UpdateSchedule');
+
+const ScheduleView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    cron: z.string(),
+    suite: z.record(z.string(), z.unknown()),
+    threshold: z.number(),
+    enabled: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    nextDueAt: z.string().nullable().openapi({ description: 'The next due time (null when disabled).' }),
+    lastRun: EvalSummary.nullable(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('Schedule');
+
+const ScheduleDetail = ScheduleView.extend({ runs: z.array(EvalSummary) }).openapi('ScheduleDetail');
+
+const ScheduleId = z.object({ id: z.string().min(1).max(100) });
+
+const createScheduleRoute = createRoute({
+  method: 'post',
+  path: '/v1/schedules',
+  tags: ['Evaluations'],
+  summary: 'Schedule an evaluation suite with a cron expression',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSchedule } } } },
+  responses: {
+    201: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listSchedulesRoute = createRoute({
+  method: 'get',
+  path: '/v1/schedules',
+  tags: ['Evaluations'],
+  summary: 'Evaluation schedules',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  responses: {
+    200: {
+      description: 'Every schedule, oldest first',
+      content: { 'application/json': { schema: z.object({ schedules: z.array(ScheduleView) }) } },
+    },
+    ...problemResponses(...AUTH_PROBLEMS),
+  },
+});
+
+const getScheduleRoute = createRoute({
+  method: 'get',
+  path: '/v1/schedules/{id}',
+  tags: ['Evaluations'],
+  summary: 'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: ScheduleId },
+  responses: {
+    200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleDetail } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const patchScheduleRoute = createRoute({
+  method: 'patch',
+  path: '/v1/schedules/{id}',
+  tags: ['Evaluations'],
+  summary: 'Change a schedule (name, cron, suite, threshold, enabled)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    params: ScheduleId,
+    body: { required: true, content: { 'application/json': { schema: UpdateSchedule } } },
+  },
+  responses: {
+    200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteScheduleRoute = createRoute({
+  method: 'delete',
+  path: '/v1/schedules/{id}',
+  tags: ['Evaluations'],
+  summary: 'Delete a schedule (its past runs are kept)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: ScheduleId },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+type ScheduleRow = typeof schedules.$inferSelect;
+
+async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<typeof ScheduleView>> {
+  const last = await listEvalSummaries(env, { limit: 1, scheduleId: row.id });
+  const next = row.enabled ? nextDue(row.cron, Date.now()) : null;
+  return {
+    id: row.id,
+    name: row.name,
+    cron: row.cron,
+    suite: row.suite as Record<string, unknown>,
+    threshold: row.threshold,
+    enabled: row.enabled,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    nextDueAt: next === null ? null : new Date(next).toISOString(),
+    lastRun: last.evals[0] ?? null,
+    links: { self: `/v1/schedules/${row.id}`, runs: `/v1/evals?scheduleId=${row.id}` },
+  };
+}
+
+async function findSchedule(env: Bindings, id: string): Promise<ScheduleRow> {
+  const [row] = await database(env.DB).select().from(schedules).where(eq(schedules.id, id)).limit(1);
+  if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
+  return row;
+}
+
+export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createScheduleRoute, async (c) => {
+    const body = c.req.valid('json');
+    await assertSurfacesExist(c.env, body.suite, '/suite');
+    const now = Date.now();
+    const row: ScheduleRow = {
+      id: crypto.randomUUID(),
+      name: body.name,
+      cron: body.cron.trim(),
+      suite: body.suite,
+      threshold: body.threshold,
+      enabled: body.enabled,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await database(c.env.DB).insert(schedules).values(row);
+    return c.json(await scheduleView(c.env, row), 201, { location: `/v1/schedules/${row.id}` });
+  });
+
+  app.openapi(listSchedulesRoute, async (c) => {
+    const rows = await database(c.env.DB).select().from(schedules).orderBy(schedules.createdAt);
+    const out = [];
+    for (const r of rows) out.push(await scheduleView(c.env, r));
+    return c.json({ schedules: out }, 200);
+  });
+
+  app.openapi(getScheduleRoute, async (c) => {
+    const row = await findSchedule(c.env, c.req.valid('param').id);
+    const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
+    return c.json({ ...(await scheduleView(c.env, row)), runs: runs.evals }, 200);
+  });
+
+  app.openapi(patchScheduleRoute, async (c) => {
+    const row = await findSchedule(c.env, c.req.valid('param').id);
+    const body = c.req.valid('json');
+    if (body.suite) await assertSurfacesExist(c.env, body.suite as EvalSuite, '/suite');
+    const next: ScheduleRow = {
+      ...row,
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.cron !== undefined ? { cron: body.cron.trim() } : {}),
+      ...(body.suite !== undefined ? { suite: body.suite } : {}),
+      ...(body.threshold !== undefined ? { threshold: body.threshold } : {}),
+      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      updatedAt: Date.now(),
+    };
+    await database(c.env.DB).update(schedules).set(next).where(eq(schedules.id, row.id));
+    return c.json(await scheduleView(c.env, next), 200);
+  });
+
+  app.openapi(deleteScheduleRoute, async (c) => {
+    const row = await findSchedule(c.env, c.req.valid('param').id);
+    await database(c.env.DB).delete(schedules).where(eq(schedules.id, row.id));
+    return c.body(null, 204);
+  });
+}
