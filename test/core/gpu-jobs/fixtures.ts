@@ -1,0 +1,82 @@
+/**
+ * Real export lines for the gpu-jobs tests: a small simulated ToolEvo search (the `sim` policy on P_s_OOD), its
+ * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
+ * functions/routes/exports.ts and functions/trajectory-store.ts.
+ */
+import { createSimModel } from '../../../core/models/sim/index.ts';
+import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
+import {
+  dpoPairs,
+  dpoRecord,
+  extractTrajectories,
+  sftRecord,
+  type TrajectoryMeta,
+} from '../../../core/search/trajectories.ts';
+import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
+import { generateTasks } from '../../../core/world/tasks/generate.ts';
+import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';
+import { generateWorld } from '../../../core/world/world.ts';
+
+export interface ExportFixture {
+  sftLines: string[];
+  dpoLines: string[];
+}
+
+async function build(): Promise<ExportFixture> {
+  const world = generateWorld({ seed: 'search-sim', scale: 0.1 });
+  const { tasks } = await generateTasks(world, TASK_TEMPLATES, {
+    counts: () => ({ test: 1, dev: 0, train: 0 }),
+  });
+  const model = createSimModel({ preset: 'static' });
+  const sftLines: string[] = [];
+  const dpoLines: string[] = [];
+  // Tasks whose trees hold both successes and preference pairs under this seed (coffee-easy, agenda-hard).
+  for (const task of tasks.filter((t) => t.id.startsWith('coffee-easy') || t.id.startsWith('agenda-hard'))) {
+    const tree = createSearch(task, { simulations: 6, k: 3, maxDepth: 10, seed: 'eval' });
+    await runSearch(tree, searchEnv(tree, { model, world, surface: S_OOD_SURFACE }));
+    const meta: TrajectoryMeta = {
+      treeId: `tree-${task.id}`,
+      explorationId: 'exp-1',
+      taskId: task.id,
+      dataset: task.id.split('-')[0] ?? 'coffee',
+      surfaceId: 's-ood',
+      promptSurfaceId: 'pc',
+      model: tree.model ?? 'sim',
+      seed: 'eval',
+    };
+    for (const t of extractTrajectories(tree, meta)) {
+      if (t.reward !== 1) continue;
+      const record = sftRecord(t, task, { docsSurface: PC_SURFACE });
+      sftLines.push(
+        JSON.stringify({
+          ...record,
+          meta: { trajectoryId: t.id, ...meta, reward: t.reward, toolUpdates: t.toolUpdates },
+        }),
+      );
+    }
+    for (const pair of dpoPairs(tree)) {
+      const record = dpoRecord(pair, task, { docsSurface: PC_SURFACE });
+      dpoLines.push(
+        JSON.stringify({
+          ...record,
+          meta: {
+            ...meta,
+            parentNode: pair.parent,
+            chosenNode: pair.chosenNode,
+            rejectedNode: pair.rejectedNode,
+          },
+        }),
+      );
+    }
+  }
+  return { sftLines, dpoLines };
+}
+
+let cached: Promise<ExportFixture> | null = null;
+
+export function exportFixture(): Promise<ExportFixture> {
+  cached ??= build();
+  return cached;
+}
+
+export const jsonl = (lines: readonly string[]) => lines.map((l) => `${l}\n`).join('');
