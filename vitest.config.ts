@@ -1,8 +1,10 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `core` runs the runtime-independent logic in plain Node; `edge` runs the Worker, its bindings
-// and Durable Objects inside workerd through Cloudflare's Vitest integration. Vitest is kept to 2 workers.
+// Three projects: `core` runs the runtime-independent logic in plain Node; `edge` runs the Worker, its bindings
+// and Durable Objects inside workerd through Cloudflare's Vitest integration; `e2e` runs black-box tests (CLI,
+// dashboard) in Node against one seeded local `wrangler dev` instance started by test/e2e/local-instance.ts.
+// Vitest is kept to 2 workers.
 export default defineConfig({
   test: {
     maxWorkers: 2,
@@ -45,6 +47,17 @@ export default defineConfig({
           include: ['test/edge/**/*.test.ts'],
           setupFiles: ['test/edge/apply-migrations.ts'],
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/local-instance.ts'],
+          // Whole evaluations run through the instance's queue: generous limits.
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -4,7 +4,8 @@
  *  2. applies D1 migrations to the local database and seeds it with the world and its tasks (scripts/seed.ts;
  *     seeding is skipped when the database already holds the current world),
  *  3. runs `wrangler dev` with local bindings only (no login, no remote resources, no network).
- * Extra arguments are passed to `wrangler dev` (e.g. `npm start -- --test-scheduled`).
+ * Extra arguments are passed to `wrangler dev` (e.g. `npm start -- --test-scheduled`); `--persist-to DIR` is
+ * also passed to the seeding step, so the database that is seeded is the one that is served.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
@@ -31,14 +32,17 @@ async function main(): Promise<void> {
   }
   // CI=1 keeps wrangler from prompting; --local never touches a remote database.
   const quiet = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' };
+  const extra = process.argv.slice(2);
+  const persistAt = extra.indexOf('--persist-to');
+  const persist = persistAt >= 0 ? extra.slice(persistAt, persistAt + 2) : [];
   const seeded = await run(
     join(root, 'node_modules', '.bin', 'tsx'),
-    [join(root, 'scripts', 'seed.ts')],
+    [join(root, 'scripts', 'seed.ts'), ...persist],
     quiet,
   );
   if (seeded !== 0) process.exit(seeded);
 
-  const devArgs = ['dev', '--port', port, '--local', ...process.argv.slice(2)];
+  const devArgs = ['dev', '--port', port, '--local', ...extra];
   const code = await run(wrangler, devArgs, { ...process.env, WRANGLER_SEND_METRICS: 'false' });
   process.exit(code);
 }

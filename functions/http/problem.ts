@@ -141,14 +141,16 @@ export function problem(c: Context, slug: ProblemSlug, opts: ProblemOptions): Re
 }
 
 /** The validation-error problem for a failed zod parse of one request part (`body`, `query`, `param`…). */
-export function validationProblem(c: Context, where: string, error: z.ZodError): Response {
+/** The detail and field errors of a validation problem (pure: the CLI builds the same document client-side). */
+export function validationProblemOptions(where: string, error: z.ZodError): ProblemOptions {
   const errors = zodFieldErrors(where, error);
   const first = errors[0];
   const at = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : where;
-  return problem(c, 'validation-error', {
-    detail: `Invalid ${at}: ${first?.message ?? 'does not match the schema'}`,
-    errors,
-  });
+  return { detail: `Invalid ${at}: ${first?.message ?? 'does not match the schema'}`, errors };
+}
+
+export function validationProblem(c: Context, where: string, error: z.ZodError): Response {
+  return problem(c, 'validation-error', validationProblemOptions(where, error));
 }
 
 /** Thrown anywhere in a handler to answer with a problem; caught by the app's error handler. */

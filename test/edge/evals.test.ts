@@ -177,7 +177,7 @@ describe('evaluations', () => {
     const second = (await (
       await call(`/v1/evals/${full.id}/results?limit=5&cursor=${first.nextCursor}`, { key: USER_KEY })
     ).json()) as { results: { id: string }[] };
-    expect(second.results[0]?.id > (first.results.at(-1)?.id ?? '')).toBe(true);
+    expect((second.results[0]?.id ?? '') > (first.results.at(-1)?.id ?? '')).toBe(true);
     const wrong = (await (
       await call(`/v1/evals/${full.id}/results?correct=false&limit=200`, { key: USER_KEY })
     ).json()) as {

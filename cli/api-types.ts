@@ -1,0 +1,104 @@
+/**
+ * The response shapes the CLI reads, as the API serves them (functions/routes/evals.ts, schedules.ts,
+ * explorations.ts; /openapi.json). Times are ISO 8601 strings. Only the members the CLI uses are listed.
+ */
+
+export type Difficulty = 'easy' | 'hard';
+
+export interface EvalSummary {
+  id: string;
+  name: string | null;
+  status: 'running' | 'done' | 'cancelled';
+  createdAt: string;
+  finishedAt: string | null;
+  scheduleId: string | null;
+  dueTime: string | null;
+  progress: { done: number; total: number };
+  successRate: number | null;
+  flagged: boolean;
+}
+
+export interface EvalCell {
+  dataset: string;
+  difficulty: Difficulty;
+  total: number;
+  done: number;
+  correct: number;
+  successRate: number | null;
+}
+
+export interface EvalRow {
+  method: string;
+  surface: string;
+  cells: EvalCell[];
+  average: number | null;
+  averageEasy: number | null;
+  averageHard: number | null;
+}
+
+export interface EvalDetail extends EvalSummary {
+  suite: Record<string, unknown>;
+  model: { provider: string; name: string; simulated: boolean };
+  columns: { dataset: string; difficulty: Difficulty }[];
+  table: EvalRow[];
+  taxonomy: {
+    categories: { id: string; label: string; rule: string }[];
+    rows: {
+      method: string;
+      surface: string;
+      /** Failed task runs, each in exactly one category. */
+      failures: number;
+      /** Task runs that could not run to an answer (infrastructure errors), outside the taxonomy. */
+      runErrors?: number;
+      counts: Record<string, number>;
+    }[];
+  };
+  usage: { modelCalls: number; inputTokens: number; outputTokens: number; latencyMs: number };
+  comparison: null | {
+    previousEvalId: string;
+    threshold: number;
+    flagged: boolean;
+    drops: {
+      method: string;
+      surface: string;
+      dataset: string | null;
+      difficulty: string | null;
+      previous: number;
+      current: number;
+      delta: number;
+    }[];
+  };
+}
+
+export interface EvalCreated {
+  id: string;
+  status: 'running';
+  total: number;
+  links: { self: string; results: string };
+}
+
+export interface Schedule {
+  id: string;
+  name: string;
+  cron: string;
+  suite: Record<string, unknown>;
+  threshold: number;
+  enabled: boolean;
+  createdAt: string;
+  nextDueAt: string | null;
+  lastRun: EvalSummary | null;
+}
+
+export interface Exploration {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  trees: number;
+  counts: { queued: number; running: number; done: number; failed: number; cancelled: number };
+  solved: number;
+  successRate: number | null;
+  usage: { nodes: number; iterations: number; modelCalls: number; inputTokens: number; outputTokens: number };
+  config: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  links: Record<string, string>;
+}

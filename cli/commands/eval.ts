@@ -1,0 +1,89 @@
+/**
+ * `tooldrift eval`: starts an evaluation (POST /v1/evals), shows its progress while polling GET /v1/evals/{id},
+ * then prints the results table and the error taxonomy (or the raw JSON with --json).
+ */
+import type { EvalCreated, EvalDetail } from '../api-types.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printJson,
+  sleeper,
+} from '../context.ts';
+import { type ApiClient, EXIT_FAILURE } from '../http.ts';
+import { Progress } from '../progress.ts';
+import { MODEL_HELP, SUITE_HELP, SUITE_OPTIONS, suiteFromFlags, validateSuite } from '../suite.ts';
+import { evalReport } from '../table.ts';
+
+export const EVAL_HELP = `Usage: tooldrift eval [suite flags] [--no-wait] [--json] [--url URL] [--key KEY]
+
+Runs an evaluation suite (methods × surfaces × sampled tasks of each dataset and difficulty) on a tooldrift
+instance, shows a progress bar on stderr, then prints the success-rate table and the error taxonomy.
+
+${SUITE_HELP}
+
+${MODEL_HELP}
+
+Run:
+  --no-wait      print the evaluation id and return at once
+
+${CONNECTION_HELP}
+
+Exit codes: 0 finished, 1 the server refused or the evaluation was cancelled, 2 invalid flags.
+Example: tooldrift eval --surfaces pc,s-in,s-ood --sample 1`;
+
+const OPTIONS = { ...CONNECTION_OPTIONS, ...SUITE_OPTIONS, 'no-wait': { type: 'boolean' } } as const;
+
+/** Polls an evaluation until it is no longer running, drawing progress on stderr. */
+export async function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<EvalDetail> {
+  const progress = new Progress({
+    label: `eval ${id}`,
+    unit: 'task runs',
+    tty: io.stderrIsTTY,
+    write: io.stderr,
+    ...(io.now ? { now: io.now } : {}),
+    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+  });
+  const sleep = sleeper(io);
+  try {
+    for (;;) {
+      const detail = await client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
+      const { done, total } = detail.progress;
+      if (detail.status !== 'running') {
+        progress.finish(done, total, detail.status);
+        return detail;
+      }
+      progress.update(done, total);
+      await sleep(io.pollMs ?? 1_000);
+    }
+  } finally {
+    progress.abort();
+  }
+}
+
+export async function evalCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse('eval', args, OPTIONS);
+  if (values.help) {
+    io.stdout(`${EVAL_HELP}\n`);
+    return 0;
+  }
+  const suite = suiteFromFlags(values);
+  validateSuite(suite);
+  const client = clientFor(io, values);
+  const created = await client.post<EvalCreated>('/v1/evals', suite);
+  if (values['no-wait']) {
+    if (values.json) printJson(io, created);
+    else
+      io.stdout(
+        `Started evaluation ${created.id} (${created.total} task runs).\n` +
+          `Follow it with: tooldrift evals show ${created.id}\n`,
+      );
+    return 0;
+  }
+  const detail = await waitForEval(io, client, created.id);
+  if (values.json) printJson(io, detail);
+  else io.stdout(evalReport(detail));
+  return detail.status === 'done' ? 0 : EXIT_FAILURE;
+}

@@ -1,0 +1,68 @@
+/** `tooldrift evals list|show`: past evaluations (GET /v1/evals) and one evaluation's tables. */
+import type { EvalDetail, EvalSummary } from '../api-types.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import { EXIT_USAGE } from '../http.ts';
+import { CliError } from '../problem.ts';
+import { flagValue } from '../suite.ts';
+import { evalReport, isoTime, percentCell, renderTable } from '../table.ts';
+
+export const EVALS_HELP = `Usage:
+  tooldrift evals list [--limit N] [--schedule ID]   evaluations, newest first
+  tooldrift evals show ID                            one evaluation's results table and error taxonomy
+
+${CONNECTION_HELP}`;
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  limit: { type: 'string' },
+  schedule: { type: 'string' },
+} as const;
+
+export function evalsListTable(evals: EvalSummary[]): string {
+  if (evals.length === 0) return 'No evaluations yet.\n';
+  return renderTable({
+    header: [
+      ['id', 'name', 'status', 'progress', 'success %', 'flagged', 'created', 'schedule'].map((text) => ({
+        text,
+      })),
+    ],
+    align: ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
+    rows: evals.map((e) => [
+      e.id,
+      e.name ?? '',
+      e.status,
+      `${e.progress.done}/${e.progress.total}`,
+      percentCell(e.successRate),
+      e.flagged ? 'yes' : '',
+      isoTime(e.createdAt),
+      e.scheduleId ?? '',
+    ]),
+  });
+}
+
+export async function evalsCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('evals', args, OPTIONS, true);
+  if (values.help || positionals.length === 0) {
+    io.stdout(`${EVALS_HELP}\n`);
+    return values.help ? 0 : EXIT_USAGE;
+  }
+  const [action, id, ...rest] = positionals;
+  if (action === 'list' && id === undefined) {
+    const client = clientFor(io, values);
+    const { evals } = await client.get<{ evals: EvalSummary[] }>('/v1/evals', {
+      limit: values.limit === undefined ? undefined : flagValue(values.limit),
+      scheduleId: values.schedule,
+    });
+    if (values.json) printJson(io, { evals });
+    else io.stdout(evalsListTable(evals));
+    return 0;
+  }
+  if (action === 'show' && id !== undefined && rest.length === 0) {
+    const client = clientFor(io, values);
+    const detail = await client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
+    if (values.json) printJson(io, detail);
+    else io.stdout(evalReport(detail));
+    return 0;
+  }
+  throw new CliError(['Usage: tooldrift evals list | tooldrift evals show ID'], EXIT_USAGE);
+}

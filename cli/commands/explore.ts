@@ -1,0 +1,167 @@
+/**
+ * `tooldrift explore`: starts an exploration (ToolEvo tree searches, POST /v1/explorations), shows how many of
+ * its trees have finished while polling GET /v1/explorations/{id}, then prints the counts and success rate.
+ * The request is validated by the API; its problems are printed as they come.
+ */
+import type { Exploration } from '../api-types.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printJson,
+  sleeper,
+} from '../context.ts';
+import { EXIT_FAILURE } from '../http.ts';
+import { Progress } from '../progress.ts';
+import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+import { percentCell } from '../table.ts';
+
+export const EXPLORE_HELP = `Usage: tooldrift explore [task flags] [search flags] [--no-wait] [--json] [--url URL] [--key KEY]
+
+Runs ToolEvo tree searches (trees per task × tasks) on a tooldrift instance; their trajectories feed
+\`tooldrift export sft|dpo\`.
+
+Tasks (ids, or a filter: the first --limit matching tasks by id):
+  --tasks LIST           task ids
+  --dataset D            flights | coffee | airbnb | yelp | agenda | scirex | dblp
+  --difficulty D         easy | hard
+  --split S              train | dev | test
+  --limit N              tasks (default 10)
+
+Search:
+  --surface ID           server surface (default pc)
+  --prompt-surface ID    surface whose docs the agent sees (default pc)
+  --trees N              trees per task (default 20)
+  --mode M               mcts | greedy (default mcts)
+  --k N                  candidates per expansion (default 5)
+  --simulations N        M: simulations per tree (default 12)
+  --depth N              T: max depth of a path (default 15)
+  --seed S               seed (default '0')
+
+${MODEL_HELP}
+
+Run:
+  --no-wait              print the exploration id and return at once
+
+${CONNECTION_HELP}
+
+Exit codes: 0 succeeded, 1 the server refused or the exploration failed or was cancelled, 2 invalid flags.`;
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  ...MODEL_OPTIONS,
+  tasks: { type: 'string' },
+  dataset: { type: 'string' },
+  difficulty: { type: 'string' },
+  split: { type: 'string' },
+  limit: { type: 'string' },
+  surface: { type: 'string' },
+  'prompt-surface': { type: 'string' },
+  trees: { type: 'string' },
+  mode: { type: 'string' },
+  k: { type: 'string' },
+  simulations: { type: 'string' },
+  depth: { type: 'string' },
+  seed: { type: 'string' },
+  'no-wait': { type: 'boolean' },
+} as const;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The body of POST /v1/explorations the flags describe; unset flags are left to the API's defaults. */
+export function explorationBody(values: Values): Record<string, unknown> {
+  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const body: Record<string, unknown> = {};
+  const ids = s('tasks');
+  if (ids !== undefined) body.tasks = listValue(ids);
+  else {
+    const filter: Record<string, unknown> = {};
+    for (const key of ['dataset', 'difficulty', 'split'] as const) {
+      const v = s(key);
+      if (v !== undefined) filter[key] = v;
+    }
+    const limit = s('limit');
+    if (limit !== undefined) filter.limit = flagValue(limit);
+    body.tasks = filter;
+  }
+  const surface = s('surface');
+  if (surface !== undefined) body.surface = surface;
+  const promptSurface = s('prompt-surface');
+  if (promptSurface !== undefined) body.promptSurface = promptSurface;
+  const trees = s('trees');
+  if (trees !== undefined) body.treesPerTask = flagValue(trees);
+  const search: Record<string, unknown> = {};
+  const mode = s('mode');
+  if (mode !== undefined) search.mode = mode;
+  for (const [key, flag] of [
+    ['k', 'k'],
+    ['simulations', 'simulations'],
+    ['maxDepth', 'depth'],
+  ] as const) {
+    const v = s(flag);
+    if (v !== undefined) search[key] = flagValue(v);
+  }
+  if (Object.keys(search).length > 0) body.search = search;
+  const model = modelFromFlags(values);
+  if (model !== undefined) body.model = model;
+  const seed = s('seed');
+  if (seed !== undefined) body.seed = seed;
+  return body;
+}
+
+function finished(e: Exploration): number {
+  return e.counts.done + e.counts.failed + e.counts.cancelled;
+}
+
+export function explorationReport(e: Exploration): string {
+  const c = e.counts;
+  const u = e.usage;
+  return (
+    `Exploration ${e.id} — ${e.status}: ${e.trees} trees (${c.done} done, ${c.failed} failed, ` +
+    `${c.cancelled} cancelled, ${c.running} running, ${c.queued} queued)\n` +
+    `Solved ${e.solved} of ${finished(e)} finished trees: success rate ${percentCell(e.successRate)}%\n` +
+    `Usage: ${u.nodes} nodes, ${u.iterations} iterations, ${u.modelCalls} model calls, ` +
+    `${u.inputTokens} input + ${u.outputTokens} output tokens\n` +
+    `Export its trajectories: tooldrift export sft --exploration ${e.id} --out sft.jsonl\n`
+  );
+}
+
+export async function exploreCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse('explore', args, OPTIONS);
+  if (values.help) {
+    io.stdout(`${EXPLORE_HELP}\n`);
+    return 0;
+  }
+  const body = explorationBody(values);
+  const client = clientFor(io, values);
+  let view = await client.post<Exploration>('/v1/explorations', body);
+  if (values['no-wait']) {
+    if (values.json) printJson(io, view);
+    else io.stdout(`Started exploration ${view.id} (${view.trees} trees).\n`);
+    return 0;
+  }
+  const progress = new Progress({
+    label: `explore ${view.id}`,
+    unit: 'trees',
+    tty: io.stderrIsTTY,
+    write: io.stderr,
+    ...(io.now ? { now: io.now } : {}),
+    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+  });
+  const sleep = sleeper(io);
+  try {
+    while (view.status === 'queued' || view.status === 'running') {
+      progress.update(finished(view), view.trees, `${view.solved} solved`);
+      await sleep(io.pollMs ?? 1_000);
+      view = await client.get<Exploration>(`/v1/explorations/${encodeURIComponent(view.id)}`);
+    }
+    progress.finish(finished(view), view.trees, view.status);
+  } finally {
+    progress.abort();
+  }
+  if (values.json) printJson(io, view);
+  else io.stdout(explorationReport(view));
+  return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
+}

@@ -1,0 +1,95 @@
+/** `tooldrift schedules create|list`: evaluation suites run by the Worker's cron (POST/GET /v1/schedules). */
+import type { Schedule } from '../api-types.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import { EXIT_USAGE } from '../http.ts';
+import { CliError } from '../problem.ts';
+import { flagValue, SUITE_HELP, SUITE_OPTIONS, suiteFromFlags, validateScheduleSuite } from '../suite.ts';
+import { isoTime, percentCell, renderTable } from '../table.ts';
+
+export const SCHEDULES_HELP = `Usage:
+  tooldrift schedules create --name NAME --cron 'M H DoM Mon DoW' [--threshold X] [--disabled] [suite flags]
+  tooldrift schedules list
+
+Create:
+  --name NAME        schedule name
+  --cron EXPR        5-field cron expression, UTC (e.g. '0 3 * * *')
+  --threshold X      flag a run whose success rate drops by more than X (0..1, default 0.1)
+  --disabled         create it disabled
+
+${SUITE_HELP}
+
+${CONNECTION_HELP}`;
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  ...SUITE_OPTIONS,
+  cron: { type: 'string' },
+  threshold: { type: 'string' },
+  disabled: { type: 'boolean' },
+} as const;
+
+export function schedulesTable(schedules: Schedule[]): string {
+  if (schedules.length === 0) return 'No schedules yet.\n';
+  return renderTable({
+    header: [
+      ['id', 'name', 'cron', 'enabled', 'threshold', 'next due', 'last run', 'last success %'].map(
+        (text) => ({
+          text,
+        }),
+      ),
+    ],
+    align: ['left', 'left', 'left', 'left', 'right', 'left', 'left', 'right'],
+    rows: schedules.map((s) => [
+      s.id,
+      s.name,
+      s.cron,
+      s.enabled ? 'yes' : 'no',
+      s.threshold.toFixed(2),
+      isoTime(s.nextDueAt),
+      s.lastRun ? `${s.lastRun.id} (${s.lastRun.status}${s.lastRun.flagged ? ', flagged' : ''})` : '-',
+      s.lastRun ? percentCell(s.lastRun.successRate) : '-',
+    ]),
+  });
+}
+
+/** The body of POST /v1/schedules; the suite is validated as the API validates it. */
+export function scheduleBody(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+  const { name, cron, threshold, disabled, ...rest } = values;
+  // The suite's own `name` flag is the schedule's name here; runs are labelled by the schedule.
+  const suite = suiteFromFlags({ ...rest, name: undefined });
+  validateScheduleSuite(suite);
+  const body: Record<string, unknown> = { name, cron, suite };
+  if (typeof threshold === 'string') body.threshold = flagValue(threshold);
+  if (disabled) body.enabled = false;
+  return body;
+}
+
+export async function schedulesCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('schedules', args, OPTIONS, true);
+  if (values.help || positionals.length === 0) {
+    io.stdout(`${SCHEDULES_HELP}\n`);
+    return values.help ? 0 : EXIT_USAGE;
+  }
+  const [action, ...rest] = positionals;
+  if (rest.length > 0 || (action !== 'create' && action !== 'list'))
+    throw new CliError(['Usage: tooldrift schedules create ... | tooldrift schedules list'], EXIT_USAGE);
+  if (action === 'list') {
+    const client = clientFor(io, values);
+    const { schedules } = await client.get<{ schedules: Schedule[] }>('/v1/schedules');
+    if (values.json) printJson(io, { schedules });
+    else io.stdout(schedulesTable(schedules));
+    return 0;
+  }
+  if (values.name === undefined || values.cron === undefined)
+    throw new CliError(['schedules create needs --name and --cron.'], EXIT_USAGE);
+  const body = scheduleBody(values);
+  const client = clientFor(io, values);
+  const schedule = await client.post<Schedule>('/v1/schedules', body);
+  if (values.json) printJson(io, schedule);
+  else
+    io.stdout(
+      `Created schedule ${schedule.id} "${schedule.name}" (${schedule.cron}, ${schedule.enabled ? 'enabled' : 'disabled'}); ` +
+        `next run ${isoTime(schedule.nextDueAt)}.\n`,
+    );
+  return 0;
+}

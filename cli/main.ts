@@ -1,0 +1,60 @@
+/**
+ * tooldrift's command line: `npx tooldrift <command>` (bin/tooldrift.mjs). Every command talks to a tooldrift
+ * instance over its HTTP API (local `npm start` by default, or --url), authenticating with TOOLDRIFT_KEY or
+ * --key. Progress goes to stderr, results to stdout; failures print the server's problem (or a clear
+ * connection message) on stderr and exit non-zero.
+ */
+import { evalCommand } from './commands/eval.ts';
+import { evalsCommand } from './commands/evals.ts';
+import { exploreCommand } from './commands/explore.ts';
+import { exportCommand } from './commands/export.ts';
+import { schedulesCommand } from './commands/schedules.ts';
+import type { CliIO } from './context.ts';
+import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
+import { CliError } from './problem.ts';
+
+export const HELP = `tooldrift — evaluate and explore agents on a drifting-API world
+
+Usage: tooldrift <command> [options]
+
+Commands:
+  eval                      run an evaluation suite, show progress, print the results and error taxonomy
+  explore                   run ToolEvo tree searches (exploration) and report counts and success
+  export sft|dpo --out F    write training data (JSON Lines) from explorations to a file
+  evals list | show ID      past evaluations; one evaluation's tables
+  schedules create | list   evaluation suites run on a cron schedule
+
+Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
+--json and --help. Run \`tooldrift <command> --help\` for its options.`;
+
+const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
+  eval: evalCommand,
+  explore: exploreCommand,
+  export: exportCommand,
+  evals: evalsCommand,
+  schedules: schedulesCommand,
+};
+
+/** Runs one command line; returns the exit code. Never throws. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(`${HELP}\n`);
+    return command === undefined ? EXIT_USAGE : 0;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.stderr(`Unknown command ${JSON.stringify(command)}.\n\n${HELP}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await run(rest, io);
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr(`${err.lines.join('\n')}\n`);
+      return err.exitCode;
+    }
+    io.stderr(`Unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The progress display on stderr while the CLI polls a long-running evaluation or exploration.
+ * On a terminal the bar is redrawn in place (carriage return + erase line); otherwise (CI logs, pipes) a plain
+ * line is written at most every `intervalMs` and once at the end — no escape codes.
+ */
+
+export interface ProgressOptions {
+  /** What runs, e.g. `eval ev_123`. */
+  label: string;
+  /** Unit of the counts, e.g. `task runs`. */
+  unit: string;
+  tty: boolean;
+  write: (text: string) => void;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+  /** Non-TTY: minimum time between two lines. */
+  intervalMs?: number;
+  /** TTY: bar width in characters. */
+  width?: number;
+}
+
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+function percent(done: number, total: number): string {
+  return total > 0 ? `${Math.floor((done / total) * 100)}%` : '0%';
+}
+
+/** `[#########-----------] 12/40 task runs 30% 0:12` */
+export function renderBar(done: number, total: number, width: number): string {
+  const filled = total > 0 ? Math.min(width, Math.floor((done / total) * width)) : 0;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+}
+
+export class Progress {
+  private readonly started: number;
+  private readonly now: () => number;
+  private lastLine = -Infinity;
+  private drawn = false;
+  private finished = false;
+
+  constructor(private readonly options: ProgressOptions) {
+    this.now = options.now ?? Date.now;
+    this.started = this.now();
+  }
+
+  /** The status line without any terminal control. */
+  line(done: number, total: number, note?: string): string {
+    const { label, unit, tty, width = 30 } = this.options;
+    const elapsed = formatElapsed(this.now() - this.started);
+    const counts = `${done}/${total} ${unit} ${percent(done, total)}`;
+    const suffix = note ? ` ${note}` : '';
+    return tty
+      ? `${label} ${renderBar(done, total, width)} ${counts} ${elapsed}${suffix}`
+      : `${label}: ${counts}, ${elapsed} elapsed${suffix}`;
+  }
+
+  update(done: number, total: number, note?: string): void {
+    if (this.finished) return;
+    if (this.options.tty) {
+      this.options.write(`\r\x1b[2K${this.line(done, total, note)}`);
+      this.drawn = true;
+      return;
+    }
+    const t = this.now();
+    if (t - this.lastLine < (this.options.intervalMs ?? 5_000)) return;
+    this.lastLine = t;
+    this.options.write(`${this.line(done, total, note)}\n`);
+  }
+
+  /** The final state: always written, and ends the TTY line. */
+  finish(done: number, total: number, note?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    const text = this.line(done, total, note);
+    this.options.write(this.options.tty ? `\r\x1b[2K${text}\n` : `${text}\n`);
+  }
+
+  /** Ends a half-drawn TTY line (before an error message). */
+  abort(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.options.tty && this.drawn) this.options.write('\n');
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Evaluation suites from the command line: `--suite file.json` (a suite object as in POST /v1/evals) overlaid
+ * with flags, then validated with the API's own schema (EvalSuiteSchema, core/evals/suite.ts). Flag values are
+ * put into the suite as the user wrote them — numbers only when they look like numbers — so that a bad value
+ * meets the same schema rule, with the same message, that the API would apply to the same JSON.
+ */
+import { readFileSync } from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import { EvalSuiteSchema } from '../core/evals/suite.ts';
+import { EXIT_USAGE } from './http.ts';
+import { CliError, problemLines } from './problem.ts';
+import { validateBody } from './validation.ts';
+
+export const MODEL_OPTIONS = {
+  'model-provider': { type: 'string' },
+  model: { type: 'string' },
+  temperature: { type: 'string' },
+  'model-k': { type: 'string' },
+  'model-seed': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const SUITE_OPTIONS = {
+  suite: { type: 'string' },
+  name: { type: 'string' },
+  methods: { type: 'string' },
+  surfaces: { type: 'string' },
+  'prompt-surface': { type: 'string' },
+  datasets: { type: 'string' },
+  difficulties: { type: 'string' },
+  split: { type: 'string' },
+  sample: { type: 'string' },
+  'max-steps': { type: 'string' },
+  seed: { type: 'string' },
+  'mcts-simulations': { type: 'string' },
+  'mcts-k': { type: 'string' },
+  'mcts-depth': { type: 'string' },
+  ...MODEL_OPTIONS,
+} as const satisfies ParseArgsConfig['options'];
+
+export const MODEL_HELP = `Model (default: the instance's configured model; the simulator offline):
+  --model-provider P   sim | workers-ai | openai
+  --model NAME         model name of that provider
+  --temperature T      sampling temperature 0..2
+  --model-k K          candidates per call
+  --model-seed N       provider seed`;
+
+export const SUITE_HELP = `Suite (flags override --suite):
+  --suite FILE            a suite as JSON (the body of POST /v1/evals)
+  --name NAME             a label for the evaluation
+  --methods LIST          greedy,greedy-memory,mcts (default greedy)
+  --surfaces LIST         surface ids (default pc,s-in,s-ood)
+  --prompt-surface ID     surface whose docs the agent reads (default pc)
+  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven)
+  --difficulties LIST     easy,hard (default both)
+  --split S               test | dev | train (default test)
+  --sample N              tasks per dataset × difficulty, 1..100 (default 5)
+  --max-steps N           greedy step limit, 1..50 (default 20)
+  --seed S                sampling seed (default '0')
+  --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)`;
+
+/** A flag value as JSON would carry it: a number when it is written as one, else the string. */
+export function flagValue(raw: string): string | number {
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+}
+
+/** `a, b,,c` → ['a', 'b', 'c']; an empty value gives an empty list (which the schema then rejects). */
+export function listValue(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function str(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The `model` member from the model flags (merged over `base`), or undefined when none is given. */
+export function modelFromFlags(values: Values, base?: unknown): Record<string, unknown> | undefined {
+  const model: Record<string, unknown> =
+    base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
+  const set = (key: string, flag: string, numeric: boolean) => {
+    const v = str(values, flag);
+    if (v !== undefined) model[key] = numeric ? flagValue(v) : v;
+  };
+  set('provider', 'model-provider', false);
+  set('model', 'model', false);
+  set('temperature', 'temperature', true);
+  set('k', 'model-k', true);
+  set('seed', 'model-seed', true);
+  return Object.keys(model).length > 0 || base !== undefined ? model : undefined;
+}
+
+export function readJsonFile(path: string, flag: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CliError([`Cannot read ${flag} ${path}: ${(err as Error).message}`], EXIT_USAGE);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError([`${flag} ${path} is not valid JSON: ${(err as Error).message}`], EXIT_USAGE);
+  }
+}
+
+/** The suite object the flags describe (not yet validated). */
+export function suiteFromFlags(values: Values): Record<string, unknown> {
+  const file = str(values, 'suite');
+  const base = file ? readJsonFile(file, '--suite') : {};
+  if (!base || typeof base !== 'object' || Array.isArray(base))
+    throw new CliError([`--suite ${file} must hold a JSON object (a suite).`], EXIT_USAGE);
+  const suite: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  const text = (key: string, flag: string) => {
+    const v = str(values, flag);
+    if (v !== undefined) suite[key] = v;
+  };
+  const list = (key: string, flag: string) => {
+    const v = str(values, flag);
+    if (v !== undefined) suite[key] = listValue(v);
+  };
+  const num = (key: string, flag: string) => {
+    const v = str(values, flag);
+    if (v !== undefined) suite[key] = flagValue(v);
+  };
+  text('name', 'name');
+  list('methods', 'methods');
+  list('surfaces', 'surfaces');
+  text('promptSurface', 'prompt-surface');
+  list('datasets', 'datasets');
+  list('difficulties', 'difficulties');
+  text('split', 'split');
+  num('sampleSize', 'sample');
+  num('maxSteps', 'max-steps');
+  text('seed', 'seed');
+  const mcts: Record<string, unknown> =
+    suite.mcts && typeof suite.mcts === 'object' ? { ...(suite.mcts as Record<string, unknown>) } : {};
+  let mctsSet = suite.mcts !== undefined;
+  for (const [key, flag] of [
+    ['simulations', 'mcts-simulations'],
+    ['k', 'mcts-k'],
+    ['maxDepth', 'mcts-depth'],
+  ] as const) {
+    const v = str(values, flag);
+    if (v !== undefined) {
+      mcts[key] = flagValue(v);
+      mctsSet = true;
+    }
+  }
+  if (mctsSet) suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+  const model = modelFromFlags(values, suite.model);
+  if (model !== undefined) suite.model = model;
+  return suite;
+}
+
+/** Validates a suite as POST /v1/evals does; a failure is the API's validation problem, exit code 2. */
+export function validateSuite(suite: unknown): void {
+  const checked = validateBody(EvalSuiteSchema, suite);
+  if (!checked.ok) throw new CliError(problemLines(checked.problem), EXIT_USAGE, checked.problem);
+}
+
+/** The suite member of POST /v1/schedules, checked where the API reports it (`json.suite.<field>`). */
+const ScheduleSuite = z.object({ suite: EvalSuiteSchema });
+
+export function validateScheduleSuite(suite: unknown): void {
+  const checked = validateBody(ScheduleSuite, { suite });
+  if (!checked.ok) throw new CliError(problemLines(checked.problem), EXIT_USAGE, checked.problem);
+}

@@ -1,0 +1,210 @@
+/**
+ * Plain-text tables for the terminal: the results table of an evaluation (success % per method × surface row,
+ * one easy/hard column pair per dataset and the averages, like the seed's Tables 2–5), its error taxonomy
+ * (seed Table 7) and simple listings. Columns are separated by two spaces; numbers are right-aligned.
+ */
+import type { EvalDetail } from './api-types.ts';
+
+export interface HeaderCell {
+  text: string;
+  /** Number of columns the cell spans (default 1). */
+  span?: number;
+}
+
+export interface TableSpec {
+  /** Header rows, top to bottom; each row's spans add up to the column count. */
+  header: HeaderCell[][];
+  /** Alignment per column. */
+  align: ('left' | 'right')[];
+  rows: string[][];
+}
+
+const GAP = '  ';
+
+function center(text: string, width: number): string {
+  const pad = width - text.length;
+  const left = Math.floor(pad / 2);
+  return `${' '.repeat(left)}${text}${' '.repeat(pad - left)}`;
+}
+
+export function renderTable(spec: TableSpec): string {
+  const n = spec.align.length;
+  const widths = new Array<number>(n).fill(0);
+  for (const row of spec.rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  // Single-column header cells first, then widen the last column of any span its text does not fit in.
+  for (const headerRow of spec.header) {
+    let i = 0;
+    for (const cell of headerRow) {
+      const span = cell.span ?? 1;
+      if (span === 1) widths[i] = Math.max(widths[i] ?? 0, cell.text.length);
+      i += span;
+    }
+  }
+  for (const headerRow of spec.header) {
+    let i = 0;
+    for (const cell of headerRow) {
+      const span = cell.span ?? 1;
+      if (span > 1) {
+        const have = widths.slice(i, i + span).reduce((a, b) => a + b, 0) + GAP.length * (span - 1);
+        if (cell.text.length > have)
+          widths[i + span - 1] = (widths[i + span - 1] ?? 0) + cell.text.length - have;
+      }
+      i += span;
+    }
+  }
+  const lines: string[] = [];
+  for (const headerRow of spec.header) {
+    let i = 0;
+    const parts: string[] = [];
+    for (const cell of headerRow) {
+      const span = cell.span ?? 1;
+      const width = widths.slice(i, i + span).reduce((a, b) => a + b, 0) + GAP.length * (span - 1);
+      parts.push(
+        span > 1
+          ? center(cell.text, width)
+          : spec.align[i] === 'right'
+            ? cell.text.padStart(width)
+            : cell.text.padEnd(width),
+      );
+      i += span;
+    }
+    lines.push(parts.join(GAP).trimEnd());
+  }
+  lines.push(widths.map((w) => '-'.repeat(w)).join(GAP));
+  for (const row of spec.rows) {
+    lines.push(
+      row
+        .map((cell, i) =>
+          spec.align[i] === 'right' ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0),
+        )
+        .join(GAP)
+        .trimEnd(),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A success rate in 0..1 as a percentage with one decimal; `-` when nothing finished. */
+export function percentCell(rate: number | null): string {
+  return rate === null ? '-' : (rate * 100).toFixed(1);
+}
+
+/** A time (ISO 8601 or ms) as ISO 8601 to the second; `-` when there is none. */
+export function isoTime(time: string | number | null): string {
+  if (time === null) return '-';
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? String(time) : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages. */
+export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>): string {
+  const datasets: { dataset: string; difficulties: string[] }[] = [];
+  for (const c of evaluation.columns) {
+    const last = datasets[datasets.length - 1];
+    if (last && last.dataset === c.dataset) last.difficulties.push(c.difficulty);
+    else datasets.push({ dataset: c.dataset, difficulties: [c.difficulty] });
+  }
+  const header: HeaderCell[][] = [
+    [
+      { text: 'method' },
+      { text: 'surface' },
+      ...datasets.map((d) => ({ text: d.dataset, span: d.difficulties.length })),
+      { text: 'average', span: 3 },
+    ],
+    [
+      { text: '' },
+      { text: '' },
+      ...evaluation.columns.map((c) => ({ text: c.difficulty })),
+      { text: 'easy' },
+      { text: 'hard' },
+      { text: 'all' },
+    ],
+  ];
+  const rows = evaluation.table.map((row) => [
+    row.method,
+    row.surface,
+    ...evaluation.columns.map((c) => {
+      const cell = row.cells.find((x) => x.dataset === c.dataset && x.difficulty === c.difficulty);
+      return percentCell(cell?.successRate ?? null);
+    }),
+    percentCell(row.averageEasy),
+    percentCell(row.averageHard),
+    percentCell(row.average),
+  ]);
+  const align: ('left' | 'right')[] = ['left', 'left', ...evaluation.columns.map(() => 'right' as const)];
+  align.push('right', 'right', 'right');
+  return renderTable({ header, align, rows });
+}
+
+/**
+ * Failed task runs per method × surface and their error class (each failure has exactly one). Task runs that
+ * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any.
+ */
+export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string {
+  const { categories, rows } = evaluation.taxonomy;
+  const runErrors = rows.some((r) => (r.runErrors ?? 0) > 0);
+  return renderTable({
+    header: [
+      [
+        { text: 'method' },
+        { text: 'surface' },
+        { text: 'failures' },
+        ...categories.map((c) => ({ text: c.id })),
+        ...(runErrors ? [{ text: 'run errors' }] : []),
+      ],
+    ],
+    align: [
+      'left',
+      'left',
+      'right',
+      ...categories.map(() => 'right' as const),
+      ...(runErrors ? ['right' as const] : []),
+    ],
+    rows: rows.map((r) => [
+      r.method,
+      r.surface,
+      String(r.failures),
+      ...categories.map((c) => String(r.counts[c.id] ?? 0)),
+      ...(runErrors ? [String(r.runErrors ?? 0)] : []),
+    ]),
+  });
+}
+
+/** The whole report of one evaluation: a heading, the results table, the taxonomy and any regression flag. */
+export function evalReport(e: EvalDetail): string {
+  const when = e.finishedAt ?? e.createdAt;
+  const model = `${e.model.provider}/${e.model.name}${e.model.simulated ? ' (simulated)' : ''}`;
+  const parts = [
+    `Evaluation ${e.id}${e.name ? ` "${e.name}"` : ''} — ${e.status}, ${e.progress.done}/${e.progress.total} task runs, ` +
+      `model ${model}, ${isoTime(when)}\n`,
+    '\nSuccess rate (%)\n',
+    resultsTable(e),
+    '\nError taxonomy (failed task runs)\n',
+    taxonomyTable(e),
+  ];
+  if (e.status === 'running') parts.push('\nStill running: rates are over the task runs finished so far.\n');
+  if (e.comparison) {
+    const c = e.comparison;
+    parts.push(
+      `\nCompared with ${c.previousEvalId} (threshold ${(c.threshold * 100).toFixed(1)} points): ` +
+        `${c.flagged ? `FLAGGED, ${c.drops.length} drop${c.drops.length === 1 ? '' : 's'}` : 'no drop'}\n`,
+    );
+    for (const d of c.drops) {
+      const where = d.dataset ? `${d.dataset}/${d.difficulty}` : 'average';
+      parts.push(
+        `  ${d.method} ${d.surface} ${where}: ${percentCell(d.previous)} → ${percentCell(d.current)} ` +
+          `(${(d.delta * 100).toFixed(1)})\n`,
+      );
+    }
+  }
+  const u = e.usage;
+  parts.push(
+    `\nUsage: ${u.modelCalls} model calls, ${u.inputTokens} input + ${u.outputTokens} output tokens, ` +
+      `${(u.latencyMs / 1000).toFixed(1)} s model time\n`,
+  );
+  return parts.join('');
+}

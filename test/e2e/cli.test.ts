@@ -1,0 +1,154 @@
+/**
+ * The CLI end to end, as a user runs it (`node bin/tooldrift.mjs …`, what `npx tooldrift` runs), against the
+ * shared local instance (test/e2e/local-instance.ts; simulated model, small world): an evaluation over pc, s-in
+ * and s-ood × the seven ToolQA-D datasets × easy/hard runs to completion and prints the results table and the
+ * error taxonomy; an exploration's SFT trajectories are exported to a file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
+import type { EvalDetail, EvalSummary } from '../../cli/api-types.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const baseUrl = inject('baseUrl');
+const userKey = inject('userKey');
+const DATASETS = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'dblp'];
+const CATEGORIES = [
+  'invalid-invocation',
+  'deprecated-repeat',
+  'looping',
+  'incorrect-output',
+  'instructions-not-followed',
+  'tool-misuse',
+];
+
+function tooldrift(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'tooldrift.mjs'), ...args], {
+      cwd: root,
+      env: { ...process.env, TOOLDRIFT_URL: baseUrl, TOOLDRIFT_KEY: userKey },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('tooldrift CLI against a local instance', () => {
+  it('runs an evaluation over pc, s-in, s-ood × 7 datasets × easy/hard and prints both tables', async () => {
+    const run = await tooldrift([
+      'eval',
+      '--name',
+      'e2e cli suite',
+      '--surfaces',
+      'pc,s-in,s-ood',
+      '--datasets',
+      DATASETS.join(','),
+      '--sample',
+      '1',
+    ]);
+    expect(run.stderr).not.toContain('\x1b'); // not a terminal: plain progress lines
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const heading = lines[0] ?? '';
+    expect(heading).toMatch(
+      /^Evaluation (\S+) "e2e cli suite" — done, 42\/42 task runs, model sim\/\S+ \(simulated\)/,
+    );
+    const id = /^Evaluation (\S+)/.exec(heading)?.[1] ?? '';
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      new RegExp(`^eval ${id}: 42/42 task runs 100%, \\d+:\\d\\d elapsed done$`),
+    );
+
+    // Results table: every dataset over an easy/hard pair, one row per surface, percentages or '-'.
+    const results = lines.indexOf('Success rate (%)');
+    const [groups, difficulties, , ...rows] = lines.slice(results + 1, results + 7);
+    expect(groups?.trim().split(/\s+/)).toEqual(['method', 'surface', ...DATASETS, 'average']);
+    expect(difficulties?.trim().split(/\s+/)).toEqual([
+      ...DATASETS.flatMap(() => ['easy', 'hard']),
+      'easy',
+      'hard',
+      'all',
+    ]);
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 2))).toEqual([
+      ['greedy', 'pc'],
+      ['greedy', 's-in'],
+      ['greedy', 's-ood'],
+    ]);
+    for (const row of rows) {
+      const values = row.trim().split(/\s+/).slice(2);
+      expect(values).toHaveLength(DATASETS.length * 2 + 3);
+      for (const v of values) expect(v).toMatch(/^(\d{1,3}\.\d|-)$/);
+    }
+
+    // Error taxonomy: the six categories; failures add up per row.
+    const taxonomy = lines.indexOf('Error taxonomy (failed task runs)');
+    expect(lines[taxonomy + 1]?.trim().split(/\s+/)).toEqual([
+      'method',
+      'surface',
+      'failures',
+      ...CATEGORIES,
+    ]);
+    for (const row of lines.slice(taxonomy + 3, taxonomy + 6)) {
+      const [, , failures, ...counts] = row.trim().split(/\s+/).map(Number);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(failures);
+    }
+
+    // The table agrees with the API's numbers, and the evaluation is listed.
+    const show = await tooldrift(['evals', 'show', id, '--json']);
+    const detail = JSON.parse(show.stdout) as EvalDetail;
+    expect(detail.status).toBe('done');
+    const pc = detail.table.find((r) => r.surface === 'pc');
+    const printed = rows[0]?.trim().split(/\s+/).at(-1);
+    expect(printed).toBe(pc?.average === null ? '-' : ((pc?.average ?? 0) * 100).toFixed(1));
+    const list = await tooldrift(['evals', 'list', '--json']);
+    expect((JSON.parse(list.stdout) as { evals: EvalSummary[] }).evals.map((e) => e.id)).toContain(id);
+  });
+
+  it('explores a task and exports its SFT trajectories to a file', async () => {
+    const explore = await tooldrift([
+      'explore',
+      '--dataset',
+      'coffee',
+      '--difficulty',
+      'easy',
+      '--limit',
+      '1',
+      '--trees',
+      '2',
+      '--simulations',
+      '4',
+      '--k',
+      '2',
+      '--depth',
+      '8',
+      '--json',
+    ]);
+    expect(explore.code, explore.stderr).toBe(0);
+    const exploration = JSON.parse(explore.stdout) as { id: string; status: string; trees: number };
+    expect(exploration).toMatchObject({ status: 'succeeded', trees: 2 });
+
+    const out = join(mkdtempSync(join(tmpdir(), 'tooldrift-e2e-cli-')), 'sft.jsonl');
+    const exported = await tooldrift(['export', 'sft', '--exploration', exploration.id, '--out', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const records = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { messages: { role: string }[]; meta: { explorationId: string } });
+    expect(exported.stderr).toMatch(new RegExp(`^Wrote ${records.length} sft records? \\(\\d+ bytes\\) to `));
+    expect(records.length).toBeGreaterThan(0); // the simulated policy solves coffee easy tasks
+    for (const r of records) {
+      expect(r.meta.explorationId).toBe(exploration.id);
+      expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    }
+  });
+});
