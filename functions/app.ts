@@ -15,6 +15,7 @@ import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
+import { registerExplorationListRoutes } from './routes/exploration-list.ts';
 import { registerExplorationRoutes } from './routes/explorations.ts';
 import { registerExportRoutes } from './routes/exports.ts';
 import { registerHealthRoutes } from './routes/health.ts';
@@ -23,9 +24,11 @@ import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
+import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
+import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -155,6 +158,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerExplorationRoutes(app);
   registerEvalRoutes(app);
   registerScheduleRoutes(app);
+  registerExplorationListRoutes(app);
+  registerTrajectoryRoutes(app);
+  registerSessionListRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

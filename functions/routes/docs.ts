@@ -120,6 +120,7 @@ const indexRoute = createRoute({
             docs: z.string(),
             openapi: z.string(),
             health: z.string(),
+            dashboard: z.string(),
           }),
         },
       },
@@ -163,7 +164,14 @@ const problemRoute = createRoute({
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(indexRoute, (c) =>
     c.json(
-      { name: 'tooldrift', version: pkg.version, docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      {
+        name: 'tooldrift',
+        version: pkg.version,
+        docs: '/docs',
+        openapi: '/openapi.json',
+        health: '/health',
+        dashboard: '/dashboard/',
+      },
       200,
     ),
   );

@@ -1,0 +1,204 @@
+/**
+ * Browsing explorations (issue 7, the dashboard): the list of explorations newest first, and the trees of one
+ * exploration with their D1 status and counters, so a client can pick a tree to open (`GET /v1/trees/{id}`)
+ * without knowing how tree ids are formed. Starting, reading and cancelling one exploration stay in
+ * explorations.ts.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { explorations, trees } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+const CURSOR = /^(\d{1,15})_(.{1,100})$/;
+
+const ListQuery = z.object({
+  status: z.enum(STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const ExplorationItem = z
+  .object({
+    id: z.string(),
+    status: z.enum(STATUSES),
+    trees: z.number().int(),
+    finished: z.number().int().openapi({ description: 'Trees that succeeded or failed.' }),
+    solved: z.number().int(),
+    surface: z.string().nullable(),
+    promptSurface: z.string().nullable(),
+    tasks: z.number().int(),
+    mode: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    links: z.object({ self: z.string(), trees: z.string() }),
+  })
+  .openapi('ExplorationListItem');
+
+const TreeItem = z
+  .object({
+    id: z.string(),
+    taskId: z.string(),
+    treeIndex: z.number().int(),
+    status: z.enum(STATUSES),
+    solved: z.boolean().nullable(),
+    nodes: z.number().int(),
+    iterations: z.number().int(),
+    modelCalls: z.number().int(),
+    updatedAt: z.string(),
+    links: z.object({ self: z.string(), events: z.string() }),
+  })
+  .openapi('TreeListItem');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/explorations',
+  tags: ['Explorations'],
+  summary: 'Explorations, newest first, with tree counts; by cursor',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: 'A page of explorations',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(ExplorationItem), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const treesRoute = createRoute({
+  method: 'get',
+  path: '/v1/explorations/{id}/trees',
+  tags: ['Explorations'],
+  summary: 'The trees of an exploration (task, index, status, counters), by task id then tree index',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    params: z.object({ id: z.string().min(1).max(100) }),
+    query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
+  },
+  responses: {
+    200: {
+      description: 'The trees',
+      content: { 'application/json': { schema: z.object({ items: z.array(TreeItem) }) } },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+interface StoredConfig {
+  taskIds?: string[];
+  surface?: string;
+  promptSurface?: string;
+  search?: { mode?: string };
+}
+
+export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const m = q.cursor ? CURSOR.exec(q.cursor) : null;
+    const db = database(c.env.DB);
+    const rows = await db
+      .select()
+      .from(explorations)
+      .where(
+        and(
+          q.status ? eq(explorations.status, q.status) : undefined,
+          m
+            ? or(
+                lt(explorations.createdAt, Number(m[1])),
+                and(eq(explorations.createdAt, Number(m[1])), lt(explorations.id, m[2] as string)),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(desc(explorations.createdAt), desc(explorations.id))
+      .limit(q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    const counts = new Map<string, { finished: number; solved: number }>();
+    for (const row of page) {
+      const [agg] = await db
+        .select({
+          finished: sql<number>`coalesce(sum(case when ${trees.status} in ('succeeded','failed') then 1 else 0 end), 0)`,
+          solved: sql<number>`coalesce(sum(case when ${trees.solved} then 1 else 0 end), 0)`,
+        })
+        .from(trees)
+        .where(eq(trees.explorationId, row.id));
+      counts.set(row.id, { finished: agg?.finished ?? 0, solved: agg?.solved ?? 0 });
+    }
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > q.limit && last ? `${last.createdAt}_${last.id}` : null;
+    return c.json(
+      {
+        items: page.map((r) => {
+          const config = r.config as StoredConfig;
+          return {
+            id: r.id,
+            status: r.status,
+            trees: r.treesTotal,
+            finished: counts.get(r.id)?.finished ?? 0,
+            solved: counts.get(r.id)?.solved ?? 0,
+            surface: config.surface ?? null,
+            promptSurface: config.promptSurface ?? null,
+            tasks: config.taskIds?.length ?? 0,
+            mode: config.search?.mode ?? null,
+            createdAt: new Date(r.createdAt).toISOString(),
+            updatedAt: new Date(r.updatedAt).toISOString(),
+            links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
+          };
+        }),
+        nextCursor,
+      },
+      200,
+    );
+  });
+
+  app.openapi(treesRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { limit } = c.req.valid('query');
+    const db = database(c.env.DB);
+    const [found] = await db
+      .select({ id: explorations.id })
+      .from(explorations)
+      .where(eq(explorations.id, id))
+      .limit(1);
+    if (!found) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+    const rows = await db
+      .select()
+      .from(trees)
+      .where(eq(trees.explorationId, id))
+      .orderBy(asc(trees.taskId), asc(trees.treeIndex))
+      .limit(limit);
+    return c.json(
+      {
+        items: rows.map((t) => ({
+          id: t.id,
+          taskId: t.taskId,
+          treeIndex: t.treeIndex,
+          status: t.status,
+          solved: t.solved ?? null,
+          nodes: t.nodes,
+          iterations: t.iterations,
+          modelCalls: t.modelCalls,
+          updatedAt: new Date(t.updatedAt).toISOString(),
+          links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
+        })),
+      },
+      200,
+    );
+  });
+}

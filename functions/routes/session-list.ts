@@ -1,0 +1,151 @@
+/**
+ * The session browser (issue 7): recent sessions, from the call journal. A session lives in its own Durable
+ * Object, which cannot be enumerated; every call made to one is journalled in D1 (`journal`), so grouping the
+ * journal by session gives each session that was used: its surfaces, how many calls and how they ended, and
+ * its first and last call. A session that was started but never called does not appear. The transcript of one
+ * session stays at `GET /v1/sessions/{id}`; the journal rows themselves (inputs, faults) remain admin-only.
+ *
+ * The list needs an admin key: a session id is the capability to read and drive that session, and sessions are
+ * not owned by keys, so listing every session to every user key would hand out everyone's sessions.
+ *
+ * Pagination is by keyset on (last call time, session id), newest activity first.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { journal } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const CURSOR = /^(\d{1,15})_(.{1,100})$/;
+
+const ListQuery = z.object({
+  surface: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: 'Sessions with a call to this surface.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const SessionSummary = z
+  .object({
+    id: z.string(),
+    surfaces: z.array(z.string()).openapi({ description: 'Server surfaces called (a schedule may switch).' }),
+    calls: z.number().int(),
+    outcomes: z.record(z.string(), z.number().int()).openapi({ description: 'Calls per outcome.' }),
+    finished: z.boolean().openapi({ description: 'A Finish was journalled.' }),
+    firstAt: z.string(),
+    lastAt: z.string(),
+    links: z.object({ self: z.string() }),
+  })
+  .openapi('SessionSummary');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/sessions',
+  tags: ['Sessions'],
+  summary: 'Recent sessions (from the call journal), most recently active first; by cursor',
+  security: BEARER,
+  middleware: [requireKey('admin'), rateLimit()] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: 'A page of sessions',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(SessionSummary), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const db = database(c.env.DB);
+    const lastAt = sql<number>`max(${journal.at})`;
+    const m = q.cursor ? CURSOR.exec(q.cursor) : null;
+    const groups = await db
+      .select({
+        id: journal.sessionId,
+        calls: sql<number>`count(*)`,
+        firstAt: sql<number>`min(${journal.at})`,
+        lastAt,
+      })
+      .from(journal)
+      .where(q.surface ? eq(journal.surfaceId, q.surface) : undefined)
+      .groupBy(journal.sessionId)
+      .having(
+        m
+          ? sql`(${lastAt} < ${Number(m[1])} or (${lastAt} = ${Number(m[1])} and ${journal.sessionId} < ${m[2]}))`
+          : undefined,
+      )
+      .orderBy(desc(lastAt), desc(journal.sessionId))
+      .limit(q.limit + 1);
+    const page = groups.slice(0, q.limit);
+    // Per-outcome and per-surface counts of the page's sessions (all their calls, whatever the filter).
+    const details = new Map<
+      string,
+      { surfaces: string[]; outcomes: Record<string, number>; calls: number }
+    >();
+    for (let i = 0; i < page.length; i += 50) {
+      const ids = page.slice(i, i + 50).map((g) => g.id);
+      const rows = await db
+        .select({
+          id: journal.sessionId,
+          surface: journal.surfaceId,
+          outcome: journal.outcome,
+          n: sql<number>`count(*)`,
+          first: sql<number>`min(${journal.id})`,
+        })
+        .from(journal)
+        .where(inArray(journal.sessionId, ids))
+        .groupBy(journal.sessionId, journal.surfaceId, journal.outcome)
+        .orderBy(sql`min(${journal.id})`);
+      for (const r of rows) {
+        const d = details.get(r.id) ?? { surfaces: [], outcomes: {}, calls: 0 };
+        if (!d.surfaces.includes(r.surface)) d.surfaces.push(r.surface);
+        d.outcomes[r.outcome] = (d.outcomes[r.outcome] ?? 0) + r.n;
+        d.calls += r.n;
+        details.set(r.id, d);
+      }
+    }
+    const last = page[page.length - 1];
+    const nextCursor = groups.length > q.limit && last ? `${last.lastAt}_${last.id}` : null;
+    if (nextCursor) {
+      const next = new URL(c.req.url);
+      next.searchParams.set('cursor', nextCursor);
+      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return c.json(
+      {
+        items: page.map((g) => {
+          const d = details.get(g.id) ?? { surfaces: [], outcomes: {}, calls: g.calls };
+          return {
+            id: g.id,
+            surfaces: d.surfaces,
+            calls: d.calls,
+            outcomes: d.outcomes,
+            finished: (d.outcomes.finished ?? 0) > 0,
+            firstAt: new Date(g.firstAt).toISOString(),
+            lastAt: new Date(g.lastAt).toISOString(),
+            links: { self: `/v1/sessions/${g.id}` },
+          };
+        }),
+        nextCursor,
+      },
+      200,
+    );
+  });
+}

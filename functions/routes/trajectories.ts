@@ -1,0 +1,221 @@
+/**
+ * The trajectory browser (issue 7): the root→Finish paths that finished search trees left in D1 (`trajectories`,
+ * written by functions/trajectory-store.ts), filterable and paginated newest first, and one trajectory with its
+ * full ReAct text and steps. A key is required, like the explorations that produced them.
+ *
+ * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing
+ * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, desc, eq, gt, lt, lte, or, type SQL } from 'drizzle-orm';
+import { DATASET_NAMES } from '../../core/world/types.ts';
+import { database } from '../../db/client.ts';
+import { tasks, trajectories } from '../../db/schema.ts';
+import type { AppEnv } from '../app-env.ts';
+import { requireKey } from '../http/auth.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+
+const CURSOR = /^(\d{1,15})_(.{1,300})$/;
+
+const ListQuery = z.object({
+  exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
+  task: z.string().min(1).max(200).optional().openapi({ description: 'A task id.' }),
+  dataset: z.enum(DATASET_NAMES).optional(),
+  surface: z.string().min(1).max(100).optional().openapi({ description: 'The server surface searched.' }),
+  success: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: '`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).' }),
+  selected: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'Chosen for the SFT export (at most 4 successes per task).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const TrajectorySummary = z
+  .object({
+    id: z.string(),
+    treeId: z.string(),
+    explorationId: z.string(),
+    taskId: z.string(),
+    dataset: z.string(),
+    surface: z.string(),
+    promptSurface: z.string(),
+    reward: z.number().int(),
+    success: z.boolean(),
+    steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
+    selected: z.boolean(),
+    model: z.string(),
+    seed: z.string(),
+    createdAt: z.string(),
+    links: z.object({ self: z.string(), tree: z.string(), exploration: z.string() }),
+  })
+  .openapi('TrajectorySummary');
+
+const TrajectoryStep = z.object({
+  node: z.number().int(),
+  text: z.string(),
+  observation: z.string(),
+  action: z.string().optional(),
+  outcome: z.string().nullable(),
+});
+
+const TrajectoryDetail = TrajectorySummary.extend({
+  question: z.string().nullable(),
+  leafNode: z.number().int(),
+  text: z.string().openapi({ description: 'The ReAct text of the whole path.' }),
+  stepList: z.array(TrajectoryStep),
+  toolUpdates: z.array(z.string()),
+}).openapi('Trajectory');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/trajectories',
+  tags: ['Explorations'],
+  summary: 'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: 'A page of trajectories',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(TrajectorySummary), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/v1/trajectories/{id}',
+  tags: ['Explorations'],
+  summary: 'One trajectory: its question, ReAct text, steps and tool updates',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: z.string().min(1).max(300) }) },
+  responses: {
+    200: { description: 'The trajectory', content: { 'application/json': { schema: TrajectoryDetail } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+type Row = typeof trajectories.$inferSelect;
+
+function summary(r: Omit<Row, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
+  return {
+    id: r.id,
+    treeId: r.treeId,
+    explorationId: r.explorationId,
+    taskId: r.taskId,
+    dataset: r.dataset,
+    surface: r.surfaceId,
+    promptSurface: r.promptSurfaceId,
+    reward: r.reward,
+    success: r.reward > 0,
+    steps: r.steps.length,
+    selected: r.selected,
+    model: r.model,
+    seed: r.seed,
+    createdAt: new Date(r.createdAt).toISOString(),
+    links: {
+      self: `/v1/trajectories/${encodeURIComponent(r.id)}`,
+      tree: `/v1/trees/${encodeURIComponent(r.treeId)}`,
+      exploration: `/v1/explorations/${encodeURIComponent(r.explorationId)}`,
+    },
+  };
+}
+
+function afterCursor(cursor: string): SQL | undefined {
+  const m = CURSOR.exec(cursor);
+  if (!m) return undefined; // the query schema has rejected it already
+  const at = Number(m[1]);
+  return or(
+    lt(trajectories.createdAt, at),
+    and(eq(trajectories.createdAt, at), lt(trajectories.id, m[2] as string)),
+  );
+}
+
+export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const rows = await database(c.env.DB)
+      .select({
+        id: trajectories.id,
+        treeId: trajectories.treeId,
+        explorationId: trajectories.explorationId,
+        taskId: trajectories.taskId,
+        dataset: trajectories.dataset,
+        leafNode: trajectories.leafNode,
+        reward: trajectories.reward,
+        surfaceId: trajectories.surfaceId,
+        promptSurfaceId: trajectories.promptSurfaceId,
+        steps: trajectories.steps,
+        model: trajectories.model,
+        seed: trajectories.seed,
+        selected: trajectories.selected,
+        createdAt: trajectories.createdAt,
+      })
+      .from(trajectories)
+      .where(
+        and(
+          q.exploration ? eq(trajectories.explorationId, q.exploration) : undefined,
+          q.task ? eq(trajectories.taskId, q.task) : undefined,
+          q.dataset ? eq(trajectories.dataset, q.dataset) : undefined,
+          q.surface ? eq(trajectories.surfaceId, q.surface) : undefined,
+          q.success === undefined
+            ? undefined
+            : q.success === 'true'
+              ? gt(trajectories.reward, 0)
+              : lte(trajectories.reward, 0),
+          q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
+          q.cursor ? afterCursor(q.cursor) : undefined,
+        ),
+      )
+      .orderBy(desc(trajectories.createdAt), desc(trajectories.id))
+      .limit(q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > q.limit && last ? `${last.createdAt}_${last.id}` : null;
+    if (nextCursor) {
+      const next = new URL(c.req.url);
+      next.searchParams.set('cursor', nextCursor);
+      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return c.json({ items: page.map(summary), nextCursor }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const [row] = await database(c.env.DB)
+      .select({ t: trajectories, question: tasks.question })
+      .from(trajectories)
+      .leftJoin(tasks, eq(tasks.id, trajectories.taskId))
+      .where(eq(trajectories.id, id))
+      .limit(1);
+    if (!row) throw new ProblemError('not-found', { detail: `No trajectory with id ${id}.` });
+    const { t } = row;
+    return c.json(
+      {
+        ...summary(t),
+        question: row.question ?? null,
+        leafNode: t.leafNode,
+        text: t.text,
+        stepList: t.steps as z.infer<typeof TrajectoryStep>[],
+        toolUpdates: t.toolUpdates,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,263 @@
+/**
+ * SVG charts drawn without a library: grouped bars (success rate by dataset × difficulty, one bar per
+ * method · surface), horizontal stacked bars (the error taxonomy) and a line chart (success across scheduled
+ * runs). Each returns a <figure> with a caption, an SVG with role="img" and a textual legend; every mark carries
+ * a <title> with its exact value.
+ */
+const NS = 'http://www.w3.org/2000/svg';
+export const PALETTE = [
+  '#0a58ca',
+  '#e8590c',
+  '#2b8a3e',
+  '#862e9c',
+  '#c92a2a',
+  '#1098ad',
+  '#f08c00',
+  '#495057',
+];
+
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== undefined && v !== null) el.setAttribute(k, String(v));
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function figure(caption, chart, legendItems, testid) {
+  const fig = document.createElement('figure');
+  if (testid) fig.dataset.testid = testid;
+  const cap = document.createElement('figcaption');
+  cap.textContent = caption;
+  chart.setAttribute('role', 'img');
+  chart.setAttribute('aria-label', caption);
+  fig.append(cap, chart);
+  if (legendItems.length > 0) {
+    const legend = document.createElement('div');
+    legend.className = 'legend';
+    for (const { label, color, border } of legendItems) {
+      const item = document.createElement('span');
+      item.style.setProperty('--swatch', color);
+      if (border) item.style.setProperty('--swatch-border', border);
+      item.textContent = label;
+      legend.append(item);
+    }
+    fig.append(legend);
+  }
+  return fig;
+}
+
+function yAxis(x0, top, height, width, ticks = [0, 0.25, 0.5, 0.75, 1]) {
+  return svg(
+    'g',
+    { class: 'axis' },
+    ticks.map((t) => {
+      const y = top + height - t * height;
+      return svg(
+        'g',
+        {},
+        svg('line', { class: 'grid', x1: x0, x2: x0 + width, y1: y, y2: y }),
+        svg('text', { x: x0 - 6, y: y + 4, 'text-anchor': 'end' }, `${Math.round(t * 100)}%`),
+      );
+    }),
+    svg('line', { x1: x0, x2: x0, y1: top, y2: top + height }),
+  );
+}
+
+const fmt = (v) => (v === null || v === undefined ? 'no finished runs' : `${(v * 100).toFixed(1)}%`);
+
+/**
+ * Grouped bars on a 0–100% axis. `categories`: labels along x; `series`: [{ label, values }] with one value
+ * (0..1 or null) per category. A null value draws no bar (nothing finished yet).
+ */
+export function barChart({ title, categories, series, testid }) {
+  const bar = 12;
+  const gap = 14;
+  const groupWidth = Math.max(1, series.length) * bar + gap;
+  const left = 44;
+  const top = 10;
+  const height = 170;
+  const width = Math.max(260, categories.length * groupWidth);
+  const chart = svg('svg', {
+    width: left + width + 10,
+    height: top + height + 70,
+    viewBox: `0 0 ${left + width + 10} ${top + height + 70}`,
+  });
+  chart.append(yAxis(left, top, height, width));
+  categories.forEach((cat, ci) => {
+    const gx = left + ci * groupWidth + gap / 2;
+    series.forEach((s, si) => {
+      const v = s.values[ci];
+      if (v === null || v === undefined) return;
+      const hgt = Math.max(1, v * height);
+      chart.append(
+        svg(
+          'rect',
+          {
+            class: 'bar',
+            x: gx + si * bar,
+            y: top + height - hgt,
+            width: bar - 2,
+            height: hgt,
+            fill: PALETTE[si % PALETTE.length],
+            'data-series': s.label,
+            'data-category': cat,
+            'data-value': v,
+          },
+          svg('title', {}, `${s.label} · ${cat}: ${fmt(v)}`),
+        ),
+      );
+    });
+    const lx = gx + (series.length * bar) / 2;
+    chart.append(
+      svg(
+        'text',
+        {
+          x: lx,
+          y: top + height + 12,
+          'text-anchor': 'end',
+          transform: `rotate(-35 ${lx} ${top + height + 12})`,
+        },
+        cat,
+      ),
+    );
+  });
+  return figure(
+    title,
+    chart,
+    series.map((s, i) => ({ label: s.label, color: PALETTE[i % PALETTE.length] })),
+    testid,
+  );
+}
+
+/** Horizontal stacked bars: `rows` [{ label, counts: { [key]: n } }], `keys` [{ id, label }] in stack order. */
+export function stackedBars({ title, rows, keys, testid }) {
+  const left = 150;
+  const rowHeight = 22;
+  const width = 360;
+  const max = Math.max(1, ...rows.map((r) => keys.reduce((a, k) => a + (r.counts[k.id] ?? 0), 0)));
+  const chart = svg('svg', {
+    width: left + width + 50,
+    height: rows.length * rowHeight + 10,
+    viewBox: `0 0 ${left + width + 50} ${rows.length * rowHeight + 10}`,
+  });
+  rows.forEach((r, ri) => {
+    const y = 5 + ri * rowHeight;
+    chart.append(svg('text', { x: left - 6, y: y + 14, 'text-anchor': 'end' }, r.label));
+    let x = left;
+    let total = 0;
+    keys.forEach((k, ki) => {
+      const n = r.counts[k.id] ?? 0;
+      total += n;
+      if (n === 0) return;
+      const w = (n / max) * width;
+      chart.append(
+        svg(
+          'rect',
+          {
+            class: 'segment',
+            x,
+            y,
+            width: w,
+            height: rowHeight - 6,
+            fill: PALETTE[ki % PALETTE.length],
+            'data-key': k.id,
+            'data-value': n,
+          },
+          svg('title', {}, `${r.label} · ${k.label}: ${n}`),
+        ),
+      );
+      x += w;
+    });
+    chart.append(svg('text', { x: x + 4, y: y + 13 }, String(total)));
+  });
+  return figure(
+    title,
+    chart,
+    keys.map((k, i) => ({ label: k.label, color: PALETTE[i % PALETTE.length] })),
+    testid,
+  );
+}
+
+/** Lines over time on a 0–100% axis: `series` [{ label, points: [{ x: ms, y: 0..1|null, flagged? }] }]. */
+export function lineChart({ title, series, testid }) {
+  const left = 44;
+  const top = 10;
+  const width = 520;
+  const height = 170;
+  const xs = series.flatMap((s) => s.points.map((p) => p.x));
+  const minX = Math.min(...xs);
+  const maxX = Math.max(...xs);
+  const span = maxX - minX || 1;
+  const px = (x) => left + (xs.length <= 1 ? width / 2 : ((x - minX) / span) * width);
+  const py = (y) => top + height - y * height;
+  const chart = svg('svg', {
+    width: left + width + 20,
+    height: top + height + 40,
+    viewBox: `0 0 ${left + width + 20} ${top + height + 40}`,
+  });
+  chart.append(yAxis(left, top, height, width));
+  if (xs.length > 0) {
+    const ends =
+      xs.length > 1 && maxX > minX
+        ? [
+            [minX, 'start'],
+            [maxX, 'end'],
+          ]
+        : [[minX, 'middle']];
+    for (const [x, anchor] of ends) {
+      chart.append(
+        svg(
+          'text',
+          { x: px(x), y: top + height + 16, 'text-anchor': anchor },
+          new Date(x).toISOString().slice(0, 16).replace('T', ' '),
+        ),
+      );
+    }
+  }
+  series.forEach((s, si) => {
+    const color = PALETTE[si % PALETTE.length];
+    const pts = s.points.filter((p) => p.y !== null && p.y !== undefined).sort((a, b) => a.x - b.x);
+    if (pts.length > 1) {
+      chart.append(
+        svg('path', {
+          class: 'line',
+          d: pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(' '),
+          stroke: color,
+          fill: 'none',
+          'stroke-width': 2,
+        }),
+      );
+    }
+    for (const p of pts) {
+      chart.append(
+        svg(
+          'circle',
+          {
+            class: 'point',
+            cx: px(p.x),
+            cy: py(p.y),
+            r: p.flagged ? 5 : 3.5,
+            fill: p.flagged ? '#fff' : color,
+            stroke: color,
+            'stroke-width': 2,
+          },
+          svg(
+            'title',
+            {},
+            `${s.label} · ${new Date(p.x).toISOString()}: ${fmt(p.y)}${p.flagged ? ' (flagged)' : ''}`,
+          ),
+        ),
+      );
+    }
+  });
+  return figure(
+    title,
+    chart,
+    series.map((s, i) => ({ label: s.label, color: PALETTE[i % PALETTE.length] })),
+    testid,
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * A search tree (GET /v1/trees/{id}) as a layered SVG: depth downwards, leaves spread left to right in child
+ * order, a parent centred over its children. Nodes are coloured by their value Q = W/N on a red (−1) → yellow
+ * (0) → green (+1) scale; cached rollout nodes (created by a rollout, never backed up: N = 0) get a dashed grey
+ * outline and no value colour; terminal nodes are squares (✓ correct Finish, ✗ otherwise). The best path of the
+ * search summary is drawn in green. Nodes are focusable buttons: click or Enter selects one.
+ */
+import { svg } from './charts.js';
+
+const DX = 26;
+const DY = 58;
+const R = 8;
+
+/** Q in [−1, 1] → a colour from red through yellow to green. */
+export function valueColor(q) {
+  const t = Math.max(-1, Math.min(1, q));
+  const lerp = (a, b, u) => Math.round(a + (b - a) * u);
+  const [from, to, u] = t < 0 ? [[214, 48, 49], [240, 200, 60], t + 1] : [[240, 200, 60], [43, 138, 62], t];
+  return `rgb(${lerp(from[0], to[0], u)}, ${lerp(from[1], to[1], u)}, ${lerp(from[2], to[2], u)})`;
+}
+
+function layout(nodes) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const pos = new Map();
+  let nextLeaf = 0;
+  // Iterative post-order walk (trees can be deep).
+  const root = nodes.find((n) => n.parent === null) ?? nodes[0];
+  const stack = [[root, false]];
+  while (stack.length > 0) {
+    const [node, visited] = stack.pop();
+    const kids = node.children.map((c) => byId.get(c)).filter(Boolean);
+    if (!visited && kids.length > 0) {
+      stack.push([node, true]);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], false]);
+      continue;
+    }
+    const x = kids.length === 0 ? nextLeaf++ : kids.reduce((a, k) => a + pos.get(k.id).x, 0) / kids.length;
+    pos.set(node.id, { x, y: node.depth });
+  }
+  return { pos, leaves: Math.max(1, nextLeaf) };
+}
+
+/**
+ * Draws `view` (the tree JSON) and returns the SVG. `onSelect(node)` is called on click/Enter;
+ * `selectedId` is highlighted.
+ */
+export function renderTree(view, { onSelect, selectedId } = {}) {
+  const nodes = view.nodes ?? [];
+  const { pos, leaves } = layout(nodes);
+  const depth = Math.max(0, ...nodes.map((n) => n.depth));
+  const width = leaves * DX + 40;
+  const height = (depth + 1) * DY + 30;
+  const at = (id) => {
+    const p = pos.get(id);
+    return { x: 20 + p.x * DX + DX / 2, y: 20 + p.y * DY };
+  };
+  const best = new Set(view.summary?.bestPath ?? []);
+  const root = svg('svg', {
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'group',
+    'aria-label': `Search tree with ${nodes.length} nodes`,
+    'data-testid': 'tree-svg',
+  });
+  const edges = svg('g', {});
+  const marks = svg('g', {});
+  for (const n of nodes) {
+    if (!pos.has(n.id)) continue;
+    const { x, y } = at(n.id);
+    if (n.parent !== null && pos.has(n.parent)) {
+      const p = at(n.parent);
+      edges.append(
+        svg('path', {
+          class: `tree-edge${best.has(n.id) ? ' best' : ''}`,
+          d: `M${p.x},${p.y + R} C${p.x},${(p.y + y) / 2} ${x},${(p.y + y) / 2} ${x},${y - R}`,
+        }),
+      );
+    }
+    const fill = n.cached ? '#f1f3f5' : n.visits === 0 ? '#ffffff' : valueColor(n.q);
+    const classes = [
+      'tree-node',
+      n.cached ? 'cached' : '',
+      n.terminal ? 'terminal' : '',
+      n.id === selectedId ? 'selected' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const label = `Node ${n.id}${n.action ? ` ${n.action}` : n.id === 0 ? ' (root)' : ''}, N=${n.visits}, Q=${n.q.toFixed(2)}${
+      n.cached ? ', cached' : ''
+    }${n.terminal ? `, terminal (${n.ending ?? 'end'}${n.reward !== null ? `, reward ${n.reward}` : ''})` : ''}`;
+    const attrs = {
+      class: classes,
+      fill,
+      tabindex: 0,
+      role: 'button',
+      'aria-label': label,
+      'data-node': n.id,
+      'data-cached': n.cached ? 'true' : 'false',
+    };
+    const shape = n.terminal
+      ? svg('rect', { ...attrs, x: x - R, y: y - R, width: 2 * R, height: 2 * R })
+      : svg('circle', { ...attrs, cx: x, cy: y, r: R });
+    shape.append(svg('title', {}, label));
+    const select = () => onSelect?.(n);
+    shape.addEventListener('click', select);
+    shape.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        select();
+      }
+    });
+    marks.append(shape);
+    if (n.terminal && n.reward !== null) {
+      marks.append(
+        svg(
+          'text',
+          { x, y: y + 4, 'text-anchor': 'middle', 'pointer-events': 'none', 'font-weight': 700 },
+          n.reward > 0 ? '✓' : '✗',
+        ),
+      );
+    }
+  }
+  root.append(edges, marks);
+  return root;
+}
+
+/** Splits a node's step text into its ReAct parts (Thought / Action / Action Input), keeping anything else. */
+export function reactParts(text) {
+  const parts = [];
+  const re = /^(Thought|Action Input|Action|Observation|Final Answer)\s*:\s*/gm;
+  let m = re.exec(text);
+  if (!m || m.index > 0) {
+    const head = m ? text.slice(0, m.index) : text;
+    if (head.trim()) parts.push(['Text', head.trim()]);
+  }
+  while (m) {
+    const label = m[1];
+    const start = m.index + m[0].length;
+    const next = re.exec(text);
+    parts.push([label, text.slice(start, next ? next.index : text.length).trim()]);
+    m = next;
+  }
+  return parts;
+}

@@ -1,0 +1,396 @@
+/**
+ * Evaluations (.team/evals-contract.md): a start form (POST /v1/evals), the runs list, and one evaluation —
+ * progress (polled while it runs), the results table (method · surface × dataset/difficulty, averages), charts
+ * (success by dataset × difficulty, averages by surface, error taxonomy), the comparison with the previous run
+ * of its schedule (flagged drops), usage, and the task results with their trajectories.
+ */
+import { api, query } from '../api.js';
+import { barChart, stackedBars } from '../charts.js';
+import {
+  append,
+  attempt,
+  clear,
+  field,
+  h,
+  kv,
+  pct,
+  select,
+  shortId,
+  sleep,
+  statusTag,
+  table,
+  when,
+} from '../ui.js';
+import { readSuite, suiteFields } from './suite-form.js';
+
+export function summaryColumns(linkBase = '#/evals/') {
+  return [
+    { label: 'Evaluation', cell: (e) => h('a', { href: `${linkBase}${e.id}` }, e.name || shortId(e.id)) },
+    { label: 'Status', cell: (e) => statusTag(e.status) },
+    {
+      label: 'Progress',
+      cell: (e) =>
+        h(
+          'span',
+          {},
+          h('progress', { max: e.progress.total, value: e.progress.done, 'aria-label': 'Task runs done' }),
+          ` ${e.progress.done} / ${e.progress.total}`,
+        ),
+    },
+    { label: 'Success', num: true, cell: (e) => pct(e.successRate) },
+    { label: 'Flagged', cell: (e) => (e.flagged ? h('span', { class: 'tag flag' }, 'drop') : '') },
+    {
+      label: 'Schedule',
+      cell: (e) =>
+        e.scheduleId ? h('a', { href: `#/schedules/${e.scheduleId}` }, shortId(e.scheduleId)) : '',
+    },
+    { label: 'Created', cell: (e) => when(e.createdAt) },
+  ];
+}
+
+export function renderList() {
+  return async (main, signal) => {
+    const [surfaces, list] = await Promise.all([
+      api('/v1/surfaces', { signal }),
+      api('/v1/evals?limit=20', { signal }),
+    ]);
+    const form = h(
+      'form',
+      { class: 'card', 'aria-labelledby': 'start-eval' },
+      h('h3', { id: 'start-eval' }, 'Start an evaluation'),
+      h(
+        'div',
+        { class: 'fields' },
+        field('Name', h('input', { type: 'text', name: 'name', maxlength: 100, size: 30 })),
+      ),
+      suiteFields(surfaces.items.map((s) => s.id)),
+      h('button', { type: 'submit' }, 'Start evaluation'),
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const created = await attempt(() => api('/v1/evals', { method: 'POST', body: readSuite(form) }));
+      if (created) location.hash = `#/evals/${created.id}`;
+    });
+    append(
+      main,
+      h('h2', {}, 'Evaluations'),
+      form,
+      h('h3', {}, 'Runs'),
+      table('Evaluations, newest first', summaryColumns(), list.evals, {
+        testid: 'evals-table',
+        empty: 'No evaluation yet.',
+      }),
+    );
+  };
+}
+
+function resultsTable(ev) {
+  const label = (c) => `${c.dataset} ${c.difficulty}`;
+  return table(
+    'Success rate per method · surface and dataset / difficulty (finished task runs)',
+    [
+      { label: 'Method', cell: (r) => r.method },
+      { label: 'Surface', cell: (r) => r.surface },
+      ...ev.columns.map((c, i) => ({
+        label: label(c),
+        num: true,
+        cell: (r) => {
+          const cell = r.cells[i];
+          return h(
+            'span',
+            { title: `${cell.correct} correct of ${cell.done} done (${cell.total} total)` },
+            pct(cell.successRate),
+            h('div', { class: 'muted' }, `${cell.done}/${cell.total}`),
+          );
+        },
+      })),
+      { label: 'Easy', num: true, cell: (r) => pct(r.averageEasy) },
+      { label: 'Hard', num: true, cell: (r) => pct(r.averageHard) },
+      { label: 'Average', num: true, cell: (r) => h('strong', {}, pct(r.average)) },
+    ],
+    ev.table,
+    { testid: 'results-table' },
+  );
+}
+
+function charts(ev) {
+  const series = ev.table.map((r) => ({
+    label: `${r.method} · ${r.surface}`,
+    values: r.cells.map((c) => c.successRate),
+  }));
+  const surfaces = [...new Set(ev.table.map((r) => r.surface))];
+  const methods = [...new Set(ev.table.map((r) => r.method))];
+  const bySurface = methods.map((m) => ({
+    label: m,
+    values: surfaces.map((s) => ev.table.find((r) => r.method === m && r.surface === s)?.average ?? null),
+  }));
+  const taxonomyRows = ev.taxonomy.rows.map((r) => ({
+    label: `${r.method} · ${r.surface}`,
+    counts: r.counts,
+  }));
+  return h(
+    'div',
+    { class: 'charts' },
+    barChart({
+      title: 'Success by dataset × difficulty',
+      categories: ev.columns.map((c) => `${c.dataset} ${c.difficulty}`),
+      series,
+      testid: 'success-chart',
+    }),
+    barChart({
+      title: 'Average success by surface',
+      categories: surfaces,
+      series: bySurface,
+      testid: 'surface-chart',
+    }),
+    stackedBars({
+      title: 'Failures by error category',
+      rows: taxonomyRows,
+      keys: ev.taxonomy.categories.map((c) => ({ id: c.id, label: c.label })),
+      testid: 'taxonomy-chart',
+    }),
+  );
+}
+
+function taxonomyTable(ev) {
+  return table(
+    'Failed task runs by category (each failure has exactly one)',
+    [
+      { label: 'Method', cell: (r) => r.method },
+      { label: 'Surface', cell: (r) => r.surface },
+      { label: 'Failures', num: true, cell: (r) => r.failures },
+      ...ev.taxonomy.categories.map((c) => ({ label: c.label, num: true, cell: (r) => r.counts[c.id] ?? 0 })),
+    ],
+    ev.taxonomy.rows,
+    { testid: 'taxonomy-table' },
+  );
+}
+
+function comparison(ev) {
+  const c = ev.comparison;
+  if (!c) return h('p', { class: 'muted' }, 'No previous run to compare with.');
+  return h(
+    'div',
+    { 'data-testid': 'comparison' },
+    h(
+      'p',
+      {},
+      c.flagged ? h('span', { class: 'tag flag' }, 'flagged') : h('span', { class: 'tag ok' }, 'no drop'),
+      ' compared with ',
+      h('a', { href: `#/evals/${c.previousEvalId}` }, shortId(c.previousEvalId)),
+      ` (threshold ${pct(c.threshold)})`,
+    ),
+    table(
+      'Success rates that dropped by more than the threshold',
+      [
+        { label: 'Method', cell: (d) => d.method },
+        { label: 'Surface', cell: (d) => d.surface },
+        { label: 'Dataset', cell: (d) => d.dataset ?? 'average' },
+        { label: 'Difficulty', cell: (d) => d.difficulty ?? '' },
+        { label: 'Previous', num: true, cell: (d) => pct(d.previous) },
+        { label: 'Current', num: true, cell: (d) => pct(d.current) },
+        {
+          label: 'Change',
+          num: true,
+          cell: (d) => h('span', { class: 'bad' }, `${(d.delta * 100).toFixed(1)} pts`),
+        },
+      ],
+      c.drops,
+      { empty: 'No drop.' },
+    ),
+  );
+}
+
+const ANY = { value: '', label: 'any' };
+
+function resultsBrowser(ev, signal) {
+  const box = h('div');
+  const filters = h(
+    'form',
+    { class: 'fields', 'aria-label': 'Filter task results' },
+    field('Method', select('method', [ANY, ...ev.suite.methods], '')),
+    field('Surface', select('surface', [ANY, ...ev.suite.surfaces], '')),
+    field('Dataset', select('dataset', [ANY, ...ev.suite.datasets], '')),
+    field('Difficulty', select('difficulty', [ANY, ...ev.suite.difficulties], '')),
+    field('Correct', select('correct', [ANY, 'true', 'false'], '')),
+    h('button', { type: 'submit' }, 'Show results'),
+  );
+  const rows = [];
+  let cursor = null;
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More results');
+  const draw = () => {
+    append(
+      clear(box),
+      table(
+        null,
+        [
+          { label: 'Method', cell: (r) => r.method },
+          { label: 'Surface', cell: (r) => r.surface },
+          { label: 'Task', cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, r.taskId) },
+          { label: 'Question', cell: (r) => r.question },
+          { label: 'Answer', cell: (r) => r.answer ?? '–' },
+          {
+            label: 'Correct',
+            cell: (r) =>
+              r.correct ? h('span', { class: 'tag ok' }, 'yes') : h('span', { class: 'tag fail' }, 'no'),
+          },
+          { label: 'Error class', cell: (r) => r.errorClass ?? '' },
+          { label: 'Steps', num: true, cell: (r) => r.steps },
+        ],
+        rows,
+        { testid: 'eval-results', empty: 'No finished task run matches.' },
+      ),
+    );
+    more.hidden = !cursor;
+  };
+  const load = async (reset) => {
+    if (reset) {
+      rows.length = 0;
+      cursor = null;
+    }
+    const f = Object.fromEntries(new FormData(filters));
+    const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
+    rows.push(...page.results);
+    cursor = page.nextCursor;
+    draw();
+  };
+  filters.addEventListener('submit', (e) => {
+    e.preventDefault();
+    attempt(() => load(true));
+  });
+  more.addEventListener('click', () => attempt(() => load(false)));
+  return { el: h('div', {}, filters, box, more), load };
+}
+
+export function renderEval(id) {
+  return async (main, signal) => {
+    const body = h('div');
+    append(main, h('p', {}, h('a', { href: '#/evals' }, '← Evaluations')), body);
+    let ev = await api(`/v1/evals/${id}`, { signal });
+    let browser = null;
+    const draw = () => {
+      append(
+        clear(body),
+        h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
+        kv([
+          ['Id', h('code', {}, ev.id)],
+          ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
+          [
+            'Progress',
+            h(
+              'span',
+              {},
+              h('progress', {
+                max: ev.progress.total,
+                value: ev.progress.done,
+                'aria-label': 'Task runs done',
+              }),
+              ` ${ev.progress.done} / ${ev.progress.total} task runs`,
+            ),
+          ],
+          ['Success', pct(ev.successRate)],
+          ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
+          [
+            'Suite',
+            h(
+              'code',
+              {},
+              `methods ${ev.suite.methods.join(', ')} · surfaces ${ev.suite.surfaces.join(', ')} · docs ${ev.suite.promptSurface} · ${ev.suite.sampleSize} per dataset × difficulty · ${ev.suite.split} split · seed ${ev.suite.seed}`,
+            ),
+          ],
+          [
+            'Usage',
+            `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
+          ],
+          ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
+          ...(ev.scheduleId
+            ? [
+                [
+                  'Schedule',
+                  h(
+                    'a',
+                    { href: `#/schedules/${ev.scheduleId}` },
+                    `${shortId(ev.scheduleId)} (due ${when(ev.dueTime)})`,
+                  ),
+                ],
+              ]
+            : []),
+        ]),
+        ev.status === 'running'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary',
+                onclick: async () => {
+                  const s = await attempt(() => api(`/v1/evals/${id}`, { method: 'DELETE' }));
+                  if (s) ev = { ...ev, ...s };
+                  draw();
+                },
+              },
+              'Cancel evaluation',
+            )
+          : null,
+        h('h3', {}, 'Results'),
+        resultsTable(ev),
+        charts(ev),
+        h('h3', {}, 'Error taxonomy'),
+        taxonomyTable(ev),
+        h('h3', {}, 'Comparison with the previous run'),
+        comparison(ev),
+        h('h3', {}, 'Task results'),
+      );
+      browser ??= resultsBrowser(ev, signal);
+      append(body, browser.el);
+    };
+    draw();
+    await browser.load(true);
+    while (ev.status === 'running') {
+      await sleep(1000, signal);
+      ev = await api(`/v1/evals/${id}`, { signal });
+      draw();
+      if (ev.status !== 'running') await browser.load(true);
+    }
+  };
+}
+
+export function renderResult(evalId, resultId) {
+  return async (main, signal) => {
+    const r = await api(`/v1/evals/${evalId}/results/${resultId}`, { signal });
+    append(
+      main,
+      h('p', {}, h('a', { href: `#/evals/${evalId}` }, '← Evaluation')),
+      h('h2', {}, `Task run ${r.taskId}`),
+      kv([
+        ['Method · surface', `${r.method} · ${r.surface}`],
+        ['Dataset', `${r.dataset} (${r.difficulty})`],
+        ['Question', r.question],
+        ['Answer', r.answer ?? '–'],
+        ['Gold', r.gold],
+        ['Correct', r.correct ? 'yes' : `no${r.errorClass ? ` (${r.errorClass})` : ''}`],
+        [
+          'Usage',
+          `${r.steps} steps · ${r.modelCalls} model calls · ${r.inputTokens} in / ${r.outputTokens} out tokens · ${r.latencyMs} ms`,
+        ],
+      ]),
+      h('h3', {}, 'Trajectory'),
+      r.trajectory.steps.map((s, i) =>
+        h(
+          'div',
+          { class: 'react-step' },
+          h(
+            'strong',
+            {},
+            `Step ${i + 1}`,
+            s.outcome ? ` · ${typeof s.outcome === 'string' ? s.outcome : (s.outcome.kind ?? '')}` : '',
+          ),
+          h('pre', {}, s.text),
+          h('pre', {}, `Observation: ${s.observation}`),
+        ),
+      ),
+      r.trajectory.toolUpdates.length
+        ? [h('h3', {}, 'Tool updates'), h('pre', {}, r.trajectory.toolUpdates.join('\n'))]
+        : null,
+    );
+  };
+}

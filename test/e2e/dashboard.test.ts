@@ -1,0 +1,222 @@
+/**
+ * The dashboard (public/dashboard, served by the Worker's static assets) driven in headless Chromium against the
+ * shared seeded local instance (test/e2e/local-instance.ts). The browser is Debian's `chromium` package driven
+ * by playwright-core, which never downloads one (.ci/run installs the package when it is missing).
+ *
+ * One walk through the dashboard as a user would do it: enter the key, read the drift of a surface against pc,
+ * start an evaluation from the form and watch its results table and charts appear, start a tiny exploration,
+ * open one of its trees and read a node's ReAct step, then the trajectory and session browsers. Every page
+ * error, console error, failed request and HTTP error answer is collected and must stay empty.
+ */
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const baseUrl = inject('baseUrl');
+const userKey = inject('userKey');
+const adminKey = inject('adminKey');
+const CHROMIUM = '/usr/bin/chromium';
+
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${userKey}` } });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** The view has loaded and follows no live progress any more (app.js keeps aria-busy on <main> until then). */
+const settled = () => page.locator('#view[aria-busy="false"]').waitFor({ timeout: 45_000 });
+
+const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('dashboard in headless Chromium', () => {
+  it('asks for the key once and keeps it out of URLs', async () => {
+    await page.goto(`${baseUrl}/dashboard/`);
+    await page.getByRole('textbox', { name: 'API key' }).fill(userKey);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('tooldrift.apiKey'))).toBe(userKey);
+    expect(page.url()).not.toContain(userKey);
+  });
+
+  it('shows a surface side by side with pc: renamed tools, parameter changes, lifecycle', async () => {
+    const drift = page.getByTestId('drift-table');
+    await drift.waitFor();
+    // s-ood is compared by default; LoadDB became Init_DB with databaseIdentifier for DBName.
+    const loadDb = drift.locator('tbody tr', { hasText: 'Init_DB' });
+    await expect.poll(() => loadDb.count()).toBe(1);
+    const row = await loadDb.textContent();
+    expect(row).toContain('renamed LoadDB → Init_DB');
+    expect(row).toContain('parameter DBName: DBName → databaseIdentifier');
+    expect(row).toContain('active');
+    const diff = await api<{ renamedTools: unknown[]; tools: unknown[]; lifecycle: { retired: unknown[] } }>(
+      '/v1/surfaces/s-ood/diff?against=pc',
+    );
+    expect(await page.getByTestId('drift-summary').textContent()).toBe(
+      `${diff.renamedTools.length} renamed tools, ${diff.tools.length} tools with changes, ${diff.lifecycle.retired.length} retired names.`,
+    );
+  });
+
+  it('starts an evaluation and renders its results table and charts', async () => {
+    await settled();
+    await page.getByRole('link', { name: 'Evaluations' }).click();
+    await page.getByRole('button', { name: 'Start evaluation' }).waitFor();
+    await page.getByLabel('Name').fill('dashboard e2e');
+    const group = (name: string) => page.getByRole('group', { name });
+    await group('Surfaces').getByRole('checkbox', { name: 's-in', exact: true }).uncheck();
+    for (const d of ['airbnb', 'yelp', 'agenda', 'scirex', 'dblp']) {
+      await group('Datasets').getByRole('checkbox', { name: d, exact: true }).uncheck();
+    }
+    await page.getByLabel('Sample size').fill('1');
+
+    // A suite the API rejects: the problem's title and detail are shown, and nothing is started.
+    await group('Methods').getByRole('checkbox', { name: 'greedy', exact: true }).uncheck();
+    const before = problems.length;
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    const shown = page.getByTestId('problem');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain('Request validation failed (400)');
+    expect(page.url()).toMatch(/#\/evals$/);
+    // The 400 itself (and Chromium's console line about it) is expected here.
+    const expected = problems.splice(before);
+    expect(expected.length).toBeGreaterThan(0);
+    for (const p of expected) expect(p).toMatch(/400/);
+    await shown.getByRole('button', { name: 'Dismiss' }).click();
+    await group('Methods').getByRole('checkbox', { name: 'greedy', exact: true }).check();
+
+    await page.getByRole('button', { name: 'Start evaluation' }).click();
+    await page.waitForURL(/#\/evals\/[^/]+$/);
+    const id = decodeURIComponent(page.url().split('#/evals/')[1] as string);
+
+    await expect.poll(() => page.getByTestId('eval-status').textContent(), { timeout: 45_000 }).toBe('done');
+    const ev = await api<{
+      suite: { surfaces: string[]; datasets: string[]; sampleSize: number };
+      progress: { done: number; total: number };
+      table: { method: string; surface: string; average: number | null }[];
+    }>(`/v1/evals/${id}`);
+    expect(ev.suite).toMatchObject({
+      surfaces: ['pc', 's-ood'],
+      datasets: ['flights', 'coffee'],
+      sampleSize: 1,
+    });
+
+    // One row per method · surface; each average as the API computed it.
+    const rows = page.getByTestId('results-table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    for (const [i, r] of ev.table.entries()) {
+      const cells = await rows.nth(i).locator('td').allInnerTexts();
+      expect(cells[0]).toBe(r.method);
+      expect(cells[1]).toBe(r.surface);
+      expect(cells[cells.length - 1]).toBe(pct(r.average));
+    }
+    // The success chart has one bar per (method · surface, dataset × difficulty) with a finished run.
+    const bars = page.locator('[data-testid=success-chart] svg rect.bar');
+    await expect.poll(() => bars.count()).toBe(2 * 4);
+    expect(await page.locator('[data-testid=taxonomy-chart] svg').count()).toBe(1);
+    // Every finished task run is listed.
+    await expect
+      .poll(() => page.getByTestId('eval-results').locator('tbody tr').count())
+      .toBe(ev.progress.total);
+    expect(ev.progress).toEqual({ done: 8, total: 8 });
+  }, 60_000);
+
+  it('starts an exploration, opens a tree and shows a node’s ReAct text', async () => {
+    await settled();
+    await page.getByRole('link', { name: 'Explorations' }).click();
+    await page.getByRole('button', { name: 'Start exploration' }).waitFor();
+    await page.getByLabel('Split').selectOption('test');
+    await page.getByLabel('Trees per task').fill('1');
+    await page.getByLabel('Simulations').fill('3');
+    await page.getByLabel('Candidates (k)').fill('2');
+    await page.getByRole('button', { name: 'Start exploration' }).click();
+    await page.waitForURL(/#\/explorations\/[^/]+$/);
+    const trees = page.getByTestId('trees-table');
+    await expect
+      .poll(() => trees.locator('tbody tr').first().textContent(), { timeout: 45_000 })
+      .toMatch(/succeeded|failed/);
+
+    await settled();
+    const link = trees.locator('tbody tr a').first();
+    const treeId = decodeURIComponent((await link.getAttribute('href'))?.replace('#/trees/', '') ?? '');
+    await link.click();
+    const svg = page.getByTestId('tree-svg');
+    await svg.waitFor();
+    const tree = await api<{
+      nodes: { id: number; text: string; observation: string; cached: boolean; visits: number }[];
+    }>(`/v1/trees/${encodeURIComponent(treeId)}`);
+    expect(await svg.locator('.tree-node').count()).toBe(tree.nodes.length);
+    // Cached rollout nodes are marked as such, and only they.
+    expect(await svg.locator('.tree-node.cached').count()).toBe(tree.nodes.filter((n) => n.cached).length);
+
+    const node = tree.nodes.find((n) => n.id === 1);
+    expect(node).toBeDefined();
+    await svg.locator('[data-node="1"]').click();
+    const panel = page.getByTestId('node-panel');
+    await panel.waitFor();
+    const text = await panel.textContent();
+    expect(text).toContain('Node 1');
+    expect(text).toContain('Thought:');
+    expect(text).toContain('Action:');
+    expect(text).toContain('Observation:');
+    expect(text).toContain((node?.observation ?? '').split('\n')[0] as string);
+  }, 60_000);
+
+  it('browses the trajectories of that exploration, and the sessions', async () => {
+    await settled();
+    await page.getByRole('link', { name: '← Exploration' }).click();
+    const trees = page.getByTestId('trees-table');
+    await trees.waitFor();
+    await settled();
+    const explorationId = decodeURIComponent(page.url().split('#/explorations/')[1] as string);
+    const taskId = (await trees.locator('tbody tr td').nth(1).textContent()) ?? '';
+    await trees.getByRole('link', { name: 'browse' }).first().click();
+    const table = page.getByTestId('trajectories-table');
+    await table.waitFor();
+    await settled();
+    const listed = await api<{ items: { id: string; success: boolean }[] }>(
+      `/v1/trajectories?exploration=${encodeURIComponent(explorationId)}&task=${encodeURIComponent(taskId)}&limit=25`,
+    );
+    const links = table.locator('tbody tr a[href^="#/trajectories/"]');
+    // The search is seeded: this small MCTS solves the first easy flights task of the e2e world.
+    expect(listed.items.length).toBeGreaterThan(0);
+    expect(await links.count()).toBe(listed.items.length);
+    await links.first().click();
+    await page.getByRole('heading', { name: 'Steps' }).waitFor();
+    await settled();
+    const detail = (await page.locator('#view').textContent()) ?? '';
+    expect(detail).toContain(listed.items[0]?.success ? 'correct Finish (+1)' : 'wrong Finish (−1)');
+    expect(detail).toContain('Observation:');
+    // The session list is for admins (a session id is the capability to drive it): switch to the admin key.
+    await page.getByRole('button', { name: 'Forget key' }).click();
+    await page.getByRole('textbox', { name: 'API key' }).fill(adminKey);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    await page.getByTestId('sessions-table').waitFor();
+    await settled();
+  });
+
+  it('raised no page error, console error or failed request', () => {
+    expect(problems).toEqual([]);
+  });
+});
