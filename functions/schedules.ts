@@ -5,7 +5,8 @@
  *
  * The Worker's cron trigger fires every five minutes (wrangler.jsonc `triggers.crons`); a schedule's due time
  * is handled by the first tick at or after it. A schedule finer than five minutes runs once per tick (its latest
- * due time in the window); ticks missed while the Worker was not triggered are not caught up.
+ * due time in the window); ticks missed while the Worker was not triggered are not caught up. A schedule applies
+ * from the minute it was created (cron's granularity): a due time in that minute counts, earlier ones do not.
  */
 import { eq } from 'drizzle-orm';
 import { type EvalSuite, EvalSuiteSchema } from '../core/evals/suite.ts';
@@ -36,7 +37,8 @@ export async function launchDueSchedules(
   const enabled = await database(env.DB).select().from(schedules).where(eq(schedules.enabled, true));
   const out: ScheduleLaunch[] = [];
   for (const s of enabled) {
-    const dueTime = latestDueIn(s.cron, Math.max(scheduledTime - windowMs, s.createdAt - 1), scheduledTime);
+    const firstMinute = Math.floor(s.createdAt / 60_000) * 60_000;
+    const dueTime = latestDueIn(s.cron, Math.max(scheduledTime - windowMs, firstMinute - 1), scheduledTime);
     if (dueTime === null) continue;
     try {
       const suite: EvalSuite = EvalSuiteSchema.parse(s.suite);
