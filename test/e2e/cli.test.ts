@@ -4,17 +4,13 @@
  * and s-ood × the seven ToolQA-D datasets × easy/hard runs to completion and prints the results table and the
  * error taxonomy; an exploration's SFT trajectories are exported to a file.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import type { EvalDetail, EvalSummary } from '../../cli/api-types.ts';
+import { tooldrift } from './run-cli.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const baseUrl = inject('baseUrl');
-const userKey = inject('userKey');
 const DATASETS = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'dblp'];
 const CATEGORIES = [
   'invalid-invocation',
@@ -24,25 +20,6 @@ const CATEGORIES = [
   'instructions-not-followed',
   'tool-misuse',
 ];
-
-function tooldrift(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'tooldrift.mjs'), ...args], {
-      cwd: root,
-      env: { ...process.env, TOOLDRIFT_URL: baseUrl, TOOLDRIFT_KEY: userKey },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('tooldrift CLI against a local instance', () => {
   it('runs an evaluation over pc, s-in, s-ood × 7 datasets × easy/hard and prints both tables', async () => {

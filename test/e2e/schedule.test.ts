@@ -4,34 +4,12 @@
  * overlapping ticks would), exactly one run launched, and that run — pc, s-in and s-ood × the seven
  * ToolQA-D datasets × easy/hard with the simulated policy — finishing with its tables and taxonomy.
  */
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import type { EvalDetail, EvalSummary } from '../../cli/api-types.ts';
+import { tooldrift } from './run-cli.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const baseUrl = inject('baseUrl');
 const userKey = inject('userKey');
-
-function tooldrift(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'tooldrift.mjs'), ...args], {
-      cwd: root,
-      env: { ...process.env, TOOLDRIFT_URL: baseUrl, TOOLDRIFT_KEY: userKey },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function api<T>(path: string): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${userKey}` } });
