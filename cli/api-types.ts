@@ -2,8 +2,10 @@
  * The response shapes the CLI reads, as the API serves them (functions/routes/evals.ts, schedules.ts,
  * explorations.ts; /openapi.json). Times are ISO 8601 strings. Only the members the CLI uses are listed.
  */
+import type { Drop, TableCell, TableRow } from '../core/evals/aggregate.ts';
+import type { Difficulty } from '../core/evals/suite.ts';
 
-export type Difficulty = 'easy' | 'hard';
+export type { Difficulty };
 
 export interface EvalSummary {
   id: string;
@@ -18,23 +20,9 @@ export interface EvalSummary {
   flagged: boolean;
 }
 
-export interface EvalCell {
-  dataset: string;
-  difficulty: Difficulty;
-  total: number;
-  done: number;
-  correct: number;
-  successRate: number | null;
-}
-
-export interface EvalRow {
-  method: string;
-  surface: string;
-  cells: EvalCell[];
-  average: number | null;
-  averageEasy: number | null;
-  averageHard: number | null;
-}
+/** A cell and a row of the results table, as core/evals/aggregate.ts computes them for the API. */
+export type EvalCell = TableCell;
+export type EvalRow = TableRow;
 
 export interface EvalDetail extends EvalSummary {
   suite: Record<string, unknown>;
@@ -58,15 +46,7 @@ export interface EvalDetail extends EvalSummary {
     previousEvalId: string;
     threshold: number;
     flagged: boolean;
-    drops: {
-      method: string;
-      surface: string;
-      dataset: string | null;
-      difficulty: string | null;
-      previous: number;
-      current: number;
-      delta: number;
-    }[];
+    drops: Drop[];
   };
 }
 

@@ -25,7 +25,7 @@ describe('resultsTable', () => {
     ];
     const table = [
       {
-        method: 'greedy-memory',
+        method: 'greedy-memory' as const,
         surface: 's-in',
         cells: columns.map((c) => ({ ...c, total: 3, done: 3, correct: 1, successRate: 1 / 3 })),
         average: 1 / 3,
