@@ -16,6 +16,7 @@ import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { textModelFor } from '../models.ts';
 import { EvalSummary, listEvalSummaries } from './evals.ts';
 
 const Cron = z
@@ -171,6 +172,23 @@ async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<ty
   };
 }
 
+/** The suite's model choice must be usable here, or every tick would fail: a 400 naming `/suite/model/…`. */
+function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
+  try {
+    textModelFor(env, suite.model);
+  } catch (err) {
+    if (!(err instanceof ProblemError)) throw err;
+    throw new ProblemError(err.slug, {
+      ...err.options,
+      errors: err.options.errors?.map((e) => ({
+        ...e,
+        field: `suite.${e.field}`,
+        pointer: `/suite${e.pointer}`,
+      })),
+    });
+  }
+}
+
 async function findSchedule(env: Bindings, id: string): Promise<ScheduleRow> {
   const [row] = await database(env.DB).select().from(schedules).where(eq(schedules.id, id)).limit(1);
   if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
@@ -181,6 +199,7 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createScheduleRoute, async (c) => {
     const body = c.req.valid('json');
     await assertSurfacesExist(c.env, body.suite, '/suite');
+    assertModelAvailable(c.env, body.suite);
     const now = Date.now();
     const row: ScheduleRow = {
       id: crypto.randomUUID(),
@@ -212,7 +231,10 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(patchScheduleRoute, async (c) => {
     const row = await findSchedule(c.env, c.req.valid('param').id);
     const body = c.req.valid('json');
-    if (body.suite) await assertSurfacesExist(c.env, body.suite as EvalSuite, '/suite');
+    if (body.suite) {
+      await assertSurfacesExist(c.env, body.suite, '/suite');
+      assertModelAvailable(c.env, body.suite);
+    }
     const next: ScheduleRow = {
       ...row,
       ...(body.name !== undefined ? { name: body.name } : {}),

@@ -398,6 +398,10 @@ describe('schedules', () => {
       [{ name: 'x', cron: '0 3 * * *', suite: { ...suite, sampleSize: -1 } }, '/suite/sampleSize'],
       [{ name: 'x', cron: '0 3 * * *', suite, threshold: 2 }, '/threshold'],
       [{ cron: '0 3 * * *', suite }, '/name'],
+      [
+        { name: 'x', cron: '0 3 * * *', suite: { ...suite, model: { provider: 'openai' } } },
+        '/suite/model/provider',
+      ],
     ];
     for (const [body, pointer] of cases) {
       const problem = await expectProblem(await send('/v1/schedules', 'POST', body), 400, 'validation-error');
