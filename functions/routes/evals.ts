@@ -5,7 +5,7 @@
  * are listed with keyset pagination and read one by one with their trajectory.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
@@ -16,6 +16,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { Bindings } from '../env.ts';
 import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../eval-jobs.ts';
 import { requireKey } from '../http/auth.ts';
+import { cursorParam, nextCursor, olderThan } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
@@ -147,12 +148,7 @@ const ListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
     scheduleId: z.string().min(1).max(100).optional(),
-    before: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({ description: 'Cursor: `nextCursor` of the previous page.' }),
+    before: cursorParam(100),
   })
   .strict();
 
@@ -165,12 +161,12 @@ const ResultsQuery = z
     correct: z.enum(['true', 'false']).optional(),
     errorClass: z.string().min(1).max(50).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
+    // Results are listed in plan order (their ids sort that way): the cursor is the last result's id.
     cursor: z
       .string()
-      .min(1)
-      .max(300)
+      .regex(/^[\w-]{1,100}\.\d{4}\.\d{3}$/, 'expected the `nextCursor` of a previous page')
       .optional()
-      .openapi({ description: '`nextCursor` of the previous page.' }),
+      .openapi({ description: 'The `nextCursor` of the previous page.' }),
   })
   .strict();
 
@@ -284,27 +280,31 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-async function doneCounts(env: Bindings, ids: readonly string[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const id of ids) {
-    const [r] = await database(env.DB)
-      .select({ n: sql<number>`count(*)` })
-      .from(evalResults)
-      .where(eq(evalResults.evalId, id));
-    out.set(id, r?.n ?? 0);
-  }
+/** Finished task runs and correct ones so far, per evaluation, in one query. */
+async function progressOf(
+  env: Bindings,
+  ids: readonly string[],
+): Promise<Map<string, { done: number; correct: number }>> {
+  const out = new Map<string, { done: number; correct: number }>();
+  if (ids.length === 0) return out;
+  const rows = await database(env.DB)
+    .select({
+      id: evalResults.evalId,
+      done: sql<number>`count(*)`,
+      correct: sql<number>`coalesce(sum(case when ${evalResults.correct} then 1 else 0 end), 0)`,
+    })
+    .from(evalResults)
+    .where(inArray(evalResults.evalId, [...ids]))
+    .groupBy(evalResults.evalId);
+  for (const r of rows) out.set(r.id, { done: r.done, correct: r.correct });
   return out;
 }
 
-async function successSoFar(env: Bindings, id: string): Promise<number | null> {
-  const [r] = await database(env.DB)
-    .select({
-      n: sql<number>`count(*)`,
-      ok: sql<number>`coalesce(sum(case when ${evalResults.correct} then 1 else 0 end), 0)`,
-    })
-    .from(evalResults)
-    .where(eq(evalResults.evalId, id));
-  return r && r.n > 0 ? r.ok / r.n : null;
+/** A summary from the row and the progress of an evaluation that is not done (done ones carry their totals). */
+function summaryWithProgress(row: EvalRow, progress: { done: number; correct: number } | undefined) {
+  if (row.status === 'done') return evalSummary(row, row.total, row.successRate);
+  const done = progress?.done ?? 0;
+  return evalSummary(row, done, done > 0 ? (progress?.correct ?? 0) / done : null);
 }
 
 export function evalSummary(
@@ -338,50 +338,26 @@ export async function listEvalSummaries(
   env: Bindings,
   opts: { limit: number; scheduleId?: string; before?: string },
 ): Promise<{ evals: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
-  const conditions: SQL[] = [];
-  if (opts.scheduleId) conditions.push(eq(evals.scheduleId, opts.scheduleId));
-  if (opts.before) {
-    const [at, id] = decodeCursor(opts.before, 'before');
-    conditions.push(
-      sql`(${evals.createdAt} < ${Number(at)} or (${evals.createdAt} = ${Number(at)} and ${evals.id} < ${id}))`,
-    );
-  }
   const rows = await database(env.DB)
     .select()
     .from(evals)
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .where(
+      and(
+        opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined,
+        olderThan(evals.createdAt, evals.id, opts.before),
+      ),
+    )
     .orderBy(desc(evals.createdAt), desc(evals.id))
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
-  const running = page.filter((r) => r.status !== 'done').map((r) => r.id);
-  const counts = await doneCounts(env, running);
-  const out = [];
-  for (const r of page) {
-    const done = r.status === 'done' ? r.total : (counts.get(r.id) ?? 0);
-    out.push(evalSummary(r, done, r.status === 'done' ? r.successRate : await successSoFar(env, r.id)));
-  }
-  const last = page.at(-1);
+  const progress = await progressOf(
+    env,
+    page.filter((r) => r.status !== 'done').map((r) => r.id),
+  );
   return {
-    evals: out,
-    nextCursor: rows.length > opts.limit && last ? encodeCursor([String(last.createdAt), last.id]) : null,
+    evals: page.map((r) => summaryWithProgress(r, progress.get(r.id))),
+    nextCursor: nextCursor(rows, opts.limit, (r) => [r.createdAt, r.id]),
   };
-}
-
-function encodeCursor(parts: string[]): string {
-  return btoa(JSON.stringify(parts)).replaceAll('=', '');
-}
-
-function decodeCursor(cursor: string, field: string): string[] {
-  try {
-    const parts = JSON.parse(atob(cursor)) as unknown;
-    if (Array.isArray(parts) && parts.every((p) => typeof p === 'string')) return parts as string[];
-  } catch {
-    // fall through to the problem below
-  }
-  throw new ProblemError('validation-error', {
-    detail: 'The cursor is not one this API returned.',
-    errors: [{ in: 'query', field, pointer: `/${field}`, message: 'invalid cursor' }],
-  });
 }
 
 export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -426,8 +402,7 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
       .set({ status: 'cancelled', finishedAt: Date.now() })
       .where(and(eq(evals.id, id), eq(evals.status, 'running')));
     const row = await findEval(c.env, id);
-    const [done] = [(await doneCounts(c.env, [id])).get(id) ?? 0];
-    return c.json(evalSummary(row, done, await successSoFar(c.env, id)), 200);
+    return c.json(summaryWithProgress(row, (await progressOf(c.env, [id])).get(id)), 200);
   });
 
   app.openapi(resultsRoute, async (c) => {
@@ -441,7 +416,7 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
     if (q.difficulty) conditions.push(eq(evalResults.difficulty, q.difficulty));
     if (q.correct) conditions.push(eq(evalResults.correct, q.correct === 'true'));
     if (q.errorClass) conditions.push(eq(evalResults.errorClass, q.errorClass));
-    if (q.cursor) conditions.push(gt(evalResults.id, decodeCursor(q.cursor, 'cursor')[0] ?? ''));
+    if (q.cursor) conditions.push(gt(evalResults.id, q.cursor));
     const rows = await database(c.env.DB)
       .select()
       .from(evalResults)
@@ -451,10 +426,7 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
     return c.json(
-      {
-        results: page.map(resultView),
-        nextCursor: rows.length > q.limit && last ? encodeCursor([last.id]) : null,
-      },
+      { results: page.map(resultView), nextCursor: rows.length > q.limit && last ? last.id : null },
       200,
     );
   });

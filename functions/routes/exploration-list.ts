@@ -5,26 +5,21 @@
  * explorations.ts.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
+import { cursorParam, nextCursor, olderThan } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-const CURSOR = /^(\d{1,15})_(.{1,100})$/;
-
 const ListQuery = z.object({
   status: z.enum(STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
-    .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+  cursor: cursorParam(100),
 });
 
 const ExplorationItem = z
@@ -110,7 +105,6 @@ interface StoredConfig {
 export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const m = q.cursor ? CURSOR.exec(q.cursor) : null;
     const db = database(c.env.DB);
     const rows = await db
       .select()
@@ -118,12 +112,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
       .where(
         and(
           q.status ? eq(explorations.status, q.status) : undefined,
-          m
-            ? or(
-                lt(explorations.createdAt, Number(m[1])),
-                and(eq(explorations.createdAt, Number(m[1])), lt(explorations.id, m[2] as string)),
-              )
-            : undefined,
+          olderThan(explorations.createdAt, explorations.id, q.cursor),
         ),
       )
       .orderBy(desc(explorations.createdAt), desc(explorations.id))
@@ -140,8 +129,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
         .where(eq(trees.explorationId, row.id));
       counts.set(row.id, { finished: agg?.finished ?? 0, solved: agg?.solved ?? 0 });
     }
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > q.limit && last ? `${last.createdAt}_${last.id}` : null;
+    const next = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
     return c.json(
       {
         items: page.map((r) => {
@@ -161,7 +149,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
             links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
           };
         }),
-        nextCursor,
+        nextCursor: next,
       },
       200,
     );

@@ -16,10 +16,9 @@ import { database } from '../../db/client.ts';
 import { journal } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
+import { cursorParam, linkNext, nextCursor, olderThanSql } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-
-const CURSOR = /^(\d{1,15})_(.{1,100})$/;
 
 const ListQuery = z.object({
   surface: z
@@ -29,11 +28,7 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: 'Sessions with a call to this surface.' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
-    .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+  cursor: cursorParam(100),
 });
 
 const SessionSummary = z
@@ -75,7 +70,6 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
     const q = c.req.valid('query');
     const db = database(c.env.DB);
     const lastAt = sql<number>`max(${journal.at})`;
-    const m = q.cursor ? CURSOR.exec(q.cursor) : null;
     const groups = await db
       .select({
         id: journal.sessionId,
@@ -86,11 +80,7 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
       .from(journal)
       .where(q.surface ? eq(journal.surfaceId, q.surface) : undefined)
       .groupBy(journal.sessionId)
-      .having(
-        m
-          ? sql`(${lastAt} < ${Number(m[1])} or (${lastAt} = ${Number(m[1])} and ${journal.sessionId} < ${m[2]}))`
-          : undefined,
-      )
+      .having(olderThanSql(lastAt, journal.sessionId, q.cursor))
       .orderBy(desc(lastAt), desc(journal.sessionId))
       .limit(q.limit + 1);
     const page = groups.slice(0, q.limit);
@@ -121,13 +111,8 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
         details.set(r.id, d);
       }
     }
-    const last = page[page.length - 1];
-    const nextCursor = groups.length > q.limit && last ? `${last.lastAt}_${last.id}` : null;
-    if (nextCursor) {
-      const next = new URL(c.req.url);
-      next.searchParams.set('cursor', nextCursor);
-      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
-    }
+    const next = nextCursor(groups, q.limit, (g) => [g.lastAt, g.id]);
+    linkNext(c, next);
     return c.json(
       {
         items: page.map((g) => {
@@ -143,7 +128,7 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
             links: { self: `/v1/sessions/${g.id}` },
           };
         }),
-        nextCursor,
+        nextCursor: next,
       },
       200,
     );

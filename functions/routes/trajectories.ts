@@ -7,17 +7,16 @@
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, desc, eq, gt, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, lte } from 'drizzle-orm';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks, trajectories } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
+import { cursorParam, linkNext, nextCursor, olderThan } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-
-const CURSOR = /^(\d{1,15})_(.{1,300})$/;
 
 const ListQuery = z.object({
   exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
@@ -33,11 +32,7 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: 'Chosen for the SFT export (at most 4 successes per task).' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(CURSOR, 'expected the `nextCursor` of a previous page')
-    .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page.' }),
+  cursor: cursorParam(300),
 });
 
 const TrajectorySummary = z
@@ -137,16 +132,6 @@ function summary(r: Omit<Row, 'text' | 'toolUpdates'>): z.infer<typeof Trajector
   };
 }
 
-function afterCursor(cursor: string): SQL | undefined {
-  const m = CURSOR.exec(cursor);
-  if (!m) return undefined; // the query schema has rejected it already
-  const at = Number(m[1]);
-  return or(
-    lt(trajectories.createdAt, at),
-    and(eq(trajectories.createdAt, at), lt(trajectories.id, m[2] as string)),
-  );
-}
-
 export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
@@ -180,20 +165,15 @@ export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
               ? gt(trajectories.reward, 0)
               : lte(trajectories.reward, 0),
           q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
-          q.cursor ? afterCursor(q.cursor) : undefined,
+          olderThan(trajectories.createdAt, trajectories.id, q.cursor),
         ),
       )
       .orderBy(desc(trajectories.createdAt), desc(trajectories.id))
       .limit(q.limit + 1);
     const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > q.limit && last ? `${last.createdAt}_${last.id}` : null;
-    if (nextCursor) {
-      const next = new URL(c.req.url);
-      next.searchParams.set('cursor', nextCursor);
-      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
-    }
-    return c.json({ items: page.map(summary), nextCursor }, 200);
+    const next = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
+    linkNext(c, next);
+    return c.json({ items: page.map(summary), nextCursor: next }, 200);
   });
 
   app.openapi(getRoute, async (c) => {

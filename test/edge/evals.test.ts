@@ -194,6 +194,19 @@ describe('evaluations', () => {
     expect(body.evals.some((e) => e.id === full.id && e.status === 'done' && e.progress.done === 42)).toBe(
       true,
     );
+    // Page by page with the cursor: the same evaluations, in the same order.
+    const paged: string[] = [];
+    let before: string | null = null;
+    do {
+      const page = (await (
+        await call(`/v1/evals?limit=1${before ? `&before=${encodeURIComponent(before)}` : ''}`, {
+          key: USER_KEY,
+        })
+      ).json()) as { evals: Summary[]; nextCursor: string | null };
+      paged.push(...page.evals.map((e) => e.id));
+      before = page.nextCursor;
+    } while (before !== null && paged.length < 60);
+    expect(paged).toEqual(body.evals.map((e) => e.id));
   });
 
   it('does not run a group twice when its message is redelivered', async () => {
