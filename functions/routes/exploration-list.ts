@@ -5,7 +5,7 @@
  * explorations.ts.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -118,16 +118,24 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
       .orderBy(desc(explorations.createdAt), desc(explorations.id))
       .limit(q.limit + 1);
     const page = rows.slice(0, q.limit);
+    // Tree counts of the whole page in one grouped query.
     const counts = new Map<string, { finished: number; solved: number }>();
-    for (const row of page) {
-      const [agg] = await db
+    if (page.length > 0) {
+      const groups = await db
         .select({
+          id: trees.explorationId,
           finished: sql<number>`coalesce(sum(case when ${trees.status} in ('succeeded','failed') then 1 else 0 end), 0)`,
           solved: sql<number>`coalesce(sum(case when ${trees.solved} then 1 else 0 end), 0)`,
         })
         .from(trees)
-        .where(eq(trees.explorationId, row.id));
-      counts.set(row.id, { finished: agg?.finished ?? 0, solved: agg?.solved ?? 0 });
+        .where(
+          inArray(
+            trees.explorationId,
+            page.map((r) => r.id),
+          ),
+        )
+        .groupBy(trees.explorationId);
+      for (const g of groups) counts.set(g.id, { finished: g.finished, solved: g.solved });
     }
     const next = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
     return c.json(
