@@ -321,6 +321,30 @@ describe('evaluations', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the evaluation and schedule routes behind bearer auth', async () => {
+    const doc = (await (await call('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const routes: [string, string][] = [
+      ['/v1/evals', 'post'],
+      ['/v1/evals', 'get'],
+      ['/v1/evals/{id}', 'get'],
+      ['/v1/evals/{id}', 'delete'],
+      ['/v1/evals/{id}/results', 'get'],
+      ['/v1/evals/{id}/results/{resultId}', 'get'],
+      ['/v1/schedules', 'post'],
+      ['/v1/schedules', 'get'],
+      ['/v1/schedules/{id}', 'get'],
+      ['/v1/schedules/{id}', 'patch'],
+      ['/v1/schedules/{id}', 'delete'],
+    ];
+    for (const [path, method] of routes) {
+      expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+  });
+});
+
 describe('schedules', () => {
   const suite = { surfaces: ['pc', 's-ood'], datasets: ['coffee', 'yelp'], sampleSize: 1, seed: 'sched' };
 
