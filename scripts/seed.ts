@@ -10,8 +10,8 @@
  * after the first run. Otherwise it generates the world and tasks and loads the SQL of `db/world-seed.ts`:
  * - locally through Miniflare's API, in this process: the D1 database `wrangler dev` serves (the same database
  *   id and persistence folder that `wrangler d1 execute --local` opens), loaded in batches straight from the
- *   statement generator. This replaced a `wrangler d1 execute --file` of the whole SQL, which took about three
- *   times as long (figures in the README's development section). Migrations stay Wrangler's: when one is
+ *   statement generator (`wrangler d1 execute --local --file` runs the same Miniflare D1, after a wrangler
+ *   process start, writing the SQL to a file and splitting it again). Migrations stay Wrangler's: when one is
  *   pending, `wrangler d1 migrations apply --local` runs, so local, remote and `npm run deploy` share one
  *   migration history (`d1_migrations`).
  * - remotely (--remote) through wrangler: `d1 migrations apply`, then `d1 execute --file .tooldrift/seed.sql`.
