@@ -141,6 +141,14 @@ async function localTarget(): Promise<D1Target> {
       const journal = JSON.parse(readFileSync(join(d1.migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
         entries: { tag: string }[];
       };
+      const journaled = new Set(journal.entries.map((e) => `${e.tag}.sql`));
+      const stray = readdirSync(d1.migrationsDir).filter((f) => f.endsWith('.sql') && !journaled.has(f));
+      if (stray.length > 0) {
+        // wrangler would apply these too: refuse rather than let the two histories part.
+        throw new Error(
+          `migrations not in meta/_journal.json (write them with npm run db:generate): ${stray.join(', ')}`,
+        );
+      }
       const migrations = readMigrationFiles({ migrationsFolder: d1.migrationsDir });
       for (const [i, entry] of journal.entries.entries()) {
         const name = `${entry.tag}.sql`;
