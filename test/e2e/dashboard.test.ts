@@ -211,6 +211,8 @@ describe('dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Forget key' }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill(adminKey);
     await page.getByRole('button', { name: 'Save key' }).click();
+    // Saving the key shows the trajectory again; leaving before it has loaded would abort its request.
+    await settled();
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.getByTestId('sessions-table').waitFor();
     await settled();
