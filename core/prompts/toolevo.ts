@@ -17,7 +17,7 @@
  * they are valid JSON (the original UpdateTool examples used single quotes, item 18); no example shows a drifted
  * API — drift is discovered through the environment's answers, as the guidelines say.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
