@@ -12,7 +12,7 @@ export { promptText } from '../messages/chat.ts';
  */
 export const PROMPT_VERSION = 'tooldrift-prompts/1';
 
-export type PromptFamily = 'toolevo' | 'ste' | 'draft';
+export type PromptFamily = 'toolevo' | 'ste' | 'draft' | 'session';
 
 export interface PromptTemplate<I> {
   /** `{family}/{name}`, e.g. `toolevo/agent`. */
