@@ -45,7 +45,9 @@ export class AidUnavailableError extends Error {
 export interface AidProvider<S extends AidSlot = AidSlot> {
   slot: S;
   summary: string;
-  /** The slot's options (zod); listed with each method in GET /v1/methods. */
+  /** Whether the slot can be served at all (a declared slot without a provider: false). */
+  available: boolean;
+  /** The slot's options (zod); listed in GET /v1/methods. */
   options: (typeof SLOT_SCHEMAS)[S];
   /**
    * Why a validated request for this slot cannot be served here (e.g. "not available yet"), checked when a
@@ -66,24 +68,28 @@ export const NOT_AVAILABLE = 'is not available yet';
 export const AID_PROVIDERS: { [S in AidSlot]: AidProvider<S> } = {
   documentation: {
     slot: 'documentation',
+    available: true,
     summary: 'The tool documentation the agent reads: a surface’s docs (a DRAFT documentation set: not yet).',
     options: DocumentationAidSchema,
     unavailable: (o) => (o.docset !== undefined ? `documentation from a docset ${NOT_AVAILABLE}` : null),
   },
   updateMemory: {
     slot: 'updateMemory',
+    available: true,
     summary: 'Tool-update memory: UpdateTool descriptions listed among the tools from the first step on.',
     options: UpdateMemoryAidSchema,
     unavailable: () => null,
   },
   demonstrations: {
     slot: 'demonstrations',
+    available: false,
     summary: 'STE exemplars retrieved for the question and shown as demonstrations.',
     options: DemonstrationsAidSchema,
     unavailable: () => `the demonstrations aid ${NOT_AVAILABLE}`,
   },
   toolPool: {
     slot: 'toolPool',
+    available: false,
     summary: 'A Chain-of-Tools pool of tools to retrieve from at each calling step.',
     options: ToolPoolAidSchema,
     unavailable: () => `the toolPool aid ${NOT_AVAILABLE}`,

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { AidsSchema, aidIssues } from '../aids/index.ts';
-import { getMethod, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
+import { getMethod, isMethodId, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
 import { DATASET_NAMES } from '../world/types.ts';
 
@@ -86,10 +86,9 @@ export const EvalSuiteSchema = z
     seed: z.string().min(1).max(200).default('0'),
   })
   .superRefine((s, ctx) => {
-    for (const issue of aidIssues(
-      s.aids,
-      s.methods.map((id) => getMethod(id)),
-    ))
+    // Only registered ids reach getMethod (an unknown one was reported by the enum).
+    const methods = s.methods.filter((id) => isMethodId(id)).map((id) => getMethod(id));
+    for (const issue of aidIssues(s.aids, methods))
       ctx.addIssue({ code: 'custom', path: ['aids', ...issue.path], message: issue.message });
     const runs =
       s.methods.length * s.surfaces.length * s.datasets.length * s.difficulties.length * s.sampleSize;

@@ -87,10 +87,16 @@ export function methodListing(): MethodListing[] {
 }
 
 /** The aid slots, with summaries and option JSON Schemas (for listings). */
-export function aidListing(): { slot: AidSlot; summary: string; options: Record<string, unknown> }[] {
+export function aidListing(): {
+  slot: AidSlot;
+  summary: string;
+  available: boolean;
+  options: Record<string, unknown>;
+}[] {
   return Object.values(AID_PROVIDERS).map((p) => ({
     slot: p.slot,
     summary: p.summary,
+    available: p.available,
     options: jsonSchemaOf(p.options),
   }));
 }
