@@ -136,7 +136,9 @@ async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): 
   if (!surface) {
     throw new ProblemError('validation-error', {
       detail: `Unknown surface ${id}.`,
-      errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
+      errors: [
+        { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
+      ],
     });
   }
   return surface;
