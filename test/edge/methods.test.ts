@@ -7,21 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AID_SLOTS } from '../../core/aids/index.ts';
 import { METHOD_IDS, METHODS } from '../../core/methods/registry.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
-import { call, expectProblem, USER_KEY } from './helpers.ts';
+import { call, expectProblem, postJson as post, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
 let tasks: Task[] = [];
 beforeAll(async () => {
   tasks = (await seedTestWorld()).tasks;
 });
-
-const post = (path: string, body: unknown) =>
-  call(path, {
-    method: 'POST',
-    key: USER_KEY,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 
 interface Catalog {
   items: {
