@@ -20,7 +20,7 @@ import {
   S_OOD_SURFACE,
 } from '../../../core/surfaces/builtin.ts';
 import { renderToolList } from '../../../core/surfaces/docs.ts';
-import { DRIFT_KINDS, generateSurface } from '../../../core/surfaces/drift.ts';
+import { DRIFT_KINDS, generateSurface } from '../../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../../core/surfaces/model.ts';
 import type { KernelCall } from '../../../core/world/kernel/kernel.ts';
 import {
