@@ -42,8 +42,8 @@ import { type McpToolDescriptor, mcpTools } from '../core/surfaces/docs.ts';
 import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
 import { database } from '../db/client.ts';
 import { journal } from '../db/schema.ts';
-import type { Bindings } from '../functions/env.ts';
-import { edgeKernelDeps, worldFor } from '../functions/world-runtime.ts';
+import type { Bindings } from '../edge/env.ts';
+import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { McpHub, McpProtocolError } from './session-mcp.ts';
 
 export type SessionStepReply =

@@ -31,11 +31,11 @@ import {
 } from '../core/search/tree.ts';
 import { database } from '../db/client.ts';
 import { explorations, trees } from '../db/schema.ts';
-import type { Bindings } from '../functions/env.ts';
-import { type ModelChoice, textModelFor } from '../functions/models.ts';
-import { findSurface } from '../functions/surface-store.ts';
-import { recordTrajectories } from '../functions/trajectory-store.ts';
-import { edgeKernelDeps, worldFor } from '../functions/world-runtime.ts';
+import type { Bindings } from '../edge/env.ts';
+import { type ModelChoice, textModelFor } from '../edge/models.ts';
+import { findSurface } from '../edge/stores/surfaces.ts';
+import { recordTrajectories } from '../edge/stores/trajectories.ts';
+import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 
 /** What a tree needs to run: the task (with its gold), the search settings, the surfaces and the model. */
 export interface TreeStartParams {

@@ -9,10 +9,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
+import { readConfig } from '../edge/env.ts';
+import { DomainError } from '../edge/errors.ts';
+import { createLogger } from '../edge/log.ts';
 import type { AppEnv } from './app-env.ts';
-import { readConfig } from './env.ts';
-import { createLogger } from './http/log.ts';
-import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
+import { domainProblem, ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationListRoutes } from './routes/exploration-list.ts';
@@ -65,6 +66,10 @@ function statusSlug(status: number, message: string): ProblemSlug {
 /** Maps any error thrown by a handler or middleware to a problem response; never leaks a stack trace. */
 export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
   if (err instanceof ProblemError) return problem(c, err.slug, err.options);
+  if (err instanceof DomainError) {
+    const { slug, options } = domainProblem(err);
+    return problem(c, slug, options);
+  }
   if (err instanceof HTTPException) {
     const slug = statusSlug(err.status, err.message);
     const headers: Record<string, string> = {};

@@ -7,6 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { DomainError } from '../../edge/errors.ts';
 
 export const PROBLEM_TYPES = {
   'validation-error': {
@@ -162,6 +163,11 @@ export class ProblemError extends Error {
     super(options.detail);
     this.name = 'ProblemError';
   }
+}
+
+/** The one mapping of a domain error (edge/errors.ts) to a problem: its category is the problem type. */
+export function domainProblem(err: DomainError): { slug: ProblemSlug; options: ProblemOptions } {
+  return { slug: err.slug, options: { detail: err.message, errors: err.issues } };
 }
 
 /** Converts zod issues to field errors. */

@@ -1,6 +1,6 @@
 /**
  * Evaluations (issue 7): `POST /v1/evals` runs a suite (core/evals/suite.ts) by fanning its groups out through
- * the JOBS queue (functions/eval-jobs.ts); `GET /v1/evals/{id}` gives the aggregates shaped like ToolEvo's
+ * the JOBS queue (edge/jobs/eval-group.ts); `GET /v1/evals/{id}` gives the aggregates shaped like ToolEvo's
  * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
  * are listed with keyset pagination and read one by one with their trajectory.
  */
@@ -12,12 +12,12 @@ import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals, tasks } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../../edge/jobs/eval-group.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../eval-jobs.ts';
 import { requireKey } from '../http/auth.ts';
 import { cursorParam, nextCursor, olderThan } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, BEARER, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 
@@ -180,7 +180,7 @@ const createEvalRoute = createRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: EvalSuiteSchema.openapi('EvalSuite') } },
+      content: { 'application/json': { schema: namedSchema(EvalSuiteSchema, 'EvalSuite') } },
     },
   },
   responses: {

@@ -1,6 +1,6 @@
 /**
  * Explorations (ToolEvo data collection, issue 6): tasks × trees per task, each tree a Monte Carlo tree search in
- * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, functions/exploration-jobs.ts).
+ * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, edge/jobs/explore-tree.ts).
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
@@ -9,22 +9,22 @@ import type { Context } from 'hono';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { explorations, tasks, trees } from '../../db/schema.ts';
-import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import {
   EXPLORE_TREE,
   type ExplorationConfig,
   TREE_LOCATION_HINTS,
   treeSeed,
   treeStub,
-} from '../exploration-jobs.ts';
+} from '../../edge/jobs/explore-tree.ts';
+import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import { findSurface } from '../../edge/stores/surfaces.ts';
+import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { enqueueJob } from '../jobs.ts';
-import { ModelChoiceSchema, textModelFor } from '../models.ts';
-import { findSurface } from '../surface-store.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;

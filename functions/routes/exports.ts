@@ -2,7 +2,7 @@
  * Training-data exports as JSON Lines (core/search/trajectories.ts documents both record formats):
  * - `GET /v1/exports/sft.jsonl`: one chat record per trajectory selected for training (seeded, at most 4
  *   successes per task and exploration), prompt over the P_c documentation only (ToolEVO §3.4);
- * - `GET /v1/exports/dpo.jsonl`: the preference pairs stored when each tree finished (functions/trajectory-store.ts),
+ * - `GET /v1/exports/dpo.jsonl`: the preference pairs stored when each tree finished (edge/stores/trajectories.ts),
  *   computed over the whole tree, so a rejected step is one whose subtree holds failures of any kind (wrong
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.

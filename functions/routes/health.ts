@@ -4,10 +4,10 @@ import { desc, eq } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import journal from '../../db/migrations/meta/_journal.json';
 import { jobs } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { readConfig } from '../../edge/env.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { readConfig } from '../env.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 

@@ -1,11 +1,13 @@
 /** Job status (any key) and the admin canary that proves the queue round trip. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { CANARY } from '../../edge/jobs/canary.ts';
+import { enqueueJob } from '../../edge/jobs/enqueue.ts';
+import { getJob } from '../../edge/stores/jobs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { enqueueJob, getJob } from '../jobs.ts';
 
 const JobSchema = z
   .object({
@@ -75,7 +77,7 @@ export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(canaryRoute, async (c) => {
-    const { id } = await enqueueJob(c.env, 'canary', { enqueuedAt: Date.now() });
+    const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
     return c.json({ id, status: 'queued' as const }, 202);
   });
 }

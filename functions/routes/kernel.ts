@@ -10,12 +10,12 @@ import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks } from '../../db/schema.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
 
 const StateSchema = z
   .object({

@@ -1,6 +1,6 @@
 /**
  * Evaluation schedules (issue 7): a suite with a five-field UTC cron expression. The Worker's cron handler
- * launches each enabled schedule once per due time (functions/schedules.ts); each run is compared with the
+ * launches each enabled schedule once per due time (edge/jobs/schedules.ts); each run is compared with the
  * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
@@ -9,14 +9,15 @@ import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { checkCron, nextDue } from '../../core/util/cron.ts';
 import { database } from '../../db/client.ts';
 import { schedules } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
+import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
+import { textModelFor } from '../../edge/models.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { assertSurfacesExist } from '../eval-jobs.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { textModelFor } from '../models.ts';
 import { EvalSummary, listEvalSummaries } from './evals.ts';
 
 const Cron = z
@@ -177,15 +178,8 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
   try {
     textModelFor(env, suite.model);
   } catch (err) {
-    if (!(err instanceof ProblemError)) throw err;
-    throw new ProblemError(err.slug, {
-      ...err.options,
-      errors: err.options.errors?.map((e) => ({
-        ...e,
-        field: `suite.${e.field}`,
-        pointer: `/suite${e.pointer}`,
-      })),
-    });
+    if (!(err instanceof InvalidInputError)) throw err;
+    throw new InvalidInputError(err.message, nestIssues(err.issues, 'suite'));
   }
 }
 

@@ -22,12 +22,12 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks } from '../../db/schema.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { findSurface } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { findSurface } from '../surface-store.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });

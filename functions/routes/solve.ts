@@ -22,14 +22,14 @@ import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks } from '../../db/schema.ts';
+import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import { findSurface } from '../../edge/stores/surfaces.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { ModelChoiceSchema, textModelFor } from '../models.ts';
-import { findSurface } from '../surface-store.ts';
-import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
 
 const SolveBody = z
   .object({

@@ -18,14 +18,14 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { database } from '../../db/client.ts';
 import { surfaces } from '../../db/schema.ts';
+import { findSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, BEARER, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { findSurface, listSurfaces } from '../surface-store.ts';
 
-const SurfaceJson = SurfaceSchema.openapi('Surface', {
+const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
     'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
 });

@@ -1,6 +1,6 @@
 /**
  * The trajectory browser (issue 7): the root→Finish paths that finished search trees left in D1 (`trajectories`,
- * written by functions/trajectory-store.ts), filterable and paginated newest first, and one trajectory with its
+ * written by edge/stores/trajectories.ts), filterable and paginated newest first, and one trajectory with its
  * full ReAct text and steps. A key is required, like the explorations that produced them.
  *
  * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing

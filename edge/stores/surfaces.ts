@@ -1,10 +1,10 @@
 /** Surfaces by id: the built-in ones from code, custom and generated ones from D1. */
 import { desc, eq } from 'drizzle-orm';
-import { BUILTIN_SURFACES, builtinSurface } from '../core/surfaces/builtin.ts';
-import type { Surface } from '../core/surfaces/model.ts';
-import { database } from '../db/client.ts';
-import { surfaces } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
+import { BUILTIN_SURFACES, builtinSurface } from '../../core/surfaces/builtin.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import { database } from '../../db/client.ts';
+import { surfaces } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
 
 export async function findSurface(env: Bindings, id: string): Promise<Surface | null> {
   const builtin = builtinSurface(id);

@@ -20,12 +20,12 @@ import {
   selectForTraining,
   type Trajectory,
   type TrajectoryMeta,
-} from '../core/search/trajectories.ts';
-import type { SearchTree } from '../core/search/tree.ts';
-import { PC_SURFACE } from '../core/surfaces/builtin.ts';
-import { database } from '../db/client.ts';
-import { preferencePairs, trajectories } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
+} from '../../core/search/trajectories.ts';
+import type { SearchTree } from '../../core/search/tree.ts';
+import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
+import { database } from '../../db/client.ts';
+import { preferencePairs, trajectories } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
 
 /** Successful trajectories per task kept for SFT (ToolEVO §3.4). */
 export const TRAINING_PER_TASK = 4;

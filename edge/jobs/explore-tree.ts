@@ -5,14 +5,14 @@
  * tree and restarts nothing.
  */
 import { and, eq } from 'drizzle-orm';
-import type { SearchConfig } from '../core/search/config.ts';
-import type { SearchTree } from '../core/search/tree.ts';
-import { database } from '../db/client.ts';
-import { explorations, tasks, trees } from '../db/schema.ts';
-import type { TreeProgress, TreeStartParams, TreeView } from '../durable-objects/search-tree.ts';
-import type { Bindings } from './env.ts';
-import { registerJobKind } from './jobs.ts';
-import type { ModelChoice } from './models.ts';
+import type { SearchConfig } from '../../core/search/config.ts';
+import type { SearchTree } from '../../core/search/tree.ts';
+import { database } from '../../db/client.ts';
+import { explorations, tasks, trees } from '../../db/schema.ts';
+import type { TreeProgress, TreeStartParams, TreeView } from '../../durable-objects/search-tree.ts';
+import type { Bindings } from '../env.ts';
+import type { ModelChoice } from '../models.ts';
+import type { JobContext, JobKind } from './types.ts';
 
 export const EXPLORE_TREE = 'explore-tree';
 
@@ -74,7 +74,7 @@ export function treeStub(env: Bindings, treeId: string, locationHint?: TreeLocat
   return (locationHint ? env.TREES.get(id, { locationHint }) : env.TREES.get(id)) as unknown as TreeRpc;
 }
 
-registerJobKind(EXPLORE_TREE, async (payload, { env }) => {
+async function exploreTree(payload: unknown, { env }: JobContext) {
   const { explorationId, treeId } = payload as ExploreTreePayload;
   const db = database(env.DB);
   const [exploration] = await db
@@ -115,4 +115,7 @@ registerJobKind(EXPLORE_TREE, async (payload, { env }) => {
     .set({ status: 'running', updatedAt: now })
     .where(and(eq(explorations.id, explorationId), eq(explorations.status, 'queued')));
   return { treeId, status: progress.status };
-});
+}
+
+/** The `explore-tree` job kind. */
+export const exploreTreeJob: JobKind = { kind: EXPLORE_TREE, run: exploreTree };

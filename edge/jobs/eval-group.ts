@@ -11,21 +11,22 @@
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
-import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
-import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
-import { type EvalOutcome, runEvalTask } from '../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../core/evals/suite.ts';
-import { classifyRun, RUN_ERROR } from '../core/evals/taxonomy.ts';
-import type { Surface } from '../core/surfaces/model.ts';
-import type { Gold } from '../core/world/tasks/types.ts';
-import { database } from '../db/client.ts';
-import { evalResults, evals, schedules, tasks } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
-import { ProblemError } from './http/problem.ts';
-import { enqueueJob, MAX_ATTEMPTS, registerJobKind } from './jobs.ts';
-import { textModelFor } from './models.ts';
-import { findSurface } from './surface-store.ts';
-import { edgeKernelDeps, worldFor } from './world-runtime.ts';
+import { aggregate, compareTables, type ResultRow } from '../../core/evals/aggregate.ts';
+import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
+import { type EvalOutcome, runEvalTask } from '../../core/evals/run-task.ts';
+import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
+import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import type { Gold } from '../../core/world/tasks/types.ts';
+import { database } from '../../db/client.ts';
+import { evalResults, evals, schedules, tasks } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
+import { InvalidInputError } from '../errors.ts';
+import { textModelFor } from '../models.ts';
+import { findSurface } from '../stores/surfaces.ts';
+import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
+import { enqueueJob } from './enqueue.ts';
+import { type JobContext, type JobKind, MAX_ATTEMPTS } from './types.ts';
 
 export const EVAL_GROUP = 'eval-group';
 
@@ -51,13 +52,13 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
   return ids.filter((_, i) => found[i] === null);
 }
 
-/** A 400 problem naming each unknown surface of a suite, with pointers under `pointerBase`. */
+/** An InvalidInputError (a 400 over HTTP) naming each unknown surface of a suite, with pointers under `pointerBase`. */
 export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
-  throw new ProblemError('validation-error', {
-    detail: `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
-    errors: missing.map((id) => {
+  throw new InvalidInputError(
+    `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    missing.map((id) => {
       const at = suite.surfaces.indexOf(id);
       const field = at >= 0 ? `surfaces.${at}` : 'promptSurface';
       return {
@@ -67,7 +68,7 @@ export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, point
         message: `no surface named ${id}`,
       };
     }),
-  });
+  );
 }
 
 /** The groups of a suite over the tasks now in D1. */
@@ -123,10 +124,10 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
-    throw new ProblemError('validation-error', {
-      detail: `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
-      errors: [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
-    });
+    throw new InvalidInputError(
+      `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
+      [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
+    );
   }
   const id = opts.id ?? crypto.randomUUID();
   const db = database(env.DB);
@@ -194,7 +195,7 @@ function runError(message: string): EvalOutcome & { error: string } {
   };
 }
 
-registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
+async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext) {
   const { evalId, group } = payload as EvalGroupPayload;
   const db = database(env.DB);
   const [row] = await db.select().from(evals).where(eq(evals.id, evalId)).limit(1);
@@ -294,7 +295,10 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
   }
   await finishIfComplete(env, evalId);
   return { evalId, group: groupKey(plan), ran };
-});
+}
+
+/** The `eval-group` job kind: one group (method × surface × cell) of an evaluation. */
+export const evalGroupJob: JobKind = { kind: EVAL_GROUP, run: runEvalGroup };
 
 /** The result rows aggregates need (no trajectories). */
 export async function resultRows(env: Bindings, evalId: string): Promise<ResultRow[]> {

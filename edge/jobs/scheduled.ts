@@ -1,14 +1,15 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
- * canary job and launches the evaluation schedules due since the previous tick (functions/schedules.ts).
+ * canary job and launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts).
  */
 import { and, eq } from 'drizzle-orm';
-import { database } from '../db/client.ts';
-import { cronTicks } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
-import type { Logger } from './http/log.ts';
-import { enqueueJob } from './jobs.ts';
+import { database } from '../../db/client.ts';
+import { cronTicks } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
+import type { Logger } from '../log.ts';
+import { CANARY } from './canary.ts';
+import { enqueueJob } from './enqueue.ts';
 import { launchDueSchedules } from './schedules.ts';
 
 export interface TickOutcome {
@@ -34,7 +35,7 @@ export async function runScheduledTick(
   }
   const canary = await enqueueJob(
     env,
-    'canary',
+    CANARY,
     { enqueuedAt: Date.now(), scheduledTime },
     { id: `canary:${scheduledTime}` },
   );
