@@ -8,13 +8,11 @@
  * due time in the window); ticks missed while the Worker was not triggered are not caught up. A schedule applies
  * from the minute it was created (cron's granularity): a due time in that minute counts, earlier ones do not.
  */
-import { eq } from 'drizzle-orm';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { latestDueIn } from '../../core/util/cron.ts';
-import { database } from '../../db/client.ts';
-import { schedules } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import type { Logger } from '../log.ts';
+import { enabledSchedules } from '../stores/schedules.ts';
 import { launchEval, missingSurfaces } from './eval-group.ts';
 
 /** The interval of the Worker's cron trigger. */
@@ -34,7 +32,7 @@ export async function launchDueSchedules(
   log: Logger,
   windowMs = SCHEDULE_TICK_MS,
 ): Promise<ScheduleLaunch[]> {
-  const enabled = await database(env.DB).select().from(schedules).where(eq(schedules.enabled, true));
+  const enabled = await enabledSchedules(env);
   const out: ScheduleLaunch[] = [];
   for (const s of enabled) {
     const firstMinute = Math.floor(s.createdAt / 60_000) * 60_000;

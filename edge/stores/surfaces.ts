@@ -5,6 +5,7 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { database } from '../../db/client.ts';
 import { surfaces } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { InvalidInputError } from '../errors.ts';
 
 export async function findSurface(env: Bindings, id: string): Promise<Surface | null> {
   const builtin = builtinSurface(id);
@@ -21,4 +22,16 @@ export async function listSurfaces(
     ...BUILTIN_SURFACES.map((surface) => ({ surface, kind: 'builtin' as const })),
     ...rows.map((r) => ({ surface: r.body as Surface, kind: r.kind })),
   ];
+}
+
+/**
+ * The surface a request names in body field `field` (dotted, e.g. `schedule.stages.0.surface`), or an
+ * InvalidInputError pointing at that field.
+ */
+export async function requireSurface(env: Bindings, id: string, field: string): Promise<Surface> {
+  const surface = await findSurface(env, id);
+  if (surface) return surface;
+  throw new InvalidInputError(`Unknown surface ${id}.`, [
+    { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
+  ]);
 }

@@ -11,7 +11,7 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import {
   type DpoPair,
   dpoPairs,
@@ -24,8 +24,9 @@ import {
 import type { SearchTree } from '../../core/search/tree.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { database } from '../../db/client.ts';
-import { preferencePairs, trajectories } from '../../db/schema.ts';
+import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { nextCursor, olderThan, type Page } from './keyset.ts';
 
 /** Successful trajectories per task kept for SFT (ToolEVO §3.4). */
 export const TRAINING_PER_TASK = 4;
@@ -195,4 +196,77 @@ export async function reselect(
     ]);
   }
   return ids;
+}
+
+export type TrajectoryRow = typeof trajectories.$inferSelect;
+
+export interface TrajectoryFilter {
+  exploration?: string;
+  task?: string;
+  dataset?: TrajectoryRow['dataset'];
+  surface?: string;
+  /** `true`: correct Finish (reward +1); `false`: wrong Finish. */
+  success?: 'true' | 'false';
+  selected?: 'true' | 'false';
+}
+
+/** Trajectories newest first (without their text), by keyset on (created_at, id). */
+export async function listTrajectories(
+  env: Bindings,
+  q: TrajectoryFilter,
+  page: { limit: number; cursor?: string },
+): Promise<Page<Omit<TrajectoryRow, 'text' | 'toolUpdates'>>> {
+  const rows = await database(env.DB)
+    .select({
+      id: trajectories.id,
+      treeId: trajectories.treeId,
+      explorationId: trajectories.explorationId,
+      taskId: trajectories.taskId,
+      dataset: trajectories.dataset,
+      leafNode: trajectories.leafNode,
+      reward: trajectories.reward,
+      surfaceId: trajectories.surfaceId,
+      promptSurfaceId: trajectories.promptSurfaceId,
+      steps: trajectories.steps,
+      model: trajectories.model,
+      seed: trajectories.seed,
+      selected: trajectories.selected,
+      createdAt: trajectories.createdAt,
+    })
+    .from(trajectories)
+    .where(
+      and(
+        q.exploration ? eq(trajectories.explorationId, q.exploration) : undefined,
+        q.task ? eq(trajectories.taskId, q.task) : undefined,
+        q.dataset ? eq(trajectories.dataset, q.dataset) : undefined,
+        q.surface ? eq(trajectories.surfaceId, q.surface) : undefined,
+        q.success === undefined
+          ? undefined
+          : q.success === 'true'
+            ? gt(trajectories.reward, 0)
+            : lte(trajectories.reward, 0),
+        q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
+        olderThan(trajectories.createdAt, trajectories.id, page.cursor),
+      ),
+    )
+    .orderBy(desc(trajectories.createdAt), desc(trajectories.id))
+    .limit(page.limit + 1);
+  return {
+    items: rows.slice(0, page.limit),
+    nextCursor: nextCursor(rows, page.limit, (r) => [r.createdAt, r.id]),
+  };
+}
+
+/** One trajectory with its task's question (null when the task is gone). */
+export async function getTrajectory(
+  env: Bindings,
+  id: string,
+): Promise<{ t: TrajectoryRow; question: string | null } | null> {
+  const [row] = await database(env.DB)
+    .select({ t: trajectories, question: tasks.question })
+    .from(trajectories)
+    .leftJoin(tasks, eq(tasks.id, trajectories.taskId))
+    .where(eq(trajectories.id, id))
+    .limit(1);
+  return row ?? null;
 }

@@ -4,21 +4,26 @@
  * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { checkCron, nextDue } from '../../core/util/cron.ts';
-import { database } from '../../db/client.ts';
-import { schedules } from '../../db/schema.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
 import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
 import { textModelFor } from '../../edge/models.ts';
+import {
+  deleteSchedule,
+  getSchedule,
+  insertSchedule,
+  listSchedules,
+  type ScheduleRow,
+  updateSchedule,
+} from '../../edge/stores/schedules.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { EvalSummary, listEvalSummaries } from './evals.ts';
+import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
   .string()
@@ -153,8 +158,6 @@ const deleteScheduleRoute = createRoute({
   },
 });
 
-type ScheduleRow = typeof schedules.$inferSelect;
-
 async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<typeof ScheduleView>> {
   const last = await listEvalSummaries(env, { limit: 1, scheduleId: row.id });
   const next = row.enabled ? nextDue(row.cron, Date.now()) : null;
@@ -184,7 +187,7 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 }
 
 async function findSchedule(env: Bindings, id: string): Promise<ScheduleRow> {
-  const [row] = await database(env.DB).select().from(schedules).where(eq(schedules.id, id)).limit(1);
+  const row = await getSchedule(env, id);
   if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
   return row;
 }
@@ -205,12 +208,12 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
       createdAt: now,
       updatedAt: now,
     };
-    await database(c.env.DB).insert(schedules).values(row);
+    await insertSchedule(c.env, row);
     return c.json(await scheduleView(c.env, row), 201, { location: `/v1/schedules/${row.id}` });
   });
 
   app.openapi(listSchedulesRoute, async (c) => {
-    const rows = await database(c.env.DB).select().from(schedules).orderBy(schedules.createdAt);
+    const rows = await listSchedules(c.env);
     const out = [];
     for (const r of rows) out.push(await scheduleView(c.env, r));
     return c.json({ schedules: out }, 200);
@@ -238,13 +241,13 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
       ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
       updatedAt: Date.now(),
     };
-    await database(c.env.DB).update(schedules).set(next).where(eq(schedules.id, row.id));
+    await updateSchedule(c.env, next);
     return c.json(await scheduleView(c.env, next), 200);
   });
 
   app.openapi(deleteScheduleRoute, async (c) => {
     const row = await findSchedule(c.env, c.req.valid('param').id);
-    await database(c.env.DB).delete(schedules).where(eq(schedules.id, row.id));
+    await deleteSchedule(c.env, row.id);
     return c.body(null, 204);
   });
 }

@@ -10,20 +10,16 @@
  * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { runReactEpisode } from '../../core/agents/react-loop.ts';
 import { answerLeaf } from '../../core/search/answer.ts';
 import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
 import { node, pathTo, solutions } from '../../core/search/tree.ts';
-import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { tasks } from '../../db/schema.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
-import { findSurface } from '../../edge/stores/surfaces.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
+import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
@@ -122,17 +118,6 @@ const solveRoute = createRoute({
   },
 });
 
-async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
-  const surface = await findSurface(c.env, id);
-  if (!surface) {
-    throw new ProblemError('validation-error', {
-      detail: `Unknown surface ${id}.`,
-      errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
-    });
-  }
-  return surface;
-}
-
 type Step = z.infer<typeof SolveStep>;
 
 export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -140,15 +125,14 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid('json');
     let task: { id: string | null; question: string; dataset: string | null; gold: Gold | undefined };
     if (body.taskId !== undefined) {
-      const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
-      const row = rows[0];
+      const row = await getTask(c.env, body.taskId);
       if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
       task = { id: row.id, question: row.question, dataset: row.dataset, gold: row.gold as Gold };
     } else {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
-    const surface = await surfaceOrProblem(c, body.surface, 'surface');
-    const docs = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    const surface = await requireSurface(c.env, body.surface, 'surface');
+    const docs = await requireSurface(c.env, body.promptSurface, 'promptSurface');
     const model = textModelFor(c.env, body.model);
     const world = worldFor(c.env);
     const deps = edgeKernelDeps(c.env, task.gold);

@@ -1,0 +1,126 @@
+/**
+ * Evaluations in D1 as the API reads them: the evaluation rows, their progress (finished and correct task runs)
+ * and their task-run results. Launching an evaluation and writing its results is the `eval-group` job
+ * (edge/jobs/eval-group.ts).
+ */
+import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { evalResults, evals } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
+import { nextCursor, olderThan, type Page } from './keyset.ts';
+
+export type EvalRow = typeof evals.$inferSelect;
+export type EvalResultRow = typeof evalResults.$inferSelect;
+
+export interface EvalProgress {
+  done: number;
+  correct: number;
+}
+
+export async function getEval(env: Bindings, id: string): Promise<EvalRow | null> {
+  const [row] = await database(env.DB).select().from(evals).where(eq(evals.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Finished task runs and correct ones so far, per evaluation, in one query. */
+export async function evalProgress(
+  env: Bindings,
+  ids: readonly string[],
+): Promise<Map<string, EvalProgress>> {
+  const out = new Map<string, EvalProgress>();
+  if (ids.length === 0) return out;
+  const rows = await database(env.DB)
+    .select({
+      id: evalResults.evalId,
+      done: sql<number>`count(*)`,
+      correct: sql<number>`coalesce(sum(case when ${evalResults.correct} then 1 else 0 end), 0)`,
+    })
+    .from(evalResults)
+    .where(inArray(evalResults.evalId, [...ids]))
+    .groupBy(evalResults.evalId);
+  for (const r of rows) out.set(r.id, { done: r.done, correct: r.correct });
+  return out;
+}
+
+/** Evaluations newest first, with the progress of those of the page that are not done. */
+export async function listEvals(
+  env: Bindings,
+  opts: { limit: number; scheduleId?: string; before?: string },
+): Promise<Page<{ row: EvalRow; progress: EvalProgress | undefined }>> {
+  const rows = await database(env.DB)
+    .select()
+    .from(evals)
+    .where(
+      and(
+        opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined,
+        olderThan(evals.createdAt, evals.id, opts.before),
+      ),
+    )
+    .orderBy(desc(evals.createdAt), desc(evals.id))
+    .limit(opts.limit + 1);
+  const page = rows.slice(0, opts.limit);
+  const progress = await evalProgress(
+    env,
+    page.filter((r) => r.status !== 'done').map((r) => r.id),
+  );
+  return {
+    items: page.map((row) => ({ row, progress: progress.get(row.id) })),
+    nextCursor: nextCursor(rows, opts.limit, (r) => [r.createdAt, r.id]),
+  };
+}
+
+/** A running evaluation becomes cancelled (its queued groups then skip their tasks). */
+export async function cancelEval(env: Bindings, id: string): Promise<void> {
+  await database(env.DB)
+    .update(evals)
+    .set({ status: 'cancelled', finishedAt: Date.now() })
+    .where(and(eq(evals.id, id), eq(evals.status, 'running')));
+}
+
+export interface ResultFilter {
+  method?: string;
+  surface?: string;
+  dataset?: string;
+  difficulty?: EvalResultRow['difficulty'];
+  correct?: boolean;
+  errorClass?: string;
+}
+
+/** Task runs of an evaluation in plan order, after the result id `cursor`; the cursor is the last result id. */
+export async function listResults(
+  env: Bindings,
+  evalId: string,
+  filter: ResultFilter,
+  page: { limit: number; cursor?: string },
+): Promise<Page<EvalResultRow>> {
+  const conditions: SQL[] = [eq(evalResults.evalId, evalId)];
+  if (filter.method) conditions.push(eq(evalResults.method, filter.method));
+  if (filter.surface) conditions.push(eq(evalResults.surface, filter.surface));
+  if (filter.dataset) conditions.push(eq(evalResults.dataset, filter.dataset));
+  if (filter.difficulty) conditions.push(eq(evalResults.difficulty, filter.difficulty));
+  if (filter.correct !== undefined) conditions.push(eq(evalResults.correct, filter.correct));
+  if (filter.errorClass) conditions.push(eq(evalResults.errorClass, filter.errorClass));
+  if (page.cursor) conditions.push(gt(evalResults.id, page.cursor));
+  const rows = await database(env.DB)
+    .select()
+    .from(evalResults)
+    .where(and(...conditions))
+    .orderBy(asc(evalResults.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? last.id : null };
+}
+
+export async function getResult(
+  env: Bindings,
+  evalId: string,
+  resultId: string,
+): Promise<EvalResultRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(evalResults)
+    .where(and(eq(evalResults.evalId, evalId), eq(evalResults.id, resultId)))
+    .limit(1);
+  return row ?? null;
+}
