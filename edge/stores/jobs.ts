@@ -1,5 +1,5 @@
 /** The D1 `jobs` table: one row per background job, the source of truth for status, attempts and result. */
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { jobs } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -56,4 +56,15 @@ export async function markJobAttemptFailed(
       finishedAt: final ? now : null,
     })
     .where(eq(jobs.id, id));
+}
+
+/** The newest job of a kind (the cron's canary, for /health), without its payload and result. */
+export async function latestJobOfKind(env: Bindings, kind: string) {
+  const rows = await database(env.DB)
+    .select({ id: jobs.id, status: jobs.status, createdAt: jobs.createdAt, finishedAt: jobs.finishedAt })
+    .from(jobs)
+    .where(eq(jobs.kind, kind))
+    .orderBy(desc(jobs.createdAt))
+    .limit(1);
+  return rows[0] ?? null;
 }

@@ -35,3 +35,23 @@ export async function requireSurface(env: Bindings, id: string, field: string): 
     { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
   ]);
 }
+
+/** Stores a custom or generated surface; its id must be free (the caller checked it is consistent). */
+export async function insertSurface(
+  env: Bindings,
+  surface: Surface,
+  kind: 'custom' | 'generated',
+): Promise<void> {
+  await database(env.DB)
+    .insert(surfaces)
+    .values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
+}
+
+/** Deletes a stored surface; false when there was none with that id. */
+export async function deleteSurface(env: Bindings, id: string): Promise<boolean> {
+  const deleted = await database(env.DB)
+    .delete(surfaces)
+    .where(eq(surfaces.id, id))
+    .returning({ id: surfaces.id });
+  return deleted.length > 0;
+}

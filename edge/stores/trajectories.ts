@@ -11,7 +11,7 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import {
   type DpoPair,
   dpoPairs,
@@ -269,4 +269,52 @@ export async function getTrajectory(
     .where(eq(trajectories.id, id))
     .limit(1);
   return row ?? null;
+}
+
+/** What the training exports filter on. */
+export interface ExportFilter {
+  exploration?: string;
+  surface?: string;
+  dataset?: TrajectoryRow['dataset'];
+}
+
+function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
+  return and(
+    f.exploration ? eq(table.explorationId, f.exploration) : undefined,
+    f.surface ? eq(table.surfaceId, f.surface) : undefined,
+    f.dataset ? eq(table.dataset, f.dataset) : undefined,
+  );
+}
+
+/** Successful trajectories selected for training, with their question, in id order after `after`. */
+export async function trainingTrajectoriesAfter(
+  env: Bindings,
+  f: ExportFilter,
+  after: string,
+  limit: number,
+) {
+  return database(env.DB)
+    .select({ t: trajectories, question: tasks.question })
+    .from(trajectories)
+    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
+    .where(
+      and(
+        filterWhere(f, trajectories),
+        eq(trajectories.selected, true),
+        eq(trajectories.reward, 1),
+        gt(trajectories.id, after),
+      ),
+    )
+    .orderBy(asc(trajectories.id))
+    .limit(limit);
+}
+
+/** Stored DPO pairs (their export records) in id order after `after`. */
+export async function preferencePairsAfter(env: Bindings, f: ExportFilter, after: string, limit: number) {
+  return database(env.DB)
+    .select({ id: preferencePairs.id, record: preferencePairs.record })
+    .from(preferencePairs)
+    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
+    .orderBy(asc(preferencePairs.id))
+    .limit(limit);
 }

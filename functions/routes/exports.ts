@@ -10,12 +10,11 @@
  * that an export of any size never sits in memory at once.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, gt } from 'drizzle-orm';
 import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { type Database, database } from '../../db/client.ts';
-import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
@@ -34,14 +33,6 @@ const ExportFilter = z.object({
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
-
-function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
-  return and(
-    f.exploration ? eq(table.explorationId, f.exploration) : undefined,
-    f.surface ? eq(table.surfaceId, f.surface) : undefined,
-    f.dataset ? eq(table.dataset, f.dataset) : undefined,
-  );
-}
 
 const NDJSON = 'application/x-ndjson';
 
@@ -98,21 +89,8 @@ function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
 }
 
-async function sftPage(db: Database, f: ExportFilter, after: string) {
-  const rows = await db
-    .select({ t: trajectories, question: tasks.question })
-    .from(trajectories)
-    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
-    .where(
-      and(
-        filterWhere(f, trajectories),
-        eq(trajectories.selected, true),
-        eq(trajectories.reward, 1),
-        gt(trajectories.id, after),
-      ),
-    )
-    .orderBy(asc(trajectories.id))
-    .limit(PAGE);
+async function sftPage(env: Bindings, f: ExportFilter, after: string) {
+  const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
       ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
@@ -134,13 +112,8 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
 }
 
-async function dpoPage(db: Database, f: ExportFilter, after: string) {
-  const rows = await db
-    .select({ id: preferencePairs.id, record: preferencePairs.record })
-    .from(preferencePairs)
-    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
-    .orderBy(asc(preferencePairs.id))
-    .limit(PAGE);
+async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
+  const rows = await preferencePairsAfter(env, f, after, PAGE);
   const lines = rows.map((r) => JSON.stringify(r.record));
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
 }
@@ -148,13 +121,11 @@ async function dpoPage(db: Database, f: ExportFilter, after: string) {
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(sftRoute, (c) => {
     const f = c.req.valid('query');
-    const db = database(c.env.DB);
-    return ndjson(linesStream('', (after) => sftPage(db, f, after))) as never;
+    return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
   });
 
   app.openapi(dpoRoute, (c) => {
     const f = c.req.valid('query');
-    const db = database(c.env.DB);
-    return ndjson(linesStream('', (after) => dpoPage(db, f, after))) as never;
+    return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }

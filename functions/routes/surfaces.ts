@@ -3,7 +3,6 @@
  * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
@@ -16,9 +15,7 @@ import {
 } from '../../core/surfaces/drift.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
-import { database } from '../../db/client.ts';
-import { surfaces } from '../../db/schema.ts';
-import { findSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
+import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, namedSchema, problemResponses } from '../http/openapi.ts';
@@ -189,9 +186,7 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
   if (builtinSurface(surface.id) || (await findSurface(env, surface.id))) {
     throw new ProblemError('conflict', { detail: `A surface with id ${surface.id} exists already.` });
   }
-  await database(env.DB)
-    .insert(surfaces)
-    .values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
+  await insertSurface(env, surface, kind);
 }
 
 export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -287,11 +282,8 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
-    const deleted = await database(c.env.DB)
-      .delete(surfaces)
-      .where(eq(surfaces.id, id))
-      .returning({ id: surfaces.id });
-    if (deleted.length === 0) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
+    if (!(await deleteSurface(c.env, id)))
+      throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
     return c.body(null, 204);
   });
 }
