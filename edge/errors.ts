@@ -15,7 +15,12 @@ export interface FieldIssue {
   message: string;
 }
 
-export type DomainErrorSlug = 'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable';
+import type { ProblemSlug } from '../core/http/problems.ts';
+
+export type DomainErrorSlug = Extract<
+  ProblemSlug,
+  'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable'
+>;
 
 export abstract class DomainError extends Error {
   abstract readonly slug: DomainErrorSlug;
