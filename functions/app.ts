@@ -3,7 +3,7 @@
  * mapping to RFC 9457 problems, and the route modules. Routes are declared with @hono/zod-openapi so their
  * schemas validate requests and generate /openapi.json from the same source.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { type Hook, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -89,12 +89,40 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
   });
 }
 
+/** Every request part that fails its schema becomes a validation problem (on the app and each sub-app). */
+const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (!result.success) return validationProblem(c, result.target, result.error);
+};
+
+/** The routes of one module as a sub-app of its own, mounted on the app with `app.route()`. */
+function routeModule(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
+  const sub = new OpenAPIHono<AppEnv>({ defaultHook });
+  register(sub);
+  return sub;
+}
+
+/** The route modules in mounting order (the order of /openapi.json's paths). */
+const ROUTE_MODULES = [
+  registerHealthRoutes,
+  registerJobRoutes,
+  registerWorldRoutes,
+  registerKernelRoutes,
+  registerSessionRoutes,
+  registerSurfaceRoutes,
+  registerJournalRoutes,
+  registerModelRoutes,
+  registerSolveRoutes,
+  registerExportRoutes,
+  registerExplorationRoutes,
+  registerEvalRoutes,
+  registerScheduleRoutes,
+  registerExplorationListRoutes,
+  registerTrajectoryRoutes,
+  registerSessionListRoutes,
+];
+
 export function createApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => {
-      if (!result.success) return validationProblem(c, result.target, result.error);
-    },
-  });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
   app.use(requestId({ limitLength: 128 }));
 
@@ -151,22 +179,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
 
-  registerHealthRoutes(app);
-  registerJobRoutes(app);
-  registerWorldRoutes(app);
-  registerKernelRoutes(app);
-  registerSessionRoutes(app);
-  registerSurfaceRoutes(app);
-  registerJournalRoutes(app);
-  registerModelRoutes(app);
-  registerSolveRoutes(app);
-  registerExportRoutes(app);
-  registerExplorationRoutes(app);
-  registerEvalRoutes(app);
-  registerScheduleRoutes(app);
-  registerExplorationListRoutes(app);
-  registerTrajectoryRoutes(app);
-  registerSessionListRoutes(app);
+  for (const register of ROUTE_MODULES) app.route('/', routeModule(register));
+  // The documentation describes the whole app, so it is registered on the app itself.
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));
