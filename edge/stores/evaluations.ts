@@ -3,11 +3,11 @@
  * and their task-run results. Launching an evaluation and writing its results is the `eval-group` job
  * (edge/jobs/eval-group.ts).
  */
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { evalResults, evals } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { nextCursor, olderThan, type Page } from './keyset.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 
 export type EvalRow = typeof evals.$inferSelect;
 export type EvalResultRow = typeof evalResults.$inferSelect;
@@ -47,26 +47,22 @@ export async function listEvals(
   env: Bindings,
   opts: { limit: number; scheduleId?: string; before?: string },
 ): Promise<Page<{ row: EvalRow; progress: EvalProgress | undefined }>> {
-  const rows = await database(env.DB)
-    .select()
-    .from(evals)
-    .where(
-      and(
-        opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined,
-        olderThan(evals.createdAt, evals.id, opts.before),
-      ),
-    )
-    .orderBy(desc(evals.createdAt), desc(evals.id))
-    .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
+  const { items, nextCursor } = await newestFirstPage(
+    { time: evals.createdAt, id: evals.id },
+    { limit: opts.limit, cursor: opts.before },
+    (after, order, limit) =>
+      database(env.DB)
+        .select()
+        .from(evals)
+        .where(and(opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined, after))
+        .orderBy(...order)
+        .limit(limit),
+  );
   const progress = await evalProgress(
     env,
-    page.filter((r) => r.status !== 'done').map((r) => r.id),
+    items.filter((r) => r.status !== 'done').map((r) => r.id),
   );
-  return {
-    items: page.map((row) => ({ row, progress: progress.get(row.id) })),
-    nextCursor: nextCursor(rows, opts.limit, (r) => [r.createdAt, r.id]),
-  };
+  return { items: items.map((row) => ({ row, progress: progress.get(row.id) })), nextCursor };
 }
 
 /** A running evaluation becomes cancelled (its queued groups then skip their tasks). */

@@ -3,12 +3,12 @@
  * search tree (status, counters, outcome), written by POST /v1/explorations, the `explore-tree` job and each
  * tree's Durable Object. The nodes themselves live in the tree's object.
  */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TreeRunStatus } from '../../core/search/progress.ts';
 import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { nextCursor, olderThan, type Page } from './keyset.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 
 export type ExplorationRow = typeof explorations.$inferSelect;
 export type TreeRow = typeof trees.$inferSelect;
@@ -174,18 +174,17 @@ export async function listExplorations(
   q: { status?: ExplorationRow['status']; limit: number; cursor?: string },
 ): Promise<Page<ExplorationListItem>> {
   const db = database(env.DB);
-  const rows = await db
-    .select()
-    .from(explorations)
-    .where(
-      and(
-        q.status ? eq(explorations.status, q.status) : undefined,
-        olderThan(explorations.createdAt, explorations.id, q.cursor),
-      ),
-    )
-    .orderBy(desc(explorations.createdAt), desc(explorations.id))
-    .limit(q.limit + 1);
-  const page = rows.slice(0, q.limit);
+  const { items: page, nextCursor } = await newestFirstPage(
+    { time: explorations.createdAt, id: explorations.id },
+    q,
+    (after, order, limit) =>
+      db
+        .select()
+        .from(explorations)
+        .where(and(q.status ? eq(explorations.status, q.status) : undefined, after))
+        .orderBy(...order)
+        .limit(limit),
+  );
   const counts = new Map<string, { finished: number; solved: number }>();
   if (page.length > 0) {
     const groups = await db
@@ -210,7 +209,7 @@ export async function listExplorations(
       finished: counts.get(row.id)?.finished ?? 0,
       solved: counts.get(row.id)?.solved ?? 0,
     })),
-    nextCursor: nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]),
+    nextCursor,
   };
 }
 

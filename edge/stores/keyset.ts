@@ -3,7 +3,7 @@
  * `{time}_{id}`, and the next page holds the rows strictly older than it in that order. Stable while rows are
  * added, unlike offsets. The HTTP side (the cursor query parameter, `Link` headers) is functions/http/keyset.ts.
  */
-import { and, eq, lt, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
 /** The time and id of a cursor the query schema has accepted (null without one). */
 function parse(cursor: string | undefined): { at: number; id: string } | null {
@@ -41,4 +41,25 @@ export function nextCursor<T>(
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/**
+ * One page of a list ordered newest first by (time, id): `query` runs the store's select with the cursor's
+ * condition (to AND with its own filter), this order and one row more than the page, which tells whether a next
+ * page exists.
+ */
+export async function newestFirstPage<R extends { createdAt: number; id: string }>(
+  key: { time: SQLWrapper; id: SQLWrapper },
+  page: { limit: number; cursor?: string },
+  query: (after: SQL | undefined, order: SQL[], limit: number) => Promise<R[]>,
+): Promise<Page<R>> {
+  const rows = await query(
+    olderThan(key.time, key.id, page.cursor),
+    [desc(key.time), desc(key.id)],
+    page.limit + 1,
+  );
+  return {
+    items: rows.slice(0, page.limit),
+    nextCursor: nextCursor(rows, page.limit, (r) => [r.createdAt, r.id]),
+  };
 }

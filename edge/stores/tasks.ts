@@ -45,18 +45,22 @@ export async function missingTaskIds(env: Bindings, ids: readonly string[]): Pro
   return ids.filter((id) => !found.has(id));
 }
 
+/** The SQL condition of a task filter (undefined: every task). */
+export function taskWhere(filter: TaskFilter & { template?: string }) {
+  return and(
+    filter.dataset ? eq(tasks.dataset, filter.dataset) : undefined,
+    filter.difficulty ? eq(tasks.difficulty, filter.difficulty) : undefined,
+    filter.split ? eq(tasks.split, filter.split) : undefined,
+    filter.template ? eq(tasks.templateId, filter.template) : undefined,
+  );
+}
+
 /** Ids of the tasks matching the filter in id order (the first `limit` of them with a limit). */
 export async function taskIdsMatching(env: Bindings, filter: TaskFilter, limit?: number): Promise<string[]> {
   const query = database(env.DB)
     .select({ id: tasks.id })
     .from(tasks)
-    .where(
-      and(
-        filter.dataset ? eq(tasks.dataset, filter.dataset) : undefined,
-        filter.difficulty ? eq(tasks.difficulty, filter.difficulty) : undefined,
-        filter.split ? eq(tasks.split, filter.split) : undefined,
-      ),
-    )
+    .where(taskWhere(filter))
     .orderBy(asc(tasks.id));
   const rows = limit === undefined ? await query : await query.limit(limit);
   return rows.map((r) => r.id);

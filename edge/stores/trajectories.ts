@@ -11,7 +11,8 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
   dpoPairs,
@@ -23,10 +24,10 @@ import {
 } from '../../core/search/trajectories.ts';
 import type { SearchTree } from '../../core/search/tree.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
-import { database } from '../../db/client.ts';
+import { type Database, database } from '../../db/client.ts';
 import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { nextCursor, olderThan, type Page } from './keyset.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 
 /** Successful trajectories per task kept for SFT (ToolEVO §3.4). */
 export const TRAINING_PER_TASK = 4;
@@ -123,6 +124,26 @@ function row(t: Trajectory, now: number): typeof trajectories.$inferInsert {
   };
 }
 
+/**
+ * Inserts `items` in statements of `perStatement` rows, all in one D1 batch; each statement returns the ids it
+ * inserted (conflicts insert nothing), so the sum is how many rows are new.
+ */
+async function insertChunks<T>(
+  db: Database,
+  items: readonly T[],
+  perStatement: number,
+  insert: (chunk: T[]) => BatchItem<'sqlite'>,
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const statements: BatchItem<'sqlite'>[] = [];
+  for (let i = 0; i < items.length; i += perStatement)
+    statements.push(insert(items.slice(i, i + perStatement)));
+  const results = (await db.batch(
+    statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]],
+  )) as unknown[][];
+  return results.reduce((sum, r) => sum + r.length, 0);
+}
+
 export async function recordTrajectories(
   env: Pick<Bindings, 'DB'>,
   tree: SearchTree,
@@ -131,37 +152,21 @@ export async function recordTrajectories(
 ): Promise<RecordResult> {
   const db = database(env.DB);
   const found = extractTrajectories(tree, meta);
-  let inserted = 0;
-  if (found.length > 0) {
-    const statements = [];
-    for (let i = 0; i < found.length; i += ROWS_PER_INSERT) {
-      statements.push(
-        db
-          .insert(trajectories)
-          .values(found.slice(i, i + ROWS_PER_INSERT).map((t) => row(t, now)))
-          .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
-          .returning({ id: trajectories.id }),
-      );
-    }
-    const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
-    inserted = results.reduce((sum, r) => sum + r.length, 0);
-  }
+  const inserted = await insertChunks(db, found, ROWS_PER_INSERT, (chunk) =>
+    db
+      .insert(trajectories)
+      .values(chunk.map((t) => row(t, now)))
+      .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
+      .returning({ id: trajectories.id }),
+  );
   const pairs = dpoPairs(tree);
-  let pairsInserted = 0;
-  if (pairs.length > 0) {
-    const statements = [];
-    for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT) {
-      statements.push(
-        db
-          .insert(preferencePairs)
-          .values(pairs.slice(i, i + PAIRS_PER_INSERT).map((p) => pairRow(p, tree.task.question, meta, now)))
-          .onConflictDoNothing({ target: preferencePairs.id })
-          .returning({ id: preferencePairs.id }),
-      );
-    }
-    const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
-    pairsInserted = results.reduce((sum, r) => sum + r.length, 0);
-  }
+  const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
+    db
+      .insert(preferencePairs)
+      .values(chunk.map((p) => pairRow(p, tree.task.question, meta, now)))
+      .onConflictDoNothing({ target: preferencePairs.id })
+      .returning({ id: preferencePairs.id }),
+  );
   const selected = await reselect(env, meta.explorationId, meta.taskId);
   return { found: found.length, inserted, selected, pairs: { found: pairs.length, inserted: pairsInserted } };
 }
@@ -216,45 +221,43 @@ export async function listTrajectories(
   q: TrajectoryFilter,
   page: { limit: number; cursor?: string },
 ): Promise<Page<Omit<TrajectoryRow, 'text' | 'toolUpdates'>>> {
-  const rows = await database(env.DB)
-    .select({
-      id: trajectories.id,
-      treeId: trajectories.treeId,
-      explorationId: trajectories.explorationId,
-      taskId: trajectories.taskId,
-      dataset: trajectories.dataset,
-      leafNode: trajectories.leafNode,
-      reward: trajectories.reward,
-      surfaceId: trajectories.surfaceId,
-      promptSurfaceId: trajectories.promptSurfaceId,
-      steps: trajectories.steps,
-      model: trajectories.model,
-      seed: trajectories.seed,
-      selected: trajectories.selected,
-      createdAt: trajectories.createdAt,
-    })
-    .from(trajectories)
-    .where(
-      and(
-        q.exploration ? eq(trajectories.explorationId, q.exploration) : undefined,
-        q.task ? eq(trajectories.taskId, q.task) : undefined,
-        q.dataset ? eq(trajectories.dataset, q.dataset) : undefined,
-        q.surface ? eq(trajectories.surfaceId, q.surface) : undefined,
-        q.success === undefined
-          ? undefined
-          : q.success === 'true'
-            ? gt(trajectories.reward, 0)
-            : lte(trajectories.reward, 0),
-        q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
-        olderThan(trajectories.createdAt, trajectories.id, page.cursor),
-      ),
-    )
-    .orderBy(desc(trajectories.createdAt), desc(trajectories.id))
-    .limit(page.limit + 1);
-  return {
-    items: rows.slice(0, page.limit),
-    nextCursor: nextCursor(rows, page.limit, (r) => [r.createdAt, r.id]),
-  };
+  return newestFirstPage({ time: trajectories.createdAt, id: trajectories.id }, page, (after, order, limit) =>
+    database(env.DB)
+      .select({
+        id: trajectories.id,
+        treeId: trajectories.treeId,
+        explorationId: trajectories.explorationId,
+        taskId: trajectories.taskId,
+        dataset: trajectories.dataset,
+        leafNode: trajectories.leafNode,
+        reward: trajectories.reward,
+        surfaceId: trajectories.surfaceId,
+        promptSurfaceId: trajectories.promptSurfaceId,
+        steps: trajectories.steps,
+        model: trajectories.model,
+        seed: trajectories.seed,
+        selected: trajectories.selected,
+        createdAt: trajectories.createdAt,
+      })
+      .from(trajectories)
+      .where(
+        and(
+          q.exploration ? eq(trajectories.explorationId, q.exploration) : undefined,
+          q.task ? eq(trajectories.taskId, q.task) : undefined,
+          q.dataset ? eq(trajectories.dataset, q.dataset) : undefined,
+          q.surface ? eq(trajectories.surfaceId, q.surface) : undefined,
+          q.success === undefined
+            ? undefined
+            : q.success === 'true'
+              ? gt(trajectories.reward, 0)
+              : lte(trajectories.reward, 0),
+          q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
+          after,
+        ),
+      )
+      .orderBy(...order)
+      .limit(limit),
+  );
 }
 
 /** One trajectory with its task's question (null when the task is gone). */

@@ -7,7 +7,7 @@ import { database } from '../../db/client.ts';
 import { meta, tasks } from '../../db/schema.ts';
 import type { SeededWorld } from '../../db/world-seed.ts';
 import type { Bindings } from '../env.ts';
-import type { TaskFilter } from './tasks.ts';
+import { type TaskFilter, taskWhere } from './tasks.ts';
 
 /** The world row the seeder wrote, whatever world it was (null before seeding). */
 export async function storedWorld(env: Bindings): Promise<SeededWorld | null> {
@@ -51,15 +51,7 @@ export async function listTaskSummaries(
       question: tasks.question,
     })
     .from(tasks)
-    .where(
-      and(
-        filter.dataset ? eq(tasks.dataset, filter.dataset) : undefined,
-        filter.difficulty ? eq(tasks.difficulty, filter.difficulty) : undefined,
-        filter.split ? eq(tasks.split, filter.split) : undefined,
-        filter.template ? eq(tasks.templateId, filter.template) : undefined,
-        page.cursor ? gt(tasks.id, page.cursor) : undefined,
-      ),
-    )
+    .where(and(taskWhere(filter), page.cursor ? gt(tasks.id, page.cursor) : undefined))
     .orderBy(asc(tasks.id))
     .limit(page.limit + 1);
   const items = rows.slice(0, page.limit);
