@@ -276,7 +276,7 @@ describe('a rendered run folder', () => {
     });
     expect(tooldriftEnv(s)).toEqual(env);
     // The variable names are the ones the Worker reads, and `openai` is a provider it accepts.
-    const envSource = readFileSync(join(ROOT, 'functions', 'env.ts'), 'utf8');
+    const envSource = readFileSync(join(ROOT, 'edge', 'env.ts'), 'utf8');
     for (const name of Object.keys(env)) expect(envSource).toContain(`env.${name}`);
     expect(envSource).toMatch(/modelProvider: z\.enum\(\[[^\]]*'openai'/);
     expect(read(run, 'tooldrift.env')).toContain(
