@@ -3,7 +3,8 @@
  * and their task-run results. Launching an evaluation and writing its results is the `eval-group` job
  * (edge/jobs/eval-group.ts).
  */
-import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { ResultRow } from '../../core/evals/aggregate.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -119,4 +120,95 @@ export async function getResult(
     .where(and(eq(evalResults.evalId, evalId), eq(evalResults.id, resultId)))
     .limit(1);
   return row ?? null;
+}
+
+/** Records an evaluation; false when one with its id, or for its (schedule, due time), exists already. */
+export async function insertEval(env: Bindings, row: typeof evals.$inferInsert): Promise<boolean> {
+  const inserted = await database(env.DB)
+    .insert(evals)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ id: evals.id });
+  return inserted.length > 0;
+}
+
+/** The evaluation a schedule launched for a due time. */
+export async function evalForDueTime(
+  env: Bindings,
+  scheduleId: string,
+  dueTime: number,
+): Promise<EvalRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(evals)
+    .where(and(eq(evals.scheduleId, scheduleId), eq(evals.dueTime, dueTime)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function evalStatus(env: Bindings, id: string): Promise<EvalRow['status'] | null> {
+  const [row] = await database(env.DB).select({ status: evals.status }).from(evals).where(eq(evals.id, id));
+  return row?.status ?? null;
+}
+
+/** The task runs already recorded for one method × surface of an evaluation, with their trajectories. */
+export async function finishedRuns(env: Bindings, evalId: string, method: string, surface: string) {
+  return database(env.DB)
+    .select({ taskId: evalResults.taskId, trajectory: evalResults.trajectory })
+    .from(evalResults)
+    .where(
+      and(eq(evalResults.evalId, evalId), eq(evalResults.method, method), eq(evalResults.surface, surface)),
+    );
+}
+
+/** Records a task run once (a redelivered group inserts nothing for a run it recorded before). */
+export async function insertResult(env: Bindings, row: typeof evalResults.$inferInsert): Promise<void> {
+  await database(env.DB).insert(evalResults).values(row).onConflictDoNothing();
+}
+
+/** The result rows aggregates need (no trajectories). */
+export async function resultRows(env: Bindings, evalId: string): Promise<ResultRow[]> {
+  return database(env.DB)
+    .select({
+      method: evalResults.method,
+      surface: evalResults.surface,
+      dataset: evalResults.dataset,
+      difficulty: evalResults.difficulty,
+      correct: evalResults.correct,
+      errorClass: evalResults.errorClass,
+      modelCalls: evalResults.modelCalls,
+      inputTokens: evalResults.inputTokens,
+      outputTokens: evalResults.outputTokens,
+      latencyMs: evalResults.latencyMs,
+    })
+    .from(evalResults)
+    .where(eq(evalResults.evalId, evalId))
+    .orderBy(asc(evalResults.id));
+}
+
+/** The latest finished run of a schedule due before `dueTime`. */
+export async function previousDoneEval(
+  env: Bindings,
+  scheduleId: string,
+  dueTime: number,
+): Promise<EvalRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(evals)
+    .where(and(eq(evals.scheduleId, scheduleId), eq(evals.status, 'done'), lt(evals.dueTime, dueTime)))
+    .orderBy(desc(evals.dueTime))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A running evaluation becomes done with its overall success rate and comparison. */
+export async function markEvalDone(
+  env: Bindings,
+  id: string,
+  outcome: { successRate: number | null; flagged: boolean; comparison: unknown },
+): Promise<void> {
+  await database(env.DB)
+    .update(evals)
+    .set({ status: 'done', ...outcome, finishedAt: Date.now() })
+    .where(and(eq(evals.id, id), eq(evals.status, 'running')));
 }

@@ -65,3 +65,22 @@ export async function taskIdsMatching(env: Bindings, filter: TaskFilter, limit?:
   const rows = limit === undefined ? await query : await query.limit(limit);
   return rows.map((r) => r.id);
 }
+
+/** Id, dataset and difficulty of the tasks of a split in the given datasets and difficulties. */
+export async function taskCells(
+  env: Bindings,
+  split: TaskRow['split'],
+  datasets: readonly TaskRow['dataset'][],
+  difficulties: readonly TaskRow['difficulty'][],
+) {
+  return database(env.DB)
+    .select({ id: tasks.id, dataset: tasks.dataset, difficulty: tasks.difficulty })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.split, split),
+        inArray(tasks.dataset, [...datasets]),
+        inArray(tasks.difficulty, [...difficulties]),
+      ),
+    );
+}

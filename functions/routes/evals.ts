@@ -10,7 +10,7 @@ import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../../edge/jobs/eval-group.ts';
+import { assertSurfacesExist, launchEval, plannedPerCell } from '../../edge/jobs/eval-group.ts';
 import {
   cancelEval,
   type EvalResultRow,
@@ -19,6 +19,7 @@ import {
   getEval,
   getResult,
   listResults,
+  resultRows,
 } from '../../edge/stores/evaluations.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import type { AppEnv } from '../app-env.ts';
