@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
@@ -112,6 +113,7 @@ const ROUTE_MODULES = [
   registerJournalRoutes,
   registerModelRoutes,
   registerSolveRoutes,
+  registerMethodRoutes,
   registerExportRoutes,
   registerExplorationRoutes,
   registerEvalRoutes,
