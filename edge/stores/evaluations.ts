@@ -18,9 +18,14 @@ export interface EvalProgress {
   correct: number;
 }
 
-export async function getEval(env: Bindings, id: string): Promise<EvalRow | null> {
-  const [row] = await database(env.DB).select().from(evals).where(eq(evals.id, id)).limit(1);
+/** The first evaluation matching a condition. */
+async function firstEval(env: Bindings, where: SQL | undefined): Promise<EvalRow | null> {
+  const [row] = await database(env.DB).select().from(evals).where(where).limit(1);
   return row ?? null;
+}
+
+export async function getEval(env: Bindings, id: string): Promise<EvalRow | null> {
+  return firstEval(env, eq(evals.id, id));
 }
 
 /** Finished task runs and correct ones so far, per evaluation, in one query. */
@@ -138,12 +143,7 @@ export async function evalForDueTime(
   scheduleId: string,
   dueTime: number,
 ): Promise<EvalRow | null> {
-  const [row] = await database(env.DB)
-    .select()
-    .from(evals)
-    .where(and(eq(evals.scheduleId, scheduleId), eq(evals.dueTime, dueTime)))
-    .limit(1);
-  return row ?? null;
+  return firstEval(env, and(eq(evals.scheduleId, scheduleId), eq(evals.dueTime, dueTime)));
 }
 
 export async function evalStatus(env: Bindings, id: string): Promise<EvalRow['status'] | null> {

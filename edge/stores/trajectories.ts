@@ -55,28 +55,30 @@ export function preferencePairId(
   return `${treeId}:${pair.parent}:${pair.chosenNode}:${pair.rejectedNode}`;
 }
 
+/** What a pair's stored row and its export record's `meta` both say about it (in the export's key order). */
+function pairFacts(pair: DpoPair, meta: TrajectoryMeta) {
+  return {
+    treeId: meta.treeId,
+    explorationId: meta.explorationId,
+    taskId: meta.taskId,
+    dataset: meta.dataset,
+    surfaceId: meta.surfaceId,
+    promptSurfaceId: meta.promptSurfaceId,
+    model: meta.model,
+    seed: meta.seed,
+    parentNode: pair.parent,
+    chosenNode: pair.chosenNode,
+    rejectedNode: pair.rejectedNode,
+  };
+}
+
 /** The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored. */
 export function preferenceRecord(
   pair: DpoPair,
   question: string,
   meta: TrajectoryMeta,
 ): Record<string, unknown> {
-  return {
-    ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }),
-    meta: {
-      treeId: meta.treeId,
-      explorationId: meta.explorationId,
-      taskId: meta.taskId,
-      dataset: meta.dataset,
-      surfaceId: meta.surfaceId,
-      promptSurfaceId: meta.promptSurfaceId,
-      model: meta.model,
-      seed: meta.seed,
-      parentNode: pair.parent,
-      chosenNode: pair.chosenNode,
-      rejectedNode: pair.rejectedNode,
-    },
-  };
+  return { ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }), meta: pairFacts(pair, meta) };
 }
 
 function pairRow(
@@ -87,18 +89,8 @@ function pairRow(
 ): typeof preferencePairs.$inferInsert {
   return {
     id: preferencePairId(meta.treeId, pair),
-    treeId: meta.treeId,
-    explorationId: meta.explorationId,
-    taskId: meta.taskId,
-    dataset: meta.dataset,
-    surfaceId: meta.surfaceId,
-    promptSurfaceId: meta.promptSurfaceId,
-    parentNode: pair.parent,
-    chosenNode: pair.chosenNode,
-    rejectedNode: pair.rejectedNode,
+    ...pairFacts(pair, meta),
     record: preferenceRecord(pair, question, meta),
-    model: meta.model,
-    seed: meta.seed,
     createdAt: now,
   };
 }
