@@ -1,6 +1,10 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
 import { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
+import { rateLimit } from './rate-limit.ts';
 
 type OpenApiArgs = Parameters<z.ZodType['openapi']>;
 
@@ -45,3 +49,14 @@ export function problemResponses(...statuses: number[]) {
 export const AUTH_PROBLEMS = [401, 429] as const;
 
 export const BEARER = [{ bearerAuth: [] as string[] }];
+
+/**
+ * What every route behind a key declares: bearer security in the OpenAPI document, the key check (an admin key
+ * for `admin`) and the per-key rate limit, in that order.
+ */
+export function keyed(role: Role): {
+  security: typeof BEARER;
+  middleware: [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>];
+} {
+  return { security: BEARER, middleware: [requireKey(role), rateLimit()] };
+}

@@ -23,11 +23,9 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, namedSchema, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
 const Cell = z.object({
@@ -164,8 +162,7 @@ const createEvalRoute = createRoute({
   path: '/v1/evals',
   tags: ['Evaluations'],
   summary: 'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     body: {
       required: true,
@@ -183,8 +180,7 @@ const listEvalsRoute = createRoute({
   path: '/v1/evals',
   tags: ['Evaluations'],
   summary: 'Evaluations, newest first',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -205,8 +201,7 @@ const getEvalRoute = createRoute({
   tags: ['Evaluations'],
   summary:
     'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }) },
   responses: {
     200: { description: 'The evaluation', content: { 'application/json': { schema: EvalView } } },
@@ -219,8 +214,7 @@ const deleteEvalRoute = createRoute({
   path: '/v1/evals/{id}',
   tags: ['Evaluations'],
   summary: 'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }) },
   responses: {
     200: { description: 'The evaluation', content: { 'application/json': { schema: EvalSummary } } },
@@ -233,8 +227,7 @@ const resultsRoute = createRoute({
   path: '/v1/evals/{id}/results',
   tags: ['Evaluations'],
   summary: 'Task runs of an evaluation, in plan order, filterable',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }), query: ResultsQuery },
   responses: {
     200: {
@@ -254,8 +247,7 @@ const resultRoute = createRoute({
   path: '/v1/evals/{id}/results/{resultId}',
   tags: ['Evaluations'],
   summary: 'One task run with its trajectory',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'The task run', content: { 'application/json': { schema: EvalResultDetail } } },

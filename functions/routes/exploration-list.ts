@@ -7,11 +7,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const ListQuery = z.object({
@@ -57,8 +55,7 @@ const listRoute = createRoute({
   path: '/v1/explorations',
   tags: ['Explorations'],
   summary: 'Explorations, newest first, with tree counts; by cursor',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -78,8 +75,7 @@ const treesRoute = createRoute({
   path: '/v1/explorations/{id}/trees',
   tags: ['Explorations'],
   summary: 'The trees of an exploration (task, index, status, counters), by task id then tree index',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: z.string().min(1).max(100) }),
     query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),

@@ -27,10 +27,8 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 import { progressEvents } from '../http/sse.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
@@ -137,8 +135,7 @@ const createRoute_ = createRoute({
   path: '/v1/explorations',
   tags: ['Explorations'],
   summary: 'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateExploration } } } },
   responses: {
     202: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -151,8 +148,7 @@ const getRoute = createRoute({
   path: '/v1/explorations/{id}',
   tags: ['Explorations'],
   summary: 'Status, tree counts, success rate so far and usage of an exploration',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -165,8 +161,7 @@ const eventsRoute = createRoute({
   path: '/v1/explorations/{id}/events',
   tags: ['Explorations'],
   summary: 'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
@@ -179,8 +174,7 @@ const deleteRoute = createRoute({
   path: '/v1/explorations/{id}',
   tags: ['Explorations'],
   summary: 'Cancel an exploration: queued trees never start, running trees stop',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -193,8 +187,7 @@ const treeRoute = createRoute({
   path: '/v1/trees/{id}',
   tags: ['Explorations'],
   summary: 'One search tree as JSON for visualisation (cached rollout nodes marked)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: {
@@ -210,8 +203,7 @@ const treeEventsRoute = createRoute({
   path: '/v1/trees/{id}/events',
   tags: ['Explorations'],
   summary: "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },

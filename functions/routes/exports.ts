@@ -16,9 +16,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const PAGE = 50;
 
@@ -48,8 +46,7 @@ const sftRoute = createRoute({
   summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
   description:
     'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
@@ -61,8 +58,7 @@ const dpoRoute = createRoute({
   summary: 'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
   description:
     'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });

@@ -4,10 +4,8 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const JobSchema = z
   .object({
@@ -28,8 +26,7 @@ const getJobRoute = createRoute({
   path: '/v1/jobs/{id}',
   tags: ['Jobs'],
   summary: 'Status and result of a background job',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: JobSchema } } },
@@ -42,8 +39,7 @@ const canaryRoute = createRoute({
   path: '/v1/admin/canary',
   tags: ['Jobs'],
   summary: 'Enqueue a canary job to prove the queue round trip (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   responses: {
     202: {
       description: 'The canary job was enqueued',

@@ -2,9 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -36,8 +34,7 @@ const listRoute = createRoute({
   path: '/v1/admin/journal',
   tags: ['Admin'],
   summary: 'Journalled session calls, newest first (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     query: Filter.extend({
       limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -67,8 +64,7 @@ const resetRoute = createRoute({
   path: '/v1/admin/journal',
   tags: ['Admin'],
   summary: 'Delete journalled calls matching the filter (all without one) (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { query: Filter },
   responses: {
     200: {

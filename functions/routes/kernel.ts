@@ -10,10 +10,8 @@ import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const StateSchema = z
   .object({
@@ -60,8 +58,7 @@ const route = createRoute({
   path: '/v1/kernel/call',
   tags: ['World'],
   summary: 'Call one P_c tool on the world, carrying the environment state yourself',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CallSchema } } } },
   responses: {
     200: {

@@ -19,10 +19,8 @@ import {
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
@@ -88,8 +86,7 @@ const createScheduleRoute = createRoute({
   path: '/v1/schedules',
   tags: ['Evaluations'],
   summary: 'Schedule an evaluation suite with a cron expression',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateSchedule } } } },
   responses: {
     201: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
@@ -102,8 +99,7 @@ const listSchedulesRoute = createRoute({
   path: '/v1/schedules',
   tags: ['Evaluations'],
   summary: 'Evaluation schedules',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   responses: {
     200: {
       description: 'Every schedule, oldest first',
@@ -118,8 +114,7 @@ const getScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: ScheduleId },
   responses: {
     200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleDetail } } },
@@ -132,8 +127,7 @@ const patchScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'Change a schedule (name, cron, suite, threshold, enabled)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: ScheduleId,
     body: { required: true, content: { 'application/json': { schema: UpdateSchedule } } },
@@ -149,8 +143,7 @@ const deleteScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'Delete a schedule (its past runs are kept)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: ScheduleId },
   responses: {
     204: { description: 'Deleted' },

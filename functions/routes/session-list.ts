@@ -13,10 +13,8 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -47,8 +45,7 @@ const listRoute = createRoute({
   path: '/v1/sessions',
   tags: ['Sessions'],
   summary: 'Recent sessions (from the call journal), most recently active first; by cursor',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { query: ListQuery },
   responses: {
     200: {

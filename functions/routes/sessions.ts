@@ -23,10 +23,8 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -202,8 +200,7 @@ const createRoute_ = createRoute({
   path: '/v1/sessions',
   tags: ['Sessions'],
   summary: 'Start a session: one task, a server surface (or schedule), a step budget',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateSession } } } },
   responses: {
     201: { description: 'The session', content: { 'application/json': { schema: SessionCreated } } },
@@ -216,8 +213,7 @@ const getRoute = createRoute({
   path: '/v1/sessions/{id}',
   tags: ['Sessions'],
   summary: 'The session: task, progress, the full transcript',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: SessionId }) },
   responses: {
     200: {
@@ -233,8 +229,7 @@ const stepRoute = createRoute({
   path: '/v1/sessions/{id}/step',
   tags: ['Sessions'],
   summary: 'One agent step: ReAct text or an action with its input',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: SessionId }),
     body: {
@@ -259,8 +254,7 @@ const toolRoute = createRoute({
   summary: "Call one tool of the session's server surface with JSON parameters in that surface's shape",
   description:
     'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
     body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
@@ -276,8 +270,7 @@ const clockRoute = createRoute({
   path: '/v1/sessions/{id}/clock',
   tags: ['Sessions'],
   summary: "Move the session's clock (admin): to an instant, or forward by milliseconds",
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     params: z.object({ id: SessionId }),
     body: {

@@ -22,10 +22,8 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
 const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
@@ -115,8 +113,7 @@ const solveRoute = createRoute({
   path: '/v1/solve',
   tags: ['Agents'],
   summary: 'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: SolveBody } } } },
   responses: {
     200: {

@@ -17,10 +17,8 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, namedSchema, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
@@ -127,8 +125,7 @@ const createSurfaceRoute = createRoute({
   summary: 'Create a custom surface, or generate one from a base by seeded drift (admin)',
   description:
     'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     body: {
       required: true,
@@ -165,8 +162,7 @@ const deleteRoute = createRoute({
   path: '/v1/surfaces/{id}',
   tags: ['Surfaces'],
   summary: 'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { params: IdParam },
   responses: {
     204: { description: 'Deleted' },

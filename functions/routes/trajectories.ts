@@ -10,11 +10,9 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const ListQuery = z.object({
   exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
@@ -74,8 +72,7 @@ const listRoute = createRoute({
   path: '/v1/trajectories',
   tags: ['Explorations'],
   summary: 'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -95,8 +92,7 @@ const getRoute = createRoute({
   path: '/v1/trajectories/{id}',
   tags: ['Explorations'],
   summary: 'One trajectory: its question, ReAct text, steps and tool updates',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(300) }) },
   responses: {
     200: { description: 'The trajectory', content: { 'application/json': { schema: TrajectoryDetail } } },
