@@ -19,6 +19,7 @@ import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/t
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { TOOLEVO_REFLECTION_PROMPT } from '../prompts/reflection.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { TOOLEVO_AGENT_PROMPT } from '../prompts/toolevo.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
@@ -59,6 +60,8 @@ export interface ReactLoopOptions {
   reflection?: boolean;
   /** UpdateTool descriptions carried over from earlier episodes, listed from the first step on. */
   memory?: readonly string[];
+  /** STE demonstrations for this question (the demonstrations aid), shown before the turn marker. */
+  demonstrations?: readonly SteDemonstration[];
   /** Kernel dependencies; default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
   deps?: KernelDeps;
   /** The clock for surfaces with deprecation/sunset dates. */
@@ -129,6 +132,7 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       newTools: state.newTools,
       steps,
       now: opts.now,
+      demonstrations: opts.demonstrations,
     });
     const request: GenerateRequest = {
       messages,
