@@ -27,6 +27,7 @@ import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
+import { registerSteRoutes } from './routes/ste.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
@@ -161,6 +162,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerExplorationListRoutes(app);
   registerTrajectoryRoutes(app);
   registerSessionListRoutes(app);
+  registerSteRoutes(app);
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

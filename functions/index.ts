@@ -8,12 +8,14 @@ import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
 import './eval-jobs.ts';
 import './exploration-jobs.ts';
+import './ste-jobs.ts';
 import { consumeJobBatch } from './jobs.ts';
 import { runScheduledTick } from './scheduled.ts';
 
 export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 export { SearchTreeObject } from '../durable-objects/search-tree.ts';
+export { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
 
 const app = createApp();
 

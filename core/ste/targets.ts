@@ -8,6 +8,7 @@
 import { toolStatus } from '../surfaces/adapter.ts';
 import { describeDrift } from '../surfaces/drift.ts';
 import type { Surface } from '../surfaces/model.ts';
+import { hash128 } from '../util/random.ts';
 
 const NOT_EXPLORED = new Set(['Finish', 'UpdateTool']);
 
@@ -27,4 +28,12 @@ export function steTargetTools(surface: Surface, opts: { since?: Surface; now?: 
   for (const t of drift.tools) if (t.to !== null) changed.add(t.to);
   for (const t of drift.lifecycle.tools) changed.add(t.name);
   return all.filter((name) => changed.has(name));
+}
+
+/** A surface's version: the hash of its JSON (exemplars belong to the surface as it was when explored). */
+export function surfaceVersion(surface: Surface): string {
+  return hash128(JSON.stringify(surface))
+    .map((x) => x.toString(16).padStart(8, '0'))
+    .join('')
+    .slice(0, 16);
 }

@@ -1,0 +1,618 @@
+/**
+ * STE (simulated trial and error, issue 15): runs that explore a surface's tools — each tool in its own Durable
+ * Object (`SteExplorerObject`), fanned out through the JOBS queue (`ste-tool`, functions/ste-jobs.ts) — and what
+ * they keep: exemplars (filter by surface, surface version, tool, run; keyset pages) and their SFT export
+ * (`/v1/exports/ste-sft.jsonl`, two chat records per exemplar: the call, then the final answer).
+ * Drift-aware continual learning: `since` restricts a run to the tools changed between two surfaces.
+ * Every D1 query is in edge/stores/ste.ts.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { steSftRecords } from '../../core/ste/sft.ts';
+import { steTargetTools, surfaceVersion } from '../../core/ste/targets.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import {
+  cancelSteRun,
+  createSteRun,
+  findSteRun,
+  listSteExemplars,
+  listSteRuns,
+  type SteExemplarRow,
+  type SteRunRow,
+  steExemplarsAfter,
+  steMemoryOf,
+  steToolsOf,
+} from '../../edge/stores/ste.ts';
+import type { AppEnv } from '../app-env.ts';
+import type { Bindings } from '../env.ts';
+import { requireKey } from '../http/auth.ts';
+import { cursorParam, linkNext, nextCursor } from '../http/keyset.ts';
+import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { enqueueJob } from '../jobs.ts';
+import { ModelChoiceSchema, textModelFor } from '../models.ts';
+import { STE_TOOL, type SteRunConfig, steStub } from '../ste-jobs.ts';
+import { findSurface } from '../surface-store.ts';
+
+const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+export const CreateSteRun = z
+  .object({
+    surface: z
+      .string()
+      .min(1)
+      .max(100)
+      .default('pc')
+      .openapi({ description: 'The server surface to explore.' }),
+    docs: z.string().min(1).max(100).optional().openapi({
+      description: 'Surface whose documentation the prompts show (default: the explored surface).',
+    }),
+    since: z.string().min(1).max(100).optional().openapi({
+      description:
+        'Continual learning: explore only the tools that changed between this surface and `surface`.',
+    }),
+    tools: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'Explore only these tools (exposed names of `surface`).' }),
+    model: ModelChoiceSchema.default({}),
+    judge: ModelChoiceSchema.optional().openapi({ description: "The filter's judge (default: `model`)." }),
+    seed: z.string().min(1).max(200).default('0'),
+    episodes: z
+      .number()
+      .int()
+      .min(1)
+      .max(15)
+      .default(15)
+      .openapi({ description: 'Episodes per tool (spec: 15).' }),
+    trials: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .default(4)
+      .openapi({ description: 'Trials per episode (spec: 4; the code default 3).' }),
+    maxCalls: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(4)
+      .openapi({ description: 'Calls per trial (spec: 4).' }),
+    paraphrase: z.boolean().default(true),
+    /** Model calls per alarm of each tool (tests use small chunks). */
+    chunkCalls: z.number().int().min(1).max(100).optional(),
+  })
+  .strict()
+  .openapi('CreateSteRun');
+export type CreateSteRunInput = z.infer<typeof CreateSteRun>;
+
+const ToolProgress = z.object({
+  tool: z.string(),
+  status: z.enum(STATUSES),
+  phase: z.string(),
+  trialsDone: z.number().int(),
+  trialsTotal: z.number().int(),
+  solved: z.number().int(),
+  kept: z.number().int().openapi({ description: 'Trials the filter kept.' }),
+  dropped: z.number().int().openapi({ description: 'Trials the filter dropped (or could not judge).' }),
+  exemplars: z.number().int().openapi({ description: 'Kept exemplars with their paraphrases.' }),
+  modelCalls: z.number().int(),
+  error: z.string().nullable(),
+});
+
+const SteRunView = z
+  .object({
+    id: z.string(),
+    status: z.enum(STATUSES),
+    surface: z.string(),
+    surfaceVersion: z.string(),
+    docs: z.string(),
+    since: z.string().nullable(),
+    trigger: z.string().nullable(),
+    progress: z.object({
+      tools: z.number().int(),
+      toolsDone: z.number().int(),
+      trialsDone: z.number().int(),
+      trialsTotal: z.number().int(),
+      exemplars: z.number().int(),
+      modelCalls: z.number().int(),
+    }),
+    tools: z.array(ToolProgress),
+    config: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('SteRun');
+type SteRunView = z.infer<typeof SteRunView>;
+
+const RunId = z.object({ id: z.string().min(1).max(100) });
+
+const ExemplarQuery = z.object({
+  surface: z.string().min(1).max(100).optional(),
+  surfaceVersion: z.string().min(1).max(64).optional(),
+  tool: z.string().min(1).max(200).optional(),
+  run: z.string().min(1).max(100).optional(),
+});
+
+const SteExemplarView = z
+  .object({
+    id: z.string(),
+    run: z.string(),
+    surface: z.string(),
+    surfaceVersion: z.string(),
+    tool: z.string(),
+    query: z.string(),
+    action: z.string(),
+    actionInput: z.string(),
+    observation: z.string(),
+    finalAnswer: z.string(),
+    paraphraseOf: z.string().nullable(),
+    episode: z.number().int(),
+    trial: z.number().int(),
+    createdAt: z.string(),
+  })
+  .openapi('SteExemplar');
+
+const createRun = createRoute({
+  method: 'post',
+  path: '/v1/ste/runs',
+  tags: ['STE'],
+  summary:
+    "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSteRun } } } },
+  responses: {
+    202: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listRuns = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs',
+  tags: ['STE'],
+  summary: 'STE runs, newest first (keyset pages)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    query: z.object({
+      surface: z.string().min(1).max(100).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      cursor: cursorParam(100),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of runs',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(SteRunView), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRun = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}',
+  tags: ['STE'],
+  summary:
+    'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: RunId },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteRun = createRoute({
+  method: 'delete',
+  path: '/v1/ste/runs/{id}',
+  tags: ['STE'],
+  summary: 'Cancel an STE run: queued tools never start, running tools stop',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: RunId },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const runEvents = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}/events',
+  tags: ['STE'],
+  summary: 'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: RunId },
+  responses: {
+    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const runMemory = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}/memory',
+  tags: ['STE'],
+  summary: "A run's long-term memory per tool: every explored query with its Solved mark, in order",
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: RunId },
+  responses: {
+    200: {
+      description: 'Long-term memory',
+      content: {
+        'application/json': {
+          schema: z.object({
+            items: z.array(
+              z.object({
+                tool: z.string(),
+                position: z.number().int(),
+                query: z.string(),
+                solved: z.boolean(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const listExemplars = createRoute({
+  method: 'get',
+  path: '/v1/ste/exemplars',
+  tags: ['STE'],
+  summary: 'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: {
+    query: ExemplarQuery.extend({
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+      cursor: cursorParam(300),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of exemplars',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(SteExemplarView), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const NDJSON = 'application/x-ndjson';
+
+const steSft = createRoute({
+  method: 'get',
+  path: '/v1/exports/ste-sft.jsonl',
+  tags: ['Exports'],
+  summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
+  description:
+    'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { query: ExemplarQuery },
+  responses: {
+    200: {
+      description: 'SFT records',
+      content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+async function surfaceOrProblem(env: Bindings, id: string, field: string): Promise<Surface> {
+  const surface = await findSurface(env, id);
+  if (surface) return surface;
+  throw new ProblemError('validation-error', {
+    detail: `Unknown surface ${id}.`,
+    errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
+  });
+}
+
+async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
+  const tools = await steToolsOf(env.DB, run.id);
+  const sum = (f: (t: (typeof tools)[number]) => number) => tools.reduce((s, t) => s + f(t), 0);
+  return {
+    id: run.id,
+    status: run.status,
+    surface: run.surfaceId,
+    surfaceVersion: run.surfaceVersion,
+    docs: run.docsSurfaceId,
+    since: run.sinceSurfaceId,
+    trigger: run.trigger,
+    progress: {
+      tools: run.toolsTotal,
+      toolsDone: tools.filter((t) => t.status !== 'queued' && t.status !== 'running').length,
+      trialsDone: sum((t) => t.trialsDone),
+      trialsTotal: sum((t) => t.trialsTotal),
+      exemplars: sum((t) => t.exemplars),
+      modelCalls: sum((t) => t.modelCalls),
+    },
+    tools: tools.map((t) => ({
+      tool: t.tool,
+      status: t.status,
+      phase: t.phase,
+      trialsDone: t.trialsDone,
+      trialsTotal: t.trialsTotal,
+      solved: t.solved,
+      kept: t.kept,
+      dropped: t.dropped,
+      exemplars: t.exemplars,
+      modelCalls: t.modelCalls,
+      error: t.error,
+    })),
+    config: run.config as Record<string, unknown>,
+    createdAt: new Date(run.createdAt).toISOString(),
+    updatedAt: new Date(run.updatedAt).toISOString(),
+    links: {
+      self: `/v1/ste/runs/${run.id}`,
+      events: `/v1/ste/runs/${run.id}/events`,
+      memory: `/v1/ste/runs/${run.id}/memory`,
+      exemplars: `/v1/ste/exemplars?run=${encodeURIComponent(run.id)}`,
+    },
+  };
+}
+
+async function runOrProblem(env: Bindings, id: string): Promise<SteRunRow> {
+  const run = await findSteRun(env.DB, id);
+  if (!run) throw new ProblemError('not-found', { detail: `No STE run with id ${id}.` });
+  return run;
+}
+
+function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
+  return {
+    id: r.id,
+    run: r.runId,
+    surface: r.surfaceId,
+    surfaceVersion: r.surfaceVersion,
+    tool: r.tool,
+    query: r.query,
+    action: r.action,
+    actionInput: r.actionInput,
+    observation: r.observation,
+    finalAnswer: r.finalAnswer,
+    paraphraseOf: r.paraphraseOf,
+    episode: r.episode,
+    trial: r.trial,
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+/**
+ * Validates a run request against the surfaces and launches it: the run row, its tool rows and one `ste-tool`
+ * job per tool. With a `trigger` the launch is idempotent (an existing run of that trigger is returned).
+ */
+export async function launchSteRun(
+  env: Bindings,
+  body: CreateSteRunInput,
+  opts: { trigger?: string } = {},
+): Promise<{ run: SteRunRow; created: boolean }> {
+  const surface = await surfaceOrProblem(env, body.surface, 'surface');
+  const docsId = body.docs ?? body.surface;
+  await surfaceOrProblem(env, docsId, 'docs');
+  const since = body.since ? await surfaceOrProblem(env, body.since, 'since') : undefined;
+  textModelFor(env, body.model); // a 400 when this deployment cannot serve the model choice
+  if (body.judge) textModelFor(env, body.judge);
+  let tools = steTargetTools(surface, since ? { since } : {});
+  if (body.tools) {
+    const unknown = body.tools.filter((t) => !surface.tools.some((x) => x.name === t));
+    if (unknown.length > 0) {
+      throw new ProblemError('validation-error', {
+        detail: `Surface ${surface.id} has no tool ${unknown[0]}.`,
+        errors: unknown
+          .slice(0, 5)
+          .map((t) => ({ in: 'body', field: 'tools', pointer: '/tools', message: `no tool ${t}` })),
+      });
+    }
+    tools = tools.filter((t) => body.tools?.includes(t));
+  }
+  if (tools.length === 0) {
+    throw new ProblemError('validation-error', {
+      detail: since
+        ? `No explorable tool of ${surface.id} changed since ${since.id}.`
+        : 'None of the tools can be explored (Finish and UpdateTool are not explored).',
+      errors: [
+        {
+          in: 'body',
+          field: since ? 'since' : 'tools',
+          pointer: since ? '/since' : '/tools',
+          message: 'no tool to explore',
+        },
+      ],
+    });
+  }
+  const config: SteRunConfig = {
+    surface: surface.id,
+    docs: docsId,
+    since: since?.id ?? null,
+    tools,
+    model: body.model,
+    judge: body.judge ?? null,
+    seed: body.seed,
+    episodes: body.episodes,
+    trials: body.trials,
+    maxCalls: body.maxCalls,
+    paraphrase: body.paraphrase,
+    ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
+  };
+  const { id, created } = await createSteRun(env.DB, {
+    id: crypto.randomUUID(),
+    surfaceId: surface.id,
+    surfaceVersion: surfaceVersion(surface),
+    docsSurfaceId: docsId,
+    sinceSurfaceId: since?.id ?? null,
+    config,
+    tools,
+    trialsPerTool: body.episodes * body.trials,
+    trigger: opts.trigger ?? null,
+  });
+  if (created) {
+    for (const tool of tools) await enqueueJob(env, STE_TOOL, { runId: id, tool }, { id: `${id}:${tool}` });
+  }
+  return { run: await runOrProblem(env, id), created };
+}
+
+function sseStream(c: Context<AppEnv>, id: string): Response {
+  const encoder = new TextEncoder();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const run = async () => {
+    let last = '';
+    try {
+      for (;;) {
+        const view = await runView(c.env, await runOrProblem(c.env, id));
+        const data = JSON.stringify({ status: view.status, progress: view.progress, tools: view.tools });
+        if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
+        last = data;
+        if (view.status !== 'queued' && view.status !== 'running') {
+          await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      await writer.close();
+    } catch {
+      // The client went away.
+    }
+  };
+  c.executionCtx.waitUntil(run());
+  return new Response(readable, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+function linesStream(page: (after: string) => Promise<{ lines: string[]; next: string | null }>) {
+  const encoder = new TextEncoder();
+  let cursor: string | null = '';
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (cursor === null) {
+        controller.close();
+        return;
+      }
+      const { lines, next } = await page(cursor);
+      cursor = next;
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
+      if (cursor === null) controller.close();
+    },
+  });
+}
+
+const EXPORT_PAGE = 50;
+
+export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createRun, async (c) => {
+    const { run } = await launchSteRun(c.env, c.req.valid('json'));
+    return c.json(await runView(c.env, run), 202);
+  });
+
+  app.openapi(listRuns, async (c) => {
+    const q = c.req.valid('query');
+    const rows = await listSteRuns(c.env.DB, q);
+    const cursor = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
+    linkNext(c, cursor);
+    const items = [];
+    for (const r of rows.slice(0, q.limit)) items.push(await runView(c.env, r));
+    return c.json({ items, nextCursor: cursor }, 200);
+  });
+
+  app.openapi(getRun, async (c) =>
+    c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id)), 200),
+  );
+
+  app.openapi(deleteRun, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id);
+    const running = await cancelSteRun(c.env.DB, id);
+    // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
+    for (const tool of running) await steStub(c.env, id, tool).cancel();
+    return c.json(await runView(c.env, await runOrProblem(c.env, id)), 200);
+  });
+
+  app.openapi(runEvents, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id); // 404 before the stream starts
+    return sseStream(c, id) as never;
+  });
+
+  app.openapi(runMemory, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id);
+    return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
+  });
+
+  app.openapi(listExemplars, async (c) => {
+    const q = c.req.valid('query');
+    const rows = await listSteExemplars(c.env.DB, q);
+    const cursor = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
+    linkNext(c, cursor);
+    return c.json({ items: rows.slice(0, q.limit).map(exemplarView), nextCursor: cursor }, 200);
+  });
+
+  app.openapi(steSft, (c) => {
+    const f = c.req.valid('query');
+    const env = c.env;
+    const docsBySurface = new Map<string, Surface | null>();
+    const body = linesStream(async (after) => {
+      const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
+      const lines: string[] = [];
+      for (const r of rows) {
+        if (!docsBySurface.has(r.surfaceId))
+          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
+        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
+        const records = steSftRecords(
+          {
+            id: r.id,
+            tool: r.tool,
+            query: r.query,
+            action: r.action,
+            actionInput: r.actionInput,
+            observation: r.observation,
+            finalAnswer: r.finalAnswer,
+            episode: r.episode,
+            trial: r.trial,
+          },
+          docs,
+        );
+        records.forEach((record, i) => {
+          lines.push(
+            JSON.stringify({
+              ...record,
+              meta: {
+                exemplarId: r.id,
+                run: r.runId,
+                surface: r.surfaceId,
+                surfaceVersion: r.surfaceVersion,
+                tool: r.tool,
+                sample: i === 0 ? 'call' : 'answer',
+                paraphraseOf: r.paraphraseOf,
+              },
+            }),
+          );
+        });
+      }
+      return { lines, next: rows.length === EXPORT_PAGE ? (rows.at(-1)?.id ?? null) : null };
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': NDJSON } }) as never;
+  });
+}
