@@ -393,3 +393,14 @@ export const steTrials = sqliteTable(
   },
   (t) => [index('ste_trials_run').on(t.runId, t.tool, t.episode, t.trial)],
 );
+
+/** Drift schedules watched by STE: each stage change launches the configured run for the changed tools once. */
+export const steSchedules = sqliteTable('ste_schedules', {
+  id: text('id').primaryKey(),
+  /** A drift schedule (core/surfaces/schedule.ts ScheduleSchema). */
+  schedule: text('schedule', { mode: 'json' }).$type<unknown>().notNull(),
+  /** The run settings (POST /v1/ste/runs body without surface, since and tools). */
+  run: text('run', { mode: 'json' }).$type<unknown>().notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at').notNull(),
+});

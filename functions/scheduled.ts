@@ -1,7 +1,8 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
- * canary job and launches the evaluation schedules due since the previous tick (functions/schedules.ts).
+ * canary job, launches the evaluation schedules due since the previous tick (functions/schedules.ts) and the STE
+ * runs of drift-schedule stage changes (functions/ste-schedules.ts).
  */
 import { and, eq } from 'drizzle-orm';
 import { database } from '../db/client.ts';
@@ -10,6 +11,7 @@ import type { Bindings } from './env.ts';
 import type { Logger } from './http/log.ts';
 import { enqueueJob } from './jobs.ts';
 import { launchDueSchedules } from './schedules.ts';
+import { launchSteStageChanges } from './ste-schedules.ts';
 
 export interface TickOutcome {
   claimed: boolean;
@@ -39,6 +41,7 @@ export async function runScheduledTick(
     { id: `canary:${scheduledTime}` },
   );
   const launches = await launchDueSchedules(env, scheduledTime, log);
+  const steLaunches = await launchSteStageChanges(env, scheduledTime, log);
   const summary = {
     canaryJobId: canary.id,
     evaluations: launches.map((l) => ({
@@ -48,6 +51,7 @@ export async function runScheduledTick(
       created: l.created,
       ...(l.error ? { error: l.error } : {}),
     })),
+    ste: steLaunches,
   };
   await db
     .update(cronTicks)

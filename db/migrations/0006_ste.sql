@@ -45,6 +45,14 @@ CREATE TABLE `ste_runs` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `ste_runs_trigger` ON `ste_runs` (`trigger`);--> statement-breakpoint
 CREATE INDEX `ste_runs_created` ON `ste_runs` (`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `ste_schedules` (
+	`id` text PRIMARY KEY NOT NULL,
+	`schedule` text NOT NULL,
+	`run` text NOT NULL,
+	`enabled` integer DEFAULT true NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `ste_tools` (
 	`id` text PRIMARY KEY NOT NULL,
 	`run_id` text NOT NULL,

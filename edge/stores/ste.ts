@@ -7,10 +7,10 @@
  * inserted with ON CONFLICT DO NOTHING, so a repeated report (a retried alarm, a redelivered message) adds
  * nothing; a run launched with a `trigger` exists at most once.
  */
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SteState } from '../../core/ste/engine.ts';
 import { database } from '../../db/client.ts';
-import { steExemplars, steMemory, steRuns, steTools, steTrials } from '../../db/schema.ts';
+import { steExemplars, steMemory, steRuns, steSchedules, steTools, steTrials } from '../../db/schema.ts';
 import { olderThan } from '../../functions/http/keyset.ts';
 
 export type SteRunRow = typeof steRuns.$inferSelect;
@@ -315,4 +315,46 @@ export async function steMemoryOf(d1: D1Database, runId: string) {
     .from(steMemory)
     .where(eq(steMemory.runId, runId))
     .orderBy(asc(steMemory.tool), asc(steMemory.position));
+}
+
+export type SteScheduleRow = typeof steSchedules.$inferSelect;
+
+export async function createSteSchedule(
+  d1: D1Database,
+  row: { id: string; schedule: unknown; run: unknown },
+): Promise<SteScheduleRow> {
+  const [created] = await database(d1)
+    .insert(steSchedules)
+    .values({ ...row, enabled: true, createdAt: Date.now() })
+    .returning();
+  return created as SteScheduleRow;
+}
+
+export async function findSteSchedule(d1: D1Database, id: string): Promise<SteScheduleRow | null> {
+  const rows = await database(d1).select().from(steSchedules).where(eq(steSchedules.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function enabledSteSchedules(d1: D1Database): Promise<SteScheduleRow[]> {
+  return database(d1)
+    .select()
+    .from(steSchedules)
+    .where(eq(steSchedules.enabled, true))
+    .orderBy(asc(steSchedules.id));
+}
+
+export async function deleteSteSchedule(d1: D1Database, id: string): Promise<void> {
+  await database(d1).delete(steSchedules).where(eq(steSchedules.id, id));
+}
+
+/** The runs a schedule's stage changes launched (their trigger starts with `ste-schedule:<id>:`). */
+export async function steRunsOfSchedule(d1: D1Database, id: string): Promise<SteRunRow[]> {
+  return (
+    database(d1)
+      .select()
+      .from(steRuns)
+      // A prefix range on the unique trigger index (`:` + 1 is `;`).
+      .where(and(gte(steRuns.trigger, `ste-schedule:${id}:`), lt(steRuns.trigger, `ste-schedule:${id};`)))
+      .orderBy(asc(steRuns.createdAt))
+  );
 }

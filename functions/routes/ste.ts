@@ -9,18 +9,21 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { steSftRecords } from '../../core/ste/sft.ts';
-import { steTargetTools, surfaceVersion } from '../../core/ste/targets.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
+import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import {
   cancelSteRun,
-  createSteRun,
+  createSteSchedule,
+  deleteSteSchedule,
   findSteRun,
+  findSteSchedule,
   listSteExemplars,
   listSteRuns,
   type SteExemplarRow,
   type SteRunRow,
   steExemplarsAfter,
   steMemoryOf,
+  steRunsOfSchedule,
   steToolsOf,
 } from '../../edge/stores/ste.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -30,65 +33,12 @@ import { cursorParam, linkNext, nextCursor } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { enqueueJob } from '../jobs.ts';
-import { ModelChoiceSchema, textModelFor } from '../models.ts';
-import { STE_TOOL, type SteRunConfig, steStub } from '../ste-jobs.ts';
+import { textModelFor } from '../models.ts';
+import { steStub } from '../ste-jobs.ts';
+import { CreateSteRun, launchSteRun } from '../ste-launch.ts';
 import { findSurface } from '../surface-store.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-
-export const CreateSteRun = z
-  .object({
-    surface: z
-      .string()
-      .min(1)
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'The server surface to explore.' }),
-    docs: z.string().min(1).max(100).optional().openapi({
-      description: 'Surface whose documentation the prompts show (default: the explored surface).',
-    }),
-    since: z.string().min(1).max(100).optional().openapi({
-      description:
-        'Continual learning: explore only the tools that changed between this surface and `surface`.',
-    }),
-    tools: z
-      .array(z.string().min(1).max(200))
-      .min(1)
-      .max(50)
-      .optional()
-      .openapi({ description: 'Explore only these tools (exposed names of `surface`).' }),
-    model: ModelChoiceSchema.default({}),
-    judge: ModelChoiceSchema.optional().openapi({ description: "The filter's judge (default: `model`)." }),
-    seed: z.string().min(1).max(200).default('0'),
-    episodes: z
-      .number()
-      .int()
-      .min(1)
-      .max(15)
-      .default(15)
-      .openapi({ description: 'Episodes per tool (spec: 15).' }),
-    trials: z
-      .number()
-      .int()
-      .min(1)
-      .max(8)
-      .default(4)
-      .openapi({ description: 'Trials per episode (spec: 4; the code default 3).' }),
-    maxCalls: z
-      .number()
-      .int()
-      .min(1)
-      .max(10)
-      .default(4)
-      .openapi({ description: 'Calls per trial (spec: 4).' }),
-    paraphrase: z.boolean().default(true),
-    /** Model calls per alarm of each tool (tests use small chunks). */
-    chunkCalls: z.number().int().min(1).max(100).optional(),
-  })
-  .strict()
-  .openapi('CreateSteRun');
-export type CreateSteRunInput = z.infer<typeof CreateSteRun>;
 
 const ToolProgress = z.object({
   tool: z.string(),
@@ -299,6 +249,86 @@ const listExemplars = createRoute({
   },
 });
 
+const CreateSteSchedule = z
+  .object({
+    schedule: ScheduleSchema.openapi({ description: 'A drift schedule: stages of surfaces over time.' }),
+    run: CreateSteRun.omit({ surface: true, since: true, tools: true })
+      .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
+      .openapi({ description: 'The run each stage change launches (over the tools the change touched).' }),
+  })
+  .strict()
+  .openapi('CreateSteSchedule');
+
+const SteScheduleView = z
+  .object({
+    id: z.string(),
+    schedule: z.record(z.string(), z.unknown()),
+    run: z.record(z.string(), z.unknown()),
+    enabled: z.boolean(),
+    runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
+    createdAt: z.string(),
+  })
+  .openapi('SteSchedule');
+
+const ScheduleId = z.object({ id: z.string().min(1).max(100) });
+
+const createSchedule = createRoute({
+  method: 'post',
+  path: '/v1/ste/schedules',
+  tags: ['STE'],
+  summary:
+    'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSteSchedule } } } },
+  responses: {
+    201: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const getSchedule = createRoute({
+  method: 'get',
+  path: '/v1/ste/schedules/{id}',
+  tags: ['STE'],
+  summary: 'A watched drift schedule with the STE runs its stage changes launched',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: ScheduleId },
+  responses: {
+    200: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteSchedule = createRoute({
+  method: 'delete',
+  path: '/v1/ste/schedules/{id}',
+  tags: ['STE'],
+  summary: 'Stop watching a drift schedule (runs already launched continue)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: ScheduleId },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+async function scheduleView(env: Bindings, id: string): Promise<z.infer<typeof SteScheduleView>> {
+  const row = await findSteSchedule(env.DB, id);
+  if (!row) throw new ProblemError('not-found', { detail: `No STE schedule with id ${id}.` });
+  const runs = await steRunsOfSchedule(env.DB, id);
+  return {
+    id: row.id,
+    schedule: row.schedule as Record<string, unknown>,
+    run: row.run as Record<string, unknown>,
+    enabled: row.enabled,
+    runs: runs.map((r) => ({ id: r.id, status: r.status, trigger: r.trigger })),
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
 const NDJSON = 'application/x-ndjson';
 
 const steSft = createRoute({
@@ -319,15 +349,6 @@ const steSft = createRoute({
     ...problemResponses(400, ...AUTH_PROBLEMS),
   },
 });
-
-async function surfaceOrProblem(env: Bindings, id: string, field: string): Promise<Surface> {
-  const surface = await findSurface(env, id);
-  if (surface) return surface;
-  throw new ProblemError('validation-error', {
-    detail: `Unknown surface ${id}.`,
-    errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
-  });
-}
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   const tools = await steToolsOf(env.DB, run.id);
@@ -398,80 +419,6 @@ function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
   };
 }
 
-/**
- * Validates a run request against the surfaces and launches it: the run row, its tool rows and one `ste-tool`
- * job per tool. With a `trigger` the launch is idempotent (an existing run of that trigger is returned).
- */
-export async function launchSteRun(
-  env: Bindings,
-  body: CreateSteRunInput,
-  opts: { trigger?: string } = {},
-): Promise<{ run: SteRunRow; created: boolean }> {
-  const surface = await surfaceOrProblem(env, body.surface, 'surface');
-  const docsId = body.docs ?? body.surface;
-  await surfaceOrProblem(env, docsId, 'docs');
-  const since = body.since ? await surfaceOrProblem(env, body.since, 'since') : undefined;
-  textModelFor(env, body.model); // a 400 when this deployment cannot serve the model choice
-  if (body.judge) textModelFor(env, body.judge);
-  let tools = steTargetTools(surface, since ? { since } : {});
-  if (body.tools) {
-    const unknown = body.tools.filter((t) => !surface.tools.some((x) => x.name === t));
-    if (unknown.length > 0) {
-      throw new ProblemError('validation-error', {
-        detail: `Surface ${surface.id} has no tool ${unknown[0]}.`,
-        errors: unknown
-          .slice(0, 5)
-          .map((t) => ({ in: 'body', field: 'tools', pointer: '/tools', message: `no tool ${t}` })),
-      });
-    }
-    tools = tools.filter((t) => body.tools?.includes(t));
-  }
-  if (tools.length === 0) {
-    throw new ProblemError('validation-error', {
-      detail: since
-        ? `No explorable tool of ${surface.id} changed since ${since.id}.`
-        : 'None of the tools can be explored (Finish and UpdateTool are not explored).',
-      errors: [
-        {
-          in: 'body',
-          field: since ? 'since' : 'tools',
-          pointer: since ? '/since' : '/tools',
-          message: 'no tool to explore',
-        },
-      ],
-    });
-  }
-  const config: SteRunConfig = {
-    surface: surface.id,
-    docs: docsId,
-    since: since?.id ?? null,
-    tools,
-    model: body.model,
-    judge: body.judge ?? null,
-    seed: body.seed,
-    episodes: body.episodes,
-    trials: body.trials,
-    maxCalls: body.maxCalls,
-    paraphrase: body.paraphrase,
-    ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
-  };
-  const { id, created } = await createSteRun(env.DB, {
-    id: crypto.randomUUID(),
-    surfaceId: surface.id,
-    surfaceVersion: surfaceVersion(surface),
-    docsSurfaceId: docsId,
-    sinceSurfaceId: since?.id ?? null,
-    config,
-    tools,
-    trialsPerTool: body.episodes * body.trials,
-    trigger: opts.trigger ?? null,
-  });
-  if (created) {
-    for (const tool of tools) await enqueueJob(env, STE_TOOL, { runId: id, tool }, { id: `${id}:${tool}` });
-  }
-  return { run: await runOrProblem(env, id), created };
-}
-
 function sseStream(c: Context<AppEnv>, id: string): Response {
   const encoder = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -521,6 +468,38 @@ function linesStream(page: (after: string) => Promise<{ lines: string[]; next: s
 const EXPORT_PAGE = 50;
 
 export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createSchedule, async (c) => {
+    const body = c.req.valid('json');
+    for (const [i, stage] of body.schedule.stages.entries()) {
+      if (!(await findSurface(c.env, stage.surface))) {
+        throw new ProblemError('validation-error', {
+          detail: `Unknown surface ${stage.surface} in stage ${i}.`,
+          errors: [
+            {
+              in: 'body',
+              field: 'schedule',
+              pointer: `/schedule/stages/${i}/surface`,
+              message: `no surface named ${stage.surface}`,
+            },
+          ],
+        });
+      }
+    }
+    textModelFor(c.env, body.run.model);
+    const id = crypto.randomUUID();
+    await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run });
+    return c.json(await scheduleView(c.env, id), 201);
+  });
+
+  app.openapi(getSchedule, async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id), 200));
+
+  app.openapi(deleteSchedule, async (c) => {
+    const { id } = c.req.valid('param');
+    await scheduleView(c.env, id);
+    await deleteSteSchedule(c.env.DB, id);
+    return c.body(null, 204);
+  });
+
   app.openapi(createRun, async (c) => {
     const { run } = await launchSteRun(c.env, c.req.valid('json'));
     return c.json(await runView(c.env, run), 202);

@@ -15,9 +15,11 @@ import { database } from '../../db/client.ts';
 import { jobs, steExemplars } from '../../db/schema.ts';
 import type { SteToolParams } from '../../durable-objects/ste-explorer.ts';
 import { createSteRun, reportSteOutcome } from '../../edge/stores/ste.ts';
+import { createLogger } from '../../functions/http/log.ts';
 import worker from '../../functions/index.ts';
 import { textModelFor } from '../../functions/models.ts';
 import { STE_TOOL, steStub } from '../../functions/ste-jobs.ts';
+import { launchSteStageChanges } from '../../functions/ste-schedules.ts';
 import { edgeKernelDeps, worldFor } from '../../functions/world-runtime.ts';
 import { checkSftRecord } from '../../gpu-jobs/validate.ts';
 import { call, expectProblem, USER_KEY } from './helpers.ts';
@@ -207,7 +209,75 @@ describe('STE runs', () => {
     expect((await waitForRun(body.id)).status).toBe('cancelled');
   });
 
+  it('launches one run per drift-schedule stage change at the cron tick, over the changed tools', async () => {
+    const res = await call('/v1/ste/schedules', {
+      method: 'POST',
+      key: USER_KEY,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schedule: {
+          id: 'drift',
+          stages: [
+            { surface: 's-in', effectiveFrom: '2026-01-01' },
+            { surface: 's-ood', effectiveFrom: '2026-02-01' },
+          ],
+        },
+        run: { episodes: 1, trials: 1, paraphrase: false, seed: 'cron', chunkCalls: 10 },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const log = createLogger('error');
+    const before = await launchSteStageChanges(env, Date.parse('2026-01-15'), log);
+    expect(before.filter((l) => l.scheduleId === id)).toEqual([]);
+    const first = (await launchSteStageChanges(env, Date.parse('2026-03-01'), log)).find(
+      (l) => l.scheduleId === id,
+    );
+    expect(first).toMatchObject({ stage: 1, created: true });
+    const again = (await launchSteStageChanges(env, Date.parse('2026-03-02'), log)).find(
+      (l) => l.scheduleId === id,
+    );
+    expect(again).toMatchObject({ stage: 1, created: false, runId: first?.runId });
+    const view = (await (await call(`/v1/ste/schedules/${id}`, { key: USER_KEY })).json()) as {
+      runs: { id: string; trigger: string }[];
+    };
+    expect(view.runs).toEqual([
+      expect.objectContaining({ id: first?.runId, trigger: `ste-schedule:${id}:1` }),
+    ]);
+    const run = await waitForRun(first?.runId as string);
+    expect(run.status).toBe('succeeded');
+    expect(run.progress.tools).toBe(11);
+    const del = await call(`/v1/ste/schedules/${id}`, { method: 'DELETE', key: USER_KEY });
+    expect(del.status).toBe(204);
+    await expectProblem(await call(`/v1/ste/schedules/${id}`, { key: USER_KEY }), 404, 'not-found');
+  });
+
   it('rejects bad input with problem+json', async () => {
+    const schedule = (stages: unknown) =>
+      call('/v1/ste/schedules', {
+        method: 'POST',
+        key: USER_KEY,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ schedule: { id: 'x', stages } }),
+      });
+    await expectProblem(
+      await schedule([{ surface: 'nope', effectiveFrom: '2026-01-01' }]),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await schedule([{ surface: 'pc', effectiveFrom: 'yesterday' }]),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await schedule([
+        { surface: 'pc', effectiveFrom: '2026-02-01' },
+        { surface: 's-in', effectiveFrom: '2026-01-01' },
+      ]),
+      400,
+      'validation-error',
+    );
     await expectProblem(await post({ surface: 'nope' }), 400, 'validation-error');
     await expectProblem(await post({ surface: 's-ood', docs: 'nope' }), 400, 'validation-error');
     await expectProblem(await post({ surface: 's-ood', tools: ['LoadDB'] }), 400, 'validation-error');
