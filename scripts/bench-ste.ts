@@ -8,7 +8,7 @@
  * Environment: BENCH_SURFACE (default s-ood), BENCH_EXEMPLARS (default 10000), BENCH_QUERIES (default 200).
  */
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
-import { createSimModel } from '../core/models/sim/index.ts';
+import { createSimModel } from '../core/sim/index.ts';
 import { exploreTool, originalExemplars } from '../core/ste/engine.ts';
 import { bruteForceTopK, ExemplarMemory } from '../core/ste/memory.ts';
 import { builtinSurface } from '../core/surfaces/builtin.ts';

@@ -15,8 +15,8 @@
  */
 import { runReactEpisode } from '../core/agents/react-loop.ts';
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
-import { createSimModel } from '../core/models/sim/index.ts';
 import type { SteDemonstration } from '../core/prompts/ste.ts';
+import { createSimModel } from '../core/sim/index.ts';
 import { demonstrationsFor } from '../core/ste/demonstrations.ts';
 import { exploreTool, type SteExemplar } from '../core/ste/engine.ts';
 import { ExemplarMemory } from '../core/ste/memory.ts';

@@ -6,7 +6,7 @@
  * format changed, since every observation then reads differently.
  */
 import { toolStatus } from '../surfaces/adapter.ts';
-import { describeDrift } from '../surfaces/drift.ts';
+import { describeDrift } from '../surfaces/drift/diff.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 

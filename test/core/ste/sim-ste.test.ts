@@ -4,9 +4,9 @@
  * demonstrations followed with probability pDemo.
  */
 import { describe, expect, it } from 'vitest';
-import { createSimModel, simulateStep } from '../../../core/models/sim/index.ts';
-import { resolveSkills } from '../../../core/models/sim/skills.ts';
 import { renderToolEvoPrompt } from '../../../core/prompts/toolevo.ts';
+import { createSimModel, simulateStep } from '../../../core/sim/index.ts';
+import { resolveSkills } from '../../../core/sim/skills.ts';
 import { advance, exploreTool, initialSteState, type SteState } from '../../../core/ste/engine.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { parseReact } from '../../../core/world/react-parse.ts';

@@ -3,7 +3,7 @@ import { currentStageChange, stageTrigger } from '../../../core/ste/schedule.ts'
 import { steSftRecords } from '../../../core/ste/sft.ts';
 import { exploredTools, steTargetTools, surfaceVersion } from '../../../core/ste/targets.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
-import { generateSurface } from '../../../core/surfaces/drift.ts';
+import { generateSurface } from '../../../core/surfaces/drift/generate.ts';
 import { checkSftRecord } from '../../../gpu-jobs/validate.ts';
 
 describe('STE targets', () => {
