@@ -26,6 +26,7 @@ import type { Bindings } from './env.ts';
 import { ProblemError } from './http/problem.ts';
 import { enqueueJob, MAX_ATTEMPTS, registerJobKind } from './jobs.ts';
 import { textModelFor } from './models.ts';
+import { steDemonstrations } from './ste-demonstrations.ts';
 import { findSurface } from './surface-store.ts';
 import { edgeKernelDeps, worldFor } from './world-runtime.ts';
 
@@ -220,6 +221,8 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
   const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
+  const asked = suite.aids?.demonstrations;
+  const demonstrations = asked ? await steDemonstrations(env)(asked.set, asked.count) : undefined;
 
   // The method's memory rule (core/methods), replayed over runs recorded by an earlier delivery.
   const carrier = getMethod(plan.method).memory;
@@ -241,6 +244,7 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
     else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
+    else if (demonstrations === null) outcome = runError(`exemplar set ${asked?.set} has no exemplars`);
     else {
       try {
         outcome = await runEvalTask({
@@ -253,6 +257,7 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
           docs: docs as Surface,
           deps: edgeKernelDeps(env, task.gold),
           memory,
+          ...(demonstrations ? { demonstrations } : {}),
         });
       } catch (err) {
         if (attempt < MAX_ATTEMPTS) throw err;

@@ -30,17 +30,8 @@
  */
 import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
-import {
-  STE_EXPLORE_PROMPT,
-  STE_FOLLOW_UP_PROMPT,
-  STE_JUDGE_PROMPT,
-  STE_OBSERVATION_PROMPT,
-  STE_PARAPHRASE_MORE_PROMPT,
-  STE_PARAPHRASE_PROMPT,
-  STE_QUERY_LABEL,
-  STE_REFLECT_PROMPT,
-  type SteMemoryLine,
-} from '../prompts/ste.ts';
+import { renderPrompt } from '../prompts/registry.ts';
+import { STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { stepSurface } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
@@ -322,10 +313,10 @@ async function queryCall(ctx: SteContext, state: SteState): Promise<void> {
   if (state.trial === 0) {
     const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
     // Long-term memory only in this call; the stored conversation is the prompt without it.
-    sent = STE_EXPLORE_PROMPT.render({ ...docs, memory: state.memory });
-    kept = STE_EXPLORE_PROMPT.render({ ...docs, memory: [] });
+    sent = renderPrompt('ste/explore', { ...docs, memory: state.memory });
+    kept = renderPrompt('ste/explore', { ...docs, memory: [] });
   } else {
-    sent = [...state.conversation, ...STE_FOLLOW_UP_PROMPT.render({})];
+    sent = [...state.conversation, ...renderPrompt('ste/follow-up', {})];
     kept = sent;
   }
   const reply = cut(
@@ -372,13 +363,13 @@ async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
     state.phase = 'reflect';
     return;
   }
-  state.conversation.push(...STE_OBSERVATION_PROMPT.render({ observation: result.observation }));
+  state.conversation.push(...renderPrompt('ste/observation', { observation: result.observation }));
   if (current.steps.length >= state.options.maxCalls) state.phase = 'reflect';
 }
 
 async function reflectCall(ctx: SteContext, state: SteState): Promise<void> {
   const current = state.current as NonNullable<SteState['current']>;
-  const messages = [...state.conversation, ...STE_REFLECT_PROMPT.render({})];
+  const messages = [...state.conversation, ...renderPrompt('ste/reflect', {})];
   const reply = pyStrip(
     await call(ctx, state, ctx.model, messages, `r/${state.episode}/${state.trial}`, {
       maxTokens: STE_MAX_TOKENS,
@@ -422,7 +413,7 @@ async function judgeNext(ctx: SteContext, state: SteState): Promise<boolean> {
   else if (!last) state.verdicts.push({ kind: 'no-call' });
   else {
     const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
-    const messages = STE_JUDGE_PROMPT.render({
+    const messages = renderPrompt('ste/judge', {
       tool: docs.tool,
       query: trial.query,
       action: last.action as string,
@@ -464,8 +455,8 @@ async function paraphraseNext(ctx: SteContext, state: SteState): Promise<boolean
   const source = originals[p.index] as SteExemplar;
   const messages =
     p.made === 0
-      ? STE_PARAPHRASE_PROMPT.render({ query: source.query })
-      : [...p.conversation, ...STE_PARAPHRASE_MORE_PROMPT.render({})];
+      ? renderPrompt('ste/paraphrase', { query: source.query })
+      : [...p.conversation, ...renderPrompt('ste/paraphrase-more', {})];
   const reply = await call(ctx, state, ctx.model, messages, `p/${source.id}/${p.made}`, {
     maxTokens: STE_PARAPHRASE_MAX_TOKENS,
   });

@@ -358,3 +358,17 @@ export async function steRunsOfSchedule(d1: D1Database, id: string): Promise<Ste
       .orderBy(asc(steRuns.createdAt))
   );
 }
+
+/** Every exemplar of a run (an exemplar set of the demonstrations aid), oldest first, at most `limit`. */
+export async function steExemplarsOfRun(
+  d1: D1Database,
+  runId: string,
+  limit: number,
+): Promise<SteExemplarRow[]> {
+  return database(d1)
+    .select()
+    .from(steExemplars)
+    .where(eq(steExemplars.runId, runId))
+    .orderBy(asc(steExemplars.id))
+    .limit(limit);
+}

@@ -28,6 +28,7 @@ import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { ModelChoiceSchema, textModelFor } from '../models.ts';
+import { steDemonstrations } from '../ste-demonstrations.ts';
 import { findSurface } from '../surface-store.ts';
 import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
 
@@ -177,6 +178,21 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
         errors: [{ in: 'body', field: 'search', pointer: '/search', message: options.error.message }],
       });
     }
+    const asked = body.aids?.demonstrations;
+    const demonstrations = asked ? await steDemonstrations(c.env)(asked.set, asked.count) : undefined;
+    if (demonstrations === null) {
+      throw new ProblemError('validation-error', {
+        detail: `The exemplar set ${asked?.set} has no exemplars (it is the id of an STE run).`,
+        errors: [
+          {
+            in: 'body',
+            field: 'aids.demonstrations.set',
+            pointer: '/aids/demonstrations/set',
+            message: 'no exemplars in this set',
+          },
+        ],
+      });
+    }
     const o = await method.run({
       // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
       task: { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
@@ -185,7 +201,11 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       world: worldFor(c.env),
       surface,
       deps: edgeKernelDeps(c.env, task.gold),
-      aids: { documentation: docs, updateMemory: body.aids?.updateMemory?.lines ?? [] },
+      aids: {
+        documentation: docs,
+        updateMemory: body.aids?.updateMemory?.lines ?? [],
+        ...(demonstrations ? { demonstrations } : {}),
+      },
       limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
       ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
       seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },

@@ -122,6 +122,31 @@ describe('STE runs', () => {
     expect(runs.items.map((r) => r.id)).toContain(created.id);
   });
 
+  it('serves a run as the demonstrations aid of /v1/solve; an unknown set is a 400', async () => {
+    const res = await post({ surface: 's-ood', tools: [INIT_DB], seed: 'aid', ...SMALL });
+    const { id } = (await res.json()) as { id: string };
+    expect((await waitForRun(id)).status).toBe('succeeded');
+    const solve = (set: string) =>
+      call('/v1/solve', {
+        method: 'POST',
+        key: USER_KEY,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          question: 'Which columns does the coffee database have?',
+          surface: 's-ood',
+          promptSurface: 'pc',
+          mode: 'greedy',
+          aids: { demonstrations: { set, count: 8 } },
+        }),
+      });
+    const ok = await solve(id);
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { trajectory: { steps: { action?: string }[] } };
+    expect(body.trajectory.steps.length).toBeGreaterThan(0);
+    const bad = await expectProblem(await solve('no-such-run'), 400, 'validation-error');
+    expect(JSON.stringify(bad)).toContain('aids.demonstrations.set');
+  });
+
   it('ends with the same exemplars when evicted before every alarm', async () => {
     const options = { tool: INIT_DB, seed: 'evict', episodes: 2, trials: 2 };
     const runId = 'ste-evict-run';

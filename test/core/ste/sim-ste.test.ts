@@ -91,3 +91,40 @@ describe('STE with the simulator', () => {
     expect(greedy(0)).toMatchObject({ ok: true, action: 'LoadDB' });
   });
 });
+
+describe('the demonstrations aid', () => {
+  it('gives greedy and MCTS the demonstrations for their question, which the simulator follows', async () => {
+    const { getMethod } = await import('../../../core/methods/registry.ts');
+    const { createKernelDeps } = await import('../../../core/world/kernel-deps.ts');
+    const asked: string[] = [];
+    const demonstrations = async (question: string) => {
+      asked.push(question);
+      return [
+        {
+          query: 'Which columns does the "coffee" database have?',
+          action: 'Init_DB',
+          actionInput: '{"databaseIdentifier": "coffee"}',
+        },
+      ];
+    };
+    const question = 'At what price did coffee open on 2012-11-30?';
+    for (const id of ['greedy', 'mcts'] as const) {
+      const method = getMethod(id);
+      const o = await method.run({
+        task: { question, gold: '1' },
+        options: method.options.parse(id === 'mcts' ? { simulations: 1, k: 1, maxDepth: 2 } : {}),
+        model: createSimModel({ skills: { pDemo: 1, noise: 0 } }),
+        world: WORLD,
+        surface: S_OOD_SURFACE,
+        deps: createKernelDeps({ gold: '1' }),
+        aids: { documentation: PC_SURFACE, updateMemory: [], demonstrations },
+        limits: { maxSteps: 2, maxModelCalls: 10 },
+        seeds: { model: 1, search: 's' },
+      } as never);
+      // The first call uses the demonstrated name on the drifted server, not the documented LoadDB.
+      expect(o.steps[0]?.action, id).toBe('Init_DB');
+      expect(o.steps[0]?.outcome, id).toBe('ok');
+    }
+    expect(asked).toEqual([question, question]);
+  });
+});
