@@ -7,7 +7,7 @@
 import type { AidContext } from '../core/aids/index.ts';
 import { demonstrationsFor } from '../core/ste/demonstrations.ts';
 import { ExemplarMemory } from '../core/ste/memory.ts';
-import { steExemplarsOfRun } from '../edge/stores/ste.ts';
+import { exemplarOfRow, steExemplarsOfRun } from '../edge/stores/ste.ts';
 import type { Bindings } from './env.ts';
 import { embeddingModelFor } from './models.ts';
 
@@ -19,19 +19,7 @@ export function steDemonstrations(env: Bindings): NonNullable<AidContext['demons
     const rows = await steExemplarsOfRun(env.DB, set, MAX_SET_EXEMPLARS);
     if (rows.length === 0) return null;
     const memory = new ExemplarMemory(embeddingModelFor(env));
-    await memory.add(
-      rows.map((r) => ({
-        id: r.id,
-        tool: r.tool,
-        query: r.query,
-        action: r.action,
-        actionInput: r.actionInput,
-        observation: r.observation,
-        finalAnswer: r.finalAnswer,
-        episode: r.episode,
-        trial: r.trial,
-      })),
-    );
+    await memory.add(rows.map(exemplarOfRow));
     return (question) => demonstrationsFor(memory, question, count);
   };
 }

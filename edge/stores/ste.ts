@@ -8,7 +8,7 @@
  * nothing; a run launched with a `trigger` exists at most once.
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { SteState } from '../../core/ste/engine.ts';
+import type { SteExemplar, SteState } from '../../core/ste/engine.ts';
 import { database } from '../../db/client.ts';
 import { steExemplars, steMemory, steRuns, steSchedules, steTools, steTrials } from '../../db/schema.ts';
 import { olderThan } from '../../functions/http/keyset.ts';
@@ -371,4 +371,21 @@ export async function steExemplarsOfRun(
     .where(eq(steExemplars.runId, runId))
     .orderBy(asc(steExemplars.id))
     .limit(limit);
+}
+
+/** A stored exemplar as the engine's exemplar (its id is the stored `${runId}/…` id). */
+export function exemplarOfRow(r: SteExemplarRow): SteExemplar {
+  const e: SteExemplar = {
+    id: r.id,
+    tool: r.tool,
+    query: r.query,
+    action: r.action,
+    actionInput: r.actionInput,
+    observation: r.observation,
+    finalAnswer: r.finalAnswer,
+    episode: r.episode,
+    trial: r.trial,
+  };
+  if (r.paraphraseOf !== null) e.paraphraseOf = r.paraphraseOf;
+  return e;
 }

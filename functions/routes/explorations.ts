@@ -22,6 +22,7 @@ import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { progressEvents } from '../http/streams.ts';
 import { enqueueJob } from '../jobs.ts';
 import { ModelChoiceSchema, textModelFor } from '../models.ts';
 import { findSurface } from '../surface-store.ts';
@@ -318,37 +319,18 @@ async function explorationView(env: Bindings, id: string): Promise<z.infer<typeo
 }
 
 function sseStream(c: Context<AppEnv>, id: string): Response {
-  const encoder = new TextEncoder();
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const run = async () => {
-    let last = '';
-    try {
-      for (;;) {
-        const view = await explorationView(c.env, id);
-        const data = JSON.stringify({
-          status: view.status,
-          counts: view.counts,
-          solved: view.solved,
-          successRate: view.successRate,
-          usage: view.usage,
-        });
-        if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
-        last = data;
-        if (view.status !== 'queued' && view.status !== 'running') {
-          await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await writer.close();
-    } catch {
-      // The client went away (or the exploration row vanished).
-    }
-  };
-  c.executionCtx.waitUntil(run());
-  return new Response(readable, {
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  return progressEvents(c, async () => {
+    const view = await explorationView(c.env, id);
+    return {
+      data: {
+        status: view.status,
+        counts: view.counts,
+        solved: view.solved,
+        successRate: view.successRate,
+        usage: view.usage,
+      },
+      done: view.status !== 'queued' && view.status !== 'running',
+    };
   });
 }
 

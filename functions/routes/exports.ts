@@ -20,6 +20,7 @@ import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { linesStream, NDJSON, ndjson } from '../http/streams.ts';
 
 const PAGE = 50;
 
@@ -42,8 +43,6 @@ function filterWhere(f: ExportFilter, table: typeof trajectories | typeof prefer
     f.dataset ? eq(table.dataset, f.dataset) : undefined,
   );
 }
-
-const NDJSON = 'application/x-ndjson';
 
 const ndjsonResponse = (description: string) => ({
   description,
@@ -75,28 +74,6 @@ const dpoRoute = createRoute({
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
-
-/** A stream that asks `page(cursor)` for lines until it returns no cursor. */
-function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: string[]; next: C | null }>) {
-  const encoder = new TextEncoder();
-  let cursor: C | null = first;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (cursor === null) {
-        controller.close();
-        return;
-      }
-      const { lines, next } = await page(cursor);
-      cursor = next;
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
-      if (cursor === null) controller.close();
-    },
-  });
-}
-
-function ndjson(body: ReadableStream<Uint8Array>): Response {
-  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
-}
 
 async function sftPage(db: Database, f: ExportFilter, after: string) {
   const rows = await db

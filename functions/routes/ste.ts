@@ -15,6 +15,7 @@ import {
   cancelSteRun,
   createSteSchedule,
   deleteSteSchedule,
+  exemplarOfRow,
   findSteRun,
   findSteSchedule,
   listSteExemplars,
@@ -33,6 +34,7 @@ import { cursorParam, linkNext, nextCursor } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { linesStream, NDJSON, ndjson, progressEvents } from '../http/streams.ts';
 import { textModelFor } from '../models.ts';
 import { steStub } from '../ste-jobs.ts';
 import { CreateSteRun, launchSteRun } from '../ste-launch.ts';
@@ -329,8 +331,6 @@ async function scheduleView(env: Bindings, id: string): Promise<z.infer<typeof S
   };
 }
 
-const NDJSON = 'application/x-ndjson';
-
 const steSft = createRoute({
   method: 'get',
   path: '/v1/exports/ste-sft.jsonl',
@@ -420,48 +420,12 @@ function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
 }
 
 function sseStream(c: Context<AppEnv>, id: string): Response {
-  const encoder = new TextEncoder();
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const run = async () => {
-    let last = '';
-    try {
-      for (;;) {
-        const view = await runView(c.env, await runOrProblem(c.env, id));
-        const data = JSON.stringify({ status: view.status, progress: view.progress, tools: view.tools });
-        if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
-        last = data;
-        if (view.status !== 'queued' && view.status !== 'running') {
-          await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await writer.close();
-    } catch {
-      // The client went away.
-    }
-  };
-  c.executionCtx.waitUntil(run());
-  return new Response(readable, {
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-  });
-}
-
-function linesStream(page: (after: string) => Promise<{ lines: string[]; next: string | null }>) {
-  const encoder = new TextEncoder();
-  let cursor: string | null = '';
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (cursor === null) {
-        controller.close();
-        return;
-      }
-      const { lines, next } = await page(cursor);
-      cursor = next;
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
-      if (cursor === null) controller.close();
-    },
+  return progressEvents(c, async () => {
+    const view = await runView(c.env, await runOrProblem(c.env, id));
+    return {
+      data: { status: view.status, progress: view.progress, tools: view.tools },
+      done: view.status !== 'queued' && view.status !== 'running',
+    };
   });
 }
 
@@ -552,27 +516,14 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
     const f = c.req.valid('query');
     const env = c.env;
     const docsBySurface = new Map<string, Surface | null>();
-    const body = linesStream(async (after) => {
+    const body = linesStream('', async (after: string) => {
       const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
       const lines: string[] = [];
       for (const r of rows) {
         if (!docsBySurface.has(r.surfaceId))
           docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
         const docs = docsBySurface.get(r.surfaceId) ?? undefined;
-        const records = steSftRecords(
-          {
-            id: r.id,
-            tool: r.tool,
-            query: r.query,
-            action: r.action,
-            actionInput: r.actionInput,
-            observation: r.observation,
-            finalAnswer: r.finalAnswer,
-            episode: r.episode,
-            trial: r.trial,
-          },
-          docs,
-        );
+        const records = steSftRecords(exemplarOfRow(r), docs);
         records.forEach((record, i) => {
           lines.push(
             JSON.stringify({
@@ -592,6 +543,6 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
       }
       return { lines, next: rows.length === EXPORT_PAGE ? (rows.at(-1)?.id ?? null) : null };
     });
-    return new Response(body, { status: 200, headers: { 'content-type': NDJSON } }) as never;
+    return ndjson(body) as never;
   });
 }
