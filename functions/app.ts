@@ -30,6 +30,7 @@ import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
+import { registerSteRoutes } from './routes/ste.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
@@ -121,6 +122,7 @@ const ROUTE_MODULES = [
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,
+  registerSteRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

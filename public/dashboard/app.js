@@ -1,6 +1,6 @@
 /**
  * The dashboard shell: hash routing (#/surfaces, #/explorations/…, #/evals/…, #/schedules/…, #/trajectories/…,
- * #/sessions/…), the API-key gate, and each view's lifetime: a view gets an AbortSignal that aborts when the
+ * #/sessions/…, #/ste/…), the API-key gate, and each view's lifetime: a view gets an AbortSignal that aborts when the
  * route changes, so its polling and event streams stop.
  */
 import { getKey, setKey } from './api.js';
@@ -9,6 +9,7 @@ import * as evals from './views/evals.js';
 import * as explorations from './views/explorations.js';
 import * as schedules from './views/schedules.js';
 import * as sessions from './views/sessions.js';
+import * as ste from './views/ste.js';
 import * as surfaces from './views/surfaces.js';
 import * as trajectories from './views/trajectories.js';
 
@@ -26,6 +27,8 @@ const ROUTES = [
   [/^\/trajectories\/([^/]+)$/, 'trajectories', (m) => trajectories.renderTrajectory(m[1])],
   [/^\/sessions$/, 'sessions', () => sessions.renderList()],
   [/^\/sessions\/([^/]+)$/, 'sessions', (m) => sessions.renderSession(m[1])],
+  [/^\/ste$/, 'ste', () => ste.renderList()],
+  [/^\/ste\/([^/]+)$/, 'ste', (m) => ste.renderRun(m[1])],
 ];
 
 let current = null;
