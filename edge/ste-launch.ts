@@ -1,7 +1,8 @@
 /**
  * Launching an STE run (issue 15), shared by `POST /v1/ste/runs` and the cron tick's stage-change launches
- * (edge/jobs/ste-schedules.ts): validation of the request (core/ste/run-request.ts) against the surfaces (unknown surface or tool,
- * nothing changed since `since`: InvalidInputError, a 400 over HTTP), the run and tool rows, and one `ste-tool` job per tool.
+ * (edge/jobs/ste-schedules.ts): the request (core/ste/run-request.ts) checked against the surfaces (unknown
+ * surface or tool, nothing changed since `since`: InvalidInputError, a 400 over HTTP), the run and tool rows,
+ * and one `ste-tool` job per tool.
  */
 import type { CreateSteRunInput, SteRunConfig } from '../core/ste/run-request.ts';
 import { steTargetTools, surfaceVersion } from '../core/ste/targets.ts';
