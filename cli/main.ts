@@ -8,6 +8,7 @@ import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { exportCommand } from './commands/export.ts';
+import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
@@ -23,6 +24,7 @@ Commands:
   export sft|dpo --out F    write training data (JSON Lines) from explorations to a file
   evals list | show ID      past evaluations; one evaluation's tables
   schedules create | list   evaluation suites run on a cron schedule
+  retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   export: exportCommand,
   evals: evalsCommand,
   schedules: schedulesCommand,
+  retrieve: retrieveCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */
