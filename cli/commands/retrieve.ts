@@ -34,6 +34,7 @@ Runs locally; no server or network is used.
   --epochs N --lr X --batch N --accumulation N --intermediate D --seed S
                      cotools training (defaults: the paper's ${RETRIEVER_DEFAULTS.epochs} epochs, lr ${RETRIEVER_DEFAULTS.lr},
                      batch ${RETRIEVER_DEFAULTS.batchSize}, accumulation ${RETRIEVER_DEFAULTS.accumulation}, D = 4 × encoder size)
+  --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
   --json             print {"rankers": {"bm25": {"n", "top1", "top5", "ndcg1", "ndcg5", "ndcg10"}, ...}}
   -h, --help         this help`;
 
@@ -50,6 +51,7 @@ const OPTIONS = {
   accumulation: { type: 'string' },
   intermediate: { type: 'string' },
   seed: { type: 'string' },
+  scale: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -162,6 +164,7 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   setIf('accumulation', positive('accumulation', values.accumulation, true));
   setIf('intermediate', positive('intermediate', values.intermediate, true));
   setIf('seed', values.seed);
+  setIf('scale', positive('scale', values.scale, false));
 
   const tools = await loadTools(values.tools);
   const queries = await loadQueries(values.queries, '--queries', tools);

@@ -64,6 +64,8 @@ export interface BenchInput {
   /** Texts per encoder call. */
   batchSize?: number;
   onStep?: (step: BenchStep) => void;
+  /** Called with each ranker once built (the benchmark script times the dense index through it). */
+  onRanker?: (id: RankerId, ranker: Ranker) => void;
 }
 
 export interface RankerReport {
@@ -171,6 +173,7 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     }
     const entry = { ranker, ms: performance.now() - t0 };
     built.set(id, entry);
+    input.onRanker?.(id, ranker);
     return entry;
   };
   for (const id of input.rankers) {
