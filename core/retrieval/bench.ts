@@ -4,13 +4,11 @@
  * (metrics.ts). Frozen tool vectors are computed once and shared by `dense`, `hybrid` and `cotools`.
  */
 import type { EmbeddingModel } from '../models/types.ts';
-import { Bm25Ranker } from './bm25.ts';
-import { CharRanker } from './char.ts';
 import { cotoolsRanker } from './cotools/ranker.ts';
 import { type EpochReport, type RetrieverTrainOptions, trainRetriever } from './cotools/retriever.ts';
-import { embedAll, normalise, VectorRanker } from './dense.ts';
-import { HybridRanker } from './hybrid.ts';
+import { embedAll } from './dense.ts';
 import { type RetrievalScores, scoreRankings } from './metrics.ts';
+import { createRanker } from './rankers.ts';
 import { toolText } from './text.ts';
 import type { QueryExample, Ranker, Tool } from './types.ts';
 
@@ -114,6 +112,7 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     rankers: {},
   };
   const built = new Map<RankerId, { ranker: Ranker; ms: number }>();
+  const untrained = new Map<string, Ranker>();
   const build = async (id: RankerId): Promise<{ ranker: Ranker; ms: number }> => {
     const ready = built.get(id);
     if (ready) return ready;
@@ -121,21 +120,15 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     let ranker: Ranker;
     switch (id) {
       case 'bm25':
-        ranker = new Bm25Ranker(tools);
-        break;
       case 'char':
-        ranker = new CharRanker(tools);
-        break;
       case 'dense':
-        ranker = new VectorRanker(
-          'dense',
-          features.map((f) => normalise(Float32Array.from(f))),
-          encoder.dimensions,
-          async (qs) => (await embedQueries(qs)).map(normalise),
-        );
-        break;
       case 'hybrid':
-        ranker = new HybridRanker([(await build('bm25')).ranker, (await build('dense')).ranker]);
+        ranker = await createRanker(id, tools, {
+          encoder,
+          features,
+          batchSize: input.batchSize,
+          built: untrained,
+        });
         break;
       case 'cotools': {
         if (!input.train?.length) throw new RangeError('the cotools ranker needs training queries (--train)');
