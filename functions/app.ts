@@ -28,6 +28,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
+import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
@@ -158,6 +159,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerExplorationRoutes(app);
   registerEvalRoutes(app);
   registerScheduleRoutes(app);
+  registerToolsetRoutes(app);
   registerExplorationListRoutes(app);
   registerTrajectoryRoutes(app);
   registerSessionListRoutes(app);

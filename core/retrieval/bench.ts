@@ -102,8 +102,6 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     });
     encodeMs = performance.now() - t0;
   }
-  const embedQueries = async (queries: string[]) =>
-    embedAll(encoder, queries, { batchSize: input.batchSize });
   const report: BenchReport = {
     pool: tools.length,
     encoder: `${encoder.provider}/${encoder.model}`,
