@@ -6,17 +6,19 @@
  *  - cotools' training time and loss per epoch, and whether it beats the best untrained ranker on seen dev;
  *  - top-5 lookup latency of the int8 sharded index over the whole pool with the query vector given
  *    (median / p95 over BENCH_LOOKUPS queries), beside the time to encode one query with the encoder;
+ *  - the Tool Judge's held-out accuracy (tool queries vs texts that need no tool);
  *  - wall-clock time of the whole run.
  * Environment (defaults in brackets): BENCH_TOOLS [100000], BENCH_SEEN [5000], BENCH_TRAIN_PER_TOOL [2]
  * (→ 10,000 training queries), BENCH_QUERIES [500] per query set, BENCH_ENCODER [lexical] (lexical | use),
- * BENCH_SEED [tool-catalog]; cotools training: BENCH_EPOCHS [5], BENCH_LR [0.001], BENCH_ACCUMULATION [1],
+ * BENCH_SEED [tool-catalog], BENCH_JUDGE_EXAMPLES [4000]; cotools training: BENCH_EPOCHS [5], BENCH_LR [0.001], BENCH_ACCUMULATION [1],
  * BENCH_INTERMEDIATE [256], BENCH_SCALE [20] (the paper's: 10 epochs, 1e-4, 12, 4 × H, no temperature).
  */
 
 import { type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
 import { RANKER_IDS, type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
-import type { VectorRanker } from '../core/retrieval/dense.ts';
+import { judgeProbability, trainJudge } from '../core/retrieval/cotools/judge.ts';
+import { embedAll, type VectorRanker } from '../core/retrieval/dense.ts';
 import type { Ranker } from '../core/retrieval/types.ts';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -27,6 +29,7 @@ const perSet = Number(env('BENCH_QUERIES', '500'));
 const encoderId = env('BENCH_ENCODER', 'lexical') as EncoderId;
 const seed = env('BENCH_SEED', 'tool-catalog');
 const lookups = Number(env('BENCH_LOOKUPS', '200'));
+const judgeExamples = 2 * Math.floor(Number(env('BENCH_JUDGE_EXAMPLES', '4000')) / 2);
 // The scaled-down training setting (README "Chain-of-Tools"): 5 epochs, a 10× larger learning rate without
 // gradient accumulation and D = 256 instead of 4 × 512, so 10,000 queries train in minutes on 2 cores; and the
 // tooldrift `scale` option (softmax temperature 1/20; the paper uses none, scale 1 — README has both measured).
@@ -101,6 +104,33 @@ if (report.training) {
   const t = report.training;
   lines.push(
     `cotools training: ${t.pairs} queries, ${t.epochs.length} epochs in ${(t.ms / 1000).toFixed(1)} s (options ${JSON.stringify(cotools)}); loss per epoch ${t.epochs.map((e) => e.loss.toFixed(3)).join(' ')}`,
+  );
+}
+// Tool Judge (eq. 3–5) on the same frozen vectors: training queries need a tool (1), the catalog's no-tool texts
+// do not (0); scored on dev queries and held-out no-tool texts. Scaled-down like the retriever (lr 1e-3, no
+// accumulation, D = 256; the paper: lr 1e-5, accumulation 16, D = 4H).
+if (judgeExamples > 0) {
+  const t0 = performance.now();
+  const holdOut = Math.min(perSet, Math.floor(catalog.noTool.length / 5));
+  const positives = catalog.train.slice(0, judgeExamples / 2).map((q) => q.query);
+  const negatives = catalog.noTool.slice(holdOut, holdOut + judgeExamples / 2);
+  const vectors = await embedAll(encoder, [...positives, ...negatives]);
+  const examples = vectors.map((h, i) => ({ h, label: (i < positives.length ? 1 : 0) as 0 | 1 }));
+  const judge = trainJudge(examples, encoder.dimensions, {
+    lr: 0.001,
+    accumulation: 1,
+    intermediate: 256,
+    seed,
+  });
+  const testTexts = [...catalog.dev.map((q) => q.query), ...catalog.noTool.slice(0, holdOut)];
+  const testVectors = await embedAll(encoder, testTexts);
+  let correct = 0;
+  for (const [i, h] of testVectors.entries()) {
+    const wantsTool = judgeProbability(judge.weights, h) > 0.5;
+    if (wantsTool === i < catalog.dev.length) correct++;
+  }
+  lines.push(
+    `Tool Judge: ${examples.length} training steps, ${judge.epochs.length} epochs in ${((performance.now() - t0) / 1000).toFixed(1)} s; held-out accuracy ${((100 * correct) / testVectors.length).toFixed(1)} % (${catalog.dev.length} tool queries + ${holdOut} no-tool texts)`,
   );
 }
 lines.push(

@@ -18,27 +18,40 @@ export interface VectorIndex {
 /** One shard: a contiguous block of int8 rows with their scales; ids are global pool positions. */
 export class QuantizedShard {
   readonly dimensions: number;
-  readonly #ids: Int32Array;
-  readonly #codes: Int8Array;
-  readonly #scales: Float32Array;
+  /** Most rows the shard takes; storage starts at ≤ 1,024 rows and doubles up to this. */
+  readonly capacity: number;
+  #ids: Int32Array;
+  #codes: Int8Array;
+  #scales: Float32Array;
   #size = 0;
 
   constructor(dimensions: number, capacity: number) {
     this.dimensions = dimensions;
-    this.#ids = new Int32Array(capacity);
-    this.#codes = new Int8Array(capacity * dimensions);
-    this.#scales = new Float32Array(capacity);
+    this.capacity = capacity;
+    const rows = Math.min(capacity, 1_024);
+    this.#ids = new Int32Array(rows);
+    this.#codes = new Int8Array(rows * dimensions);
+    this.#scales = new Float32Array(rows);
   }
 
   get size(): number {
     return this.#size;
   }
 
-  get capacity(): number {
-    return this.#ids.length;
+  #grow(): void {
+    const rows = Math.min(this.capacity, this.#ids.length * 2);
+    const ids = new Int32Array(rows);
+    ids.set(this.#ids);
+    const codes = new Int8Array(rows * this.dimensions);
+    codes.set(this.#codes);
+    const scales = new Float32Array(rows);
+    scales.set(this.#scales);
+    this.#ids = ids;
+    this.#codes = codes;
+    this.#scales = scales;
   }
 
-  /** Bytes held by the vectors (codes + scales + ids). */
+  /** Bytes allocated for the vectors (codes + scales + ids). */
   get bytes(): number {
     return this.#codes.byteLength + this.#scales.byteLength + this.#ids.byteLength;
   }
@@ -47,6 +60,7 @@ export class QuantizedShard {
     if (vector.length !== this.dimensions)
       throw new RangeError(`vector has ${vector.length} dimensions, index has ${this.dimensions}`);
     if (this.#size >= this.capacity) throw new RangeError('shard is full');
+    if (this.#size === this.#ids.length) this.#grow();
     let max = 0;
     for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i] as number));
     const scale = max > 0 ? max / 127 : 0;

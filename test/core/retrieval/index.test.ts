@@ -62,6 +62,17 @@ describe('int8 sharded vector index', () => {
     ]);
   });
 
+  it('grows a shard’s storage past its first 1,024 rows without losing rows', async () => {
+    const index = new ShardedVectorIndex(8, { shardSize: 5_000 });
+    const local = new Rng('grow');
+    const rows = Array.from({ length: 2_500 }, () => randomUnit(local, 8));
+    for (const v of rows) index.add(v);
+    expect(index.shards).toHaveLength(1);
+    expect(index.bytes).toBe(4_096 * (8 + 8));
+    for (const id of [0, 1_023, 1_024, 2_047, 2_048, 2_499])
+      expect((await index.query(rows[id] as Float32Array, 1))[0]?.index).toBe(id);
+  });
+
   it('rejects vectors of the wrong size and a full shard', () => {
     const shard = new QuantizedShard(4, 1);
     expect(() => shard.add(0, [1, 2, 3])).toThrow(/3 dimensions/);
