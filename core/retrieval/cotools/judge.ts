@@ -7,8 +7,7 @@
  */
 import { Rng, type Seed } from '../../util/random.ts';
 import { initMlp, type MlpWeights, mlpArrays, mlpBackward, mlpForward, sigmoid, zerosLike } from './mlp.ts';
-import { AdamW, clipGradNorm, zeroGrads } from './optim.ts';
-import type { EpochReport } from './retriever.ts';
+import { AdamW, type EpochReport, runEpochs } from './optim.ts';
 
 export type JudgeWeights = MlpWeights;
 
@@ -72,34 +71,16 @@ export function trainJudge(
   const grad = zerosLike(w);
   const grads = mlpArrays(grad);
   const optimiser = new AdamW([{ params: mlpArrays(w), grads, lr: o.lr }], { weightDecay: o.weightDecay });
-  const epochs: EpochReport[] = [];
-  for (let epoch = 1; epoch <= o.epochs; epoch++) {
-    const started = Date.now();
-    const order = rng.fork(`epoch-${epoch}`).shuffle(examples.map((_, i) => i));
-    let lossSum = 0;
-    let batches = 0;
-    let pending = 0;
-    const step = () => {
-      for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
-      clipGradNorm(grads, o.clip);
-      optimiser.step();
-      zeroGrads(grads);
-      pending = 0;
-    };
-    for (let at = 0; at < order.length; at += o.batchSize) {
-      const batch = order.slice(at, at + o.batchSize).map((i) => examples[i] as JudgeExample);
-      lossSum += judgeLoss(w, batch, grad);
-      batches++;
-      pending++;
-      if (pending === o.accumulation) step();
-    }
-    if (pending > 0) step();
-    epochs.push({
-      epoch,
-      loss: lossSum / Math.max(1, batches),
-      steps: optimiser.steps,
-      ms: Date.now() - started,
-    });
-  }
+  const epochs = runEpochs({
+    items: examples,
+    epochs: o.epochs,
+    batchSize: o.batchSize,
+    accumulation: o.accumulation,
+    clip: o.clip,
+    rng,
+    optimiser,
+    grads,
+    batchLoss: (batch) => judgeLoss(w, batch, grad),
+  });
   return { weights: w, epochs };
 }

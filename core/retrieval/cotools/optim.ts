@@ -3,6 +3,7 @@
  * clipping — the optimiser setup of the spec's Training section (clip 1.0; W_dim at its own learning rate).
  * β = (0.9, 0.999), ε = 1e-8 and weight decay 0.01 are PyTorch's `torch.optim.AdamW` defaults.
  */
+import type { Rng } from '../../util/random.ts';
 
 export interface ParamGroup {
   params: Float64Array[];
@@ -81,4 +82,74 @@ export function clipGradNorm(grads: readonly Float64Array[], maxNorm: number): n
 
 export function zeroGrads(grads: readonly Float64Array[]): void {
   for (const g of grads) g.fill(0);
+}
+
+export interface EpochReport {
+  epoch: number;
+  /** Mean batch loss over the epoch. */
+  loss: number;
+  /** Optimiser steps so far. */
+  steps: number;
+  ms: number;
+}
+
+export interface EpochLoop<T> {
+  items: readonly T[];
+  epochs: number;
+  batchSize: number;
+  /** Batches per optimiser step (gradient accumulation). */
+  accumulation: number;
+  /** Global gradient-norm limit. */
+  clip: number;
+  /** Forked per epoch (`epoch-N`) for the shuffle. */
+  rng: Rng;
+  optimiser: AdamW;
+  /** Every gradient buffer the optimiser reads. */
+  grads: readonly Float64Array[];
+  /** Loss of one batch, adding its (batch-mean) gradient to `grads`. */
+  batchLoss: (batch: T[]) => number;
+  onBatch?: ((done: number, total: number) => void) | undefined;
+  onEpoch?: ((report: EpochReport) => void) | undefined;
+}
+
+/**
+ * The training loop both heads share: a seeded shuffle per epoch, batches of `batchSize`, an optimiser step after
+ * every `accumulation` batches (and at the end of an epoch) on the gradients averaged over those batches and
+ * clipped to `clip` — so the same seed and data give the same weights bit for bit.
+ */
+export function runEpochs<T>(loop: EpochLoop<T>): EpochReport[] {
+  const { items, batchSize, accumulation, grads, optimiser } = loop;
+  const reports: EpochReport[] = [];
+  const batchesPerEpoch = Math.ceil(items.length / batchSize);
+  for (let epoch = 1; epoch <= loop.epochs; epoch++) {
+    const started = Date.now();
+    const order = loop.rng.fork(`epoch-${epoch}`).shuffle(items.map((_, i) => i));
+    let lossSum = 0;
+    let batches = 0;
+    let pending = 0;
+    const step = () => {
+      for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
+      clipGradNorm(grads, loop.clip);
+      optimiser.step();
+      zeroGrads(grads);
+      pending = 0;
+    };
+    for (let at = 0; at < order.length; at += batchSize) {
+      lossSum += loop.batchLoss(order.slice(at, at + batchSize).map((i) => items[i] as T));
+      batches++;
+      pending++;
+      if (pending === accumulation) step();
+      loop.onBatch?.(batches + (epoch - 1) * batchesPerEpoch, batchesPerEpoch * loop.epochs);
+    }
+    if (pending > 0) step();
+    const report = {
+      epoch,
+      loss: lossSum / Math.max(1, batches),
+      steps: optimiser.steps,
+      ms: Date.now() - started,
+    };
+    reports.push(report);
+    loop.onEpoch?.(report);
+  }
+  return reports;
 }

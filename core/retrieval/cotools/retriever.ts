@@ -22,7 +22,9 @@ import {
   mlpForward,
   zerosLike,
 } from './mlp.ts';
-import { AdamW, clipGradNorm, zeroGrads } from './optim.ts';
+import { AdamW, type EpochReport, runEpochs } from './optim.ts';
+
+export type { EpochReport } from './optim.ts';
 
 export interface RetrieverWeights {
   hidden: number;
@@ -225,13 +227,6 @@ export interface TrainingPair {
   tools: readonly number[];
 }
 
-export interface EpochReport {
-  epoch: number;
-  loss: number;
-  steps: number;
-  ms: number;
-}
-
 /**
  * Trains a retriever on (query, gold tools) pairs; `toolVector(i)` gives pool tool i's frozen vector. Batches are
  * drawn from a seeded shuffle per epoch; the optimiser steps after every `accumulation` batches (and at the
@@ -259,40 +254,21 @@ export function trainRetriever(
     ],
     { weightDecay: o.weightDecay },
   );
-  const all = [...mlpGrads, grad.wDim];
-  const epochs: EpochReport[] = [];
-  const batchesPerEpoch = Math.ceil(pairs.length / o.batchSize);
-  for (let epoch = 1; epoch <= o.epochs; epoch++) {
-    const started = Date.now();
-    const order = rng.fork(`epoch-${epoch}`).shuffle(pairs.map((_, i) => i));
-    let lossSum = 0;
-    let batches = 0;
-    let pending = 0;
-    const step = () => {
-      for (const g of all) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
-      clipGradNorm(all, o.clip);
-      optimiser.step();
-      zeroGrads(all);
-      pending = 0;
-    };
-    for (let at = 0; at < order.length; at += o.batchSize) {
-      const batch = inBatch(order.slice(at, at + o.batchSize).map((i) => pairs[i] as TrainingPair));
-      const candidates = batch.candidates.map((t) => toolVector(t));
-      lossSum += batchLoss(w, batch.queries, candidates, grad, o.scale);
-      batches++;
-      pending++;
-      if (pending === o.accumulation) step();
-      onBatch?.(batches + (epoch - 1) * batchesPerEpoch, batchesPerEpoch * o.epochs);
-    }
-    if (pending > 0) step();
-    const report = {
-      epoch,
-      loss: lossSum / Math.max(1, batches),
-      steps: optimiser.steps,
-      ms: Date.now() - started,
-    };
-    epochs.push(report);
-    onEpoch?.(report, w);
-  }
+  const epochs = runEpochs({
+    items: pairs,
+    epochs: o.epochs,
+    batchSize: o.batchSize,
+    accumulation: o.accumulation,
+    clip: o.clip,
+    rng,
+    optimiser,
+    grads: [...mlpGrads, grad.wDim],
+    batchLoss: (pairsOfBatch) => {
+      const batch = inBatch(pairsOfBatch);
+      return batchLoss(w, batch.queries, batch.candidates.map(toolVector), grad, o.scale);
+    },
+    onBatch,
+    onEpoch: onEpoch && ((report) => onEpoch(report, w)),
+  });
   return { weights: w, epochs };
 }

@@ -14,24 +14,18 @@ describe('synthetic tool catalog', () => {
       expect(() => ToolSchema.parse(tool)).not.toThrow();
   });
 
-  const catalog = syntheticCatalog({
+  const options = {
     tools: 3_000,
     seenTools: 300,
     trainPerTool: 3,
     dev: 100,
     testSeen: 100,
     testUnseen: 100,
-  });
+  };
+  const catalog = syntheticCatalog(options);
 
   it('is a pure function of the seed', () => {
-    const again = syntheticCatalog({
-      tools: 3_000,
-      seenTools: 300,
-      trainPerTool: 3,
-      dev: 100,
-      testSeen: 100,
-      testUnseen: 100,
-    });
+    const again = syntheticCatalog(options);
     expect(again.train).toEqual(catalog.train);
     expect(again.tools).toEqual(catalog.tools);
     const other = syntheticCatalog({ seed: 'other', tools: 3_000, seenTools: 300, dev: 100 });
