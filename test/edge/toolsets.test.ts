@@ -4,15 +4,7 @@
  * unknown surface, unknown toolset, bad search options, no key) as problem+json 4xx.
  */
 import { describe, expect, it } from 'vitest';
-import { call, expectProblem, USER_KEY } from './helpers.ts';
-
-const post = (path: string, body: unknown, key = USER_KEY) =>
-  call(path, {
-    method: 'POST',
-    ...(key ? { key } : {}),
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+import { call, expectProblem, postJson as post, USER_KEY } from './helpers.ts';
 
 const TOOLS = [
   { name: 'getWeatherForecast', description: 'Weather forecast for a city', parameters: { type: 'object' } },
@@ -165,7 +157,11 @@ describe('toolsets', () => {
       'validation-error',
     );
     await expectProblem(
-      await post('/v1/toolsets', { source: 'upload', name: 'x', jsonl }, ''),
+      await call('/v1/toolsets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ source: 'upload', name: 'x', jsonl }),
+      }),
       401,
       'unauthorized',
     );
