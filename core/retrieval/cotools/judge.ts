@@ -73,10 +73,7 @@ export function trainJudge(
   const optimiser = new AdamW([{ params: mlpArrays(w), grads, lr: o.lr }], { weightDecay: o.weightDecay });
   const epochs = runEpochs({
     items: examples,
-    epochs: o.epochs,
-    batchSize: o.batchSize,
-    accumulation: o.accumulation,
-    clip: o.clip,
+    settings: o,
     rng,
     optimiser,
     grads,

@@ -93,14 +93,18 @@ export interface EpochReport {
   ms: number;
 }
 
-export interface EpochLoop<T> {
-  items: readonly T[];
+export interface EpochSettings {
   epochs: number;
   batchSize: number;
   /** Batches per optimiser step (gradient accumulation). */
   accumulation: number;
   /** Global gradient-norm limit. */
   clip: number;
+}
+
+export interface EpochLoop<T> {
+  items: readonly T[];
+  settings: EpochSettings;
   /** Forked per epoch (`epoch-N`) for the shuffle. */
   rng: Rng;
   optimiser: AdamW;
@@ -118,10 +122,11 @@ export interface EpochLoop<T> {
  * clipped to `clip` — so the same seed and data give the same weights bit for bit.
  */
 export function runEpochs<T>(loop: EpochLoop<T>): EpochReport[] {
-  const { items, batchSize, accumulation, grads, optimiser } = loop;
+  const { items, grads, optimiser } = loop;
+  const { batchSize, accumulation, clip, epochs } = loop.settings;
   const reports: EpochReport[] = [];
   const batchesPerEpoch = Math.ceil(items.length / batchSize);
-  for (let epoch = 1; epoch <= loop.epochs; epoch++) {
+  for (let epoch = 1; epoch <= epochs; epoch++) {
     const started = Date.now();
     const order = loop.rng.fork(`epoch-${epoch}`).shuffle(items.map((_, i) => i));
     let lossSum = 0;
@@ -129,7 +134,7 @@ export function runEpochs<T>(loop: EpochLoop<T>): EpochReport[] {
     let pending = 0;
     const step = () => {
       for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
-      clipGradNorm(grads, loop.clip);
+      clipGradNorm(grads, clip);
       optimiser.step();
       zeroGrads(grads);
       pending = 0;
@@ -139,7 +144,7 @@ export function runEpochs<T>(loop: EpochLoop<T>): EpochReport[] {
       batches++;
       pending++;
       if (pending === accumulation) step();
-      loop.onBatch?.(batches + (epoch - 1) * batchesPerEpoch, batchesPerEpoch * loop.epochs);
+      loop.onBatch?.(batches + (epoch - 1) * batchesPerEpoch, batchesPerEpoch * epochs);
     }
     if (pending > 0) step();
     const report = {

@@ -256,10 +256,7 @@ export function trainRetriever(
   );
   const epochs = runEpochs({
     items: pairs,
-    epochs: o.epochs,
-    batchSize: o.batchSize,
-    accumulation: o.accumulation,
-    clip: o.clip,
+    settings: o,
     rng,
     optimiser,
     grads: [...mlpGrads, grad.wDim],
