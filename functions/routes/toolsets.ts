@@ -11,6 +11,9 @@ import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
 import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts';
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { embeddingModelFor } from '../../edge/models.ts';
+import { findSurface } from '../../edge/stores/surfaces.ts';
 import {
   createToolset,
   findToolset,
@@ -19,13 +22,8 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { embeddingModelFor } from '../models.ts';
-import { findSurface } from '../surface-store.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
 export const MAX_UPLOAD_TOOLS = 5_000;
@@ -101,8 +99,7 @@ const createRouteDef = createRoute({
   path: '/v1/toolsets',
   tags: ['Toolsets'],
   summary: 'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateToolset } } } },
   responses: {
     201: { description: 'The toolset', content: { 'application/json': { schema: ToolsetView } } },
@@ -115,8 +112,7 @@ const listRouteDef = createRoute({
   path: '/v1/toolsets',
   tags: ['Toolsets'],
   summary: 'Toolsets, newest first',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   responses: {
     200: {
       description: 'Every toolset',
@@ -131,8 +127,7 @@ const getRouteDef = createRoute({
   path: '/v1/toolsets/{id}',
   tags: ['Toolsets'],
   summary: 'A toolset with its first 100 tools',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: IdParam },
   responses: {
     200: { description: 'The toolset', content: { 'application/json': { schema: ToolsetDetail } } },
@@ -145,8 +140,7 @@ const searchRouteDef = createRoute({
   path: '/v1/toolsets/{id}/search',
   tags: ['Toolsets'],
   summary: 'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: IdParam,
     body: { required: true, content: { 'application/json': { schema: SearchBody } } },
