@@ -5,7 +5,8 @@
  * whitespace tokens.
  *
  * Written here rather than taken from a package: no maintained JavaScript BLEU implementation offers NLTK's
- * method 4, and the computation is forty lines. Exactly as NLTK 3.8+:
+ * method 4, and the computation is forty lines. Exactly as NLTK ≥ 3.6 (earlier releases had an operator-precedence
+ * slip in method 4, `i+1 * k / ln(len)`, that is not reproduced):
  * - modified precision p_n = clipped n-gram matches / max(1, hypothesis n-grams), kept as a (numerator,
  *   denominator) pair without normalisation;
  * - no unigram match at all → 0;
