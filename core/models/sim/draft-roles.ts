@@ -352,6 +352,28 @@ function jsonText(entries: Entries): string {
   return JSON.stringify(entriesObject(entries));
 }
 
+/**
+ * The replacement's parameters: the example's keys (they show optional flags the signature may omit), with `...`
+ * after a numbered run the example extends beyond the signature (`Apply[condition1]` with an example of
+ * `condition1`, `condition2`: a list of conditions).
+ */
+function announcedParams(signature: readonly string[], example: Entries | null): string[] {
+  if (!example) return [...signature];
+  const keys = example.map(([k]) => k);
+  const out: string[] = [];
+  keys.forEach((k, i) => {
+    out.push(k);
+    const m = /^(.*?)\d+$/.exec(k);
+    if (!m) return;
+    const prefix = m[1] as string;
+    const isLast = !/^(.*?)\d+$/.test(keys[i + 1] ?? '') || !(keys[i + 1] as string).startsWith(prefix);
+    const count = (list: readonly string[]) =>
+      list.filter((x) => new RegExp(`^${escapeRegex(prefix)}\\d+$`).test(x)).length;
+    if (isLast && count(keys) > count(signature)) out.push('...');
+  });
+  return out;
+}
+
 function analyze(text: string, skills: SimSkills, d: Decider): string {
   const e = readExplorations(section(text, 'Exploration') ?? '')[0];
   if (!e?.call || !d.chance('draft-analyze-read', skills.pAnalyze)) {
@@ -372,7 +394,7 @@ function analyze(text: string, skills: SimSkills, d: Decider): string {
     case 'deprecated': {
       const dep = kind.deprecation;
       if (dep.replacement) {
-        const params = dep.example ? dep.example.map(([k]) => k) : dep.params;
+        const params = announcedParams(dep.params, dep.example);
         out.push(
           `Rename: the tool is now ${dep.replacement} with parameters ${params.join(', ')}; ${e.call.tool} answers only with a deprecation notice.`,
         );
@@ -412,12 +434,16 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
+/** Literal flag values a param example may show. */
+const FLAG_VALUE = /^(true|false|yes|no|on|off|1|0|enabled|disabled)$/i;
+
 /** Constraints a param example shows, in the phrases documentation uses. */
 function constraints(example: Record<string, unknown>, description: string): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(example)) {
     if (new RegExp(`\\b${escapeRegex(k)}\\b[^.;]*(must|written as)`).test(description)) continue;
-    if (v === 'True' || v === true) out.push(`${k} must be ${JSON.stringify(v)}`);
+    if (typeof v === 'boolean' || (typeof v === 'string' && FLAG_VALUE.test(v)))
+      out.push(`${k} must be ${JSON.stringify(v)}`);
     else if (typeof v === 'number') out.push(`${k} must be given`);
     else if (typeof v === 'string') {
       const prefix = codePrefix(v);
@@ -456,15 +482,7 @@ function rewrite(text: string, skills: SimSkills, d: Decider): string {
     if (rename) {
       name = rename[1] as string;
       const keys = (rename[2] as string).split(', ').filter((k) => k !== '');
-      const numbered = keys.filter((k) => /\d+$/.test(k));
-      const newParams = keys.map((k) => ({
-        name: k,
-        required: !(example && example[k] === 'True' && keys.length > 1),
-      }));
-      if (numbered.length > 0 && !keys.includes('...')) {
-        const last = keys.lastIndexOf(numbered.at(-1) as string);
-        newParams.splice(last + 1, 0, { name: '...', required: false });
-      }
+      const newParams = keys.map((k) => ({ name: k, required: k !== '...' }));
       // Parameter names in the description: matched by normalised name, else by position (a name used as a
       // word, `the SQL query SQL`, is renamed only where it stands for the parameter).
       const olds = tool.params.filter((p) => p.name !== '...').map((p) => p.name);
