@@ -14,6 +14,7 @@ import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerDraftRoutes } from './routes/draft.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationListRoutes } from './routes/exploration-list.ts';
 import { registerExplorationRoutes } from './routes/explorations.ts';
@@ -162,6 +163,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerTrajectoryRoutes(app);
   registerSessionListRoutes(app);
   registerDocsRoutes(app);
+  registerDraftRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));
   app.onError(errorToResponse);

@@ -6,11 +6,13 @@ import { createApp } from './app.ts';
 import type { Bindings } from './env.ts';
 import { readConfig } from './env.ts';
 import { createLogger } from './http/log.ts';
+import './draft-jobs.ts';
 import './eval-jobs.ts';
 import './exploration-jobs.ts';
 import { consumeJobBatch } from './jobs.ts';
 import { runScheduledTick } from './scheduled.ts';
 
+export { DraftToolObject } from '../durable-objects/draft-tool.ts';
 export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 export { SearchTreeObject } from '../durable-objects/search-tree.ts';

@@ -86,6 +86,71 @@ export async function summarizeCategory(
   return { description: parseSummaryAnswer(r.candidates[0]?.text ?? ''), usage: r.usage };
 }
 
+/**
+ * The documentation set after a run: the finished tool states folded in, then one tool-level rewrite per category
+ * that had a tool explored (spec draft.md step 5).
+ */
+export async function finishDocSet(
+  start: DocSet,
+  states: readonly DraftToolState[],
+  ctx: SummaryContext,
+): Promise<{ docset: DocSet; usage: Usage }> {
+  let usage = emptyUsage();
+  const docset = applyToolStates(start, states);
+  const touched = new Set(states.filter((s) => s.phase === 'done').map((s) => s.category));
+  const categories = [];
+  for (const c of docset.categories) {
+    if (!touched.has(c.name)) {
+      categories.push(c);
+      continue;
+    }
+    const summary = await summarizeCategory(docset, c.name, ctx);
+    usage = addUsage(usage, summary.usage);
+    categories.push({ ...c, description: summary.description });
+  }
+  return {
+    docset: { ...docset, categories, simulated: docset.simulated || ctx.model.capabilities.simulated },
+    usage,
+  };
+}
+
+export interface StartDocSetInput {
+  /** The surface whose documentation a fresh set starts from. */
+  docs?: Surface;
+  /** A stored set to continue (docs that follow drift): its documentation and history are the start. */
+  from?: { id: string; set: DocSet };
+  server: string;
+  model: string;
+  simulated: boolean;
+  /** Options; a continued set keeps its own unless overridden here. */
+  options?: DraftOptionsInput;
+}
+
+/** The documentation set a run starts from: fresh from a surface, or continuing a stored set. */
+export function startDocSet(input: StartDocSetInput): DocSet {
+  if (input.from) {
+    const { id, set } = input.from;
+    const options = resolveDraftOptions({ ...set.options, ...input.options });
+    return {
+      ...set,
+      options,
+      parent: id,
+      source: { docs: set.source.docs, server: input.server },
+      model: input.model,
+      // Documentation written partly by the simulator stays labelled as such.
+      simulated: set.simulated || input.simulated,
+    };
+  }
+  if (!input.docs) throw new Error('startDocSet needs docs or from');
+  return initialDocSet(
+    input.docs,
+    input.server,
+    input.model,
+    input.simulated,
+    resolveDraftOptions(input.options),
+  );
+}
+
 export interface DraftRunInput {
   model: TextModel;
   embedder: EmbeddingModel;
@@ -96,8 +161,8 @@ export interface DraftRunInput {
   /** Kernel dependencies for the explorations. */
   deps: KernelDeps;
   options?: DraftOptionsInput;
-  /** Continue from this documentation set instead of the docs surface's. */
-  from?: DocSet;
+  /** Continue from this stored documentation set instead of the docs surface's. */
+  from?: { id: string; set: DocSet };
   /** Only these tool keys. */
   only?: readonly string[];
   now?: Date;
@@ -113,18 +178,13 @@ export interface DraftRunResult {
 }
 
 export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
-  const options = resolveDraftOptions(
-    input.from ? { ...input.from.options, ...input.options } : input.options,
-  );
-  const start: DocSet = input.from
-    ? { ...input.from, options, source: { docs: input.from.source.docs, server: input.server.id } }
-    : initialDocSet(
-        input.docs,
-        input.server.id,
-        input.model.model,
-        input.model.capabilities.simulated,
-        options,
-      );
+  const start = startDocSet({
+    ...(input.from ? { from: input.from } : { docs: input.docs }),
+    server: input.server.id,
+    model: input.model.model,
+    simulated: input.model.capabilities.simulated,
+    ...(input.options ? { options: input.options } : {}),
+  });
   const ctx: DraftContext = {
     model: input.model,
     embedder: input.embedder,
@@ -142,21 +202,9 @@ export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
     states.push(done);
     input.onTool?.(done);
   }
-  let docset = applyToolStates(start, states);
-  const touched = new Set(states.map((s) => s.category));
-  const categories = [];
-  for (const c of docset.categories) {
-    if (!touched.has(c.name)) {
-      categories.push(c);
-      continue;
-    }
-    const summary = await summarizeCategory(docset, c.name, {
-      model: input.model,
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
-    usage = addUsage(usage, summary.usage);
-    categories.push({ ...c, description: summary.description });
-  }
-  docset = { ...docset, categories, simulated: docset.simulated || input.model.capabilities.simulated };
-  return { docset, states, usage };
+  const finished = await finishDocSet(start, states, {
+    model: input.model,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  return { docset: finished.docset, states, usage: addUsage(usage, finished.usage) };
 }
