@@ -363,3 +363,23 @@ export const docsetRevisions = sqliteTable(
   },
   (t) => [uniqueIndex('docset_revisions_key').on(t.docsetId, t.toolKey, t.version)],
 );
+
+/**
+ * DRAFT watches (docs that follow drift): a surface or a drift schedule whose changes are re-documented on cron
+ * ticks, starting from the watch's last documentation set. `fingerprint` is the per-kernel API fingerprint last
+ * launched for (core/draft/follow.ts).
+ */
+export const draftWatches = sqliteTable('draft_watches', {
+  id: text('id').primaryKey(),
+  docsSurface: text('docs_surface').notNull(),
+  /** `{surface}` or `{schedule}`. */
+  target: text('target', { mode: 'json' }).$type<unknown>().notNull(),
+  /** Options, model, tools followed, chunk size. */
+  config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  fingerprint: text('fingerprint', { mode: 'json' }).$type<unknown>(),
+  lastRun: text('last_run'),
+  lastDocset: text('last_docset'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

@@ -19,6 +19,7 @@ import {
   getDraftRun,
   saveDocset,
   setDraftRunStatus,
+  setDraftWatchDocset,
 } from '../edge/stores/draft.ts';
 import type { Bindings } from './env.ts';
 import { enqueueJob, registerJobKind } from './jobs.ts';
@@ -35,6 +36,8 @@ export interface DraftRunConfig {
   /** The tool keys the run re-documents. */
   tools: string[];
   chunkSteps?: number;
+  /** The watch that launched the run (docs that follow drift), whose last set it becomes. */
+  watchId?: string;
 }
 
 export interface DraftToolRpc {
@@ -163,6 +166,7 @@ registerJobKind(DRAFT_FINALIZE, async (payload, { env }) => {
   const docsetId = `docset-${runId}`;
   await saveDocset(env.DB, docsetId, runId, docset);
   await setDraftRunStatus(env.DB, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });
+  if (config.watchId) await setDraftWatchDocset(env.DB, config.watchId, docsetId);
   return { runId, docsetId };
 });
 

@@ -1,11 +1,13 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
- * canary job and launches the evaluation schedules due since the previous tick (functions/schedules.ts).
+ * canary job, launches the evaluation schedules due since the previous tick (functions/schedules.ts), and lets
+ * DRAFT watches re-document the tools of surfaces that changed (functions/draft-follow.ts).
  */
 import { and, eq } from 'drizzle-orm';
 import { database } from '../db/client.ts';
 import { cronTicks } from '../db/schema.ts';
+import { followDrift } from './draft-follow.ts';
 import type { Bindings } from './env.ts';
 import type { Logger } from './http/log.ts';
 import { enqueueJob } from './jobs.ts';
@@ -39,6 +41,7 @@ export async function runScheduledTick(
     { id: `canary:${scheduledTime}` },
   );
   const launches = await launchDueSchedules(env, scheduledTime, log);
+  const follows = await followDrift(env, scheduledTime, log);
   const summary = {
     canaryJobId: canary.id,
     evaluations: launches.map((l) => ({
@@ -48,6 +51,7 @@ export async function runScheduledTick(
       created: l.created,
       ...(l.error ? { error: l.error } : {}),
     })),
+    draft: follows.filter((f) => f.runId || f.error),
   };
   await db
     .update(cronTicks)

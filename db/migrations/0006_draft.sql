@@ -54,4 +54,16 @@ CREATE TABLE `draft_runs` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `draft_runs_trigger` ON `draft_runs` (`trigger`);--> statement-breakpoint
-CREATE INDEX `draft_runs_created` ON `draft_runs` (`created_at`);
+CREATE INDEX `draft_runs_created` ON `draft_runs` (`created_at`);--> statement-breakpoint
+CREATE TABLE `draft_watches` (
+	`id` text PRIMARY KEY NOT NULL,
+	`docs_surface` text NOT NULL,
+	`target` text NOT NULL,
+	`config` text NOT NULL,
+	`enabled` integer DEFAULT true NOT NULL,
+	`fingerprint` text,
+	`last_run` text,
+	`last_docset` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);

@@ -5,7 +5,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/docset.ts';
 import { database } from '../../db/client.ts';
-import { docsetRevisions, docsets, draftRuns, draftRunTools } from '../../db/schema.ts';
+import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
 
 export type DraftRunStatus = (typeof draftRuns.$inferSelect)['status'];
 export type DraftToolStatus = (typeof draftRunTools.$inferSelect)['status'];
@@ -264,4 +264,60 @@ export async function docsetRevisionRows(d1: D1Database, id: string) {
     .from(docsetRevisions)
     .where(eq(docsetRevisions.docsetId, id))
     .orderBy(docsetRevisions.toolKey, docsetRevisions.version);
+}
+
+export type DraftWatchRow = typeof draftWatches.$inferSelect;
+
+export async function createDraftWatch(
+  d1: D1Database,
+  w: { id: string; docsSurface: string; target: unknown; config: unknown },
+): Promise<DraftWatchRow> {
+  const now = Date.now();
+  const [row] = await database(d1)
+    .insert(draftWatches)
+    .values({ ...w, enabled: true, createdAt: now, updatedAt: now })
+    .returning();
+  return row!;
+}
+
+export async function getDraftWatch(d1: D1Database, id: string): Promise<DraftWatchRow | null> {
+  const [row] = await database(d1).select().from(draftWatches).where(eq(draftWatches.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function listDraftWatches(d1: D1Database, onlyEnabled = false): Promise<DraftWatchRow[]> {
+  return database(d1)
+    .select()
+    .from(draftWatches)
+    .where(onlyEnabled ? eq(draftWatches.enabled, true) : undefined)
+    .orderBy(desc(draftWatches.createdAt));
+}
+
+export async function deleteDraftWatch(d1: D1Database, id: string): Promise<boolean> {
+  const deleted = await database(d1)
+    .delete(draftWatches)
+    .where(eq(draftWatches.id, id))
+    .returning({ id: draftWatches.id });
+  return deleted.length > 0;
+}
+
+/** After a launch for a change: the fingerprint it was launched for, and the run. */
+export async function markDraftWatchLaunched(
+  d1: D1Database,
+  id: string,
+  fingerprint: unknown,
+  runId: string | null,
+): Promise<void> {
+  await database(d1)
+    .update(draftWatches)
+    .set({ fingerprint, ...(runId ? { lastRun: runId } : {}), updatedAt: Date.now() })
+    .where(eq(draftWatches.id, id));
+}
+
+/** A watch's run produced a documentation set: later changes start from it. */
+export async function setDraftWatchDocset(d1: D1Database, id: string, docsetId: string): Promise<void> {
+  await database(d1)
+    .update(draftWatches)
+    .set({ lastDocset: docsetId, updatedAt: Date.now() })
+    .where(eq(draftWatches.id, id));
 }

@@ -8,15 +8,21 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { explored } from '../../core/draft/docset.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
+import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import {
   cancelDraftRun,
+  createDraftWatch,
   type DraftRunRow,
   type DraftToolRow,
+  type DraftWatchRow,
+  deleteDraftWatch,
   getDocset,
   getDraftRun,
   listDraftRuns,
+  listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { AppEnv } from '../app-env.ts';
+import type { DraftWatchConfig, WatchTarget } from '../draft-follow.ts';
 import { type DraftRunConfig, draftToolStub, launchDraftRun, runStartDocset } from '../draft-jobs.ts';
 import type { Bindings } from '../env.ts';
 import { requireKey } from '../http/auth.ts';
@@ -208,6 +214,91 @@ const diffRoute = createRoute({
   },
 });
 
+const CreateDraftWatch = z
+  .object({
+    surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
+    schedule: ScheduleSchema.optional().openapi({
+      description: 'Or follow a drift schedule: re-document when a new stage takes over.',
+    }),
+    docsSurface: Id.default('pc'),
+    tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+    options: DraftOptionsSchema.optional(),
+    model: ModelChoiceSchema.default({}),
+    chunkSteps: z.number().int().min(1).max(50).optional(),
+  })
+  .strict()
+  .openapi('CreateDraftWatch');
+
+const DraftWatchView = z
+  .object({
+    id: z.string(),
+    target: z.record(z.string(), z.unknown()),
+    docsSurface: z.string(),
+    config: z.record(z.string(), z.unknown()),
+    enabled: z.boolean(),
+    lastRun: z.string().nullable(),
+    lastDocset: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('DraftWatch');
+
+const createWatch = createRoute({
+  method: 'post',
+  path: '/v1/draft/watches',
+  tags: ['DRAFT'],
+  summary: 'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateDraftWatch } } } },
+  responses: {
+    201: { description: 'The watch', content: { 'application/json': { schema: DraftWatchView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listWatches = createRoute({
+  method: 'get',
+  path: '/v1/draft/watches',
+  tags: ['DRAFT'],
+  summary: 'DRAFT watches',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  responses: {
+    200: {
+      description: 'Watches',
+      content: { 'application/json': { schema: z.object({ watches: z.array(DraftWatchView) }) } },
+    },
+    ...problemResponses(...AUTH_PROBLEMS),
+  },
+});
+
+const deleteWatch = createRoute({
+  method: 'delete',
+  path: '/v1/draft/watches/{id}',
+  tags: ['DRAFT'],
+  summary: 'Stop following (runs already launched go on)',
+  security: BEARER,
+  middleware: [requireKey('user'), rateLimit()] as const,
+  request: { params: z.object({ id: Id }) },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
+  return {
+    id: w.id,
+    target: w.target as Record<string, unknown>,
+    docsSurface: w.docsSurface,
+    config: w.config as Record<string, unknown>,
+    enabled: w.enabled,
+    lastRun: w.lastRun,
+    lastDocset: w.lastDocset,
+    createdAt: new Date(w.createdAt).toISOString(),
+  };
+}
+
 function toolView(t: DraftToolRow): z.infer<typeof DraftToolView> {
   return {
     key: t.toolKey,
@@ -342,6 +433,64 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
     }
     const after = await runOr404(c.env, id);
     return c.json(runView(after.run, after.tools), 200);
+  });
+
+  app.openapi(createWatch, async (c) => {
+    const body = c.req.valid('json');
+    if ((body.surface === undefined) === (body.schedule === undefined)) {
+      throw bodyError(
+        'surface',
+        'give exactly one of surface and schedule',
+        'Give exactly one of surface and schedule.',
+      );
+    }
+    const target: WatchTarget =
+      body.surface !== undefined ? { surface: body.surface } : { schedule: body.schedule! };
+    const ids = 'surface' in target ? [target.surface] : target.schedule.stages.map((s) => s.surface);
+    for (const id of [body.docsSurface, ...ids]) {
+      if (!(await findSurface(c.env, id))) {
+        const field = id === body.docsSurface ? 'docsSurface' : 'surface' in target ? 'surface' : 'schedule';
+        throw bodyError(field, `no surface named ${id}`, `Unknown surface ${id}.`);
+      }
+    }
+    textModelFor(c.env, body.model);
+    const docs = await runStartDocset(c.env, {
+      docsSurface: body.docsSurface,
+      serverSurface: ids[0]!,
+      parentDocset: null,
+      config: { options: DraftOptionsSchema.parse({}), model: body.model, tools: [] },
+    });
+    const explorable = docs.tools.filter((t) => explored(t.category)).map((t) => t.key);
+    const unknown = (body.tools ?? []).filter((t) => !explorable.includes(t));
+    if (unknown.length > 0) {
+      throw bodyError('tools', `not an explorable tool: ${unknown.slice(0, 5).join(', ')}`, 'Unknown tools.');
+    }
+    const config: DraftWatchConfig = {
+      options: DraftOptionsSchema.parse(body.options ?? {}),
+      model: body.model,
+      ...(body.tools ? { tools: [...new Set(body.tools)] } : {}),
+      ...(body.chunkSteps ? { chunkSteps: body.chunkSteps } : {}),
+    };
+    const row = await createDraftWatch(c.env.DB, {
+      id: crypto.randomUUID(),
+      docsSurface: body.docsSurface,
+      target,
+      config,
+    });
+    return c.json(watchView(row), 201);
+  });
+
+  app.openapi(listWatches, async (c) => {
+    const rows = await listDraftWatches(c.env.DB);
+    return c.json({ watches: rows.map(watchView) }, 200);
+  });
+
+  app.openapi(deleteWatch, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!(await deleteDraftWatch(c.env.DB, id))) {
+      throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
+    }
+    return c.body(null, 204);
   });
 
   app.openapi(getDocsetRoute, async (c) => {
