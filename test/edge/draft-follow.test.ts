@@ -72,7 +72,7 @@ describe('docs that follow drift', () => {
     let runs = await runsOf(watch.id);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ serverSurface: 's-in', parentDocset: null });
-    expect((runs[0]?.config as { tools: string[] }).tools).toEqual(['RetrieveScirex', 'LoadDB']);
+    expect((runs[0]!.config as { tools: string[] }).tools).toEqual(['RetrieveScirex', 'LoadDB']);
     const first = await waitForRun(runs[0]!.id);
     expect(first.status).toBe('succeeded');
 
