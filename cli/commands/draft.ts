@@ -4,18 +4,10 @@
  * reason, Δ per iteration, model calls); `status` prints that report for a run; `docs` prints a documentation set
  * rendered as the prompt tool list, JSON Schema, OpenAPI or JSON, or its diff against another set.
  */
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printJson,
-  sleeper,
-} from '../context.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
-import { Progress } from '../progress.ts';
+import { pollWithProgress } from '../progress.ts';
 import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
 
 export const DRAFT_HELP = `Usage: tooldrift draft run --surface ID [options]
@@ -134,25 +126,19 @@ async function runCommand(values: Values, io: CliIO): Promise<number> {
     else io.stdout(`Started DRAFT run ${view.id} (${view.progress.tools} tools).\n`);
     return 0;
   }
-  const progress = new Progress({
+  view = await pollWithProgress(io, {
     label: `draft ${view.id}`,
     unit: 'tools',
-    tty: io.stderrIsTTY,
-    write: io.stderr,
-    ...(io.now ? { now: io.now } : {}),
-    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+    first: view,
+    running: (v) => RUNNING.has(v.status),
+    counts: (v) => ({
+      done: v.progress.done,
+      total: v.progress.tools,
+      note: `${v.progress.modelCalls} model calls`,
+    }),
+    status: (v) => v.status,
+    refetch: (v) => client.get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(v.id)}`),
   });
-  const sleep = sleeper(io);
-  try {
-    while (RUNNING.has(view.status)) {
-      progress.update(view.progress.done, view.progress.tools, `${view.progress.modelCalls} model calls`);
-      await sleep(io.pollMs ?? 1_000);
-      view = await client.get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(view.id)}`);
-    }
-    progress.finish(view.progress.done, view.progress.tools, view.status);
-  } finally {
-    progress.abort();
-  }
   if (values.json) printJson(io, view);
   else io.stdout(draftRunReport(view));
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;

@@ -142,6 +142,15 @@ function messages(role: DraftRole, sections: string[]): ChatMessage[] {
   ];
 }
 
+/** The analyzer's and the rewriter's shared sections: the task, the tool, the exploration, earlier versions. */
+function evidenceSections(task: string, input: DraftAnalyzeInput): string[] {
+  const sections = [task, toolSection(input.tool), `## Exploration\n${explorationText(input.exploration)}`];
+  if (input.history.length > 0) {
+    sections.push(`## Earlier versions\n${input.history.map((h, i) => `v${i}: ${h}`).join('\n')}`);
+  }
+  return sections;
+}
+
 const EXPLORE_TASK =
   'Invent one realistic request a user could make that this tool serves, and the parameters of one call of the tool for it. Aim at what the documentation leaves unclear or may get wrong, and choose a request unlike the ones explored before.';
 
@@ -183,14 +192,10 @@ export const DRAFT_ANALYZE_PROMPT: PromptTemplate<DraftAnalyzeInput> = {
   version: DRAFT_PROMPT_VERSION,
   description: 'DRAFT analyzer: what the documentation gets wrong or leaves out, judged from one real call.',
   render(input) {
-    const sections = [
+    const sections = evidenceSections(
       'Read the documentation and the real call below. Say what the documentation gets wrong (names, parameters, formats, behaviour) and what it leaves out that a user of the tool needs. Error messages, deprecation notices and the shape of the result are evidence.',
-      toolSection(input.tool),
-      `## Exploration\n${explorationText(input.exploration)}`,
-    ];
-    if (input.history.length > 0) {
-      sections.push(`## Earlier versions\n${input.history.map((h, i) => `v${i}: ${h}`).join('\n')}`);
-    }
+      input,
+    );
     sections.push('Answer with one JSON object and nothing else: {"suggestions": ["<one suggestion>", ...]}');
     return messages('analyze', sections);
   },
@@ -202,14 +207,10 @@ export const DRAFT_REWRITE_PROMPT: PromptTemplate<DraftRewriteInput> = {
   version: DRAFT_PROMPT_VERSION,
   description: 'DRAFT rewriter: the next documentation version and a direction for the next exploration.',
   render(input) {
-    const sections = [
+    const sections = evidenceSections(
       'Rewrite the documentation so that it is correct and complete, using the exploration and the suggestions. Keep what is right; change only what the evidence supports. Then say what the next exploration should try.',
-      toolSection(input.tool),
-      `## Exploration\n${explorationText(input.exploration)}`,
-    ];
-    if (input.history.length > 0) {
-      sections.push(`## Earlier versions\n${input.history.map((h, i) => `v${i}: ${h}`).join('\n')}`);
-    }
+      input,
+    );
     sections.push(
       `## Analyzer suggestions\n${input.suggestions.length > 0 ? input.suggestions.map((s) => `- ${s}`).join('\n') : '(none)'}`,
     );
