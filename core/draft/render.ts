@@ -43,6 +43,23 @@ export function docsetMcpTools(set: DocSet): McpToolDescriptor[] {
   }));
 }
 
+/** A set's documentation lines by the tool name they document (for serving refined descriptions). */
+export function refinedDescriptions(set: DocSet): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of set.tools) out[t.doc.name] ??= toolDocLine(t.doc);
+  return out;
+}
+
+/** MCP tool descriptors with the descriptions a documentation set has for their names. */
+export function refineMcpTools(
+  tools: readonly McpToolDescriptor[],
+  descriptions: Readonly<Record<string, string>>,
+): McpToolDescriptor[] {
+  return tools.map((t) =>
+    Object.hasOwn(descriptions, t.name) ? { ...t, description: descriptions[t.name] as string } : t,
+  );
+}
+
 /** The JSON Schema rendering: one entry per tool (name, category, description, argument schema). */
 export function docsetJsonSchema(set: DocSet): JsonSchema {
   return {

@@ -6,6 +6,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
+import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
 import { serverSurfaceAt } from '../../core/sessions/episode.ts';
 import type { DeprecationNotice, StepInput } from '../../core/surfaces/adapter.ts';
@@ -22,6 +23,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks } from '../../db/schema.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { getDocset } from '../../edge/stores/draft.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
@@ -56,6 +58,10 @@ const CreateSession = z
       .max(100)
       .default('pc')
       .openapi({ description: 'Surface whose docs the agent sees.' }),
+    docset: z.string().min(1).max(100).optional().openapi({
+      description:
+        'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
+    }),
     stepBudget: z.number().int().min(1).max(200).default(20),
     seed: z.string().min(1).max(200).default('0'),
     faults: FaultConfigSchema.optional().openapi({ description: 'Fault injection (off by default).' }),
@@ -381,7 +387,19 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRoute_, async (c) => {
     const body = c.req.valid('json');
     const task = await pickTask(c, body);
-    const promptSurface = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    let promptSurface = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    let toolDescriptions: Record<string, string> | undefined;
+    if (body.docset !== undefined) {
+      const set = await getDocset(c.env.DB, body.docset);
+      if (!set) {
+        throw new ProblemError('validation-error', {
+          detail: `Unknown documentation set ${body.docset}.`,
+          errors: [{ in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' }],
+        });
+      }
+      promptSurface = docsetPromptSurface(set, await surfaceOrProblem(c, set.source.docs, 'docset'));
+      toolDescriptions = refinedDescriptions(set);
+    }
     let server: SessionConfig['server'];
     if (body.schedule) {
       const surfaces: Record<string, Surface> = {};
@@ -408,6 +426,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       stepBudget: body.stepBudget,
       seed: body.seed,
       ...(body.faults ? { faults: body.faults } : {}),
+      ...(toolDescriptions ? { toolDescriptions } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
     };

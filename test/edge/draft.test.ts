@@ -4,15 +4,19 @@
  * the documentation of an uninterrupted run, and bad input answered with problem+json.
  */
 import { evictDurableObject, runDurableObjectAlarm } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDraftOptions } from '../../core/draft/config.ts';
+import { initialDocSet } from '../../core/draft/docset.ts';
 import { advanceTool } from '../../core/draft/loop.ts';
 import { startDocSet, toolStatesFor } from '../../core/draft/run.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions } from '../../db/schema.ts';
+import { saveDocset } from '../../edge/stores/draft.ts';
 import { draftToolStub } from '../../functions/draft-jobs.ts';
 import { embeddingModelFor, textModelFor } from '../../functions/models.ts';
 import { edgeKernelDeps, worldFor } from '../../functions/world-runtime.ts';
@@ -177,6 +181,64 @@ describe('DRAFT runs', () => {
       await call(`/v1/draft/runs/${id}`, { method: 'DELETE', key: USER_KEY }),
       409,
       'conflict',
+    );
+  });
+});
+
+describe('DRAFT documentation as what an agent is given', () => {
+  it('gives a session the refined documentation, and serves the refined descriptions over MCP', async () => {
+    const set = initialDocSet(PC_SURFACE, 's-in', 'manual', false, resolveDraftOptions());
+    const refined = {
+      name: 'InitializeDatabase',
+      params: [{ name: 'DatabaseName', required: true }],
+      description: 'which opens one of the databases flights/coffee/airbnb/yelp/agenda.',
+    };
+    set.tools = set.tools.map((t) => (t.key === 'LoadDB' ? { ...t, doc: refined } : t));
+    await saveDocset(env.DB, 'docset-session-test', 'manual', set);
+
+    const res = await call('/v1/sessions', {
+      method: 'POST',
+      key: USER_KEY,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ surface: 's-in', docset: 'docset-session-test', seed: 'docset' }),
+    });
+    expect(res.status).toBe(201);
+    const session = (await res.json()) as { id: string; tools: string; promptSurface: string };
+    expect(session.promptSurface).toBe('pc+draft');
+    expect(session.tools).toContain('(3) InitializeDatabase[DatabaseName], which opens one of the databases');
+    expect(session.tools).toContain('(4) FilterDB[condition], ');
+
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`https://tooldrift.test/v1/sessions/${session.id}/mcp`),
+      {
+        fetch: (url, init) => exports.default.fetch(new Request(url, init)),
+        requestInit: { headers: { authorization: `Bearer ${USER_KEY}` } },
+      },
+    );
+    const client = new Client({ name: 'draft-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t.description]));
+      expect(byName.get('InitializeDatabase')).toBe(
+        'InitializeDatabase[DatabaseName], which opens one of the databases flights/coffee/airbnb/yelp/agenda.',
+      );
+      // A served tool the set has no documentation for under its name keeps the surface's own description.
+      expect(byName.get('Apply_Database_Filters')).toMatch(
+        /^Apply_Database_Filters\[condition1, condition2, \.\.\.\], which filters the loaded database/,
+      );
+    } finally {
+      await client.close();
+    }
+    await expectProblem(
+      await call('/v1/sessions', {
+        method: 'POST',
+        key: USER_KEY,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ surface: 's-in', docset: 'docset-nope' }),
+      }),
+      400,
+      'validation-error',
     );
   });
 });
