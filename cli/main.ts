@@ -9,6 +9,7 @@ import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { exportCommand } from './commands/export.ts';
+import { methodsCommand } from './commands/methods.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
@@ -23,6 +24,7 @@ Commands:
   explore                   run ToolEvo tree searches (exploration) and report counts and success
   export sft|dpo --out F    write training data (JSON Lines) from explorations to a file
   evals list | show ID      past evaluations; one evaluation's tables
+  methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
   draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
 
@@ -34,6 +36,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   explore: exploreCommand,
   export: exportCommand,
   evals: evalsCommand,
+  methods: methodsCommand,
   schedules: schedulesCommand,
   draft: draftCommand,
 };

@@ -11,7 +11,7 @@ import { initialDocSet } from '../core/draft/docset.ts';
 import { advanceTool, type DraftContext } from '../core/draft/loop.ts';
 import { toolStatesFor } from '../core/draft/run.ts';
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
-import { createSimModel, SIM_MODEL_LABEL } from '../core/models/sim/index.ts';
+import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { builtinSurface, PC_SURFACE } from '../core/surfaces/builtin.ts';
 import { createKernelDeps } from '../core/world/kernel-deps.ts';
 import { generateWorld } from '../core/world/world.ts';

@@ -21,7 +21,7 @@ import { cosineSimilarity } from '../models/embeddings.ts';
 import type { EmbeddingModel, GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { DraftExplorationText, DraftToolText } from '../prompts/draft.ts';
-import { promptTemplate } from '../prompts/registry.ts';
+import { renderPrompt } from '../prompts/registry.ts';
 import { type ResolveOptions, stepSurface } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
@@ -182,7 +182,7 @@ async function ask(
 async function exploreStep(state: DraftToolState, ctx: DraftContext): Promise<DraftToolState> {
   const o = state.options;
   const attempt = state.attempt + 1;
-  const messages = promptTemplate('draft/explore').render({
+  const messages = renderPrompt('draft/explore', {
     tool: toolText(state),
     otherTools: state.otherTools,
     setupCalls: o.setupCalls,
@@ -296,7 +296,7 @@ function currentExploration(state: DraftToolState): Exploration {
 }
 
 async function analyzeStep(state: DraftToolState, ctx: DraftContext): Promise<DraftToolState> {
-  const messages = promptTemplate('draft/analyze').render({
+  const messages = renderPrompt('draft/analyze', {
     tool: toolText(state),
     exploration: explorationText(currentExploration(state)),
     history: history(state),
@@ -312,7 +312,7 @@ async function analyzeStep(state: DraftToolState, ctx: DraftContext): Promise<Dr
 
 async function rewriteStep(state: DraftToolState, ctx: DraftContext): Promise<DraftToolState> {
   const o = state.options;
-  const messages = promptTemplate('draft/rewrite').render({
+  const messages = renderPrompt('draft/rewrite', {
     tool: toolText(state),
     exploration: explorationText(currentExploration(state)),
     history: history(state),

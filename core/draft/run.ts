@@ -10,7 +10,7 @@
  */
 import type { EmbeddingModel, TextModel } from '../models/types.ts';
 import { addUsage, emptyUsage, type Usage } from '../models/types.ts';
-import { promptTemplate } from '../prompts/registry.ts';
+import { renderPrompt } from '../prompts/registry.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { World } from '../world/types.ts';
@@ -69,7 +69,7 @@ export async function summarizeCategory(
   ctx: SummaryContext,
 ): Promise<{ description: string; usage: Usage }> {
   const o = set.options;
-  const messages = promptTemplate('draft/summarize').render({
+  const messages = renderPrompt('draft/summarize', {
     category,
     tools: set.tools.filter((t) => t.category === category).map((t) => toolDocLine(t.doc)),
   });

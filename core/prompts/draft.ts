@@ -19,7 +19,7 @@
  *   rewriter may rename the tool and its parameters (a drifted API renames them).
  * - summarizer: `## Category` and `## Tools` (every tool's final documentation). Answer: `{"description"}`.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
 import type { PromptTemplate } from './types.ts';
 
 export const DRAFT_PROMPT_VERSION = 'draft.1';

@@ -15,7 +15,7 @@ import {
 } from '../../../core/draft/loop.ts';
 import { runDraft, toolStatesFor } from '../../../core/draft/run.ts';
 import { LexicalEmbeddingModel } from '../../../core/models/lexical.ts';
-import { createSimModel } from '../../../core/models/sim/index.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { createKernelDeps } from '../../../core/world/kernel-deps.ts';
 import { generateWorld } from '../../../core/world/world.ts';

@@ -20,9 +20,9 @@
  *   documentation unchanged).
  * - Summarizer: joins the tools' purposes.
  */
-import { ROLE_LINES } from '../../prompts/draft.ts';
-import { PyDict, PyFloat, PyInt } from '../../util/python-format.ts';
-import type { KernelCall, KernelToolName } from '../../world/kernel/kernel.ts';
+import { ROLE_LINES } from '../prompts/draft.ts';
+import { PyDict, PyFloat, PyInt } from '../util/python-format.ts';
+import type { KernelCall, KernelToolName } from '../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
 import { kernelOfToolLine } from './knowledge.ts';
 import { classifyObservation, type Entries, readJsonObject, unwrapObservation } from './observations.ts';
