@@ -11,7 +11,7 @@
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
-import { documentationSurfaceId } from '../core/aids/index.ts';
+import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../core/aids/index.ts';
 import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../core/evals/run-task.ts';
@@ -22,6 +22,7 @@ import type { Surface } from '../core/surfaces/model.ts';
 import type { Gold } from '../core/world/tasks/types.ts';
 import { database } from '../db/client.ts';
 import { evalResults, evals, schedules, tasks } from '../db/schema.ts';
+import { edgeAidContext, resolveAidsOrProblem } from './aids.ts';
 import type { Bindings } from './env.ts';
 import { ProblemError } from './http/problem.ts';
 import { enqueueJob, MAX_ATTEMPTS, registerJobKind } from './jobs.ts';
@@ -52,6 +53,10 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
 
 /** A 400 problem naming each unknown surface of a suite, with pointers under `pointerBase`. */
 export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
+  // A DRAFT documentation set named by the documentation aid must exist (a 400 naming the field otherwise).
+  if (suite.aids?.documentation?.docset !== undefined) {
+    await resolveAidsOrProblem(env, suite.aids, suite.promptSurface, pointerBase);
+  }
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
   throw new ProblemError('validation-error', {
@@ -216,8 +221,16 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
   );
   const taskRows = await db.select().from(tasks).where(inArray(tasks.id, plan.taskIds));
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
-  const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
-  const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
+  const docsId = suite.aids?.documentation?.docset ?? documentationSurfaceId(suite.aids, suite.promptSurface);
+  const surface = await findSurface(env, plan.surface);
+  // The documentation aid: a surface's docs or a DRAFT documentation set's (null when it was deleted).
+  const docs = await resolveAids(suite.aids, suite.promptSurface, edgeAidContext(env)).then(
+    (r) => r.documentation,
+    (err) => {
+      if (err instanceof AidUnavailableError) return null;
+      throw err;
+    },
+  );
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
 

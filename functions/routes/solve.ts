@@ -14,7 +14,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { AidsSchema, aidIssues, documentationSurfaceId } from '../../core/aids/index.ts';
+import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -22,6 +22,7 @@ import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { database } from '../../db/client.ts';
 import { tasks } from '../../db/schema.ts';
+import { resolveAidsOrProblem } from '../aids.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
@@ -157,9 +158,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await surfaceOrProblem(c, body.surface, 'surface');
-    const docsField =
-      body.aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
-    const docs = await surfaceOrProblem(c, documentationSurfaceId(body.aids, body.promptSurface), docsField);
+    const { documentation: docs } = await resolveAidsOrProblem(c.env, body.aids, body.promptSurface);
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };

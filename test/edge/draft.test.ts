@@ -14,6 +14,7 @@ import { initialDocSet } from '../../core/draft/docset.ts';
 import { advanceTool } from '../../core/draft/loop.ts';
 import { startDocSet, toolStatesFor } from '../../core/draft/run.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
+import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions } from '../../db/schema.ts';
 import { saveDocset } from '../../edge/stores/draft.ts';
@@ -23,8 +24,9 @@ import { edgeKernelDeps, worldFor } from '../../functions/world-runtime.ts';
 import { call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
+let tasks: Task[];
 beforeAll(async () => {
-  await seedTestWorld();
+  ({ tasks } = await seedTestWorld());
 }, 120_000);
 
 function post(body: unknown, key: string | null = USER_KEY) {
@@ -191,7 +193,7 @@ describe('DRAFT documentation as what an agent is given', () => {
     const refined = {
       name: 'InitializeDatabase',
       params: [{ name: 'DatabaseName', required: true }],
-      description: 'which opens one of the databases flights/coffee/airbnb/yelp/agenda.',
+      description: 'which loads the database DatabaseName, one of flights/coffee/airbnb/yelp/agenda.',
     };
     set.tools = set.tools.map((t) => (t.key === 'LoadDB' ? { ...t, doc: refined } : t));
     await saveDocset(env.DB, 'docset-session-test', 'manual', set);
@@ -205,7 +207,9 @@ describe('DRAFT documentation as what an agent is given', () => {
     expect(res.status).toBe(201);
     const session = (await res.json()) as { id: string; tools: string; promptSurface: string };
     expect(session.promptSurface).toBe('pc+draft');
-    expect(session.tools).toContain('(3) InitializeDatabase[DatabaseName], which opens one of the databases');
+    expect(session.tools).toContain(
+      '(3) InitializeDatabase[DatabaseName], which loads the database DatabaseName',
+    );
     expect(session.tools).toContain('(4) FilterDB[condition], ');
 
     const transport = new StreamableHTTPClientTransport(
@@ -221,7 +225,7 @@ describe('DRAFT documentation as what an agent is given', () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t.description]));
       expect(byName.get('InitializeDatabase')).toBe(
-        'InitializeDatabase[DatabaseName], which opens one of the databases flights/coffee/airbnb/yelp/agenda.',
+        'InitializeDatabase[DatabaseName], which loads the database DatabaseName, one of flights/coffee/airbnb/yelp/agenda.',
       );
       // A served tool the set has no documentation for under its name keeps the surface's own description.
       expect(byName.get('Apply_Database_Filters')).toMatch(
@@ -240,6 +244,48 @@ describe('DRAFT documentation as what an agent is given', () => {
       400,
       'validation-error',
     );
+  });
+});
+
+describe('DRAFT documentation as the documentation aid', () => {
+  it('POST /v1/solve and evaluation suites accept a documentation set; unknown sets are 400s', async () => {
+    const json = (path: string, body: unknown) =>
+      call(path, {
+        method: 'POST',
+        key: USER_KEY,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const task = tasks.find((t) => t.dataset === 'coffee') as Task;
+    const solved = await json('/v1/solve', {
+      taskId: task.id,
+      surface: 's-in',
+      aids: { documentation: { docset: 'docset-session-test' } },
+    });
+    expect(solved.status).toBe(200);
+    const body = (await solved.json()) as { trajectory: { steps: { action?: string }[] } };
+    // The agent read the set's refined LoadDB (InitializeDatabase) and called it under that name.
+    expect(body.trajectory.steps[0]?.action).toBe('InitializeDatabase');
+    const missing = await expectProblem(
+      await json('/v1/solve', {
+        taskId: task.id,
+        surface: 's-in',
+        aids: { documentation: { docset: 'nope' } },
+      }),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(missing.errors)).toContain('aids.documentation.docset');
+    const evalProblem = await expectProblem(
+      await json('/v1/evals', {
+        methods: ['greedy'],
+        surfaces: ['s-in'],
+        aids: { documentation: { docset: 'nope' } },
+      }),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(evalProblem.errors)).toContain('/aids/documentation/docset');
   });
 });
 
