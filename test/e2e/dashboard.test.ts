@@ -257,7 +257,7 @@ describe('dashboard in headless Chromium', () => {
       const row = (await tools.locator('tbody tr').first().textContent()) ?? '';
       expect(row).toContain('LoadDB');
       expect(row).toContain(done.tools[0]?.stop as string);
-      expect(row).toContain((done.tools[0]?.deltas[0]?.delta as number).toFixed(3));
+      expect(row).toContain((done.tools[0]!.deltas[0]!.delta as number).toFixed(3));
       await own.getByRole('heading', { name: /^LoadDB → / }).waitFor();
       expect(await own.locator('#view').textContent()).toContain('Written with the simulator');
       expect(ownProblems).toEqual([]);
