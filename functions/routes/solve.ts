@@ -132,14 +132,18 @@ const solveRoute = createRoute({
   },
 });
 
+function unknownSurface(id: string, field: string): ProblemError {
+  return new ProblemError('validation-error', {
+    detail: `Unknown surface ${id}.`,
+    errors: [
+      { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
+    ],
+  });
+}
+
 async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
   const surface = await findSurface(c.env, id);
-  if (!surface) {
-    throw new ProblemError('validation-error', {
-      detail: `Unknown surface ${id}.`,
-      errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
-    });
-  }
+  if (!surface) throw unknownSurface(id, field);
   return surface;
 }
 
@@ -158,7 +162,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await surfaceOrProblem(c, body.surface, 'surface');
-    const { documentation: docs } = await resolveAidsOrProblem(c.env, body.aids, body.promptSurface);
+    const aids = await resolveAidsOrProblem(c.env, body.aids, body.promptSurface);
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };
@@ -184,7 +188,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       world: worldFor(c.env),
       surface,
       deps: edgeKernelDeps(c.env, task.gold),
-      aids: { documentation: docs, updateMemory: body.aids?.updateMemory?.lines ?? [] },
+      aids,
       limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
       ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
       seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
