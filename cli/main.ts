@@ -4,6 +4,7 @@
  * --key. Progress goes to stderr, results to stdout; failures print the server's problem (or a clear
  * connection message) on stderr and exit non-zero.
  */
+import { draftCommand } from './commands/draft.ts';
 import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
@@ -25,6 +26,7 @@ Commands:
   evals list | show ID      past evaluations; one evaluation's tables
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
+  draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   evals: evalsCommand,
   methods: methodsCommand,
   schedules: schedulesCommand,
+  draft: draftCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */

@@ -2,7 +2,8 @@
  * Every prompt template by id, with the input type each one takes: the one way the system produces a prompt.
  * Production code renders through `renderPrompt(id, input)`; which id a step uses is decided by the method (its
  * `StepPrompts`), never by the loop that sends it. Implemented: the ToolEvo agent prompt and its reflection
- * variant, the training prompt of SFT/DPO records, the MCP instructions of an episode session; the STE and DRAFT prompts are declared slots (id, input type, purpose) that later
+ * variant, the DRAFT prompts (core/prompts/draft.ts), the training prompt of SFT/DPO records, the MCP instructions
+ * of an episode session; the STE prompts are declared slots (id, input type, purpose) that later
  * work fills in here — until then `promptTemplate` reports them as not implemented rather than sending a
  * placeholder to a model.
  *
@@ -11,9 +12,19 @@
  *   judges whether a trial fulfilled its query.
  * - DRAFT (documentation refinement through exploration): an explorer that writes queries probing what the
  *   documentation leaves unclear, an analyzer that compares documentation with the observed behaviour and
- *   proposes changes, and a rewriter that produces the revised documentation.
+ *   proposes changes, a rewriter that produces the revised documentation, and the tool-level summary.
  */
 import type { ChatMessage } from '../messages/chat.ts';
+import {
+  DRAFT_ANALYZE_PROMPT,
+  DRAFT_EXPLORE_PROMPT,
+  DRAFT_REWRITE_PROMPT,
+  DRAFT_SUMMARIZE_PROMPT,
+  type DraftAnalyzeInput,
+  type DraftExploreInput,
+  type DraftRewriteInput,
+  type DraftSummarizeInput,
+} from './draft.ts';
 import type { TrajectoryStep } from './react-format.ts';
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
@@ -42,31 +53,6 @@ export interface SteReflectInput {
   trial: readonly TrajectoryStep[];
 }
 
-export interface DraftExploreInput {
-  /** The current (possibly revised) documentation of the tool. */
-  toolDoc: ToolDocText;
-  /** Queries and observations gathered so far. */
-  explored: readonly { query: string; call: string; observation: string }[];
-  /** The analyzer's last suggestions for what to explore next. */
-  suggestions: readonly string[];
-}
-
-export interface DraftAnalyzeInput {
-  toolDoc: ToolDocText;
-  query: string;
-  /** The call made (Action and Action Input). */
-  call: string;
-  observation: string;
-}
-
-export interface DraftRewriteInput {
-  toolDoc: ToolDocText;
-  /** Revisions the analyzer proposed. */
-  proposals: readonly string[];
-  /** The documentation versions so far, oldest first (to detect convergence). */
-  history: readonly ToolDocText[];
-}
-
 /** Prompt id → the input its template takes. */
 export interface PromptInputs {
   'toolevo/agent': AgentPromptInput;
@@ -76,6 +62,7 @@ export interface PromptInputs {
   'draft/explore': DraftExploreInput;
   'draft/analyze': DraftAnalyzeInput;
   'draft/rewrite': DraftRewriteInput;
+  'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
@@ -89,9 +76,10 @@ const TEMPLATES: Templates = {
   'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT,
   'ste/explore': null,
   'ste/reflect': null,
-  'draft/explore': null,
-  'draft/analyze': null,
-  'draft/rewrite': null,
+  'draft/explore': DRAFT_EXPLORE_PROMPT,
+  'draft/analyze': DRAFT_ANALYZE_PROMPT,
+  'draft/rewrite': DRAFT_REWRITE_PROMPT,
+  'draft/summarize': DRAFT_SUMMARIZE_PROMPT,
   'toolevo/training': TRAINING_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
@@ -108,6 +96,7 @@ const STEP_PROMPT_IDS = new Set<PromptId>([
   'draft/explore',
   'draft/analyze',
   'draft/rewrite',
+  'draft/summarize',
 ]);
 
 const PURPOSES: Record<PromptId, string> = {
@@ -115,10 +104,10 @@ const PURPOSES: Record<PromptId, string> = {
   'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT.description,
   'ste/explore': 'STE exploration: imagine a user query for one tool and try the tool on it.',
   'ste/reflect': 'STE reflection: judge whether a trial fulfilled its query.',
-  'draft/explore': 'DRAFT explorer: write a query that probes what the documentation leaves unclear.',
-  'draft/analyze':
-    'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',
-  'draft/rewrite': 'DRAFT rewriter: produce the revised documentation from the proposals.',
+  'draft/explore': DRAFT_EXPLORE_PROMPT.description,
+  'draft/analyze': DRAFT_ANALYZE_PROMPT.description,
+  'draft/rewrite': DRAFT_REWRITE_PROMPT.description,
+  'draft/summarize': DRAFT_SUMMARIZE_PROMPT.description,
   'toolevo/training': TRAINING_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };

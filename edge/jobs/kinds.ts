@@ -4,11 +4,18 @@
  * by being imported.
  */
 import { canaryJob } from './canary.ts';
+import { draftFinalizeJob, draftToolJob } from './draft.ts';
 import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
-export const JOB_KINDS: readonly JobKind[] = [canaryJob, evalGroupJob, exploreTreeJob];
+export const JOB_KINDS: readonly JobKind[] = [
+  canaryJob,
+  evalGroupJob,
+  exploreTreeJob,
+  draftToolJob,
+  draftFinalizeJob,
+];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */
 const extraKinds = new Map<string, JobHandler>();

@@ -66,7 +66,12 @@ describe('aids in requests', () => {
     const cases: [unknown, string, RegExp][] = [
       [{ demonstrations: { set: 'ste-1' } }, '/aids/demonstrations', /not available yet/],
       [{ toolPool: { pool: 'all', topK: 2 } }, '/aids/toolPool', /not available yet/],
-      [{ documentation: { docset: 'draft-1' } }, '/aids/documentation', /not available yet/],
+      // DRAFT documentation sets are available (issue 16): a set that does not exist is the 400 here.
+      [
+        { documentation: { docset: 'draft-1' } },
+        '/aids/documentation/docset',
+        /no documentation set draft-1/,
+      ],
     ];
     for (const [aids, pointer, message] of cases) {
       const errors = await pointers(

@@ -154,7 +154,6 @@ describe('aid slots', () => {
         /demonstrations aid is not available yet/,
       ],
       [{ toolPool: { pool: 'all' } }, ['aids', 'toolPool'], /toolPool aid is not available yet/],
-      [{ documentation: { docset: 'draft-1' } }, ['aids', 'documentation'], /docset is not available yet/],
       [{ documentation: {} }, ['aids', 'documentation'], /exactly one of surface and docset/],
       [{ demonstrations: { set: 'ste-1', count: 0 } }, ['aids', 'demonstrations', 'count'], /./],
       [{ other: {} }, ['aids'], /./],
@@ -175,6 +174,11 @@ describe('aid slots', () => {
     ]);
     expect(
       EvalSuiteSchema.safeParse({ methods: ['greedy'], aids: { updateMemory: { lines: ['X'] } } }).success,
+    ).toBe(true);
+    // A DRAFT documentation set is an available documentation aid (its existence is checked by the edge).
+    expect(
+      EvalSuiteSchema.safeParse({ methods: ['greedy'], aids: { documentation: { docset: 'draft-1' } } })
+        .success,
     ).toBe(true);
   });
 

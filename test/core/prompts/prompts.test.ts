@@ -196,7 +196,7 @@ describe('reflection prompt', () => {
 });
 
 describe('prompt registry', () => {
-  it('lists the ToolEvo templates as implemented and the STE/DRAFT prompts as declared slots', () => {
+  it('lists the ToolEvo and DRAFT templates as implemented and the STE prompts as declared slots', () => {
     const slots = promptSlots();
     expect(slots.map((s) => s.id)).toEqual([
       'toolevo/agent',
@@ -206,14 +206,19 @@ describe('prompt registry', () => {
       'draft/explore',
       'draft/analyze',
       'draft/rewrite',
+      'draft/summarize',
     ]);
     expect(slots.filter((s) => s.version !== null).map((s) => s.id)).toEqual([
       'toolevo/agent',
       'toolevo/reflection',
+      'draft/explore',
+      'draft/analyze',
+      'draft/rewrite',
+      'draft/summarize',
     ]);
     expect(promptTemplate('toolevo/agent')).toBe(TOOLEVO_AGENT_PROMPT);
     expect(() => promptTemplate('ste/explore')).toThrow(/declared slot/);
-    expect(() => promptTemplate('draft/rewrite')).toThrow(/declared slot/);
+    expect(promptTemplate('draft/rewrite').family).toBe('draft');
   });
 
   it('versions the prompt set and each template', () => {
