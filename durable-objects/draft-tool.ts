@@ -169,7 +169,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
       if (nextMeta.status === 'succeeded') await this.report(nextMeta, next);
       else {
         await this.ctx.storage.setAlarm(Date.now());
-        await reportDraftToolProgress(this.env.DB, params.runId, meta.tool, {
+        await reportDraftToolProgress(this.env, params.runId, meta.tool, {
           phase: next.phase,
           iteration: next.iteration,
           modelCalls: next.modelCalls,
@@ -209,7 +209,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
     const { runId } = meta.params;
     const open =
       meta.status === 'succeeded' && state.stop
-        ? await finishDraftTool(this.env.DB, runId, meta.tool, {
+        ? await finishDraftTool(this.env, runId, meta.tool, {
             status: 'succeeded',
             deltas: deltasOf(state),
             result: {
@@ -221,7 +221,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
               model: state.model,
             } satisfies DraftToolResult,
           })
-        : await finishDraftTool(this.env.DB, runId, meta.tool, {
+        : await finishDraftTool(this.env, runId, meta.tool, {
             status: 'failed',
             error: meta.error ?? 'failed',
           });

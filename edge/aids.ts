@@ -17,7 +17,7 @@ import { getDocset } from './stores/draft.ts';
 import { findSurface, unknownSurface } from './stores/surfaces.ts';
 
 export function edgeAidContext(env: Bindings): AidContext {
-  return { surface: (id) => findSurface(env, id), docset: (id) => getDocset(env.DB, id) };
+  return { surface: (id) => findSurface(env, id), docset: (id) => getDocset(env, id) };
 }
 
 /** resolveAids with the unavailable aid as an InvalidInputError (`pointerBase` prefixes the field's pointer). */

@@ -69,7 +69,7 @@ async function followOne(env: Bindings, watch: DraftWatchRow, now: Date): Promis
   if (!docs) throw new Error(`unknown surface ${watch.docsSurface}`);
   const tools = keysForKernels(docs, changed, config.tools);
   if (tools.length === 0) {
-    await markDraftWatchLaunched(env.DB, watch.id, fingerprint, null);
+    await markDraftWatchLaunched(env, watch.id, fingerprint, null);
     return { watchId: watch.id, surface: surfaceId, tools: [] };
   }
   const { tools: _followed, ...rest } = config;
@@ -80,7 +80,7 @@ async function followOne(env: Bindings, watch: DraftWatchRow, now: Date): Promis
     config: { ...rest, tools, watchId: watch.id },
     trigger: followTrigger(watch.id, fingerprint),
   });
-  if (launch.created) await markDraftWatchLaunched(env.DB, watch.id, fingerprint, launch.id);
+  if (launch.created) await markDraftWatchLaunched(env, watch.id, fingerprint, launch.id);
   return { watchId: watch.id, surface: surfaceId, runId: launch.id, created: launch.created, tools };
 }
 
@@ -90,7 +90,7 @@ export async function followDrift(
   log: Logger,
 ): Promise<FollowOutcome[]> {
   const out: FollowOutcome[] = [];
-  for (const watch of await listDraftWatches(env.DB, true)) {
+  for (const watch of await listDraftWatches(env, true)) {
     try {
       const o = await followOne(env, watch, new Date(scheduledTime));
       if (o.runId)
@@ -152,5 +152,5 @@ export async function createWatch(env: Bindings, body: DraftWatchRequest): Promi
     ...(body.tools ? { tools: [...new Set(body.tools)] } : {}),
     ...(body.chunkSteps ? { chunkSteps: body.chunkSteps } : {}),
   };
-  return createDraftWatch(env.DB, { id: crypto.randomUUID(), docsSurface: body.docsSurface, target, config });
+  return createDraftWatch(env, { id: crypto.randomUUID(), docsSurface: body.docsSurface, target, config });
 }

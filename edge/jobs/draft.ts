@@ -61,7 +61,7 @@ export async function runStartDocset(
     options: config.options,
   };
   if (run.parentDocset) {
-    const set = await getDocset(env.DB, run.parentDocset);
+    const set = await getDocset(env, run.parentDocset);
     if (!set) throw new Error(`documentation set ${run.parentDocset} is missing`);
     return startDocSet({ ...common, from: { id: run.parentDocset, set } });
   }
@@ -110,7 +110,7 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest): Promi
       throw bodyError(field, `no surface named ${body[field]}`, `Unknown surface ${body[field]}.`);
     }
   }
-  if (body.fromDocset && !(await getDocset(env.DB, body.fromDocset))) {
+  if (body.fromDocset && !(await getDocset(env, body.fromDocset))) {
     throw bodyError('fromDocset', `no documentation set ${body.fromDocset}`, `Unknown documentation set.`);
   }
   textModelFor(env, body.model); // an InvalidInputError when this deployment cannot serve the model choice
@@ -148,9 +148,9 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest): Promi
 
 /** Cancels a run and stops its unfinished tools' objects (NotFoundError, or ConflictError once it has ended). */
 export async function stopDraftRun(env: Bindings, id: string): Promise<void> {
-  const found = await getDraftRun(env.DB, id);
+  const found = await getDraftRun(env, id);
   if (!found) throw new NotFoundError(`No DRAFT run with id ${id}.`);
-  if (!(await cancelDraftRun(env.DB, id))) {
+  if (!(await cancelDraftRun(env, id))) {
     throw new ConflictError(`The run has already ended (${found.run.status}).`);
   }
   for (const t of found.tools) {
@@ -163,7 +163,7 @@ export async function launchDraftRun(
   env: Bindings,
   input: LaunchDraftRun,
 ): Promise<{ id: string; created: boolean }> {
-  const made = await createDraftRun(env.DB, {
+  const made = await createDraftRun(env, {
     id: crypto.randomUUID(),
     docsSurface: input.docsSurface,
     serverSurface: input.serverSurface,
@@ -186,7 +186,7 @@ export async function launchDraftRun(
 
 async function runDraftTool(payload: unknown, { env }: JobContext) {
   const { runId, toolKey } = payload as DraftToolPayload;
-  const found = await getDraftRun(env.DB, runId);
+  const found = await getDraftRun(env, runId);
   if (!found) throw new Error(`draft run ${runId} is missing`);
   if (found.run.status === 'cancelled') return { runId, toolKey, skipped: 'cancelled' };
   const config = found.run.config as DraftRunConfig;
@@ -200,7 +200,7 @@ async function runDraftTool(payload: unknown, { env }: JobContext) {
     model: config.model,
     ...(config.chunkSteps ? { chunkSteps: config.chunkSteps } : {}),
   });
-  await setDraftRunStatus(env.DB, runId, 'running', ['queued']);
+  await setDraftRunStatus(env, runId, 'running', ['queued']);
   return { runId, toolKey, status: progress.status };
 }
 
@@ -211,7 +211,7 @@ export async function enqueueDraftFinalize(env: Bindings, runId: string): Promis
 
 async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   const { runId } = payload as { runId: string };
-  const found = await getDraftRun(env.DB, runId);
+  const found = await getDraftRun(env, runId);
   if (!found) throw new Error(`draft run ${runId} is missing`);
   const { run, tools } = found;
   if (run.status === 'succeeded' || run.status === 'cancelled') return { runId, skipped: run.status };
@@ -236,18 +236,18 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
     });
   }
   if (states.length === 0) {
-    await setDraftRunStatus(env.DB, runId, 'failed', ['queued', 'running', 'finalizing'], {
+    await setDraftRunStatus(env, runId, 'failed', ['queued', 'running', 'finalizing'], {
       error: 'no tool finished',
     });
     return { runId, status: 'failed' };
   }
-  await setDraftRunStatus(env.DB, runId, 'finalizing', ['queued', 'running']);
+  await setDraftRunStatus(env, runId, 'finalizing', ['queued', 'running']);
   const config = run.config as DraftRunConfig;
   const { docset } = await finishDocSet(start, states, { model: textModelFor(env, config.model) });
   const docsetId = `docset-${runId}`;
-  await saveDocset(env.DB, docsetId, runId, docset);
-  await setDraftRunStatus(env.DB, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });
-  if (config.watchId) await setDraftWatchDocset(env.DB, config.watchId, docsetId);
+  await saveDocset(env, docsetId, runId, docset);
+  await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });
+  if (config.watchId) await setDraftWatchDocset(env, config.watchId, docsetId);
   return { runId, docsetId };
 }
 

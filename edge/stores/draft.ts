@@ -6,6 +6,7 @@ import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/docset.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
 
 export type DraftRunStatus = (typeof draftRuns.$inferSelect)['status'];
 export type DraftToolStatus = (typeof draftRunTools.$inferSelect)['status'];
@@ -44,10 +45,10 @@ export interface NewDraftRun {
  * trigger is not created, and the existing run's id comes back with `created: false`.
  */
 export async function createDraftRun(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   run: NewDraftRun,
 ): Promise<{ id: string; created: boolean }> {
-  const db = database(d1);
+  const db = database(env.DB);
   const now = Date.now();
   const inserted = await db
     .insert(draftRuns)
@@ -87,10 +88,10 @@ export async function createDraftRun(
 }
 
 export async function getDraftRun(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   id: string,
 ): Promise<{ run: DraftRunRow; tools: DraftToolRow[] } | null> {
-  const db = database(d1);
+  const db = database(env.DB);
   const [run] = await db.select().from(draftRuns).where(eq(draftRuns.id, id)).limit(1);
   if (!run) return null;
   const tools = await db.select().from(draftRunTools).where(eq(draftRunTools.runId, id)).orderBy(sql`rowid`);
@@ -98,8 +99,12 @@ export async function getDraftRun(
 }
 
 /** Runs newest first; `before` is the createdAt of the last run of the previous page. */
-export async function listDraftRuns(d1: D1Database, limit: number, before?: number): Promise<DraftRunRow[]> {
-  return database(d1)
+export async function listDraftRuns(
+  env: Pick<Bindings, 'DB'>,
+  limit: number,
+  before?: number,
+): Promise<DraftRunRow[]> {
+  return database(env.DB)
     .select()
     .from(draftRuns)
     .where(before === undefined ? undefined : lt(draftRuns.createdAt, before))
@@ -109,13 +114,13 @@ export async function listDraftRuns(d1: D1Database, limit: number, before?: numb
 
 /** Moves a run to `status` when it is in one of `from` (all statuses when omitted). */
 export async function setDraftRunStatus(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   id: string,
   status: DraftRunStatus,
   from?: DraftRunStatus[],
   extra: { docsetId?: string; error?: string } = {},
 ): Promise<boolean> {
-  const updated = await database(d1)
+  const updated = await database(env.DB)
     .update(draftRuns)
     .set({ status, updatedAt: Date.now(), ...extra })
     .where(and(eq(draftRuns.id, id), from ? inArray(draftRuns.status, from) : undefined))
@@ -124,10 +129,10 @@ export async function setDraftRunStatus(
 }
 
 /** Cancels a run and its unfinished tools; false when the run had already ended. */
-export async function cancelDraftRun(d1: D1Database, id: string): Promise<boolean> {
-  const cancelled = await setDraftRunStatus(d1, id, 'cancelled', ['queued', 'running']);
+export async function cancelDraftRun(env: Pick<Bindings, 'DB'>, id: string): Promise<boolean> {
+  const cancelled = await setDraftRunStatus(env, id, 'cancelled', ['queued', 'running']);
   if (cancelled) {
-    await database(d1)
+    await database(env.DB)
       .update(draftRunTools)
       .set({ status: 'cancelled', updatedAt: Date.now() })
       .where(and(eq(draftRunTools.runId, id), inArray(draftRunTools.status, ['queued', 'running'])));
@@ -137,12 +142,12 @@ export async function cancelDraftRun(d1: D1Database, id: string): Promise<boolea
 
 /** Live progress of a running tool (ignored once the tool row has ended, e.g. cancelled). */
 export async function reportDraftToolProgress(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   runId: string,
   toolKey: string,
   p: { phase: string; iteration: number; modelCalls: number; toolCalls: number; deltas: DeltaPoint[] },
 ): Promise<void> {
-  const db = database(d1);
+  const db = database(env.DB);
   await db
     .update(draftRunTools)
     .set({ status: 'running', ...p, updatedAt: Date.now() })
@@ -153,19 +158,19 @@ export async function reportDraftToolProgress(
         inArray(draftRunTools.status, ['queued', 'running']),
       ),
     );
-  await setDraftRunStatus(d1, runId, 'running', ['queued']);
+  await setDraftRunStatus(env, runId, 'running', ['queued']);
 }
 
 /** A tool's end (succeeded with its result, or failed); returns how many tools of the run are still open. */
 export async function finishDraftTool(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   runId: string,
   toolKey: string,
   end:
     | { status: 'succeeded'; result: DraftToolResult; deltas: DeltaPoint[] }
     | { status: 'failed'; error: string },
 ): Promise<number> {
-  const db = database(d1);
+  const db = database(env.DB);
   const set =
     end.status === 'succeeded'
       ? {
@@ -196,8 +201,8 @@ export async function finishDraftTool(
   return open?.n ?? 0;
 }
 
-export async function getDocset(d1: D1Database, id: string): Promise<DocSet | null> {
-  const [row] = await database(d1)
+export async function getDocset(env: Pick<Bindings, 'DB'>, id: string): Promise<DocSet | null> {
+  const [row] = await database(env.DB)
     .select({ body: docsets.body })
     .from(docsets)
     .where(eq(docsets.id, id))
@@ -207,10 +212,10 @@ export async function getDocset(d1: D1Database, id: string): Promise<DocSet | nu
 
 /** The newest documentation set explored on `serverSurface` (any when null), or null. */
 export async function latestDocset(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   serverSurface: string | null,
 ): Promise<{ id: string; set: DocSet } | null> {
-  const [row] = await database(d1)
+  const [row] = await database(env.DB)
     .select({ id: docsets.id, body: docsets.body })
     .from(docsets)
     .where(serverSurface ? eq(docsets.serverSurface, serverSurface) : undefined)
@@ -220,8 +225,13 @@ export async function latestDocset(
 }
 
 /** Stores a documentation set and every revision of every tool; idempotent on the set's id. */
-export async function saveDocset(d1: D1Database, id: string, runId: string, set: DocSet): Promise<void> {
-  const db = database(d1);
+export async function saveDocset(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  runId: string,
+  set: DocSet,
+): Promise<void> {
+  const db = database(env.DB);
   await db
     .insert(docsets)
     .values({
@@ -258,8 +268,8 @@ export async function saveDocset(d1: D1Database, id: string, runId: string, set:
 }
 
 /** The revisions of one set (in tool and version order). */
-export async function docsetRevisionRows(d1: D1Database, id: string) {
-  return database(d1)
+export async function docsetRevisionRows(env: Pick<Bindings, 'DB'>, id: string) {
+  return database(env.DB)
     .select()
     .from(docsetRevisions)
     .where(eq(docsetRevisions.docsetId, id))
@@ -269,32 +279,35 @@ export async function docsetRevisionRows(d1: D1Database, id: string) {
 export type DraftWatchRow = typeof draftWatches.$inferSelect;
 
 export async function createDraftWatch(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   w: { id: string; docsSurface: string; target: unknown; config: unknown },
 ): Promise<DraftWatchRow> {
   const now = Date.now();
-  const [row] = await database(d1)
+  const [row] = await database(env.DB)
     .insert(draftWatches)
     .values({ ...w, enabled: true, createdAt: now, updatedAt: now })
     .returning();
   return row!;
 }
 
-export async function getDraftWatch(d1: D1Database, id: string): Promise<DraftWatchRow | null> {
-  const [row] = await database(d1).select().from(draftWatches).where(eq(draftWatches.id, id)).limit(1);
+export async function getDraftWatch(env: Pick<Bindings, 'DB'>, id: string): Promise<DraftWatchRow | null> {
+  const [row] = await database(env.DB).select().from(draftWatches).where(eq(draftWatches.id, id)).limit(1);
   return row ?? null;
 }
 
-export async function listDraftWatches(d1: D1Database, onlyEnabled = false): Promise<DraftWatchRow[]> {
-  return database(d1)
+export async function listDraftWatches(
+  env: Pick<Bindings, 'DB'>,
+  onlyEnabled = false,
+): Promise<DraftWatchRow[]> {
+  return database(env.DB)
     .select()
     .from(draftWatches)
     .where(onlyEnabled ? eq(draftWatches.enabled, true) : undefined)
     .orderBy(desc(draftWatches.createdAt));
 }
 
-export async function deleteDraftWatch(d1: D1Database, id: string): Promise<boolean> {
-  const deleted = await database(d1)
+export async function deleteDraftWatch(env: Pick<Bindings, 'DB'>, id: string): Promise<boolean> {
+  const deleted = await database(env.DB)
     .delete(draftWatches)
     .where(eq(draftWatches.id, id))
     .returning({ id: draftWatches.id });
@@ -303,20 +316,24 @@ export async function deleteDraftWatch(d1: D1Database, id: string): Promise<bool
 
 /** After a launch for a change: the fingerprint it was launched for, and the run. */
 export async function markDraftWatchLaunched(
-  d1: D1Database,
+  env: Pick<Bindings, 'DB'>,
   id: string,
   fingerprint: unknown,
   runId: string | null,
 ): Promise<void> {
-  await database(d1)
+  await database(env.DB)
     .update(draftWatches)
     .set({ fingerprint, ...(runId ? { lastRun: runId } : {}), updatedAt: Date.now() })
     .where(eq(draftWatches.id, id));
 }
 
 /** A watch's run produced a documentation set: later changes start from it. */
-export async function setDraftWatchDocset(d1: D1Database, id: string, docsetId: string): Promise<void> {
-  await database(d1)
+export async function setDraftWatchDocset(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  docsetId: string,
+): Promise<void> {
+  await database(env.DB)
     .update(draftWatches)
     .set({ lastDocset: docsetId, updatedAt: Date.now() })
     .where(eq(draftWatches.id, id));

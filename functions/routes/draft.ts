@@ -327,13 +327,13 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
 }
 
 async function runOr404(env: Bindings, id: string) {
-  const found = await getDraftRun(env.DB, id);
+  const found = await getDraftRun(env, id);
   if (!found) throw new ProblemError('not-found', { detail: `No DRAFT run with id ${id}.` });
   return found;
 }
 
 async function docsetOr404(env: Bindings, id: string) {
-  const set = await getDocset(env.DB, id);
+  const set = await getDocset(env, id);
   if (!set) throw new ProblemError('not-found', { detail: `No documentation set with id ${id}.` });
   return set;
 }
@@ -347,10 +347,10 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(listRuns, async (c) => {
     const { limit, before } = c.req.valid('query');
-    const rows = await listDraftRuns(c.env.DB, limit, before);
+    const rows = await listDraftRuns(c.env, limit, before);
     const runs = [];
     for (const r of rows) {
-      const found = await getDraftRun(c.env.DB, r.id);
+      const found = await getDraftRun(c.env, r.id);
       if (found) runs.push(runView(found.run, found.tools));
     }
     const last = rows.at(-1);
@@ -377,13 +377,13 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(listWatches, async (c) => {
-    const rows = await listDraftWatches(c.env.DB);
+    const rows = await listDraftWatches(c.env);
     return c.json({ watches: rows.map(watchView) }, 200);
   });
 
   app.openapi(deleteWatch, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteDraftWatch(c.env.DB, id))) {
+    if (!(await deleteDraftWatch(c.env, id))) {
       throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
     }
     return c.body(null, 204);

@@ -196,7 +196,7 @@ describe('DRAFT documentation as what an agent is given', () => {
       description: 'which loads the database DatabaseName, one of flights/coffee/airbnb/yelp/agenda.',
     };
     set.tools = set.tools.map((t) => (t.key === 'LoadDB' ? { ...t, doc: refined } : t));
-    await saveDocset(env.DB, 'docset-session-test', 'manual', set);
+    await saveDocset(env, 'docset-session-test', 'manual', set);
 
     const res = await call('/v1/sessions', {
       method: 'POST',
