@@ -10,6 +10,7 @@ import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { exportCommand } from './commands/export.ts';
 import { methodsCommand } from './commands/methods.ts';
+import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
@@ -27,6 +28,7 @@ Commands:
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
   draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
+  retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   methods: methodsCommand,
   schedules: schedulesCommand,
   draft: draftCommand,
+  retrieve: retrieveCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */
