@@ -406,6 +406,109 @@ export const steSchedules = sqliteTable('ste_schedules', {
 });
 
 /**
+ * DRAFT runs (issue 16): documentation refined by exploring a server surface, one Durable Object per (run, tool).
+ * `trigger` is the idempotency key of an automatic re-documentation (docs that follow drift): unique, so a change
+ * seen twice launches one run.
+ */
+export const draftRuns = sqliteTable(
+  'draft_runs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status', {
+      enum: ['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled'],
+    }).notNull(),
+    docsSurface: text('docs_surface').notNull(),
+    serverSurface: text('server_surface').notNull(),
+    /** The documentation set the run starts from (continued), or null to start from the docs surface. */
+    parentDocset: text('parent_docset'),
+    /** The documentation set the run produced. */
+    docsetId: text('docset_id'),
+    config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+    trigger: text('trigger'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('draft_runs_trigger').on(t.trigger), index('draft_runs_created').on(t.createdAt)],
+);
+
+/** One row per (run, tool): live progress written by the tool's Durable Object, and its result when done. */
+export const draftRunTools = sqliteTable(
+  'draft_run_tools',
+  {
+    runId: text('run_id').notNull(),
+    toolKey: text('tool_key').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    phase: text('phase').notNull().default('explore'),
+    iteration: integer('iteration').notNull().default(0),
+    modelCalls: integer('model_calls').notNull().default(0),
+    toolCalls: integer('tool_calls').notNull().default(0),
+    /** Δ history so far: [{iteration, bleu, cos, delta}]. */
+    deltas: text('deltas', { mode: 'json' }).$type<unknown>().notNull(),
+    stop: text('stop'),
+    /** The finished tool: {doc, versions, stop, modelCalls, toolCalls, model}. */
+    result: text('result', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('draft_run_tools_key').on(t.runId, t.toolKey)],
+);
+
+/** DRAFT documentation sets (the whole value as JSON) — the documentation aid reads them. */
+export const docsets = sqliteTable(
+  'docsets',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    parentId: text('parent_id'),
+    docsSurface: text('docs_surface').notNull(),
+    serverSurface: text('server_surface').notNull(),
+    model: text('model').notNull(),
+    simulated: integer('simulated', { mode: 'boolean' }).notNull(),
+    body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('docsets_server').on(t.serverSurface, t.createdAt)],
+);
+
+/** Every revision of every tool of a documentation set, with its Δ against the previous one. */
+export const docsetRevisions = sqliteTable(
+  'docset_revisions',
+  {
+    docsetId: text('docset_id').notNull(),
+    toolKey: text('tool_key').notNull(),
+    /** 0-based position in the tool's version history. */
+    version: integer('version').notNull(),
+    iteration: integer('iteration').notNull(),
+    doc: text('doc', { mode: 'json' }).$type<unknown>().notNull(),
+    bleu: real('bleu'),
+    cos: real('cos'),
+    delta: real('delta'),
+  },
+  (t) => [uniqueIndex('docset_revisions_key').on(t.docsetId, t.toolKey, t.version)],
+);
+
+/**
+ * DRAFT watches (docs that follow drift): a surface or a drift schedule whose changes are re-documented on cron
+ * ticks, starting from the watch's last documentation set. `fingerprint` is the per-kernel API fingerprint last
+ * launched for (core/draft/follow.ts).
+ */
+export const draftWatches = sqliteTable('draft_watches', {
+  id: text('id').primaryKey(),
+  docsSurface: text('docs_surface').notNull(),
+  /** `{surface}` or `{schedule}`. */
+  target: text('target', { mode: 'json' }).$type<unknown>().notNull(),
+  /** Options, model, tools followed, chunk size. */
+  config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  fingerprint: text('fingerprint', { mode: 'json' }).$type<unknown>(),
+  lastRun: text('last_run'),
+  lastDocset: text('last_docset'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
  * Chain-of-Tools toolsets (issue 14): a named pool of tools. Uploaded and surface toolsets keep their tools in
  * `toolset_tools`; a synthetic toolset stores only its catalog options (`spec`), from which
  * core/retrieval/catalog.ts regenerates the same tools bit for bit.

@@ -16,6 +16,7 @@ import { createLogger } from '../edge/log.ts';
 import type { AppEnv } from './app-env.ts';
 import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerDraftRoutes } from './routes/draft.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationListRoutes } from './routes/exploration-list.ts';
 import { registerExplorationRoutes } from './routes/explorations.ts';
@@ -125,6 +126,7 @@ const ROUTE_MODULES = [
   registerTrajectoryRoutes,
   registerSessionListRoutes,
   registerSteRoutes,
+  registerDraftRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

@@ -10,7 +10,7 @@
  * A model provider that keeps failing: the group is retried by the queue; on the last attempt the failing
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
-import { documentationSurfaceId } from '../../core/aids/index.ts';
+import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../../core/aids/index.ts';
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
@@ -19,6 +19,7 @@ import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
+import { edgeAidContext, requireAids } from '../aids.ts';
 import type { Bindings } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
@@ -64,6 +65,10 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
 
 /** An InvalidInputError (a 400 over HTTP) naming each unknown surface of a suite, with pointers under `pointerBase`. */
 export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
+  // A DRAFT documentation set named by the documentation aid must exist (a 400 naming the field otherwise).
+  if (suite.aids?.documentation?.docset !== undefined) {
+    await requireAids(env, suite.aids, suite.promptSurface, pointerBase);
+  }
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
   throw new InvalidInputError(
@@ -200,8 +205,16 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
   );
   const taskRows = await getTasks(env, plan.taskIds);
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
-  const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
-  const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
+  const docsId = suite.aids?.documentation?.docset ?? documentationSurfaceId(suite.aids, suite.promptSurface);
+  const surface = await findSurface(env, plan.surface);
+  // The documentation aid: a surface's docs or a DRAFT documentation set's (null when it was deleted).
+  const docs = await resolveAids(suite.aids, suite.promptSurface, edgeAidContext(env)).then(
+    (r) => r.documentation,
+    (err) => {
+      if (err instanceof AidUnavailableError) return null;
+      throw err;
+    },
+  );
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
   const asked = suite.aids?.demonstrations;

@@ -5,6 +5,7 @@
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
 import { serverSurfaceAt } from '../../core/sessions/episode.ts';
 import type { DeprecationNotice, StepInput } from '../../core/surfaces/adapter.ts';
@@ -19,6 +20,7 @@ import {
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { getDocset } from '../../edge/stores/draft.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { sessionStub } from '../../edge/stubs.ts';
@@ -53,6 +55,10 @@ const CreateSession = z
       .max(100)
       .default('pc')
       .openapi({ description: 'Surface whose docs the agent sees.' }),
+    docset: z.string().min(1).max(100).optional().openapi({
+      description:
+        'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
+    }),
     stepBudget: z.number().int().min(1).max(200).default(20),
     seed: z.string().min(1).max(200).default('0'),
     faults: FaultConfigSchema.optional().openapi({ description: 'Fault injection (off by default).' }),
@@ -333,7 +339,19 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRoute_, async (c) => {
     const body = c.req.valid('json');
     const task = await pickTask(c, body);
-    const promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+    let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+    let toolDescriptions: Record<string, string> | undefined;
+    if (body.docset !== undefined) {
+      const set = await getDocset(c.env, body.docset);
+      if (!set) {
+        throw new ProblemError('validation-error', {
+          detail: `Unknown documentation set ${body.docset}.`,
+          errors: [{ in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' }],
+        });
+      }
+      promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
+      toolDescriptions = refinedDescriptions(set);
+    }
     let server: SessionConfig['server'];
     if (body.schedule) {
       const surfaces: Record<string, Surface> = {};
@@ -364,6 +382,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       stepBudget: body.stepBudget,
       seed: body.seed,
       ...(body.faults ? { faults: body.faults } : {}),
+      ...(toolDescriptions ? { toolDescriptions } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
     };
