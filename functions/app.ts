@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
@@ -121,6 +122,7 @@ const ROUTE_MODULES = [
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,
+  registerKeyRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

@@ -23,6 +23,12 @@ import type { Bindings } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
 import {
+  assertModelCallsLeft,
+  chargeModelCalls,
+  modelCallsLeft,
+  QUOTA_EXHAUSTED,
+} from '../stores/api-keys.ts';
+import {
   evalForDueTime,
   evalStatus,
   finishedRuns,
@@ -32,6 +38,7 @@ import {
   markEvalDone,
   previousDoneEval,
   resultRows,
+  stopEval,
 } from '../stores/evaluations.ts';
 import { getSchedule } from '../stores/schedules.ts';
 import { findSurface } from '../stores/surfaces.ts';
@@ -106,6 +113,8 @@ export interface LaunchOptions {
   dueTime?: number;
   /** For tests: the evaluation id (default a random UUID). */
   id?: string;
+  /** The key the evaluation belongs to (edge/stores/owners.ts); its model-call quota is checked and charged. */
+  ownerId?: string | null;
 }
 
 export interface Launch {
@@ -126,6 +135,8 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
     name: model.model,
     simulated: model.capabilities.simulated === true,
   };
+  const ownerId = opts.ownerId ?? null;
+  await assertModelCallsLeft(env, ownerId);
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
@@ -137,6 +148,7 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   const id = opts.id ?? crypto.randomUUID();
   const inserted = await insertEval(env, {
     id,
+    ownerId,
     name: suite.name ?? null,
     status: 'running',
     suite,
@@ -220,6 +232,12 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     }
     const status = await evalStatus(env, evalId);
     if (status !== 'running') return { evalId, group, ran, skipped: status ?? 'deleted' };
+    // The owner's model-spend quota: a run that would start with none left stops the whole evaluation.
+    const left = await modelCallsLeft(env, row.ownerId);
+    if (left !== null && left <= 0) {
+      await stopEval(env, evalId, QUOTA_EXHAUSTED);
+      return { evalId, group, ran, skipped: QUOTA_EXHAUSTED };
+    }
     const task = taskById.get(taskId);
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
@@ -271,6 +289,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       },
       createdAt: Date.now(),
     });
+    await chargeModelCalls(env, row.ownerId, outcome.modelCalls);
     ran++;
   }
   await finishIfComplete(env, evalId);

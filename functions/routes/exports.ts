@@ -14,8 +14,13 @@ import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajecto
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
+import {
+  type ExportFilter as OwnedExportFilter,
+  preferencePairsAfter,
+  trainingTrajectoriesAfter,
+} from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const PAGE = 50;
@@ -30,7 +35,6 @@ const ExportFilter = z.object({
     .openapi({ description: 'Only trees run on this server surface.' }),
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
-type ExportFilter = z.infer<typeof ExportFilter>;
 
 const NDJSON = 'application/x-ndjson';
 
@@ -85,7 +89,7 @@ function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
 }
 
-async function sftPage(env: Bindings, f: ExportFilter, after: string) {
+async function sftPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
@@ -108,7 +112,7 @@ async function sftPage(env: Bindings, f: ExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
 }
 
-async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
+async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await preferencePairsAfter(env, f, after, PAGE);
   const lines = rows.map((r) => JSON.stringify(r.record));
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
@@ -116,12 +120,12 @@ async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(sftRoute, (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
   });
 
   app.openapi(dpoRoute, (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }
