@@ -31,7 +31,9 @@ import {
 } from '../core/search/tree.ts';
 import type { Bindings } from '../edge/env.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
+import { chargeModelCalls } from '../edge/stores/api-keys.ts';
 import {
+  getExploration,
   recordTreeOutcome,
   settleExploration,
   treeStatusCounts,
@@ -405,6 +407,9 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       await settleExploration(this.env, meta.params.explorationId, 'succeeded');
     }
     if (!meta.reported) {
+      // The tree's model calls count against its exploration owner's quota, once (issue 13 item 6).
+      const exploration = await getExploration(this.env, meta.params.explorationId);
+      await chargeModelCalls(this.env, exploration?.ownerId ?? null, countersOf(meta, tree).modelCalls);
       meta.reported = true;
       this.writeMeta(meta);
     }

@@ -96,11 +96,13 @@ export async function settleExploration(
   env: Bindings,
   id: string,
   status: 'running' | 'succeeded' | 'cancelled',
+  /** Why a cancelled exploration stopped by itself (`quota-exhausted`). */
+  stoppedFor?: string,
 ): Promise<void> {
   const from = status === 'running' ? (['queued'] as const) : OPEN;
   await database(env.DB)
     .update(explorations)
-    .set({ status, updatedAt: Date.now() })
+    .set({ status, ...(stoppedFor ? { stoppedFor } : {}), updatedAt: Date.now() })
     .where(and(eq(explorations.id, id), inArray(explorations.status, from)));
 }
 

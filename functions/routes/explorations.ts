@@ -8,6 +8,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import {
+  cancelExploration,
   EXPLORE_TREE,
   type ExplorationConfig,
   TREE_LOCATION_HINTS,
@@ -16,11 +17,8 @@ import {
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { assertModelCallsLeft } from '../../edge/stores/api-keys.ts';
 import {
-  cancelOpenTrees,
   getExploration,
   insertExploration,
-  openTrees,
-  settleExploration,
   treeStats,
   treeWithConfig,
 } from '../../edge/stores/explorations.ts';
@@ -372,13 +370,7 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
     const { id } = c.req.valid('param');
     const owner = ownerOf(c);
     await explorationView(c.env, id, owner);
-    await settleExploration(c.env, id, 'cancelled');
-    const open = await openTrees(c.env, id);
-    for (const t of open) {
-      // A queued tree's job sees the cancelled exploration and never starts it; a running one is stopped.
-      if (t.status === 'running') await treeStub(c.env, t.id).cancel();
-    }
-    await cancelOpenTrees(c.env, id);
+    await cancelExploration(c.env, id);
     return c.json(await explorationView(c.env, id, owner), 200);
   });
 
