@@ -7,8 +7,8 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-or
 
 /**
  * The owner convention (issue 13 item 6): every table of objects a key creates has this one column, the
- * creating key's owner id (`Principal.ownerId`: the key digest for env keys, the same for issued keys). Null means
- * "no owner" (rows from before ownership, or made by the system) — only admin keys see those. Stores filter with
+ * creating key's owner id (`Principal.ownerId`: the key digest for env keys, the `api_keys` row id for issued keys). Null means
+ * "no owner" (rows from before ownership): visible to every key, as all rows were before. Stores filter with
  * `visibleTo(table.ownerId, owner)` (edge/stores/owners.ts). Adopting it is one line in the table and one `and()`
  * in the store's query.
  */

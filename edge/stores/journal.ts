@@ -4,7 +4,7 @@ import { database } from '../../db/client.ts';
 import { journal, sessions } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { nextCursor, olderThanSql, type Page } from './keyset.ts';
-import { type Owner, visibleThrough } from './owners.ts';
+import type { Owner } from './owners.ts';
 
 export type JournalRow = typeof journal.$inferSelect;
 export type NewJournalRow = typeof journal.$inferInsert;
@@ -83,11 +83,10 @@ export async function listJournalSessions(
     .where(
       and(
         q.surface ? eq(journal.surfaceId, q.surface) : undefined,
-        visibleThrough(
-          journal.sessionId,
-          { table: sessions, id: sessions.id, ownerId: sessions.ownerId },
-          q.owner,
-        ),
+        // A user key lists only sessions it started (a session without a `sessions` row has no owner to match).
+        q.owner && !q.owner.admin
+          ? sql`${journal.sessionId} in (select ${sessions.id} from ${sessions} where ${sessions.ownerId} = ${q.owner.id})`
+          : undefined,
       ),
     )
     .groupBy(journal.sessionId)

@@ -5,7 +5,7 @@
  * foreign id reveals nothing). Admin keys see every row; so does the system (cron, queue jobs), which passes no
  * owner.
  */
-import { eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { eq, isNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
 /** Who is asking: the key's owner id and whether it is an admin key. */
 export interface Owner {
@@ -13,10 +13,14 @@ export interface Owner {
   admin: boolean;
 }
 
-/** The condition restricting a query to rows the owner may see; undefined (no condition) for admins and the system. */
+/**
+ * The condition restricting a query to rows the owner may see; undefined (no condition) for admins and the
+ * system. A row without an owner (made before ownership existed, or written directly by an operator) stays
+ * visible to every key, as every row was before; every row made through the API since has an owner.
+ */
 export function visibleTo(column: SQLWrapper, owner: Owner | undefined): SQL | undefined {
   if (!owner || owner.admin) return undefined;
-  return eq(column as never, owner.id);
+  return or(isNull(column as never), eq(column as never, owner.id));
 }
 
 /** The same as a raw SQL fragment that is always a condition (`1` when unrestricted), for hand-written filters. */
@@ -30,8 +34,9 @@ export function ownerIdOf(owner: Owner | undefined): string | null {
 }
 
 /**
- * For rows owned through a parent (a trajectory through its exploration, a session's journal rows through the
- * session): `fk in (select id from parent where parent.owner_id = owner)`; undefined for admins and the system.
+ * For rows owned through a parent (a trajectory or a DPO pair through its exploration): hidden when the parent
+ * belongs to another key, `fk not in (select id from parent where owner_id <> owner)` (so, like `visibleTo`, rows
+ * whose parent has no owner, or no row, stay visible); undefined for admins and the system.
  */
 export function visibleThrough(
   fk: SQLWrapper,
@@ -39,5 +44,5 @@ export function visibleThrough(
   owner: Owner | undefined,
 ): SQL | undefined {
   if (!owner || owner.admin) return undefined;
-  return sql`${fk} in (select ${parent.id} from ${parent.table} where ${parent.ownerId} = ${owner.id})`;
+  return sql`${fk} not in (select ${parent.id} from ${parent.table} where ${parent.ownerId} <> ${owner.id})`;
 }
