@@ -31,7 +31,12 @@ export async function listSurfaces(
 export async function requireSurface(env: Bindings, id: string, field: string): Promise<Surface> {
   const surface = await findSurface(env, id);
   if (surface) return surface;
-  throw new InvalidInputError(`Unknown surface ${id}.`, [
+  throw unknownSurface(id, field);
+}
+
+/** The error for a body field (dotted) naming no surface. */
+export function unknownSurface(id: string, field: string): InvalidInputError {
+  return new InvalidInputError(`Unknown surface ${id}.`, [
     { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
   ]);
 }

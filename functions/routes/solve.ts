@@ -12,13 +12,19 @@
  * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AidsSchema, aidIssues, documentationSurfaceId } from '../../core/aids/index.ts';
+import {
+  AidsSchema,
+  AidUnavailableError,
+  aidIssues,
+  documentationSurfaceId,
+  resolveAids,
+} from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
-import { requireSurface } from '../../edge/stores/surfaces.ts';
+import { findSurface, requireSurface, unknownSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -138,13 +144,13 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await requireSurface(c.env, body.surface, 'surface');
-    const docsField =
-      body.aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
-    const docs = await requireSurface(
-      c.env,
-      documentationSurfaceId(body.aids, body.promptSurface),
-      docsField,
-    );
+    const lookup = { surface: (id: string) => findSurface(c.env, id) };
+    const aids = await resolveAids(body.aids, body.promptSurface, lookup).catch((err: unknown) => {
+      if (err instanceof AidUnavailableError && err.slot === 'documentation') {
+        throw unknownSurface(documentationSurfaceId(body.aids, body.promptSurface), err.field);
+      }
+      throw err;
+    });
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };
@@ -170,7 +176,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       world: worldFor(c.env),
       surface,
       deps: edgeKernelDeps(c.env, task.gold),
-      aids: { documentation: docs, updateMemory: body.aids?.updateMemory?.lines ?? [] },
+      aids,
       limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
       ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
       seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
