@@ -5,6 +5,15 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+/**
+ * The owner convention (issue 13 item 6): every table of objects a key creates has this one column, the
+ * creating key's owner id (`Principal.ownerId`: the key digest for env keys, the `api_keys` row id for issued keys). Null means
+ * "no owner" (rows from before ownership): visible to every key, as all rows were before. Stores filter with
+ * `visibleTo(table.ownerId, owner)` (edge/stores/owners.ts). Adopting it is one line in the table and one `and()`
+ * in the store's query.
+ */
+export const ownerId = () => text('owner_id');
+
 /** Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. */
 export const jobs = sqliteTable(
   'jobs',
@@ -107,10 +116,13 @@ export const surfaces = sqliteTable('surfaces', {
 /** An exploration: tasks × trees per task searched with one configuration (ToolEvo data collection). */
 export const explorations = sqliteTable('explorations', {
   id: text('id').primaryKey(),
+  ownerId: ownerId(),
   status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
   /** The validated request: tasks, surfaces, search settings, model choice, seed. */
   config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
   treesTotal: integer('trees_total').notNull(),
+  /** Why a cancelled exploration stopped when nobody cancelled it (`quota-exhausted`); null otherwise. */
+  stoppedFor: text('stopped_for'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -210,6 +222,7 @@ export const evals = sqliteTable(
   'evals',
   {
     id: text('id').primaryKey(),
+    ownerId: ownerId(),
     name: text('name'),
     status: text('status', { enum: ['running', 'done', 'cancelled'] }).notNull(),
     suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
@@ -226,6 +239,8 @@ export const evals = sqliteTable(
     flagged: integer('flagged', { mode: 'boolean' }).notNull().default(false),
     /** The comparison with the schedule's previous run (null for unscheduled runs and first runs). */
     comparison: text('comparison', { mode: 'json' }).$type<unknown>(),
+    /** Why a cancelled evaluation stopped when nobody cancelled it (`quota-exhausted`); null otherwise. */
+    stoppedFor: text('stopped_for'),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
   },
@@ -271,6 +286,7 @@ export const evalResults = sqliteTable(
 /** A suite with a cron expression: the cron handler launches it once per due time. */
 export const schedules = sqliteTable('schedules', {
   id: text('id').primaryKey(),
+  ownerId: ownerId(),
   name: text('name').notNull(),
   cron: text('cron').notNull(),
   suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
@@ -280,6 +296,46 @@ export const schedules = sqliteTable('schedules', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Sessions live in their Durable Objects; this row records who started one, so a step, a read or a list by
+ * another user key finds nothing (404), and the session browser lists only the caller's sessions.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    ownerId: ownerId(),
+    taskId: text('task_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('sessions_owner').on(t.ownerId, t.createdAt)],
+);
+
+/**
+ * User keys issued through `POST /v1/keys` (env-configured keys are not stored). Only the SHA-256 of the secret
+ * is kept; the secret is shown once. Each key has its own rate limit (null: the deployment's) and a model-spend
+ * quota in model calls (null: unlimited) that evaluations and explorations check before they start and stop at.
+ */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Hex SHA-256 of the secret. */
+    secretHash: text('secret_hash').notNull(),
+    /** The first characters of the secret, to tell keys apart in a list (not enough to use it). */
+    prefix: text('prefix').notNull(),
+    ratePerMinute: integer('rate_per_minute'),
+    rateBurst: integer('rate_burst'),
+    /** Model calls this key's evaluations and explorations may make in all (null: no limit). */
+    modelCallQuota: integer('model_call_quota'),
+    modelCallsUsed: integer('model_calls_used').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_secret').on(t.secretHash), index('api_keys_created').on(t.createdAt)],
+);
 
 /**
  * STE runs (simulated trial and error, issue 15): one row per run; its tools explore in their own Durable

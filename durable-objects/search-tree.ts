@@ -31,7 +31,9 @@ import {
 } from '../core/search/tree.ts';
 import type { Bindings } from '../edge/env.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
+import { chargeModelCalls, modelCallsLeft, QUOTA_EXHAUSTED } from '../edge/stores/api-keys.ts';
 import {
+  getExploration,
   recordTreeOutcome,
   settleExploration,
   treeStatusCounts,
@@ -289,8 +291,18 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       if (!meta.reported) await this.report(meta);
       return;
     }
-    const tree = this.loadTree(meta);
     const { params } = meta;
+    // The exploration owner's model-spend quota (issue 13 item 6), checked before every chunk: with none left
+    // the exploration stops (saying why) and so does this tree; the others stop at their next chunk.
+    const owner = (await getExploration(this.env, params.explorationId))?.ownerId ?? null;
+    const left = await modelCallsLeft(this.env, owner);
+    if (left !== null && left <= 0) {
+      await settleExploration(this.env, params.explorationId, 'cancelled', QUOTA_EXHAUSTED);
+      await this.cancel();
+      return;
+    }
+    const tree = this.loadTree(meta);
+    const callsBefore = meta.usage.modelCalls;
     try {
       const [surface, docs] = await Promise.all([
         findSurface(this.env, params.surfaceId),
@@ -324,6 +336,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         this.writeNodes(result.changed.map((id) => tree.nodes[id] as SearchNode));
         this.writeMeta(next);
       });
+      // The chunk's model calls count against the owner's quota (a chunk is not cut short).
+      await chargeModelCalls(this.env, owner, next.usage.modelCalls - callsBefore);
       if (next.done) await this.report(next, tree);
       else {
         await this.ctx.storage.setAlarm(Date.now());

@@ -25,6 +25,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
@@ -127,6 +128,7 @@ const ROUTE_MODULES = [
   registerSessionListRoutes,
   registerSteRoutes,
   registerDraftRoutes,
+  registerKeyRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

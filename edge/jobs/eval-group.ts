@@ -25,6 +25,12 @@ import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
 import { steDemonstrations } from '../ste-demonstrations.ts';
 import {
+  assertModelCallsLeft,
+  chargeModelCalls,
+  modelCallsLeft,
+  QUOTA_EXHAUSTED,
+} from '../stores/api-keys.ts';
+import {
   evalForDueTime,
   evalStatus,
   finishedRuns,
@@ -34,6 +40,7 @@ import {
   markEvalDone,
   previousDoneEval,
   resultRows,
+  stopEval,
 } from '../stores/evaluations.ts';
 import { getSchedule } from '../stores/schedules.ts';
 import { findSurface } from '../stores/surfaces.ts';
@@ -112,6 +119,8 @@ export interface LaunchOptions {
   dueTime?: number;
   /** For tests: the evaluation id (default a random UUID). */
   id?: string;
+  /** The key the evaluation belongs to (edge/stores/owners.ts); its model-call quota is checked and charged. */
+  ownerId?: string | null;
 }
 
 export interface Launch {
@@ -132,6 +141,8 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
     name: model.model,
     simulated: model.capabilities.simulated === true,
   };
+  const ownerId = opts.ownerId ?? null;
+  await assertModelCallsLeft(env, ownerId);
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
@@ -143,6 +154,7 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   const id = opts.id ?? crypto.randomUUID();
   const inserted = await insertEval(env, {
     id,
+    ownerId,
     name: suite.name ?? null,
     status: 'running',
     suite,
@@ -236,6 +248,12 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     }
     const status = await evalStatus(env, evalId);
     if (status !== 'running') return { evalId, group, ran, skipped: status ?? 'deleted' };
+    // The owner's model-spend quota: a run that would start with none left stops the whole evaluation.
+    const left = await modelCallsLeft(env, row.ownerId);
+    if (left !== null && left <= 0) {
+      await stopEval(env, evalId, QUOTA_EXHAUSTED);
+      return { evalId, group, ran, skipped: QUOTA_EXHAUSTED };
+    }
     const task = taskById.get(taskId);
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
@@ -289,6 +307,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       },
       createdAt: Date.now(),
     });
+    await chargeModelCalls(env, row.ownerId, outcome.modelCalls);
     ran++;
   }
   await finishIfComplete(env, evalId);

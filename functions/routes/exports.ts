@@ -14,8 +14,13 @@ import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajecto
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
+import {
+  type ExportFilter as OwnedExportFilter,
+  preferencePairsAfter,
+  trainingTrajectoriesAfter,
+} from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
@@ -31,7 +36,6 @@ const ExportFilter = z.object({
     .openapi({ description: 'Only trees run on this server surface.' }),
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
-type ExportFilter = z.infer<typeof ExportFilter>;
 
 const ndjsonResponse = (description: string) => ({
   description,
@@ -62,7 +66,7 @@ const dpoRoute = createRoute({
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
 
-async function sftPage(env: Bindings, f: ExportFilter, after: string) {
+async function sftPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
@@ -85,7 +89,7 @@ async function sftPage(env: Bindings, f: ExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
 }
 
-async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
+async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await preferencePairsAfter(env, f, after, PAGE);
   const lines = rows.map((r) => JSON.stringify(r.record));
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
@@ -93,12 +97,12 @@ async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(sftRoute, (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
   });
 
   app.openapi(dpoRoute, (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }

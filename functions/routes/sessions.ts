@@ -21,10 +21,12 @@ import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
 import { getDocset } from '../../edge/stores/draft.ts';
+import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
@@ -387,6 +389,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
     };
     const view = await sessionStub(c.env, id).start(config);
+    await insertSession(c.env, { id, taskId: task.id, createdAt: now.getTime() }, ownerOf(c));
     return c.json(
       {
         id,
@@ -404,6 +407,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const view = await sessionStub(c.env, id).view();
     if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
     return c.json(publicView(view) as Record<string, unknown>, 200);
@@ -411,6 +415,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(stepRoute, async (c) => {
     const { id } = c.req.valid('param');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     let input: StepInput;
     if (type === 'text/plain') {
@@ -445,6 +450,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(toolRoute, async (c) => {
     const { id, name } = c.req.valid('param');
     const args = c.req.valid('json');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
     if (reply.kind !== 'step') handleNonStep(reply, id);
