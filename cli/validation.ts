@@ -1,11 +1,11 @@
 /**
  * Client-side validation with the server's own schemas, so a bad flag is reported before any request and with
  * the very problem document the API would return: detail and field errors from `validationProblemOptions` and
- * the body from `problemBody` (functions/http/problem.ts, both pure). The request body is validated as the API
+ * the body from `problemBody` (core/http/problems.ts, both pure, the same the API uses). The request body is validated as the API
  * validates it, as the `json` part of the request.
  */
 import type { z } from 'zod';
-import { problemBody, validationProblemOptions } from '../functions/http/problem.ts';
+import { problemBody, validationProblemOptions } from '../core/http/problems.ts';
 import type { ProblemLike } from './problem.ts';
 
 /** Where the API's validator reports a JSON body (hono's validation target). */

@@ -42,10 +42,9 @@ import {
 import { kernelOfName, type StepInput } from '../core/surfaces/adapter.ts';
 import { type McpToolDescriptor, mcpTools } from '../core/surfaces/docs.ts';
 import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
-import { database } from '../db/client.ts';
-import { journal } from '../db/schema.ts';
-import type { Bindings } from '../functions/env.ts';
-import { edgeKernelDeps, worldFor } from '../functions/world-runtime.ts';
+import type { Bindings } from '../edge/env.ts';
+import { appendJournal } from '../edge/stores/journal.ts';
+import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { McpHub, McpProtocolError } from './session-mcp.ts';
 
 export type SessionStepReply =
@@ -355,21 +354,19 @@ export class EpisodeSession extends DurableObject<Bindings> {
     fault: FaultDecision,
   ): Promise<void> {
     const now = sessionNow(progress, new Date());
-    await database(this.env.DB)
-      .insert(journal)
-      .values({
-        sessionId: config.id,
-        at: now.getTime(),
-        surfaceId: entry?.surfaceId ?? serverSurfaceAt(config.server, now).surface.id,
-        via,
-        action: entry?.action ?? null,
-        input,
-        call: entry?.call ?? null,
-        observation: entry?.observation ?? null,
-        outcome: entry ? entry.outcome.kind : 'fault',
-        httpStatus,
-        latencyMs,
-        fault: fault.faults.length > 0 ? fault : null,
-      });
+    await appendJournal(this.env, {
+      sessionId: config.id,
+      at: now.getTime(),
+      surfaceId: entry?.surfaceId ?? serverSurfaceAt(config.server, now).surface.id,
+      via,
+      action: entry?.action ?? null,
+      input,
+      call: entry?.call ?? null,
+      observation: entry?.observation ?? null,
+      outcome: entry ? entry.outcome.kind : 'fault',
+      httpStatus,
+      latencyMs,
+      fault: fault.faults.length > 0 ? fault : null,
+    });
   }
 }

@@ -16,9 +16,9 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SearchConfig } from '../core/search/config.ts';
 import { runSearch, searchEnv, summarizeSearch } from '../core/search/mcts.ts';
+import { explorationComplete, rewardProgress } from '../core/search/progress.ts';
 import {
   createTree,
   ROOT,
@@ -29,13 +29,17 @@ import {
   type SearchUsage,
   TREE_FORMAT,
 } from '../core/search/tree.ts';
-import { database } from '../db/client.ts';
-import { explorations, trees } from '../db/schema.ts';
-import type { Bindings } from '../functions/env.ts';
-import { type ModelChoice, textModelFor } from '../functions/models.ts';
-import { findSurface } from '../functions/surface-store.ts';
-import { recordTrajectories } from '../functions/trajectory-store.ts';
-import { edgeKernelDeps, worldFor } from '../functions/world-runtime.ts';
+import type { Bindings } from '../edge/env.ts';
+import { type ModelChoice, textModelFor } from '../edge/models.ts';
+import {
+  recordTreeOutcome,
+  settleExploration,
+  treeStatusCounts,
+  updateTreeCounters,
+} from '../edge/stores/explorations.ts';
+import { findSurface } from '../edge/stores/surfaces.ts';
+import { recordTrajectories } from '../edge/stores/trajectories.ts';
+import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 
 /** What a tree needs to run: the task (with its gold), the search settings, the surfaces and the model. */
 export interface TreeStartParams {
@@ -120,6 +124,16 @@ export const CHUNK_MILLISECONDS = 20_000;
 export const MAX_CHUNK_FAILURES = 5;
 /** D1 and Durable Object SQLite allow at most 100 bound parameters per statement; a node row binds 2. */
 const NODES_PER_STATEMENT = 50;
+
+function countersOf(meta: Meta, tree: SearchTree) {
+  return {
+    nodes: tree.nodes.length,
+    iterations: meta.iteration,
+    modelCalls: meta.usage.modelCalls,
+    inputTokens: meta.usage.inputTokens,
+    outputTokens: meta.usage.outputTokens,
+  };
+}
 
 export class SearchTreeObject extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
@@ -267,42 +281,6 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     return this.progressOf(meta);
   }
 
-  /** Progress as Server-Sent Events: one `progress` event per second while it changes, `done` at the end. */
-  override async fetch(request: Request): Promise<Response> {
-    if (request.method !== 'GET') return new Response(null, { status: 405, headers: { allow: 'GET' } });
-    const encoder = new TextEncoder();
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const writer = writable.getWriter();
-    const stream = async () => {
-      let last = '';
-      try {
-        for (;;) {
-          const progress = await this.progress();
-          if (!progress) {
-            await writer.write(encoder.encode('event: error\ndata: {"detail":"no such tree"}\n\n'));
-            break;
-          }
-          const data = JSON.stringify(progress);
-          const finished = progress.status !== 'running';
-          if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
-          last = data;
-          if (finished) {
-            await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 1000));
-        }
-        await writer.close();
-      } catch {
-        // The client went away.
-      }
-    };
-    this.ctx.waitUntil(stream());
-    return new Response(readable, {
-      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-    });
-  }
-
   /** One chunk of the search, then the next alarm (or the outcome to D1 when the search is over). */
   override async alarm(): Promise<void> {
     const meta = this.readMeta();
@@ -365,12 +343,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
 
   private progressOf(meta: Meta, tree?: SearchTree): TreeProgress {
     const nodes = tree?.nodes ?? this.storedNodes();
-    let bestReward: number | null = null;
-    let solved = false;
-    for (const n of nodes) {
-      if (n.reward !== null && (bestReward === null || n.reward > bestReward)) bestReward = n.reward;
-      if (n.ending === 'finish' && n.reward === 1) solved = true;
-    }
+    const { bestReward, solved } = rewardProgress(nodes);
     return {
       treeId: meta.params.treeId,
       status: meta.status,
@@ -396,18 +369,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
 
   /** Live counters on the D1 row (the exploration's aggregate progress reads them). */
   private async reportProgress(meta: Meta, tree: SearchTree): Promise<void> {
-    await database(this.env.DB)
-      .update(trees)
-      .set({
-        status: 'running',
-        nodes: tree.nodes.length,
-        iterations: meta.iteration,
-        modelCalls: meta.usage.modelCalls,
-        inputTokens: meta.usage.inputTokens,
-        outputTokens: meta.usage.outputTokens,
-        updatedAt: Date.now(),
-      })
-      .where(and(eq(trees.id, meta.params.treeId), inArray(trees.status, ['queued', 'running'])));
+    await updateTreeCounters(this.env, meta.params.treeId, countersOf(meta, tree));
   }
 
   /**
@@ -417,22 +379,12 @@ export class SearchTreeObject extends DurableObject<Bindings> {
   private async report(meta: Meta, loaded?: SearchTree): Promise<void> {
     const tree = loaded ?? this.loadTree(meta);
     const summary = summarizeSearch(tree);
-    const db = database(this.env.DB);
-    const now = Date.now();
-    await db
-      .update(trees)
-      .set({
-        status: meta.status,
-        nodes: tree.nodes.length,
-        iterations: meta.iteration,
-        modelCalls: meta.usage.modelCalls,
-        inputTokens: meta.usage.inputTokens,
-        outputTokens: meta.usage.outputTokens,
-        solved: summary.success,
-        summary: { ...summary, stopReason: meta.stopReason, error: meta.error },
-        updatedAt: now,
-      })
-      .where(eq(trees.id, meta.params.treeId));
+    await recordTreeOutcome(this.env, meta.params.treeId, {
+      ...countersOf(meta, tree),
+      status: meta.status,
+      solved: summary.success,
+      summary: { ...summary, stopReason: meta.stopReason, error: meta.error },
+    });
     // A finished search's paths and its DPO pairs over the whole tree become training data (idempotent on (tree,
     // leaf node) and (tree, pair)); only here is the whole tree at hand. A cancelled or failed
     // tree records none: its paths were cut short by something other than the search.
@@ -449,22 +401,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         seed: tree.config.seed,
       });
     }
-    const open = await db
-      .select({ n: sql<number>`count(*)` })
-      .from(trees)
-      .where(
-        and(eq(trees.explorationId, meta.params.explorationId), inArray(trees.status, ['queued', 'running'])),
-      );
-    if ((open[0]?.n ?? 0) === 0) {
-      await db
-        .update(explorations)
-        .set({ status: 'succeeded', updatedAt: now })
-        .where(
-          and(
-            eq(explorations.id, meta.params.explorationId),
-            inArray(explorations.status, ['queued', 'running']),
-          ),
-        );
+    if (explorationComplete(await treeStatusCounts(this.env, meta.params.explorationId))) {
+      await settleExploration(this.env, meta.params.explorationId, 'succeeded');
     }
     if (!meta.reported) {
       meta.reported = true;

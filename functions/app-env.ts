@@ -1,6 +1,6 @@
-import type { Bindings } from './env.ts';
+import type { Bindings } from '../edge/env.ts';
+import type { Logger } from '../edge/log.ts';
 import type { Principal } from './http/auth.ts';
-import type { Logger } from './http/log.ts';
 
 /** Hono environment shared by every route: bindings plus per-request variables set by middleware. */
 export interface AppEnv {

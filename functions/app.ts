@@ -3,16 +3,18 @@
  * mapping to RFC 9457 problems, and the route modules. Routes are declared with @hono/zod-openapi so their
  * schemas validate requests and generate /openapi.json from the same source.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { type Hook, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
+import type { ProblemSlug } from '../core/http/problems.ts';
+import { readConfig } from '../edge/env.ts';
+import { DomainError } from '../edge/errors.ts';
+import { createLogger } from '../edge/log.ts';
 import type { AppEnv } from './app-env.ts';
-import { readConfig } from './env.ts';
-import { createLogger } from './http/log.ts';
-import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
+import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationListRoutes } from './routes/exploration-list.ts';
@@ -66,6 +68,10 @@ function statusSlug(status: number, message: string): ProblemSlug {
 /** Maps any error thrown by a handler or middleware to a problem response; never leaks a stack trace. */
 export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
   if (err instanceof ProblemError) return problem(c, err.slug, err.options);
+  if (err instanceof DomainError) {
+    const { slug, options } = domainProblem(err);
+    return problem(c, slug, options);
+  }
   if (err instanceof HTTPException) {
     const slug = statusSlug(err.status, err.message);
     const headers: Record<string, string> = {};
@@ -84,12 +90,41 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
   });
 }
 
+/** Every request part that fails its schema becomes a validation problem (on the app and each sub-app). */
+const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (!result.success) return validationProblem(c, result.target, result.error);
+};
+
+/** The routes of one module as a sub-app of its own, mounted on the app with `app.route()`. */
+function routeModule(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
+  const sub = new OpenAPIHono<AppEnv>({ defaultHook });
+  register(sub);
+  return sub;
+}
+
+/** The route modules in mounting order (the order of /openapi.json's paths). */
+const ROUTE_MODULES = [
+  registerHealthRoutes,
+  registerJobRoutes,
+  registerWorldRoutes,
+  registerKernelRoutes,
+  registerSessionRoutes,
+  registerSurfaceRoutes,
+  registerJournalRoutes,
+  registerModelRoutes,
+  registerSolveRoutes,
+  registerMethodRoutes,
+  registerExportRoutes,
+  registerExplorationRoutes,
+  registerEvalRoutes,
+  registerScheduleRoutes,
+  registerExplorationListRoutes,
+  registerTrajectoryRoutes,
+  registerSessionListRoutes,
+];
+
 export function createApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => {
-      if (!result.success) return validationProblem(c, result.target, result.error);
-    },
-  });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
   app.use(requestId({ limitLength: 128 }));
 
@@ -146,23 +181,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
 
-  registerHealthRoutes(app);
-  registerJobRoutes(app);
-  registerWorldRoutes(app);
-  registerKernelRoutes(app);
-  registerSessionRoutes(app);
-  registerSurfaceRoutes(app);
-  registerJournalRoutes(app);
-  registerModelRoutes(app);
-  registerSolveRoutes(app);
-  registerMethodRoutes(app);
-  registerExportRoutes(app);
-  registerExplorationRoutes(app);
-  registerEvalRoutes(app);
-  registerScheduleRoutes(app);
-  registerExplorationListRoutes(app);
-  registerTrajectoryRoutes(app);
-  registerSessionListRoutes(app);
+  for (const register of ROUTE_MODULES) app.route('/', routeModule(register));
+  // The documentation describes the whole app, so it is registered on the app itself.
   registerDocsRoutes(app);
 
   app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));

@@ -2,14 +2,13 @@
  * The Worker entry: HTTP (the Hono app), cron triggers, the JOBS queue consumer, and the Durable Object
  * classes. Handlers stay thin; the work happens in the modules they call.
  */
+
+import type { Bindings } from '../edge/env.ts';
+import { readConfig } from '../edge/env.ts';
+import { consumeJobBatch } from '../edge/jobs/consumer.ts';
+import { runScheduledTick } from '../edge/jobs/scheduled.ts';
+import { createLogger } from '../edge/log.ts';
 import { createApp } from './app.ts';
-import type { Bindings } from './env.ts';
-import { readConfig } from './env.ts';
-import { createLogger } from './http/log.ts';
-import './eval-jobs.ts';
-import './exploration-jobs.ts';
-import { consumeJobBatch } from './jobs.ts';
-import { runScheduledTick } from './scheduled.ts';
 
 export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';

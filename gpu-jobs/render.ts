@@ -143,7 +143,7 @@ export async function renderRun(
   write(
     'tooldrift.env',
     [
-      '# tooldrift variables for provider `openai` on the server of serve.sh (wrangler vars; see functions/env.ts).',
+      '# tooldrift variables for provider `openai` on the server of serve.sh (wrangler vars; see edge/env.ts).',
       `# Local: ${tooldriftStartCommand(s)}`,
       ...Object.entries(tooldriftEnv(s)).map(([k, v]) => `${k}=${v}`),
       '',

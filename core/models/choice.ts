@@ -1,7 +1,7 @@
 /**
  * A request's model choice (which provider and model answers, with which sampling settings). Pure zod, so the
  * HTTP routes, the evaluation suites and the CLI validate it the same way; every field falls back to the
- * deployment's configuration (functions/models.ts).
+ * deployment's configuration (edge/models.ts).
  */
 import { z } from 'zod';
 

@@ -5,8 +5,8 @@
  * Only a short digest of the key (`keyId`) is ever logged or used to name a rate-limit bucket.
  */
 import type { MiddlewareHandler } from 'hono';
+import { readConfig } from '../../edge/env.ts';
 import type { AppEnv } from '../app-env.ts';
-import { readConfig } from '../env.ts';
 import { ProblemError } from './problem.ts';
 
 export type Role = 'user' | 'admin';

@@ -1,5 +1,23 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
+import { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
+import { rateLimit } from './rate-limit.ts';
+
+type OpenApiArgs = Parameters<z.ZodType['openapi']>;
+
+/**
+ * A schema from `core/` registered as a named OpenAPI component. `@hono/zod-openapi` adds `.openapi()` to zod's
+ * prototype when it is first imported, and zod 4 copies prototype methods onto a schema when the schema is
+ * built, so a core schema built before that import (a job or Durable Object module loaded first) has no
+ * `.openapi` of its own. Calling the prototype's method works whichever module was loaded first.
+ */
+export function namedSchema<T extends z.ZodType>(schema: T, ...args: OpenApiArgs): T {
+  const openapi = z.ZodType.prototype.openapi as (this: T, ...a: OpenApiArgs) => T;
+  return openapi.call(schema, ...args);
+}
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (problem+json names the failing field)',
@@ -31,3 +49,14 @@ export function problemResponses(...statuses: number[]) {
 export const AUTH_PROBLEMS = [401, 429] as const;
 
 export const BEARER = [{ bearerAuth: [] as string[] }];
+
+/**
+ * What every route behind a key declares: bearer security in the OpenAPI document, the key check (an admin key
+ * for `admin`) and the per-key rate limit, in that order.
+ */
+export function keyed(role: Role): {
+  security: typeof BEARER;
+  middleware: [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>];
+} {
+  return { security: BEARER, middleware: [requireKey(role), rateLimit()] };
+}

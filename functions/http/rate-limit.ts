@@ -3,8 +3,8 @@
  * digest). Answers 429 problem+json with `Retry-After`; successful responses carry `RateLimit-Remaining`.
  */
 import type { MiddlewareHandler } from 'hono';
+import { readConfig } from '../../edge/env.ts';
 import type { AppEnv } from '../app-env.ts';
-import { readConfig } from '../env.ts';
 import { ProblemError } from './problem.ts';
 
 export function rateLimit(): MiddlewareHandler<AppEnv> {

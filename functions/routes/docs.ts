@@ -5,10 +5,10 @@
  * scripts from a CDN, and tooldrift must be fully usable offline; it needs no JavaScript at all.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { PROBLEM_TYPES, type ProblemSlug } from '../../core/http/problems.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
 import { problemResponses } from '../http/openapi.ts';
-import { PROBLEM_TYPES, type ProblemSlug } from '../http/problem.ts';
 
 const INFO = {
   title: 'tooldrift API',

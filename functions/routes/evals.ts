@@ -1,45 +1,32 @@
 /**
  * Evaluations (issue 7): `POST /v1/evals` runs a suite (core/evals/suite.ts) by fanning its groups out through
- * the JOBS queue (functions/eval-jobs.ts); `GET /v1/evals/{id}` gives the aggregates shaped like ToolEvo's
+ * the JOBS queue (edge/jobs/eval-group.ts); `GET /v1/evals/{id}` gives the aggregates shaped like ToolEvo's
  * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
  * are listed with keyset pagination and read one by one with their trajectory.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { evalResults, evals, tasks } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { assertSurfacesExist, launchEval, plannedPerCell } from '../../edge/jobs/eval-group.ts';
+import {
+  cancelEval,
+  type EvalResultRow,
+  type EvalRow,
+  evalProgress,
+  getEval,
+  getResult,
+  listResults,
+  resultRows,
+} from '../../edge/stores/evaluations.ts';
+import { getTask } from '../../edge/stores/tasks.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { assertSurfacesExist, launchEval, plannedPerCell, resultRows } from '../eval-jobs.ts';
-import { requireKey } from '../http/auth.ts';
-import { cursorParam, nextCursor, olderThan } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { cursorParam } from '../http/keyset.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-
-const Iso = z.string().openapi({ description: 'Time (ISO 8601, UTC).' });
-
-export const EvalSummary = z
-  .object({
-    id: z.string(),
-    name: z.string().nullable(),
-    status: z.enum(['running', 'done', 'cancelled']),
-    createdAt: Iso,
-    finishedAt: Iso.nullable(),
-    scheduleId: z.string().nullable(),
-    dueTime: Iso.nullable().openapi({ description: "The schedule's due time this run is for." }),
-    progress: z.object({ done: z.number().int(), total: z.number().int() }),
-    successRate: z.number().nullable().openapi({ description: 'Correct / finished task runs so far.' }),
-    flagged: z
-      .boolean()
-      .openapi({ description: 'A drop beyond the schedule threshold against the previous run.' }),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('EvalSummary');
+import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
 const Cell = z.object({
   dataset: z.string(),
@@ -175,12 +162,11 @@ const createEvalRoute = createRoute({
   path: '/v1/evals',
   tags: ['Evaluations'],
   summary: 'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: EvalSuiteSchema.openapi('EvalSuite') } },
+      content: { 'application/json': { schema: namedSchema(EvalSuiteSchema, 'EvalSuite') } },
     },
   },
   responses: {
@@ -194,8 +180,7 @@ const listEvalsRoute = createRoute({
   path: '/v1/evals',
   tags: ['Evaluations'],
   summary: 'Evaluations, newest first',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -216,8 +201,7 @@ const getEvalRoute = createRoute({
   tags: ['Evaluations'],
   summary:
     'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }) },
   responses: {
     200: { description: 'The evaluation', content: { 'application/json': { schema: EvalView } } },
@@ -230,8 +214,7 @@ const deleteEvalRoute = createRoute({
   path: '/v1/evals/{id}',
   tags: ['Evaluations'],
   summary: 'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }) },
   responses: {
     200: { description: 'The evaluation', content: { 'application/json': { schema: EvalSummary } } },
@@ -244,8 +227,7 @@ const resultsRoute = createRoute({
   path: '/v1/evals/{id}/results',
   tags: ['Evaluations'],
   summary: 'Task runs of an evaluation, in plan order, filterable',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId }), query: ResultsQuery },
   responses: {
     200: {
@@ -265,8 +247,7 @@ const resultRoute = createRoute({
   path: '/v1/evals/{id}/results/{resultId}',
   tags: ['Evaluations'],
   summary: 'One task run with its trajectory',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'The task run', content: { 'application/json': { schema: EvalResultDetail } } },
@@ -274,90 +255,10 @@ const resultRoute = createRoute({
   },
 });
 
-type EvalRow = typeof evals.$inferSelect;
-
-function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** Finished task runs and correct ones so far, per evaluation, in one query. */
-async function progressOf(
-  env: Bindings,
-  ids: readonly string[],
-): Promise<Map<string, { done: number; correct: number }>> {
-  const out = new Map<string, { done: number; correct: number }>();
-  if (ids.length === 0) return out;
-  const rows = await database(env.DB)
-    .select({
-      id: evalResults.evalId,
-      done: sql<number>`count(*)`,
-      correct: sql<number>`coalesce(sum(case when ${evalResults.correct} then 1 else 0 end), 0)`,
-    })
-    .from(evalResults)
-    .where(inArray(evalResults.evalId, [...ids]))
-    .groupBy(evalResults.evalId);
-  for (const r of rows) out.set(r.id, { done: r.done, correct: r.correct });
-  return out;
-}
-
-/** A summary from the row and the progress of an evaluation that is not done (done ones carry their totals). */
-function summaryWithProgress(row: EvalRow, progress: { done: number; correct: number } | undefined) {
-  if (row.status === 'done') return evalSummary(row, row.total, row.successRate);
-  const done = progress?.done ?? 0;
-  return evalSummary(row, done, done > 0 ? (progress?.correct ?? 0) / done : null);
-}
-
-export function evalSummary(
-  row: EvalRow,
-  done: number,
-  successRate: number | null,
-): z.infer<typeof EvalSummary> {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    createdAt: new Date(row.createdAt).toISOString(),
-    finishedAt: iso(row.finishedAt),
-    scheduleId: row.scheduleId,
-    dueTime: iso(row.dueTime),
-    progress: { done, total: row.total },
-    successRate: row.status === 'done' ? row.successRate : successRate,
-    flagged: row.flagged,
-    links: { self: `/v1/evals/${row.id}`, results: `/v1/evals/${row.id}/results` },
-  };
-}
-
 async function findEval(env: Bindings, id: string): Promise<EvalRow> {
-  const [row] = await database(env.DB).select().from(evals).where(eq(evals.id, id)).limit(1);
+  const row = await getEval(env, id);
   if (!row) throw new ProblemError('not-found', { detail: `No evaluation with id ${id}.` });
   return row;
-}
-
-/** Summaries of evaluations (newest first), with their progress. */
-export async function listEvalSummaries(
-  env: Bindings,
-  opts: { limit: number; scheduleId?: string; before?: string },
-): Promise<{ evals: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
-  const rows = await database(env.DB)
-    .select()
-    .from(evals)
-    .where(
-      and(
-        opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined,
-        olderThan(evals.createdAt, evals.id, opts.before),
-      ),
-    )
-    .orderBy(desc(evals.createdAt), desc(evals.id))
-    .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
-  const progress = await progressOf(
-    env,
-    page.filter((r) => r.status !== 'done').map((r) => r.id),
-  );
-  return {
-    evals: page.map((r) => summaryWithProgress(r, progress.get(r.id))),
-    nextCursor: nextCursor(rows, opts.limit, (r) => [r.createdAt, r.id]),
-  };
 }
 
 export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -397,63 +298,40 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteEvalRoute, async (c) => {
     const id = c.req.valid('param').id;
     await findEval(c.env, id);
-    await database(c.env.DB)
-      .update(evals)
-      .set({ status: 'cancelled', finishedAt: Date.now() })
-      .where(and(eq(evals.id, id), eq(evals.status, 'running')));
+    await cancelEval(c.env, id);
     const row = await findEval(c.env, id);
-    return c.json(summaryWithProgress(row, (await progressOf(c.env, [id])).get(id)), 200);
+    return c.json(summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)), 200);
   });
 
   app.openapi(resultsRoute, async (c) => {
     const id = c.req.valid('param').id;
     const q = c.req.valid('query');
     await findEval(c.env, id);
-    const conditions: SQL[] = [eq(evalResults.evalId, id)];
-    if (q.method) conditions.push(eq(evalResults.method, q.method));
-    if (q.surface) conditions.push(eq(evalResults.surface, q.surface));
-    if (q.dataset) conditions.push(eq(evalResults.dataset, q.dataset));
-    if (q.difficulty) conditions.push(eq(evalResults.difficulty, q.difficulty));
-    if (q.correct) conditions.push(eq(evalResults.correct, q.correct === 'true'));
-    if (q.errorClass) conditions.push(eq(evalResults.errorClass, q.errorClass));
-    if (q.cursor) conditions.push(gt(evalResults.id, q.cursor));
-    const rows = await database(c.env.DB)
-      .select()
-      .from(evalResults)
-      .where(and(...conditions))
-      .orderBy(asc(evalResults.id))
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return c.json(
-      { results: page.map(resultView), nextCursor: rows.length > q.limit && last ? last.id : null },
-      200,
+    const { limit, cursor, correct, ...filter } = q;
+    const page = await listResults(
+      c.env,
+      id,
+      { ...filter, ...(correct ? { correct: correct === 'true' } : {}) },
+      { limit, cursor },
     );
+    return c.json({ results: page.items.map(resultView), nextCursor: page.nextCursor }, 200);
   });
 
   app.openapi(resultRoute, async (c) => {
     const { id, resultId } = c.req.valid('param');
-    const [row] = await database(c.env.DB)
-      .select()
-      .from(evalResults)
-      .where(and(eq(evalResults.evalId, id), eq(evalResults.id, resultId)))
-      .limit(1);
+    const row = await getResult(c.env, id, resultId);
     if (!row) throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
     // Gold answers are admin-only everywhere else (GET /v1/tasks); the same here.
     let gold: unknown = null;
     if (c.get('principal')?.role === 'admin') {
-      const [task] = await database(c.env.DB)
-        .select({ gold: tasks.gold })
-        .from(tasks)
-        .where(eq(tasks.id, row.taskId));
-      gold = task?.gold ?? null;
+      gold = (await getTask(c.env, row.taskId))?.gold ?? null;
     }
     const trajectory = row.trajectory as z.infer<typeof EvalResultDetail>['trajectory'];
     return c.json({ ...resultView(row), gold, trajectory }, 200);
   });
 }
 
-function resultView(r: typeof evalResults.$inferSelect): z.infer<typeof EvalResultSchema> {
+function resultView(r: EvalResultRow): z.infer<typeof EvalResultSchema> {
   return {
     id: r.id,
     method: r.method,

@@ -5,15 +5,11 @@
  * explorations.ts.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { database } from '../../db/client.ts';
-import { explorations, trees } from '../../db/schema.ts';
+import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { cursorParam, nextCursor, olderThan } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { cursorParam } from '../http/keyset.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const ListQuery = z.object({
@@ -59,8 +55,7 @@ const listRoute = createRoute({
   path: '/v1/explorations',
   tags: ['Explorations'],
   summary: 'Explorations, newest first, with tree counts; by cursor',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -80,8 +75,7 @@ const treesRoute = createRoute({
   path: '/v1/explorations/{id}/trees',
   tags: ['Explorations'],
   summary: 'The trees of an exploration (task, index, status, counters), by task id then tree index',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: z.string().min(1).max(100) }),
     query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
@@ -105,49 +99,17 @@ interface StoredConfig {
 export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const db = database(c.env.DB);
-    const rows = await db
-      .select()
-      .from(explorations)
-      .where(
-        and(
-          q.status ? eq(explorations.status, q.status) : undefined,
-          olderThan(explorations.createdAt, explorations.id, q.cursor),
-        ),
-      )
-      .orderBy(desc(explorations.createdAt), desc(explorations.id))
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    // Tree counts of the whole page in one grouped query.
-    const counts = new Map<string, { finished: number; solved: number }>();
-    if (page.length > 0) {
-      const groups = await db
-        .select({
-          id: trees.explorationId,
-          finished: sql<number>`coalesce(sum(case when ${trees.status} in ('succeeded','failed') then 1 else 0 end), 0)`,
-          solved: sql<number>`coalesce(sum(case when ${trees.solved} then 1 else 0 end), 0)`,
-        })
-        .from(trees)
-        .where(
-          inArray(
-            trees.explorationId,
-            page.map((r) => r.id),
-          ),
-        )
-        .groupBy(trees.explorationId);
-      for (const g of groups) counts.set(g.id, { finished: g.finished, solved: g.solved });
-    }
-    const next = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
+    const page = await listExplorations(c.env, q);
     return c.json(
       {
-        items: page.map((r) => {
+        items: page.items.map(({ row: r, finished, solved }) => {
           const config = r.config as StoredConfig;
           return {
             id: r.id,
             status: r.status,
             trees: r.treesTotal,
-            finished: counts.get(r.id)?.finished ?? 0,
-            solved: counts.get(r.id)?.solved ?? 0,
+            finished,
+            solved,
             surface: config.surface ?? null,
             promptSurface: config.promptSurface ?? null,
             tasks: config.taskIds?.length ?? 0,
@@ -157,7 +119,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
             links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
           };
         }),
-        nextCursor: next,
+        nextCursor: page.nextCursor,
       },
       200,
     );
@@ -166,19 +128,9 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(treesRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { limit } = c.req.valid('query');
-    const db = database(c.env.DB);
-    const [found] = await db
-      .select({ id: explorations.id })
-      .from(explorations)
-      .where(eq(explorations.id, id))
-      .limit(1);
-    if (!found) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
-    const rows = await db
-      .select()
-      .from(trees)
-      .where(eq(trees.explorationId, id))
-      .orderBy(asc(trees.taskId), asc(trees.treeIndex))
-      .limit(limit);
+    if (!(await getExploration(c.env, id)))
+      throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+    const rows = await listTrees(c.env, id, limit);
     return c.json(
       {
         items: rows.map((t) => ({

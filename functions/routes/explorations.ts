@@ -1,30 +1,35 @@
 /**
  * Explorations (ToolEvo data collection, issue 6): tasks × trees per task, each tree a Monte Carlo tree search in
- * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, functions/exploration-jobs.ts).
+ * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, edge/jobs/explore-tree.ts).
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { explorations, tasks, trees } from '../../db/schema.ts';
-import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import {
   EXPLORE_TREE,
   type ExplorationConfig,
   TREE_LOCATION_HINTS,
   treeSeed,
-  treeStub,
-} from '../exploration-jobs.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+} from '../../edge/jobs/explore-tree.ts';
+import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import {
+  cancelOpenTrees,
+  getExploration,
+  insertExploration,
+  openTrees,
+  settleExploration,
+  treeStats,
+  treeWithConfig,
+} from '../../edge/stores/explorations.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
+import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
+import { treeStub } from '../../edge/stubs.ts';
+import type { AppEnv } from '../app-env.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { enqueueJob } from '../jobs.ts';
-import { ModelChoiceSchema, textModelFor } from '../models.ts';
-import { findSurface } from '../surface-store.ts';
+import { progressEvents } from '../http/sse.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;
@@ -130,8 +135,7 @@ const createRoute_ = createRoute({
   path: '/v1/explorations',
   tags: ['Explorations'],
   summary: 'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateExploration } } } },
   responses: {
     202: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -144,8 +148,7 @@ const getRoute = createRoute({
   path: '/v1/explorations/{id}',
   tags: ['Explorations'],
   summary: 'Status, tree counts, success rate so far and usage of an exploration',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -158,8 +161,7 @@ const eventsRoute = createRoute({
   path: '/v1/explorations/{id}/events',
   tags: ['Explorations'],
   summary: 'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
@@ -172,8 +174,7 @@ const deleteRoute = createRoute({
   path: '/v1/explorations/{id}',
   tags: ['Explorations'],
   summary: 'Cancel an exploration: queued trees never start, running trees stop',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: ExplorationId }) },
   responses: {
     200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
@@ -186,8 +187,7 @@ const treeRoute = createRoute({
   path: '/v1/trees/{id}',
   tags: ['Explorations'],
   summary: 'One search tree as JSON for visualisation (cached rollout nodes marked)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: {
@@ -203,8 +203,7 @@ const treeEventsRoute = createRoute({
   path: '/v1/trees/{id}/events',
   tags: ['Explorations'],
   summary: "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
@@ -212,30 +211,13 @@ const treeEventsRoute = createRoute({
   },
 });
 
-async function surfaceOrProblem(env: Bindings, id: string, field: string): Promise<void> {
-  if (await findSurface(env, id)) return;
-  throw new ProblemError('validation-error', {
-    detail: `Unknown surface ${id}.`,
-    errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
-  });
-}
-
 async function resolveTasks(
   env: Bindings,
   spec: z.infer<typeof CreateExploration>['tasks'],
 ): Promise<string[]> {
-  const db = database(env.DB);
   if (Array.isArray(spec)) {
     const unique = [...new Set(spec)];
-    const found = new Set<string>();
-    for (let i = 0; i < unique.length; i += 90) {
-      const rows = await db
-        .select({ id: tasks.id })
-        .from(tasks)
-        .where(inArray(tasks.id, unique.slice(i, i + 90)));
-      for (const r of rows) found.add(r.id);
-    }
-    const missing = unique.filter((id) => !found.has(id));
+    const missing = await missingTaskIds(env, unique);
     if (missing.length > 0) {
       throw new ProblemError('validation-error', {
         detail: `Unknown task id${missing.length > 1 ? 's' : ''}: ${missing.slice(0, 5).join(', ')}.`,
@@ -246,45 +228,20 @@ async function resolveTasks(
     }
     return unique;
   }
-  const rows = await db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(
-      and(
-        spec.dataset ? eq(tasks.dataset, spec.dataset) : undefined,
-        spec.difficulty ? eq(tasks.difficulty, spec.difficulty) : undefined,
-        spec.split ? eq(tasks.split, spec.split) : undefined,
-      ),
-    )
-    .orderBy(asc(tasks.id))
-    .limit(spec.limit);
-  if (rows.length === 0) {
+  const ids = await taskIdsMatching(env, spec, spec.limit);
+  if (ids.length === 0) {
     throw new ProblemError('validation-error', {
       detail: 'No task matches the filter (is the world seeded?).',
       errors: [{ in: 'body', field: 'tasks', pointer: '/tasks', message: 'matches no task' }],
     });
   }
-  return rows.map((r) => r.id);
+  return ids;
 }
 
 async function explorationView(env: Bindings, id: string): Promise<z.infer<typeof ExplorationView>> {
-  const db = database(env.DB);
-  const [row] = await db.select().from(explorations).where(eq(explorations.id, id)).limit(1);
+  const row = await getExploration(env, id);
   if (!row) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
-  const groups = await db
-    .select({
-      status: trees.status,
-      n: sql<number>`count(*)`,
-      solved: sql<number>`coalesce(sum(case when ${trees.solved} then 1 else 0 end), 0)`,
-      nodes: sql<number>`coalesce(sum(${trees.nodes}), 0)`,
-      iterations: sql<number>`coalesce(sum(${trees.iterations}), 0)`,
-      modelCalls: sql<number>`coalesce(sum(${trees.modelCalls}), 0)`,
-      inputTokens: sql<number>`coalesce(sum(${trees.inputTokens}), 0)`,
-      outputTokens: sql<number>`coalesce(sum(${trees.outputTokens}), 0)`,
-    })
-    .from(trees)
-    .where(eq(trees.explorationId, id))
-    .groupBy(trees.status);
+  const groups = await treeStats(env, id);
   const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
   const usage = { nodes: 0, iterations: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   let solved = 0;
@@ -317,46 +274,26 @@ async function explorationView(env: Bindings, id: string): Promise<z.infer<typeo
   };
 }
 
-function sseStream(c: Context<AppEnv>, id: string): Response {
-  const encoder = new TextEncoder();
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const run = async () => {
-    let last = '';
-    try {
-      for (;;) {
-        const view = await explorationView(c.env, id);
-        const data = JSON.stringify({
-          status: view.status,
-          counts: view.counts,
-          solved: view.solved,
-          successRate: view.successRate,
-          usage: view.usage,
-        });
-        if (data !== last) await writer.write(encoder.encode(`event: progress\ndata: ${data}\n\n`));
-        last = data;
-        if (view.status !== 'queued' && view.status !== 'running') {
-          await writer.write(encoder.encode(`event: done\ndata: ${data}\n\n`));
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await writer.close();
-    } catch {
-      // The client went away (or the exploration row vanished).
-    }
+/** The aggregate progress an exploration's event stream sends. */
+async function explorationProgress(env: Bindings, id: string) {
+  const view = await explorationView(env, id);
+  return {
+    data: {
+      status: view.status,
+      counts: view.counts,
+      solved: view.solved,
+      successRate: view.successRate,
+      usage: view.usage,
+    },
+    done: view.status !== 'queued' && view.status !== 'running',
   };
-  c.executionCtx.waitUntil(run());
-  return new Response(readable, {
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-  });
 }
 
 export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRoute_, async (c) => {
     const body = c.req.valid('json');
-    await surfaceOrProblem(c.env, body.surface, 'surface');
-    await surfaceOrProblem(c.env, body.promptSurface, 'promptSurface');
+    await requireSurface(c.env, body.surface, 'surface');
+    await requireSurface(c.env, body.promptSurface, 'promptSurface');
     textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
     const taskIds = await resolveTasks(c.env, body.tasks);
     const total = taskIds.length * body.treesPerTask;
@@ -379,10 +316,6 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
       ...(body.chunkIterations ? { chunkIterations: body.chunkIterations } : {}),
       ...(body.locationHint ? { locationHint: body.locationHint } : {}),
     };
-    const db = database(c.env.DB);
-    await db
-      .insert(explorations)
-      .values({ id, status: 'queued', config, treesTotal: total, createdAt: now, updatedAt: now });
     const rows = taskIds.flatMap((taskId, t) =>
       Array.from({ length: body.treesPerTask }, (_, i) => ({
         id: `${id}.${t}.${i}`,
@@ -394,8 +327,7 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
         updatedAt: now,
       })),
     );
-    // drizzle binds 12 parameters per row (defaults included): 8 rows stay under D1's 100 per statement.
-    for (let i = 0; i < rows.length; i += 8) await db.insert(trees).values(rows.slice(i, i + 8));
+    await insertExploration(c.env, { id, config, treesTotal: total, createdAt: now }, rows);
     for (const row of rows) {
       await enqueueJob(c.env, EXPLORE_TREE, { explorationId: id, treeId: row.id }, { id: `${id}:${row.id}` });
     }
@@ -407,30 +339,19 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(eventsRoute, async (c) => {
     const { id } = c.req.valid('param');
     await explorationView(c.env, id); // 404 before the stream starts
-    return sseStream(c, id) as never;
+    return progressEvents(c, () => explorationProgress(c.env, id), 'the exploration was deleted') as never;
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     await explorationView(c.env, id);
-    const db = database(c.env.DB);
-    const now = Date.now();
-    await db
-      .update(explorations)
-      .set({ status: 'cancelled', updatedAt: now })
-      .where(and(eq(explorations.id, id), inArray(explorations.status, ['queued', 'running'])));
-    const open = await db
-      .select({ id: trees.id, status: trees.status })
-      .from(trees)
-      .where(and(eq(trees.explorationId, id), inArray(trees.status, ['queued', 'running'])));
+    await settleExploration(c.env, id, 'cancelled');
+    const open = await openTrees(c.env, id);
     for (const t of open) {
       // A queued tree's job sees the cancelled exploration and never starts it; a running one is stopped.
       if (t.status === 'running') await treeStub(c.env, t.id).cancel();
     }
-    await db
-      .update(trees)
-      .set({ status: 'cancelled', updatedAt: now })
-      .where(and(eq(trees.explorationId, id), inArray(trees.status, ['queued', 'running'])));
+    await cancelOpenTrees(c.env, id);
     return c.json(await explorationView(c.env, id), 200);
   });
 
@@ -443,19 +364,20 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(treeEventsRoute, async (c) => {
     const { id } = c.req.valid('param');
     await treeOrProblem(c.env, id);
-    const res = await treeStub(c.env, id).fetch(new Request('https://tree/events'));
-    // A Durable Object's response has immutable headers; the middleware adds its own.
-    return new Response(res.body, { status: res.status, headers: new Headers(res.headers) }) as never;
+    const tree = treeStub(c.env, id);
+    return progressEvents(
+      c,
+      async () => {
+        const progress = await tree.progress();
+        return progress ? { data: progress, done: progress.status !== 'running' } : null;
+      },
+      'no such tree',
+    ) as never;
   });
 }
 
 async function treeOrProblem(env: Bindings, id: string) {
-  const [row] = await database(env.DB)
-    .select({ id: trees.id, config: explorations.config })
-    .from(trees)
-    .innerJoin(explorations, eq(explorations.id, trees.explorationId))
-    .where(eq(trees.id, id))
-    .limit(1);
+  const row = await treeWithConfig(env, id);
   // A queued tree's object may not exist yet: asking for it here creates it, so with the exploration's hint.
   const view = row ? await treeStub(env, id, (row.config as ExplorationConfig).locationHint).tree() : null;
   if (!view) throw new ProblemError('not-found', { detail: `No started tree with id ${id}.` });

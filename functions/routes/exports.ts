@@ -2,7 +2,7 @@
  * Training-data exports as JSON Lines (core/search/trajectories.ts documents both record formats):
  * - `GET /v1/exports/sft.jsonl`: one chat record per trajectory selected for training (seeded, at most 4
  *   successes per task and exploration), prompt over the P_c documentation only (ToolEVO §3.4);
- * - `GET /v1/exports/dpo.jsonl`: the preference pairs stored when each tree finished (functions/trajectory-store.ts),
+ * - `GET /v1/exports/dpo.jsonl`: the preference pairs stored when each tree finished (edge/stores/trajectories.ts),
  *   computed over the whole tree, so a rejected step is one whose subtree holds failures of any kind (wrong
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
@@ -10,16 +10,13 @@
  * that an export of any size never sits in memory at once.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, gt } from 'drizzle-orm';
 import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { type Database, database } from '../../db/client.ts';
-import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const PAGE = 50;
 
@@ -35,14 +32,6 @@ const ExportFilter = z.object({
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
 
-function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
-  return and(
-    f.exploration ? eq(table.explorationId, f.exploration) : undefined,
-    f.surface ? eq(table.surfaceId, f.surface) : undefined,
-    f.dataset ? eq(table.dataset, f.dataset) : undefined,
-  );
-}
-
 const NDJSON = 'application/x-ndjson';
 
 const ndjsonResponse = (description: string) => ({
@@ -57,8 +46,7 @@ const sftRoute = createRoute({
   summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
   description:
     'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
@@ -70,8 +58,7 @@ const dpoRoute = createRoute({
   summary: 'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
   description:
     'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
@@ -98,21 +85,8 @@ function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
 }
 
-async function sftPage(db: Database, f: ExportFilter, after: string) {
-  const rows = await db
-    .select({ t: trajectories, question: tasks.question })
-    .from(trajectories)
-    .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
-    .where(
-      and(
-        filterWhere(f, trajectories),
-        eq(trajectories.selected, true),
-        eq(trajectories.reward, 1),
-        gt(trajectories.id, after),
-      ),
-    )
-    .orderBy(asc(trajectories.id))
-    .limit(PAGE);
+async function sftPage(env: Bindings, f: ExportFilter, after: string) {
+  const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
       ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
@@ -134,13 +108,8 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
 }
 
-async function dpoPage(db: Database, f: ExportFilter, after: string) {
-  const rows = await db
-    .select({ id: preferencePairs.id, record: preferencePairs.record })
-    .from(preferencePairs)
-    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
-    .orderBy(asc(preferencePairs.id))
-    .limit(PAGE);
+async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
+  const rows = await preferencePairsAfter(env, f, after, PAGE);
   const lines = rows.map((r) => JSON.stringify(r.record));
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
 }
@@ -148,13 +117,11 @@ async function dpoPage(db: Database, f: ExportFilter, after: string) {
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(sftRoute, (c) => {
     const f = c.req.valid('query');
-    const db = database(c.env.DB);
-    return ndjson(linesStream('', (after) => sftPage(db, f, after))) as never;
+    return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
   });
 
   app.openapi(dpoRoute, (c) => {
     const f = c.req.valid('query');
-    const db = database(c.env.DB);
-    return ndjson(linesStream('', (after) => dpoPage(db, f, after))) as never;
+    return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }

@@ -1,13 +1,13 @@
 /** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { desc, eq } from 'drizzle-orm';
-import { database } from '../../db/client.ts';
 import journal from '../../db/migrations/meta/_journal.json';
-import { jobs } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { readConfig } from '../../edge/env.ts';
+import { CANARY } from '../../edge/jobs/canary.ts';
+import { latestJobOfKind } from '../../edge/stores/jobs.ts';
+import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { readConfig } from '../env.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
@@ -41,34 +41,20 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value?: T; error?: stri
 
 export async function checkHealth(env: Bindings) {
   const config = readConfig(env);
-  const d1 = await timed(() => env.DB.prepare('SELECT 1 AS one').first<{ one: number }>());
-  const applied = await timed(async () => {
-    const rows = await env.DB.prepare('SELECT name FROM d1_migrations ORDER BY id').all<{ name: string }>();
-    return rows.results.map((r) => r.name);
-  });
+  const d1 = await timed(() => pingD1(env));
+  const applied = await timed(() => appliedMigrations(env));
   const pending = applied.value
     ? EXPECTED_MIGRATIONS.filter((m) => !applied.value?.includes(m))
     : EXPECTED_MIGRATIONS;
   const durable = await timed(() => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('health')).ping());
-  const canary = await timed(async () => {
-    const rows = await database(env.DB)
-      .select({ id: jobs.id, status: jobs.status, createdAt: jobs.createdAt, finishedAt: jobs.finishedAt })
-      .from(jobs)
-      .where(eq(jobs.kind, 'canary'))
-      .orderBy(desc(jobs.createdAt))
-      .limit(1);
-    return rows[0] ?? null;
-  });
-  const world = await timed(async () => {
-    const row = await env.DB.prepare("SELECT value FROM meta WHERE key = 'world'").first<{ value: string }>();
-    return row ? (JSON.parse(row.value) as { seed: string; scale: number; tasks: number }) : null;
-  });
+  const canary = await timed(() => latestJobOfKind(env, CANARY));
+  const world = await timed(() => storedWorld(env));
   const queueBound = typeof env.JOBS?.send === 'function';
   const aiBound = typeof env.AI?.run === 'function';
   const aiNeeded = config.modelProvider === 'workers-ai' || config.embeddingProvider === 'workers-ai';
 
   const checks = {
-    d1: d1.error ? { ok: false, detail: d1.error } : { ok: d1.value?.one === 1, latencyMs: d1.ms },
+    d1: d1.error ? { ok: false, detail: d1.error } : { ok: d1.value === true, latencyMs: d1.ms },
     migrations: applied.error
       ? { ok: false, detail: `cannot read d1_migrations: ${applied.error}`, expected: EXPECTED_MIGRATIONS }
       : { ok: pending.length === 0, applied: applied.value ?? [], pending },

@@ -1,11 +1,11 @@
 /** Job status (any key) and the admin canary that proves the queue round trip. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { CANARY } from '../../edge/jobs/canary.ts';
+import { enqueueJob } from '../../edge/jobs/enqueue.ts';
+import { getJob } from '../../edge/stores/jobs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { enqueueJob, getJob } from '../jobs.ts';
 
 const JobSchema = z
   .object({
@@ -26,8 +26,7 @@ const getJobRoute = createRoute({
   path: '/v1/jobs/{id}',
   tags: ['Jobs'],
   summary: 'Status and result of a background job',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: JobSchema } } },
@@ -40,8 +39,7 @@ const canaryRoute = createRoute({
   path: '/v1/admin/canary',
   tags: ['Jobs'],
   summary: 'Enqueue a canary job to prove the queue round trip (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   responses: {
     202: {
       description: 'The canary job was enqueued',
@@ -75,7 +73,7 @@ export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(canaryRoute, async (c) => {
-    const { id } = await enqueueJob(c.env, 'canary', { enqueuedAt: Date.now() });
+    const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
     return c.json({ id, status: 'queued' as const }, 202);
   });
 }

@@ -1,12 +1,8 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import { database } from '../../db/client.ts';
-import { journal } from '../../db/schema.ts';
+import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -33,22 +29,12 @@ const JournalEntry = z
   })
   .openapi('JournalEntry');
 
-function where(f: z.infer<typeof Filter>) {
-  return and(
-    f.session ? eq(journal.sessionId, f.session) : undefined,
-    f.surface ? eq(journal.surfaceId, f.surface) : undefined,
-    f.via ? eq(journal.via, f.via) : undefined,
-    f.outcome ? eq(journal.outcome, f.outcome) : undefined,
-  );
-}
-
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/admin/journal',
   tags: ['Admin'],
   summary: 'Journalled session calls, newest first (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     query: Filter.extend({
       limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -78,8 +64,7 @@ const resetRoute = createRoute({
   path: '/v1/admin/journal',
   tags: ['Admin'],
   summary: 'Delete journalled calls matching the filter (all without one) (admin)',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { query: Filter },
   responses: {
     200: {
@@ -92,28 +77,18 @@ const resetRoute = createRoute({
 
 export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
-    const q = c.req.valid('query');
-    const rows = await database(c.env.DB)
-      .select()
-      .from(journal)
-      .where(and(where(q), q.before ? lt(journal.id, q.before) : undefined))
-      .orderBy(desc(journal.id))
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
+    const { limit, before, ...filter } = c.req.valid('query');
+    const page = await listJournal(c.env, filter, { limit, before });
     return c.json(
       {
-        items: page.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-        nextBefore: rows.length > q.limit ? (page[page.length - 1]?.id ?? null) : null,
+        items: page.items.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+        nextBefore: page.nextBefore,
       },
       200,
     );
   });
 
-  app.openapi(resetRoute, async (c) => {
-    const q = c.req.valid('query');
-    const db = database(c.env.DB);
-    const [counted] = await db.select({ n: sql<number>`count(*)` }).from(journal).where(where(q));
-    await db.delete(journal).where(where(q));
-    return c.json({ deleted: counted?.n ?? 0 }, 200);
-  });
+  app.openapi(resetRoute, async (c) =>
+    c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
+  );
 }

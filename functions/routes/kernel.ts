@@ -4,18 +4,14 @@
  * state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
 import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { tasks } from '../../db/schema.ts';
+import { getTask } from '../../edge/stores/tasks.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
 
 const StateSchema = z
   .object({
@@ -62,8 +58,7 @@ const route = createRoute({
   path: '/v1/kernel/call',
   tags: ['World'],
   summary: 'Call one P_c tool on the world, carrying the environment state yourself',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CallSchema } } } },
   responses: {
     200: {
@@ -85,13 +80,9 @@ export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
           errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
         });
       }
-      const rows = await database(c.env.DB)
-        .select({ gold: tasks.gold })
-        .from(tasks)
-        .where(eq(tasks.id, body.taskId))
-        .limit(1);
-      if (!rows[0]) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-      gold = rows[0].gold;
+      const task = await getTask(c.env, body.taskId);
+      if (!task) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+      gold = task.gold;
     }
     const state: EnvState = (body.state as EnvState | undefined) ?? initialState();
     const result = await callKernel(

@@ -23,10 +23,8 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { SESSION_MISSING_HEADER } from '../../durable-objects/episode-session.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, ProblemSchema } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const PATH = '/v1/sessions/{id}/mcp';
 
@@ -82,8 +80,7 @@ const problemOrRpc = (description: string) => ({
 const postRoute = createRoute({
   method: 'post',
   tags: ['Sessions'],
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   path: PATH,
   summary: 'MCP (Streamable HTTP): send one JSON-RPC message to the session’s MCP server',
   description:
@@ -113,8 +110,7 @@ const postRoute = createRoute({
 const getRoute = createRoute({
   method: 'get',
   tags: ['Sessions'],
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   path: PATH,
   summary: 'MCP (Streamable HTTP): open the stream of server notifications',
   description:
@@ -133,8 +129,7 @@ const getRoute = createRoute({
 const deleteRoute = createRoute({
   method: 'delete',
   tags: ['Sessions'],
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   path: PATH,
   summary: 'MCP (Streamable HTTP): end an MCP session',
   description: 'Closes the MCP session named by `Mcp-Session-Id` and its streams; the episode goes on.',

@@ -1,7 +1,7 @@
 /** GET /v1/models: the providers this deployment can use and what each can do. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { modelCatalog } from '../../edge/models.ts';
 import type { AppEnv } from '../app-env.ts';
-import { modelCatalog } from '../models.ts';
 
 const CapabilitiesSchema = z.object({
   n: z.boolean(),

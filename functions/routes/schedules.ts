@@ -1,23 +1,27 @@
 /**
  * Evaluation schedules (issue 7): a suite with a five-field UTC cron expression. The Worker's cron handler
- * launches each enabled schedule once per due time (functions/schedules.ts); each run is compared with the
+ * launches each enabled schedule once per due time (edge/jobs/schedules.ts); each run is compared with the
  * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { checkCron, nextDue } from '../../core/util/cron.ts';
-import { database } from '../../db/client.ts';
-import { schedules } from '../../db/schema.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
+import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
+import { textModelFor } from '../../edge/models.ts';
+import {
+  deleteSchedule,
+  getSchedule,
+  insertSchedule,
+  listSchedules,
+  type ScheduleRow,
+  updateSchedule,
+} from '../../edge/stores/schedules.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { assertSurfacesExist } from '../eval-jobs.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { textModelFor } from '../models.ts';
-import { EvalSummary, listEvalSummaries } from './evals.ts';
+import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
   .string()
@@ -82,8 +86,7 @@ const createScheduleRoute = createRoute({
   path: '/v1/schedules',
   tags: ['Evaluations'],
   summary: 'Schedule an evaluation suite with a cron expression',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateSchedule } } } },
   responses: {
     201: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
@@ -96,8 +99,7 @@ const listSchedulesRoute = createRoute({
   path: '/v1/schedules',
   tags: ['Evaluations'],
   summary: 'Evaluation schedules',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   responses: {
     200: {
       description: 'Every schedule, oldest first',
@@ -112,8 +114,7 @@ const getScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: ScheduleId },
   responses: {
     200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleDetail } } },
@@ -126,8 +127,7 @@ const patchScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'Change a schedule (name, cron, suite, threshold, enabled)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: ScheduleId,
     body: { required: true, content: { 'application/json': { schema: UpdateSchedule } } },
@@ -143,16 +143,13 @@ const deleteScheduleRoute = createRoute({
   path: '/v1/schedules/{id}',
   tags: ['Evaluations'],
   summary: 'Delete a schedule (its past runs are kept)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: ScheduleId },
   responses: {
     204: { description: 'Deleted' },
     ...problemResponses(400, 404, ...AUTH_PROBLEMS),
   },
 });
-
-type ScheduleRow = typeof schedules.$inferSelect;
 
 async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<typeof ScheduleView>> {
   const last = await listEvalSummaries(env, { limit: 1, scheduleId: row.id });
@@ -177,20 +174,13 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
   try {
     textModelFor(env, suite.model);
   } catch (err) {
-    if (!(err instanceof ProblemError)) throw err;
-    throw new ProblemError(err.slug, {
-      ...err.options,
-      errors: err.options.errors?.map((e) => ({
-        ...e,
-        field: `suite.${e.field}`,
-        pointer: `/suite${e.pointer}`,
-      })),
-    });
+    if (!(err instanceof InvalidInputError)) throw err;
+    throw new InvalidInputError(err.message, nestIssues(err.issues, 'suite'));
   }
 }
 
 async function findSchedule(env: Bindings, id: string): Promise<ScheduleRow> {
-  const [row] = await database(env.DB).select().from(schedules).where(eq(schedules.id, id)).limit(1);
+  const row = await getSchedule(env, id);
   if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
   return row;
 }
@@ -211,12 +201,12 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
       createdAt: now,
       updatedAt: now,
     };
-    await database(c.env.DB).insert(schedules).values(row);
+    await insertSchedule(c.env, row);
     return c.json(await scheduleView(c.env, row), 201, { location: `/v1/schedules/${row.id}` });
   });
 
   app.openapi(listSchedulesRoute, async (c) => {
-    const rows = await database(c.env.DB).select().from(schedules).orderBy(schedules.createdAt);
+    const rows = await listSchedules(c.env);
     const out = [];
     for (const r of rows) out.push(await scheduleView(c.env, r));
     return c.json({ schedules: out }, 200);
@@ -244,13 +234,13 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
       ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
       updatedAt: Date.now(),
     };
-    await database(c.env.DB).update(schedules).set(next).where(eq(schedules.id, row.id));
+    await updateSchedule(c.env, next);
     return c.json(await scheduleView(c.env, next), 200);
   });
 
   app.openapi(deleteScheduleRoute, async (c) => {
     const row = await findSchedule(c.env, c.req.valid('param').id);
-    await database(c.env.DB).delete(schedules).where(eq(schedules.id, row.id));
+    await deleteSchedule(c.env, row.id);
     return c.body(null, 204);
   });
 }

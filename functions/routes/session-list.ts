@@ -11,14 +11,10 @@
  * Pagination is by keyset on (last call time, session id), newest activity first.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { desc, eq, inArray, sql } from 'drizzle-orm';
-import { database } from '../../db/client.ts';
-import { journal } from '../../db/schema.ts';
+import { listJournalSessions } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { cursorParam, linkNext, nextCursor, olderThanSql } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { cursorParam, linkNext } from '../http/keyset.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -49,8 +45,7 @@ const listRoute = createRoute({
   path: '/v1/sessions',
   tags: ['Sessions'],
   summary: 'Recent sessions (from the call journal), most recently active first; by cursor',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -68,55 +63,13 @@ const listRoute = createRoute({
 export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const db = database(c.env.DB);
-    const lastAt = sql<number>`max(${journal.at})`;
-    const groups = await db
-      .select({
-        id: journal.sessionId,
-        calls: sql<number>`count(*)`,
-        firstAt: sql<number>`min(${journal.at})`,
-        lastAt,
-      })
-      .from(journal)
-      .where(q.surface ? eq(journal.surfaceId, q.surface) : undefined)
-      .groupBy(journal.sessionId)
-      .having(olderThanSql(lastAt, journal.sessionId, q.cursor))
-      .orderBy(desc(lastAt), desc(journal.sessionId))
-      .limit(q.limit + 1);
-    const page = groups.slice(0, q.limit);
-    // Per-outcome and per-surface counts of the page's sessions (all their calls, whatever the filter).
-    const details = new Map<
-      string,
-      { surfaces: string[]; outcomes: Record<string, number>; calls: number }
-    >();
-    for (let i = 0; i < page.length; i += 50) {
-      const ids = page.slice(i, i + 50).map((g) => g.id);
-      const rows = await db
-        .select({
-          id: journal.sessionId,
-          surface: journal.surfaceId,
-          outcome: journal.outcome,
-          n: sql<number>`count(*)`,
-          first: sql<number>`min(${journal.id})`,
-        })
-        .from(journal)
-        .where(inArray(journal.sessionId, ids))
-        .groupBy(journal.sessionId, journal.surfaceId, journal.outcome)
-        .orderBy(sql`min(${journal.id})`);
-      for (const r of rows) {
-        const d = details.get(r.id) ?? { surfaces: [], outcomes: {}, calls: 0 };
-        if (!d.surfaces.includes(r.surface)) d.surfaces.push(r.surface);
-        d.outcomes[r.outcome] = (d.outcomes[r.outcome] ?? 0) + r.n;
-        d.calls += r.n;
-        details.set(r.id, d);
-      }
-    }
-    const next = nextCursor(groups, q.limit, (g) => [g.lastAt, g.id]);
+    const page = await listJournalSessions(c.env, q);
+    const next = page.nextCursor;
     linkNext(c, next);
     return c.json(
       {
-        items: page.map((g) => {
-          const d = details.get(g.id) ?? { surfaces: [], outcomes: {}, calls: g.calls };
+        items: page.items.map((g) => {
+          const d = g.details;
           return {
             id: g.id,
             surfaces: d.surfaces,

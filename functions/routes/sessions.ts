@@ -4,7 +4,6 @@
  * REST in the surface's own shape. tooldrift runs no model here: it only answers and scores.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
 import { serverSurfaceAt } from '../../core/sessions/episode.ts';
@@ -19,15 +18,13 @@ import {
 } from '../../core/surfaces/schedule.ts';
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { tasks } from '../../db/schema.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
+import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
+import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { findSurface } from '../surface-store.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -119,58 +116,18 @@ const StepBody = z
       'Either `{"text": "<ReAct output>"}` (Thought/Action/Action Input, parsed as ToolQA-D does) or `{"action": ..., "action_input": ...}`. A `text/plain` body is taken as ReAct text.',
   });
 
-async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>) {
-  const db = database(c.env.DB);
+async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>): Promise<TaskRow> {
   if (body.taskId) {
-    const rows = await db.select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
-    if (!rows[0]) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-    return rows[0];
+    const row = await getTask(c.env, body.taskId);
+    if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+    return row;
   }
-  const f = body.filter ?? {};
-  const where = and(
-    f.dataset ? eq(tasks.dataset, f.dataset) : undefined,
-    f.difficulty ? eq(tasks.difficulty, f.difficulty) : undefined,
-    f.split ? eq(tasks.split, f.split) : undefined,
-  );
-  const ids = await db.select({ id: tasks.id }).from(tasks).where(where).orderBy(asc(tasks.id));
+  const ids = await taskIdsMatching(c.env, body.filter ?? {});
   if (ids.length === 0) {
     throw new ProblemError('not-found', { detail: 'No task matches the filter (is the world seeded?).' });
   }
-  const pick = ids[(hash128(`session-task/${body.seed}`)[0] as number) % ids.length]?.id as string;
-  const rows = await db.select().from(tasks).where(eq(tasks.id, pick)).limit(1);
-  return rows[0] as NonNullable<(typeof rows)[number]>;
-}
-
-async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
-  const surface = await findSurface(c.env, id);
-  if (!surface) {
-    throw new ProblemError('validation-error', {
-      detail: `Unknown surface ${id}.`,
-      errors: [
-        { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
-      ],
-    });
-  }
-  return surface;
-}
-
-/**
- * The session's Durable Object, typed by its own method signatures (the generated RPC stub types turn the
- * discriminated unions these methods return into types TypeScript cannot narrow).
- */
-interface SessionRpc {
-  start(config: SessionConfig): Promise<SessionView>;
-  view(): Promise<SessionView | null>;
-  step(
-    input: StepInput,
-    via: 'react' | 'action' | 'rest' | 'mcp',
-    toolName: string,
-  ): Promise<SessionStepReply>;
-  setClock(move: { at?: string; advanceMs?: number }): Promise<SessionView | null>;
-}
-
-function stub(c: Context<AppEnv>, id: string): SessionRpc {
-  return c.env.SESSIONS.get(c.env.SESSIONS.idFromName(id)) as unknown as SessionRpc;
+  const pick = ids[(hash128(`session-task/${body.seed}`)[0] as number) % ids.length] as string;
+  return (await getTask(c.env, pick)) as TaskRow;
 }
 
 function links(id: string) {
@@ -243,8 +200,7 @@ const createRoute_ = createRoute({
   path: '/v1/sessions',
   tags: ['Sessions'],
   summary: 'Start a session: one task, a server surface (or schedule), a step budget',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: CreateSession } } } },
   responses: {
     201: { description: 'The session', content: { 'application/json': { schema: SessionCreated } } },
@@ -257,8 +213,7 @@ const getRoute = createRoute({
   path: '/v1/sessions/{id}',
   tags: ['Sessions'],
   summary: 'The session: task, progress, the full transcript',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: SessionId }) },
   responses: {
     200: {
@@ -274,8 +229,7 @@ const stepRoute = createRoute({
   path: '/v1/sessions/{id}/step',
   tags: ['Sessions'],
   summary: 'One agent step: ReAct text or an action with its input',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: SessionId }),
     body: {
@@ -300,8 +254,7 @@ const toolRoute = createRoute({
   summary: "Call one tool of the session's server surface with JSON parameters in that surface's shape",
   description:
     'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: {
     params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
     body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
@@ -317,8 +270,7 @@ const clockRoute = createRoute({
   path: '/v1/sessions/{id}/clock',
   tags: ['Sessions'],
   summary: "Move the session's clock (admin): to an instant, or forward by milliseconds",
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     params: z.object({ id: SessionId }),
     body: {
@@ -381,16 +333,20 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRoute_, async (c) => {
     const body = c.req.valid('json');
     const task = await pickTask(c, body);
-    const promptSurface = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    const promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
     let server: SessionConfig['server'];
     if (body.schedule) {
       const surfaces: Record<string, Surface> = {};
       for (const [i, stage] of body.schedule.stages.entries()) {
-        surfaces[stage.surface] ??= await surfaceOrProblem(c, stage.surface, `schedule.stages.${i}.surface`);
+        surfaces[stage.surface] ??= await requireSurface(
+          c.env,
+          stage.surface,
+          `schedule.stages.${i}.surface`,
+        );
       }
       server = { kind: 'schedule', schedule: body.schedule, surfaces };
     } else {
-      server = { kind: 'surface', surface: await surfaceOrProblem(c, body.surface, 'surface') };
+      server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
     }
     const id = crypto.randomUUID();
     const now = new Date();
@@ -411,7 +367,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
     };
-    const view = await stub(c, id).start(config);
+    const view = await sessionStub(c.env, id).start(config);
     return c.json(
       {
         id,
@@ -429,7 +385,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const view = await stub(c, id).view();
+    const view = await sessionStub(c.env, id).view();
     if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
     return c.json(publicView(view) as Record<string, unknown>, 200);
   });
@@ -450,7 +406,11 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       input = 'text' in body ? body.text : { action: body.action, actionInput: body.action_input };
     }
     const name = typeof input === 'string' ? 'react' : input.action;
-    const reply = await stub(c, id).step(input, typeof input === 'string' ? 'react' : 'action', name);
+    const reply = await sessionStub(c.env, id).step(
+      input,
+      typeof input === 'string' ? 'react' : 'action',
+      name,
+    );
     // Raw responses: an injected fault, or a body that faults may corrupt, so not c.json().
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
     if (reply.kind !== 'step') handleNonStep(reply, id);
@@ -466,7 +426,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(toolRoute, async (c) => {
     const { id, name } = c.req.valid('param');
     const args = c.req.valid('json');
-    const reply = await stub(c, id).step({ action: name, actionInput: args }, 'rest', name);
+    const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
     if (reply.kind !== 'step') handleNonStep(reply, id);
     const { entry, progress } = reply;
@@ -501,7 +461,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(clockRoute, async (c) => {
     const { id } = c.req.valid('param');
     const move = c.req.valid('json');
-    const view = await stub(c, id).setClock(move);
+    const view = await sessionStub(c.env, id).setClock(move);
     if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
     return c.json(publicView(view) as Record<string, unknown>, 200);
   });

@@ -12,8 +12,6 @@
  * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
-import type { Context } from 'hono';
 import {
   AidsSchema,
   AidUnavailableError,
@@ -22,20 +20,16 @@ import {
   resolveAids,
 } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
-import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { tasks } from '../../db/schema.ts';
+import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import { findSurface, requireSurface, unknownSurface } from '../../edge/stores/surfaces.ts';
+import { getTask } from '../../edge/stores/tasks.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { ModelChoiceSchema, textModelFor } from '../models.ts';
-import { findSurface } from '../surface-store.ts';
-import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
 const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
@@ -125,8 +119,7 @@ const solveRoute = createRoute({
   path: '/v1/solve',
   tags: ['Agents'],
   summary: 'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { body: { required: true, content: { 'application/json': { schema: SolveBody } } } },
   responses: {
     200: {
@@ -137,21 +130,6 @@ const solveRoute = createRoute({
   },
 });
 
-function unknownSurface(id: string, field: string): ProblemError {
-  return new ProblemError('validation-error', {
-    detail: `Unknown surface ${id}.`,
-    errors: [
-      { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
-    ],
-  });
-}
-
-async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
-  const surface = await findSurface(c.env, id);
-  if (!surface) throw unknownSurface(id, field);
-  return surface;
-}
-
 type Step = z.infer<typeof SolveStep>;
 
 export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -159,14 +137,13 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid('json');
     let task: { id: string | null; question: string; dataset: string | null; gold: Gold | undefined };
     if (body.taskId !== undefined) {
-      const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
-      const row = rows[0];
+      const row = await getTask(c.env, body.taskId);
       if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
       task = { id: row.id, question: row.question, dataset: row.dataset, gold: row.gold as Gold };
     } else {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
-    const surface = await surfaceOrProblem(c, body.surface, 'surface');
+    const surface = await requireSurface(c.env, body.surface, 'surface');
     const lookup = { surface: (id: string) => findSurface(c.env, id) };
     const aids = await resolveAids(body.aids, body.promptSurface, lookup).catch((err: unknown) => {
       if (err instanceof AidUnavailableError && err.slot === 'documentation') {

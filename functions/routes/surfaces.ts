@@ -3,7 +3,6 @@
  * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
@@ -16,16 +15,12 @@ import {
 } from '../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
-import { database } from '../../db/client.ts';
-import { surfaces } from '../../db/schema.ts';
+import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { findSurface, listSurfaces } from '../surface-store.ts';
 
-const SurfaceJson = SurfaceSchema.openapi('Surface', {
+const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
     'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
 });
@@ -130,8 +125,7 @@ const createSurfaceRoute = createRoute({
   summary: 'Create a custom surface, or generate one from a base by seeded drift (admin)',
   description:
     'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: {
     body: {
       required: true,
@@ -168,8 +162,7 @@ const deleteRoute = createRoute({
   path: '/v1/surfaces/{id}',
   tags: ['Surfaces'],
   summary: 'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
-  security: BEARER,
-  middleware: [requireKey('admin'), rateLimit()] as const,
+  ...keyed('admin'),
   request: { params: IdParam },
   responses: {
     204: { description: 'Deleted' },
@@ -189,9 +182,7 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
   if (builtinSurface(surface.id) || (await findSurface(env, surface.id))) {
     throw new ProblemError('conflict', { detail: `A surface with id ${surface.id} exists already.` });
   }
-  await database(env.DB)
-    .insert(surfaces)
-    .values({ id: surface.id, kind, body: surface, createdAt: Date.now() });
+  await insertSurface(env, surface, kind);
 }
 
 export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -287,11 +278,8 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
-    const deleted = await database(c.env.DB)
-      .delete(surfaces)
-      .where(eq(surfaces.id, id))
-      .returning({ id: surfaces.id });
-    if (deleted.length === 0) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
+    if (!(await deleteSurface(c.env, id)))
+      throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
     return c.body(null, 204);
   });
 }

@@ -1,22 +1,18 @@
 /**
  * The trajectory browser (issue 7): the root→Finish paths that finished search trees left in D1 (`trajectories`,
- * written by functions/trajectory-store.ts), filterable and paginated newest first, and one trajectory with its
+ * written by edge/stores/trajectories.ts), filterable and paginated newest first, and one trajectory with its
  * full ReAct text and steps. A key is required, like the explorations that produced them.
  *
  * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, desc, eq, gt, lte } from 'drizzle-orm';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { tasks, trajectories } from '../../db/schema.ts';
+import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
-import { requireKey } from '../http/auth.ts';
-import { cursorParam, linkNext, nextCursor, olderThan } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { cursorParam, linkNext } from '../http/keyset.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
-import { rateLimit } from '../http/rate-limit.ts';
 
 const ListQuery = z.object({
   exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
@@ -76,8 +72,7 @@ const listRoute = createRoute({
   path: '/v1/trajectories',
   tags: ['Explorations'],
   summary: 'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -97,8 +92,7 @@ const getRoute = createRoute({
   path: '/v1/trajectories/{id}',
   tags: ['Explorations'],
   summary: 'One trajectory: its question, ReAct text, steps and tool updates',
-  security: BEARER,
-  middleware: [requireKey('user'), rateLimit()] as const,
+  ...keyed('user'),
   request: { params: z.object({ id: z.string().min(1).max(300) }) },
   responses: {
     200: { description: 'The trajectory', content: { 'application/json': { schema: TrajectoryDetail } } },
@@ -106,9 +100,7 @@ const getRoute = createRoute({
   },
 });
 
-type Row = typeof trajectories.$inferSelect;
-
-function summary(r: Omit<Row, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
+function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
   return {
     id: r.id,
     treeId: r.treeId,
@@ -135,55 +127,17 @@ function summary(r: Omit<Row, 'text' | 'toolUpdates'>): z.infer<typeof Trajector
 export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const rows = await database(c.env.DB)
-      .select({
-        id: trajectories.id,
-        treeId: trajectories.treeId,
-        explorationId: trajectories.explorationId,
-        taskId: trajectories.taskId,
-        dataset: trajectories.dataset,
-        leafNode: trajectories.leafNode,
-        reward: trajectories.reward,
-        surfaceId: trajectories.surfaceId,
-        promptSurfaceId: trajectories.promptSurfaceId,
-        steps: trajectories.steps,
-        model: trajectories.model,
-        seed: trajectories.seed,
-        selected: trajectories.selected,
-        createdAt: trajectories.createdAt,
-      })
-      .from(trajectories)
-      .where(
-        and(
-          q.exploration ? eq(trajectories.explorationId, q.exploration) : undefined,
-          q.task ? eq(trajectories.taskId, q.task) : undefined,
-          q.dataset ? eq(trajectories.dataset, q.dataset) : undefined,
-          q.surface ? eq(trajectories.surfaceId, q.surface) : undefined,
-          q.success === undefined
-            ? undefined
-            : q.success === 'true'
-              ? gt(trajectories.reward, 0)
-              : lte(trajectories.reward, 0),
-          q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
-          olderThan(trajectories.createdAt, trajectories.id, q.cursor),
-        ),
-      )
-      .orderBy(desc(trajectories.createdAt), desc(trajectories.id))
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    const next = nextCursor(rows, q.limit, (r) => [r.createdAt, r.id]);
+    const { limit, cursor, ...filter } = q;
+    const page = await listTrajectories(c.env, filter, { limit, cursor });
+    const next = page.nextCursor;
+    const items = page.items;
     linkNext(c, next);
-    return c.json({ items: page.map(summary), nextCursor: next }, 200);
+    return c.json({ items: items.map(summary), nextCursor: next }, 200);
   });
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const [row] = await database(c.env.DB)
-      .select({ t: trajectories, question: tasks.question })
-      .from(trajectories)
-      .leftJoin(tasks, eq(tasks.id, trajectories.taskId))
-      .where(eq(trajectories.id, id))
-      .limit(1);
+    const row = await getTrajectory(c.env, id);
     if (!row) throw new ProblemError('not-found', { detail: `No trajectory with id ${id}.` });
     const { t } = row;
     return c.json(

@@ -3,17 +3,17 @@
  * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { pythonStr } from '../../core/world/answer-match.ts';
 import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
 import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
-import { database } from '../../db/client.ts';
-import { meta, tasks } from '../../db/schema.ts';
 import type { SeededWorld } from '../../db/world-seed.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { readConfig } from '../../edge/env.ts';
+import { getTask as findTask } from '../../edge/stores/tasks.ts';
+import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/world.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Bindings } from '../env.ts';
-import { readConfig } from '../env.ts';
 import { optionalPrincipal } from '../http/auth.ts';
+import { linkNext } from '../http/keyset.ts';
 import { problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -78,8 +78,7 @@ const TaskSchema = TaskSummarySchema.extend({
 
 /** The world row written by the seeder, if D1 holds the configured world. */
 export async function seededWorld(env: Bindings): Promise<SeededWorld | null> {
-  const rows = await database(env.DB).select().from(meta).where(eq(meta.key, 'world')).limit(1);
-  const value = rows[0]?.value as SeededWorld | undefined;
+  const value = await storedWorld(env);
   if (!value) return null;
   const config = readConfig(env);
   return value.seed === config.worldSeed && value.scale === config.worldScale ? value : null;
@@ -94,16 +93,8 @@ function notSeeded(env: Bindings): ProblemError {
 
 type Counts = Record<'easy' | 'hard', Record<'train' | 'dev' | 'test', number>>;
 
-async function taskCounts(env: Bindings): Promise<Map<string, Counts>> {
-  const rows = await database(env.DB)
-    .select({
-      dataset: tasks.dataset,
-      difficulty: tasks.difficulty,
-      split: tasks.split,
-      n: sql<number>`count(*)`,
-    })
-    .from(tasks)
-    .groupBy(tasks.dataset, tasks.difficulty, tasks.split);
+async function countsByDataset(env: Bindings): Promise<Map<string, Counts>> {
+  const rows = await taskCounts(env);
   const out = new Map<string, Counts>();
   for (const r of rows) {
     const c = out.get(r.dataset) ?? {
@@ -216,7 +207,7 @@ const getTask = createRoute({
 
 export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listDatasets, async (c) => {
-    const [world, counts] = await Promise.all([seededWorld(c.env), taskCounts(c.env)]);
+    const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
     return c.json(
       {
         world: worldSummary(c.env, world),
@@ -228,7 +219,7 @@ export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getDataset, async (c) => {
     const { name } = c.req.valid('param');
-    const [world, counts] = await Promise.all([seededWorld(c.env), taskCounts(c.env)]);
+    const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
     return c.json(
       { world: worldSummary(c.env, world), dataset: describe(DATASETS[name as DatasetName], world, counts) },
       200,
@@ -239,33 +230,9 @@ export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
     await optionalPrincipal(c);
     const q = c.req.valid('query');
     if (!(await seededWorld(c.env))) throw notSeeded(c.env);
-    const where = and(
-      q.dataset ? eq(tasks.dataset, q.dataset) : undefined,
-      q.difficulty ? eq(tasks.difficulty, q.difficulty) : undefined,
-      q.split ? eq(tasks.split, q.split) : undefined,
-      q.template ? eq(tasks.templateId, q.template) : undefined,
-      q.cursor ? gt(tasks.id, q.cursor) : undefined,
-    );
-    const rows = await database(c.env.DB)
-      .select({
-        id: tasks.id,
-        split: tasks.split,
-        dataset: tasks.dataset,
-        difficulty: tasks.difficulty,
-        templateId: tasks.templateId,
-        question: tasks.question,
-      })
-      .from(tasks)
-      .where(where)
-      .orderBy(asc(tasks.id))
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    const nextCursor = rows.length > q.limit ? (page[page.length - 1]?.id ?? null) : null;
-    if (nextCursor) {
-      const next = new URL(c.req.url);
-      next.searchParams.set('cursor', nextCursor);
-      c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
-    }
+    const { limit, cursor, ...filter } = q;
+    const { items: page, nextCursor } = await listTaskSummaries(c.env, filter, { limit, cursor });
+    linkNext(c, nextCursor);
     return c.json({ items: page.map((r) => ({ ...r, dataset: r.dataset as DatasetName })), nextCursor }, 200);
   });
 
@@ -273,8 +240,7 @@ export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
     const principal = await optionalPrincipal(c);
     const { id } = c.req.valid('param');
     if (!(await seededWorld(c.env))) throw notSeeded(c.env);
-    const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, id)).limit(1);
-    const task = rows[0];
+    const task = await findTask(c.env, id);
     if (!task) throw new ProblemError('not-found', { detail: `No task with id ${id}.` });
     const admin = principal?.role === 'admin';
     return c.json(

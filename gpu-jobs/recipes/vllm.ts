@@ -1,6 +1,6 @@
 /**
  * Serving a trained model with vLLM for tooldrift's `openai` provider: the `vllm serve` command and the tooldrift
- * variables that point provider `openai` at it (functions/env.ts: MODEL_PROVIDER, OPENAI_BASE_URL, MODEL_NAME;
+ * variables that point provider `openai` at it (edge/env.ts: MODEL_PROVIDER, OPENAI_BASE_URL, MODEL_NAME;
  * secret OPENAI_API_KEY only when the server was started with `--api-key`).
  *
  * What the model layer asks of the server (core/models/openai.ts, chat-completions.ts): chat completions with
@@ -69,7 +69,7 @@ export function vllmServeCommand(s: TrainSettings, trainer: Trainer, stage: Stag
   return vllmServeArgs(s, trainer, stage).map(shellQuote).join(' ');
 }
 
-/** The tooldrift variables (names from functions/env.ts) for provider `openai` on this server. */
+/** The tooldrift variables (names from edge/env.ts) for provider `openai` on this server. */
 export function tooldriftEnv(
   s: TrainSettings,
 ): Record<'MODEL_PROVIDER' | 'OPENAI_BASE_URL' | 'MODEL_NAME', string> {

@@ -11,9 +11,9 @@ import { DEFAULT_EVAL_DATASETS } from '../../core/evals/suite.ts';
 import { ERROR_CATEGORIES } from '../../core/evals/taxonomy.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals, jobs } from '../../db/schema.ts';
-import { createLogger } from '../../functions/http/log.ts';
+import { launchDueSchedules } from '../../edge/jobs/schedules.ts';
+import { createLogger } from '../../edge/log.ts';
 import worker from '../../functions/index.ts';
-import { launchDueSchedules } from '../../functions/schedules.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 

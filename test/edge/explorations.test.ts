@@ -17,10 +17,11 @@ import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { jobs, trajectories, trees } from '../../db/schema.ts';
 import type { SearchTreeObject, TreeStartParams } from '../../durable-objects/search-tree.ts';
-import { EXPLORE_TREE, treeStub } from '../../functions/exploration-jobs.ts';
+import { EXPLORE_TREE } from '../../edge/jobs/explore-tree.ts';
+import { textModelFor } from '../../edge/models.ts';
+import { treeStub } from '../../edge/stubs.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import worker from '../../functions/index.ts';
-import { textModelFor } from '../../functions/models.ts';
-import { edgeKernelDeps, worldFor } from '../../functions/world-runtime.ts';
 import { call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 

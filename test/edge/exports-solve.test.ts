@@ -20,7 +20,7 @@ import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { preferencePairs, trajectories } from '../../db/schema.ts';
-import { preferencePairId, preferenceRecord, recordTrajectories } from '../../functions/trajectory-store.ts';
+import { preferencePairId, preferenceRecord, recordTrajectories } from '../../edge/stores/trajectories.ts';
 import { call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 

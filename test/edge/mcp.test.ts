@@ -21,7 +21,7 @@ import { callKernel, type KernelToolName } from '../../core/world/kernel/kernel.
 import { initialState } from '../../core/world/kernel/state.ts';
 import type { PlanCall, Task } from '../../core/world/tasks/types.ts';
 import type { World } from '../../core/world/types.ts';
-import { edgeKernelDeps } from '../../functions/world-runtime.ts';
+import { edgeKernelDeps } from '../../edge/world-runtime.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 

@@ -29,8 +29,9 @@ describe('GET /v1/models', () => {
 describe('model choice', () => {
   it('gives the simulated policy by default and refuses providers this deployment lacks', async () => {
     const { env } = await import('cloudflare:workers');
-    const { textModelFor } = await import('../../functions/models.ts');
-    const { ProblemError } = await import('../../functions/http/problem.ts');
+    const { textModelFor } = await import('../../edge/models.ts');
+    // textModelFor throws a domain error (edge/errors.ts); its slug is the problem type the HTTP boundary uses.
+    const { DomainError: ProblemError } = await import('../../edge/errors.ts');
     const sim = textModelFor(env);
     expect(sim.provider).toBe('sim');
     expect(sim.capabilities.simulated).toBe(true);

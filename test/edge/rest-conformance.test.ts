@@ -7,7 +7,7 @@ import { INVALID_ACTION } from '../../core/world/kernel/messages.ts';
 import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import type { World } from '../../core/world/types.ts';
-import { edgeKernelDeps } from '../../functions/world-runtime.ts';
+import { edgeKernelDeps } from '../../edge/world-runtime.ts';
 import { postJson as post } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 

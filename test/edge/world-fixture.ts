@@ -6,8 +6,8 @@ import type { Task } from '../../core/world/tasks/types.ts';
 import type { World } from '../../core/world/types.ts';
 import { ContentHash, hashWorld } from '../../core/world/world.ts';
 import { worldSeedStatements } from '../../db/world-seed.ts';
-import { readConfig } from '../../functions/env.ts';
-import { worldFor } from '../../functions/world-runtime.ts';
+import { readConfig } from '../../edge/env.ts';
+import { worldFor } from '../../edge/world-runtime.ts';
 
 let seeded: Promise<{ world: World; tasks: Task[] }> | undefined;
 

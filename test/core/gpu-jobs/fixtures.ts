@@ -1,7 +1,7 @@
 /**
  * Real export lines for the gpu-jobs tests: a small simulated ToolEvo search (the `sim` policy on P_s_OOD), its
  * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
- * functions/routes/exports.ts and functions/trajectory-store.ts.
+ * functions/routes/exports.ts and edge/stores/trajectories.ts.
  */
 
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';

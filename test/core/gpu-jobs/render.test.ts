@@ -2,7 +2,7 @@
  * Config rendering from one settings object: the seed's values reach every rendered file (parsed back, not
  * grepped), the datasets LLaMA-Factory and TRL read are the exported files (DPO converted for LLaMA-Factory),
  * the vLLM command carries the flags the model layer needs, and the tooldrift variables are the ones
- * functions/env.ts reads. The Python scripts are syntax-checked and read the rendered configs.
+ * edge/env.ts reads. The Python scripts are syntax-checked and read the rendered configs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -254,7 +254,7 @@ describe('a rendered run folder', () => {
     expect(args).not.toContain('--served-model-name');
   });
 
-  it('serves with the flags the model layer needs and points provider openai at it (functions/env.ts names)', async () => {
+  it('serves with the flags the model layer needs and points provider openai at it (edge/env.ts names)', async () => {
     const run = await runDirWithExports('serve');
     const s = resolveSettings({ serve: { servedModelName: 'td-8b', publicHost: 'gpu-box', port: 8001 } });
     await renderRun(run, s, { serve: { trainer: 'trl', stage: 'dpo' } });
@@ -276,7 +276,7 @@ describe('a rendered run folder', () => {
     });
     expect(tooldriftEnv(s)).toEqual(env);
     // The variable names are the ones the Worker reads, and `openai` is a provider it accepts.
-    const envSource = readFileSync(join(ROOT, 'functions', 'env.ts'), 'utf8');
+    const envSource = readFileSync(join(ROOT, 'edge', 'env.ts'), 'utf8');
     for (const name of Object.keys(env)) expect(envSource).toContain(`env.${name}`);
     expect(envSource).toMatch(/modelProvider: z\.enum\(\[[^\]]*'openai'/);
     expect(read(run, 'tooldrift.env')).toContain(

@@ -1,14 +1,13 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
- * canary job and launches the evaluation schedules due since the previous tick (functions/schedules.ts).
+ * canary job and launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts).
  */
-import { and, eq } from 'drizzle-orm';
-import { database } from '../db/client.ts';
-import { cronTicks } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
-import type { Logger } from './http/log.ts';
-import { enqueueJob } from './jobs.ts';
+import type { Bindings } from '../env.ts';
+import type { Logger } from '../log.ts';
+import { claimCronTick, finishCronTick } from '../stores/cron-ticks.ts';
+import { CANARY } from './canary.ts';
+import { enqueueJob } from './enqueue.ts';
 import { launchDueSchedules } from './schedules.ts';
 
 export interface TickOutcome {
@@ -22,19 +21,13 @@ export async function runScheduledTick(
   env: Bindings,
   log: Logger,
 ): Promise<TickOutcome> {
-  const db = database(env.DB);
-  const claimed = await db
-    .insert(cronTicks)
-    .values({ cron, scheduledTime, startedAt: Date.now() })
-    .onConflictDoNothing()
-    .returning({ id: cronTicks.id });
-  if (claimed.length === 0) {
+  if (!(await claimCronTick(env, cron, scheduledTime))) {
     log.info('cron tick already handled', { cron, scheduledTime });
     return { claimed: false };
   }
   const canary = await enqueueJob(
     env,
-    'canary',
+    CANARY,
     { enqueuedAt: Date.now(), scheduledTime },
     { id: `canary:${scheduledTime}` },
   );
@@ -49,10 +42,7 @@ export async function runScheduledTick(
       ...(l.error ? { error: l.error } : {}),
     })),
   };
-  await db
-    .update(cronTicks)
-    .set({ finishedAt: Date.now(), summary })
-    .where(and(eq(cronTicks.cron, cron), eq(cronTicks.scheduledTime, scheduledTime)));
+  await finishCronTick(env, cron, scheduledTime, summary);
   log.info('cron tick handled', { cron, scheduledTime, ...summary });
   return { claimed: true, summary };
 }

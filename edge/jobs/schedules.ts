@@ -1,6 +1,6 @@
 /**
  * Scheduled evaluations: the cron handler asks which enabled schedules have a due time in the window since the
- * previous tick and launches each once (functions/eval-jobs.ts: the (schedule, due time) unique index makes a
+ * previous tick and launches each once (edge/jobs/eval-group.ts: the (schedule, due time) unique index makes a
  * second launch for the same due time a no-op, so retried or overlapping ticks launch nothing twice).
  *
  * The Worker's cron trigger fires every five minutes (wrangler.toml `triggers.crons`); a schedule's due time
@@ -8,14 +8,12 @@
  * due time in the window); ticks missed while the Worker was not triggered are not caught up. A schedule applies
  * from the minute it was created (cron's granularity): a due time in that minute counts, earlier ones do not.
  */
-import { eq } from 'drizzle-orm';
-import { type EvalSuite, EvalSuiteSchema } from '../core/evals/suite.ts';
-import { latestDueIn } from '../core/util/cron.ts';
-import { database } from '../db/client.ts';
-import { schedules } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
-import { launchEval, missingSurfaces } from './eval-jobs.ts';
-import type { Logger } from './http/log.ts';
+import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
+import { latestDueIn } from '../../core/util/cron.ts';
+import type { Bindings } from '../env.ts';
+import type { Logger } from '../log.ts';
+import { enabledSchedules } from '../stores/schedules.ts';
+import { launchEval, missingSurfaces } from './eval-group.ts';
 
 /** The interval of the Worker's cron trigger. */
 export const SCHEDULE_TICK_MS = 5 * 60_000;
@@ -34,7 +32,7 @@ export async function launchDueSchedules(
   log: Logger,
   windowMs = SCHEDULE_TICK_MS,
 ): Promise<ScheduleLaunch[]> {
-  const enabled = await database(env.DB).select().from(schedules).where(eq(schedules.enabled, true));
+  const enabled = await enabledSchedules(env);
   const out: ScheduleLaunch[] = [];
   for (const s of enabled) {
     const firstMinute = Math.floor(s.createdAt / 60_000) * 60_000;

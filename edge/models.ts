@@ -9,7 +9,7 @@ import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/typ
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
 import { createSimModel } from '../core/sim/index.ts';
 import { type Bindings, readConfig } from './env.ts';
-import { ProblemError } from './http/problem.ts';
+import { InvalidInputError } from './errors.ts';
 
 export {
   MODEL_PROVIDERS,
@@ -94,18 +94,16 @@ export function modelCatalog(env: Bindings) {
   };
 }
 
-/** The text model for a request's choice, or a 400 naming what this deployment cannot do. */
+/** The text model for a request's choice; an InvalidInputError naming what this deployment cannot do. */
 export function textModelFor(env: Bindings, choice: ModelChoice = {}): TextModel {
   const config = readConfig(env);
   const provider = choice.provider ?? (config.modelProvider === 'replay' ? 'sim' : config.modelProvider);
   const status = modelCatalog(env).providers.find((p) => p.provider === provider);
   if (!status?.available) {
-    throw new ProblemError('validation-error', {
-      detail: `Model provider ${provider} is not available here: ${status?.reason ?? 'unknown provider'}.`,
-      errors: [
-        { in: 'body', field: 'model.provider', pointer: '/model/provider', message: 'not configured' },
-      ],
-    });
+    throw new InvalidInputError(
+      `Model provider ${provider} is not available here: ${status?.reason ?? 'unknown provider'}.`,
+      [{ in: 'body', field: 'model.provider', pointer: '/model/provider', message: 'not configured' }],
+    );
   }
   const model = choice.model ?? status.defaultModel;
   switch (provider) {

@@ -10,24 +10,35 @@
  * A model provider that keeps failing: the group is retried by the queue; on the last attempt the failing
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
-import { documentationSurfaceId } from '../core/aids/index.ts';
-import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
-import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
-import { type EvalOutcome, type EvalStep, runEvalTask } from '../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../core/evals/suite.ts';
-import { classifyRun, RUN_ERROR } from '../core/evals/taxonomy.ts';
-import { getMethod } from '../core/methods/registry.ts';
-import type { Surface } from '../core/surfaces/model.ts';
-import type { Gold } from '../core/world/tasks/types.ts';
-import { database } from '../db/client.ts';
-import { evalResults, evals, schedules, tasks } from '../db/schema.ts';
-import type { Bindings } from './env.ts';
-import { ProblemError } from './http/problem.ts';
-import { enqueueJob, MAX_ATTEMPTS, registerJobKind } from './jobs.ts';
-import { textModelFor } from './models.ts';
-import { findSurface } from './surface-store.ts';
-import { edgeKernelDeps, worldFor } from './world-runtime.ts';
+import { documentationSurfaceId } from '../../core/aids/index.ts';
+import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
+import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
+import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
+import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
+import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
+import { getMethod } from '../../core/methods/registry.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import type { Gold } from '../../core/world/tasks/types.ts';
+import type { Bindings } from '../env.ts';
+import { InvalidInputError } from '../errors.ts';
+import { textModelFor } from '../models.ts';
+import {
+  evalForDueTime,
+  evalStatus,
+  finishedRuns,
+  getEval,
+  insertEval,
+  insertResult,
+  markEvalDone,
+  previousDoneEval,
+  resultRows,
+} from '../stores/evaluations.ts';
+import { getSchedule } from '../stores/schedules.ts';
+import { findSurface } from '../stores/surfaces.ts';
+import { getTasks, taskCells } from '../stores/tasks.ts';
+import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
+import { enqueueJob } from './enqueue.ts';
+import { type JobContext, type JobKind, MAX_ATTEMPTS } from './types.ts';
 
 export const EVAL_GROUP = 'eval-group';
 
@@ -50,13 +61,13 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
   return ids.filter((_, i) => found[i] === null);
 }
 
-/** A 400 problem naming each unknown surface of a suite, with pointers under `pointerBase`. */
+/** An InvalidInputError (a 400 over HTTP) naming each unknown surface of a suite, with pointers under `pointerBase`. */
 export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
-  throw new ProblemError('validation-error', {
-    detail: `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
-    errors: missing.map((id) => {
+  throw new InvalidInputError(
+    `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    missing.map((id) => {
       const at = suite.surfaces.indexOf(id);
       const field =
         at >= 0
@@ -71,21 +82,12 @@ export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, point
         message: `no surface named ${id}`,
       };
     }),
-  });
+  );
 }
 
 /** The groups of a suite over the tasks now in D1. */
 export async function planEval(env: Bindings, suite: EvalSuite): Promise<EvalGroup[]> {
-  const rows = await database(env.DB)
-    .select({ id: tasks.id, dataset: tasks.dataset, difficulty: tasks.difficulty })
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.split, suite.split),
-        inArray(tasks.dataset, suite.datasets),
-        inArray(tasks.difficulty, suite.difficulties),
-      ),
-    );
+  const rows = await taskCells(env, suite.split, suite.datasets, suite.difficulties);
   const byCell = new Map<string, string[]>();
   for (const r of rows) {
     const key = `${r.dataset}/${r.difficulty}`;
@@ -127,38 +129,29 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
-    throw new ProblemError('validation-error', {
-      detail: `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
-      errors: [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
-    });
+    throw new InvalidInputError(
+      `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
+      [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
+    );
   }
   const id = opts.id ?? crypto.randomUUID();
-  const db = database(env.DB);
-  const inserted = await db
-    .insert(evals)
-    .values({
-      id,
-      name: suite.name ?? null,
-      status: 'running',
-      suite,
-      planned: groups,
-      total,
-      model: label,
-      scheduleId: opts.scheduleId ?? null,
-      dueTime: opts.dueTime ?? null,
-      createdAt: Date.now(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: evals.id });
-  if (inserted.length === 0) {
-    const [existing] =
+  const inserted = await insertEval(env, {
+    id,
+    name: suite.name ?? null,
+    status: 'running',
+    suite,
+    planned: groups,
+    total,
+    model: label,
+    scheduleId: opts.scheduleId ?? null,
+    dueTime: opts.dueTime ?? null,
+    createdAt: Date.now(),
+  });
+  if (!inserted) {
+    const existing =
       opts.scheduleId !== undefined && opts.dueTime !== undefined
-        ? await db
-            .select({ id: evals.id, total: evals.total })
-            .from(evals)
-            .where(and(eq(evals.scheduleId, opts.scheduleId), eq(evals.dueTime, opts.dueTime)))
-            .limit(1)
-        : await db.select({ id: evals.id, total: evals.total }).from(evals).where(eq(evals.id, id)).limit(1);
+        ? await evalForDueTime(env, opts.scheduleId, opts.dueTime)
+        : await getEval(env, id);
     return { id: existing?.id ?? id, total: existing?.total ?? total, created: false };
   }
   for (let group = 0; group < groups.length; group++) {
@@ -188,33 +181,23 @@ function runError(message: string): EvalOutcome & { error: string } {
   };
 }
 
-registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
+async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext) {
   const { evalId, group } = payload as EvalGroupPayload;
-  const db = database(env.DB);
-  const [row] = await db.select().from(evals).where(eq(evals.id, evalId)).limit(1);
+  const row = await getEval(env, evalId);
   if (!row) throw new Error(`evaluation ${evalId} is missing`);
   if (row.status !== 'running') return { evalId, group, skipped: row.status };
   const suite = row.suite as EvalSuite;
   const plan = row.planned[group] as EvalGroup | undefined;
   if (!plan) throw new Error(`evaluation ${evalId} has no group ${group}`);
 
-  const done = await db
-    .select({ taskId: evalResults.taskId, trajectory: evalResults.trajectory })
-    .from(evalResults)
-    .where(
-      and(
-        eq(evalResults.evalId, evalId),
-        eq(evalResults.method, plan.method),
-        eq(evalResults.surface, plan.surface),
-      ),
-    );
+  const done = await finishedRuns(env, evalId, plan.method, plan.surface);
   const finished = new Map(
     done.map((d) => [
       d.taskId,
       d.trajectory as { steps?: EvalStep[]; toolUpdates?: string[]; error?: string },
     ]),
   );
-  const taskRows = await db.select().from(tasks).where(inArray(tasks.id, plan.taskIds));
+  const taskRows = await getTasks(env, plan.taskIds);
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
   const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
   const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
@@ -235,8 +218,8 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
         });
       continue;
     }
-    const [status] = await db.select({ status: evals.status }).from(evals).where(eq(evals.id, evalId));
-    if (status?.status !== 'running') return { evalId, group, ran, skipped: status?.status ?? 'deleted' };
+    const status = await evalStatus(env, evalId);
+    if (status !== 'running') return { evalId, group, ran, skipped: status ?? 'deleted' };
     const task = taskById.get(taskId);
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
@@ -263,59 +246,39 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
     }
     if (carrier && outcome.error === undefined) memory = carrier.carry(memory, outcome);
     const errorClass = outcome.error !== undefined ? RUN_ERROR : classifyRun(outcome);
-    await db
-      .insert(evalResults)
-      .values({
-        id: resultId(evalId, group, index),
-        evalId,
-        method: plan.method,
-        surface: plan.surface,
-        taskId,
-        dataset: plan.dataset,
-        difficulty: plan.difficulty,
-        question: task?.question ?? '',
-        answer: outcome.answer,
-        correct: outcome.correct,
-        ending: outcome.error !== undefined ? 'error' : outcome.ending,
-        errorClass,
-        steps: outcome.steps.length,
-        modelCalls: outcome.modelCalls,
-        inputTokens: outcome.inputTokens,
-        outputTokens: outcome.outputTokens,
-        latencyMs: Math.round(outcome.latencyMs),
-        trajectory: {
-          steps: outcome.steps,
-          toolUpdates: outcome.toolUpdates,
-          ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-        },
-        createdAt: Date.now(),
-      })
-      .onConflictDoNothing();
+    await insertResult(env, {
+      id: resultId(evalId, group, index),
+      evalId,
+      method: plan.method,
+      surface: plan.surface,
+      taskId,
+      dataset: plan.dataset,
+      difficulty: plan.difficulty,
+      question: task?.question ?? '',
+      answer: outcome.answer,
+      correct: outcome.correct,
+      ending: outcome.error !== undefined ? 'error' : outcome.ending,
+      errorClass,
+      steps: outcome.steps.length,
+      modelCalls: outcome.modelCalls,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      latencyMs: Math.round(outcome.latencyMs),
+      trajectory: {
+        steps: outcome.steps,
+        toolUpdates: outcome.toolUpdates,
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      },
+      createdAt: Date.now(),
+    });
     ran++;
   }
   await finishIfComplete(env, evalId);
   return { evalId, group: groupKey(plan), ran };
-});
-
-/** The result rows aggregates need (no trajectories). */
-export async function resultRows(env: Bindings, evalId: string): Promise<ResultRow[]> {
-  return database(env.DB)
-    .select({
-      method: evalResults.method,
-      surface: evalResults.surface,
-      dataset: evalResults.dataset,
-      difficulty: evalResults.difficulty,
-      correct: evalResults.correct,
-      errorClass: evalResults.errorClass,
-      modelCalls: evalResults.modelCalls,
-      inputTokens: evalResults.inputTokens,
-      outputTokens: evalResults.outputTokens,
-      latencyMs: evalResults.latencyMs,
-    })
-    .from(evalResults)
-    .where(eq(evalResults.evalId, evalId))
-    .orderBy(asc(evalResults.id));
 }
+
+/** The `eval-group` job kind: one group (method × surface × cell) of an evaluation. */
+export const evalGroupJob: JobKind = { kind: EVAL_GROUP, run: runEvalGroup };
 
 /** Planned task runs per (dataset, difficulty) cell, for one method × surface. */
 export function plannedPerCell(planned: readonly EvalGroup[]): Map<string, number> {
@@ -336,8 +299,7 @@ export interface EvalComparison {
  * run the comparison with the previous finished run of its schedule (flagged when a drop exceeds the threshold).
  */
 export async function finishIfComplete(env: Bindings, evalId: string): Promise<boolean> {
-  const db = database(env.DB);
-  const [row] = await db.select().from(evals).where(eq(evals.id, evalId)).limit(1);
+  const row = await getEval(env, evalId);
   if (row?.status !== 'running') return false;
   const rows = await resultRows(env, evalId);
   if (rows.length < row.total) return false;
@@ -345,15 +307,8 @@ export async function finishIfComplete(env: Bindings, evalId: string): Promise<b
   const current = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
   let comparison: EvalComparison | null = null;
   if (row.scheduleId !== null && row.dueTime !== null) {
-    const [schedule] = await db.select().from(schedules).where(eq(schedules.id, row.scheduleId)).limit(1);
-    const [previous] = await db
-      .select()
-      .from(evals)
-      .where(
-        and(eq(evals.scheduleId, row.scheduleId), eq(evals.status, 'done'), lt(evals.dueTime, row.dueTime)),
-      )
-      .orderBy(desc(evals.dueTime))
-      .limit(1);
+    const schedule = await getSchedule(env, row.scheduleId);
+    const previous = await previousDoneEval(env, row.scheduleId, row.dueTime);
     if (previous) {
       const before = aggregate(
         previous.suite as EvalSuite,
@@ -365,15 +320,10 @@ export async function finishIfComplete(env: Bindings, evalId: string): Promise<b
       comparison = { previousEvalId: previous.id, threshold, flagged: drops.length > 0, drops };
     }
   }
-  await db
-    .update(evals)
-    .set({
-      status: 'done',
-      successRate: current.successRate,
-      flagged: comparison?.flagged ?? false,
-      comparison,
-      finishedAt: Date.now(),
-    })
-    .where(and(eq(evals.id, evalId), eq(evals.status, 'running')));
+  await markEvalDone(env, evalId, {
+    successRate: current.successRate,
+    flagged: comparison?.flagged ?? false,
+    comparison,
+  });
   return true;
 }

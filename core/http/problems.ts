@@ -1,0 +1,134 @@
+/**
+ * RFC 9457 problem details, the pure part: the catalogue of problem types tooldrift answers with (each
+ * documented at `/problems/{slug}`), and how a problem document and a validation problem are built. The API
+ * (functions/http/problem.ts) sends them; the CLI (cli/validation.ts) builds the same documents client-side, so
+ * a bad flag reads exactly as the API's answer would. No HTTP framework here.
+ */
+import type { z } from 'zod';
+
+export const PROBLEM_TYPES = {
+  'validation-error': {
+    status: 400,
+    title: 'Request validation failed',
+    description:
+      'A body, query or path parameter does not match the schema; `errors` lists each failing field.',
+  },
+  'malformed-json': {
+    status: 400,
+    title: 'Malformed JSON body',
+    description:
+      'The request declared a JSON body but it could not be parsed; `detail` gives the parser message.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Missing or invalid API key',
+    description: 'The route changes state or costs money: send `Authorization: Bearer <key>`.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Insufficient rights',
+    description: 'The key is valid but lacks the admin role this route requires.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    description: 'No route or resource matches the request.',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but not for this HTTP method; `Allow` lists the methods it accepts.',
+  },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    description: 'The request conflicts with the current state of the resource.',
+  },
+  gone: {
+    status: 410,
+    title: 'Gone',
+    description: 'The resource existed but has been removed (for example a sunset tool).',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'Request body too large',
+    description: 'The body exceeds the documented maximum size (MAX_BODY_BYTES).',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'The Content-Type is not one the route accepts (usually `application/json`).',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description: 'The per-key token bucket is empty; retry after the number of seconds in `Retry-After`.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Internal error',
+    description: 'An unexpected failure on the server; the request id identifies it in the logs.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    description: 'A dependency (database, queue, model provider) is not reachable right now.',
+  },
+} as const satisfies Record<string, { status: number; title: string; description: string }>;
+
+export type ProblemSlug = keyof typeof PROBLEM_TYPES;
+
+export interface FieldError {
+  /** Where the failing value is: `body`, `query`, `param` or `header`. */
+  in: string;
+  /** Dotted path of the field within that location (empty for the whole value). */
+  field: string;
+  /** JSON pointer of the field within that location. */
+  pointer: string;
+  message: string;
+}
+
+export interface ProblemOptions {
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  /** Extra members (RFC 9457 §3.2 extension members). */
+  extensions?: Record<string, unknown>;
+  /** Override the catalogue status (rarely needed). */
+  status?: number;
+}
+
+export function problemBody(slug: ProblemSlug, opts: ProblemOptions, instance?: string, requestId?: string) {
+  const t = PROBLEM_TYPES[slug];
+  return {
+    type: `/problems/${slug}`,
+    title: t.title,
+    status: opts.status ?? t.status,
+    detail: opts.detail,
+    ...(instance ? { instance } : {}),
+    ...(requestId ? { requestId } : {}),
+    ...(opts.errors && opts.errors.length > 0 ? { field: opts.errors[0]?.field, errors: opts.errors } : {}),
+    ...opts.extensions,
+  };
+}
+
+/** The detail and field errors of a validation problem (pure: the CLI builds the same document client-side). */
+export function validationProblemOptions(where: string, error: z.ZodError): ProblemOptions {
+  const errors = zodFieldErrors(where, error);
+  const first = errors[0];
+  const at = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : where;
+  return { detail: `Invalid ${at}: ${first?.message ?? 'does not match the schema'}`, errors };
+}
+
+/** Converts zod issues to field errors. */
+export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String);
+    return {
+      in: where,
+      field: path.join('.'),
+      pointer: `/${path.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
+      message: issue.message,
+    };
+  });
+}

@@ -1,0 +1,119 @@
+/** The D1 call journal: one row per session call (written by the session's Durable Object), read by admins. */
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { journal } from '../../db/schema.ts';
+import type { Bindings } from '../env.ts';
+import { nextCursor, olderThanSql, type Page } from './keyset.ts';
+
+export type JournalRow = typeof journal.$inferSelect;
+export type NewJournalRow = typeof journal.$inferInsert;
+
+export interface JournalFilter {
+  session?: string;
+  surface?: string;
+  via?: JournalRow['via'];
+  outcome?: JournalRow['outcome'];
+}
+
+function where(f: JournalFilter) {
+  return and(
+    f.session ? eq(journal.sessionId, f.session) : undefined,
+    f.surface ? eq(journal.surfaceId, f.surface) : undefined,
+    f.via ? eq(journal.via, f.via) : undefined,
+    f.outcome ? eq(journal.outcome, f.outcome) : undefined,
+  );
+}
+
+export async function appendJournal(env: Bindings, row: NewJournalRow): Promise<void> {
+  await database(env.DB).insert(journal).values(row);
+}
+
+/** Entries matching the filter, newest first, with an id below `before`; one more than `limit` tells a next page. */
+export async function listJournal(
+  env: Bindings,
+  filter: JournalFilter,
+  page: { limit: number; before?: number },
+): Promise<{ items: JournalRow[]; nextBefore: number | null }> {
+  const rows = await database(env.DB)
+    .select()
+    .from(journal)
+    .where(and(where(filter), page.before ? lt(journal.id, page.before) : undefined))
+    .orderBy(desc(journal.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  return { items, nextBefore: rows.length > page.limit ? (items[items.length - 1]?.id ?? null) : null };
+}
+
+/** Deletes the entries matching the filter (all without one); how many there were. */
+export async function deleteJournal(env: Bindings, filter: JournalFilter): Promise<number> {
+  const db = database(env.DB);
+  const [counted] = await db.select({ n: sql<number>`count(*)` }).from(journal).where(where(filter));
+  await db.delete(journal).where(where(filter));
+  return counted?.n ?? 0;
+}
+
+export interface JournalSession {
+  id: string;
+  calls: number;
+  firstAt: number;
+  lastAt: number;
+  /** Over all the session's calls (whatever the filter): surfaces in first-use order and calls per outcome. */
+  details: { surfaces: string[]; outcomes: Record<string, number>; calls: number };
+}
+
+/**
+ * Sessions from the journal (a session's object cannot be enumerated; its calls can), by last call newest first,
+ * keyset-paginated on (last call time, session id).
+ */
+export async function listJournalSessions(
+  env: Bindings,
+  q: { surface?: string; limit: number; cursor?: string },
+): Promise<Page<JournalSession>> {
+  const db = database(env.DB);
+  const lastAt = sql<number>`max(${journal.at})`;
+  const groups = await db
+    .select({
+      id: journal.sessionId,
+      calls: sql<number>`count(*)`,
+      firstAt: sql<number>`min(${journal.at})`,
+      lastAt,
+    })
+    .from(journal)
+    .where(q.surface ? eq(journal.surfaceId, q.surface) : undefined)
+    .groupBy(journal.sessionId)
+    .having(olderThanSql(lastAt, journal.sessionId, q.cursor))
+    .orderBy(desc(lastAt), desc(journal.sessionId))
+    .limit(q.limit + 1);
+  const page = groups.slice(0, q.limit);
+  // Per-outcome and per-surface counts of the page's sessions (all their calls, whatever the filter).
+  const details = new Map<string, { surfaces: string[]; outcomes: Record<string, number>; calls: number }>();
+  for (let i = 0; i < page.length; i += 50) {
+    const ids = page.slice(i, i + 50).map((g) => g.id);
+    const rows = await db
+      .select({
+        id: journal.sessionId,
+        surface: journal.surfaceId,
+        outcome: journal.outcome,
+        n: sql<number>`count(*)`,
+        first: sql<number>`min(${journal.id})`,
+      })
+      .from(journal)
+      .where(inArray(journal.sessionId, ids))
+      .groupBy(journal.sessionId, journal.surfaceId, journal.outcome)
+      .orderBy(sql`min(${journal.id})`);
+    for (const r of rows) {
+      const d = details.get(r.id) ?? { surfaces: [], outcomes: {}, calls: 0 };
+      if (!d.surfaces.includes(r.surface)) d.surfaces.push(r.surface);
+      d.outcomes[r.outcome] = (d.outcomes[r.outcome] ?? 0) + r.n;
+      d.calls += r.n;
+      details.set(r.id, d);
+    }
+  }
+  return {
+    items: page.map((g) => ({
+      ...g,
+      details: details.get(g.id) ?? { surfaces: [], outcomes: {}, calls: g.calls },
+    })),
+    nextCursor: nextCursor(groups, q.limit, (g) => [g.lastAt, g.id]),
+  };
+}
