@@ -17,9 +17,12 @@ import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/r
 import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
+import { ModelError } from '../../core/models/errors.ts';
+import { emptyUsage, type Usage } from '../../core/models/types.ts';
+import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
-import type { Bindings } from '../env.ts';
+import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
 import {
@@ -33,6 +36,7 @@ import {
   previousDoneEval,
   resultRows,
 } from '../stores/evaluations.ts';
+import { jobIdsWithPrefix } from '../stores/jobs.ts';
 import { getSchedule } from '../stores/schedules.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { getTasks, taskCells } from '../stores/tasks.ts';
@@ -46,6 +50,8 @@ export interface EvalGroupPayload {
   evalId: string;
   /** Index into the evaluation's `planned` groups. */
   group: number;
+  /** The task index this chunk of the group starts at (0, the whole group's first job, when absent). */
+  from?: number;
 }
 
 export interface EvalModelLabel {
@@ -156,7 +162,7 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   }
   for (let group = 0; group < groups.length; group++) {
     const payload: EvalGroupPayload = { evalId: id, group };
-    await enqueueJob(env, EVAL_GROUP, payload, { id: `${id}:${group}` });
+    await enqueueJob(env, EVAL_GROUP, payload, { id: chunkJobId(id, group, 0) });
   }
   return { id, total, created: true };
 }
@@ -166,29 +172,56 @@ export function resultId(evalId: string, group: number, task: number): string {
   return `${evalId}.${String(group).padStart(4, '0')}.${String(task).padStart(3, '0')}`;
 }
 
-function runError(message: string): EvalOutcome & { error: string } {
+/** A run that could not be carried out, with what its model calls up to the failure spent (`usage`). */
+function runError(message: string, usage: Usage = emptyUsage()): EvalOutcome & { error: string } {
   return {
     answer: null,
     correct: false,
     ending: 'open',
     steps: [],
     toolUpdates: [],
-    modelCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    latencyMs: 0,
+    modelCalls: usage.calls,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    latencyMs: usage.latencyMs,
     error: message,
   };
 }
 
+/** The job id of the chunk of a group that starts at task index `from` (the first chunk keeps the plain id). */
+export function chunkJobId(evalId: string, group: number, from: number): string {
+  return from === 0 ? `${evalId}:${group}` : `${evalId}:${group}@${String(from).padStart(4, '0')}`;
+}
+
+/**
+ * Where a chunk that starts at `from` must stop: the start of the next chunk when one was enqueued already (a
+ * redelivered chunk leaves the continuation's tasks to it), otherwise the end of the group.
+ */
+async function chunkEnd(env: Bindings, evalId: string, group: number, from: number, size: number) {
+  const prefix = `${chunkJobId(evalId, group, 0)}@`;
+  const starts = (await jobIdsWithPrefix(env, prefix))
+    .map((id) => Number(id.slice(prefix.length)))
+    .filter((k) => Number.isInteger(k) && k > from);
+  return starts.length > 0 ? Math.min(...starts) : size;
+}
+
+/**
+ * One chunk of a group: its task runs in plan order from `payload.from`, until the group ends or the chunk's
+ * budget (EVAL_CHUNK_TASKS task runs, EVAL_CHUNK_MS of wall time) is spent; then the chunk enqueues its
+ * continuation (job id from the next task's index, so a redelivered chunk enqueues nothing twice) and returns,
+ * so no queue invocation outlasts the consumer's wall-time limit however slow the model is.
+ */
 async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext) {
-  const { evalId, group } = payload as EvalGroupPayload;
+  const { evalId, group, from = 0 } = payload as EvalGroupPayload;
+  const started = Date.now();
   const row = await getEval(env, evalId);
   if (!row) throw new Error(`evaluation ${evalId} is missing`);
-  if (row.status !== 'running') return { evalId, group, skipped: row.status };
+  if (row.status !== 'running') return { evalId, group, from, skipped: row.status };
   const suite = row.suite as EvalSuite;
   const plan = row.planned[group] as EvalGroup | undefined;
   if (!plan) throw new Error(`evaluation ${evalId} has no group ${group}`);
+  const budget = readConfig(env);
+  const end = await chunkEnd(env, evalId, group, from, plan.taskIds.length);
 
   const done = await finishedRuns(env, evalId, plan.method, plan.surface);
   const finished = new Map(
@@ -197,18 +230,20 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       d.trajectory as { steps?: EvalStep[]; toolUpdates?: string[]; error?: string },
     ]),
   );
-  const taskRows = await getTasks(env, plan.taskIds);
+  const taskRows = await getTasks(env, plan.taskIds.slice(from, end));
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
   const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
   const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
 
-  // The method's memory rule (core/methods), replayed over runs recorded by an earlier delivery.
+  // The method's memory rule (core/methods), replayed over the runs recorded by earlier chunks or deliveries,
+  // in plan order: a continuation carries on exactly where one job over the whole group would be.
   const carrier = getMethod(plan.method).memory;
   let memory = carrier?.initial();
   let ran = 0;
   for (const [index, taskId] of plan.taskIds.entries()) {
+    if (index >= end) break;
     const previous = finished.get(taskId);
     if (previous) {
       if (carrier && previous.error === undefined)
@@ -218,9 +253,18 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
         });
       continue;
     }
+    if (index < from)
+      throw new Error(`task run ${index} of group ${group} precedes chunk ${from} unfinished`);
+    if (ran >= budget.evalChunkTasks || Date.now() - started >= budget.evalChunkMs) {
+      const next: EvalGroupPayload = { evalId, group, from: index };
+      await enqueueJob(env, EVAL_GROUP, next, { id: chunkJobId(evalId, group, index) });
+      return { evalId, group: groupKey(plan), from, ran, continuation: index };
+    }
     const status = await evalStatus(env, evalId);
-    if (status !== 'running') return { evalId, group, ran, skipped: status ?? 'deleted' };
+    if (status !== 'running') return { evalId, group, from, ran, skipped: status ?? 'deleted' };
     const task = taskById.get(taskId);
+    // Every model call of the run is metered, so a run that fails part-way still accounts what it spent.
+    const meter = new UsageMeter();
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
     else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
@@ -230,7 +274,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
           method: plan.method,
           suite,
           task: { id: task.id, question: task.question, gold: task.gold as Gold },
-          model,
+          model: meteredModel(model, meter, { runId: taskId }),
           world,
           surface: surface as Surface,
           docs: docs as Surface,
@@ -238,10 +282,13 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
           memory,
         });
       } catch (err) {
-        if (attempt < MAX_ATTEMPTS) throw err;
+        // A model error arrives after the client's own retries (429, 5xx, timeouts, with backoff): running the
+        // task again from the queue would spend its calls twice, so it is this run's error. Anything else
+        // (storage, a bug) is retried by the queue and becomes the run's error on the last attempt.
+        if (!(err instanceof ModelError) && attempt < MAX_ATTEMPTS) throw err;
         const message = err instanceof Error ? err.message : String(err);
-        log.warn('eval task run failed on the last attempt', { evalId, group, taskId, error: message });
-        outcome = runError(message);
+        log.warn('eval task run failed', { evalId, group, taskId, attempt, error: message });
+        outcome = runError(message, meter.total());
       }
     }
     if (carrier && outcome.error === undefined) memory = carrier.carry(memory, outcome);
@@ -274,7 +321,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     ran++;
   }
   await finishIfComplete(env, evalId);
-  return { evalId, group: groupKey(plan), ran };
+  return { evalId, group: groupKey(plan), from, ran };
 }
 
 /** The `eval-group` job kind: one group (method × surface × cell) of an evaluation. */
