@@ -170,15 +170,16 @@ describe('an evaluation and an exploration under a slow, failing model', () => {
     const line = (name: string, c: typeof fake.total | undefined) =>
       `${name}: answered ${c?.ok ?? 0}, 429 ${c?.rateLimited ?? 0}, 5xx ${c?.serverError ?? 0}, ` +
       `timeouts ${c?.timeout ?? 0}, tokens ${c?.promptTokens ?? 0} in / ${c?.completionTokens ?? 0} out`;
-    console.log(
-      [
+    // Straight to stdout: vitest shows console output of failing tests only.
+    process.stdout.write(
+      `${[
         `[slow-model] finished in ${seconds.toFixed(1)} s; max model calls in flight at once: ${fake.maxInFlight}`,
         `[slow-model] ${line('all', fake.total)}`,
         `[slow-model] ${line('evaluation', evalCalls)}; usage ${JSON.stringify(evaluation.usage)}; ` +
           `${runErrors.length}/${total} run errors`,
         `[slow-model] ${line('exploration', exploreCalls)}; usage ${JSON.stringify(explored.usage)}; ` +
           `trees ${JSON.stringify(explored.counts)}`,
-      ].join('\n'),
+      ].join('\n')}\n`,
     );
   });
 });
