@@ -2,12 +2,15 @@
  * Evaluations at the edge: launching a suite (from `POST /v1/evals` or from a schedule's due time) and the
  * `eval-group` job that runs one group of task runs (method × surface × dataset × difficulty) in task order.
  *
- * Idempotence: a group's job id is `${evalId}:${group}` (enqueueJob sends it once); a redelivered job skips the
+ * Idempotence: a group's job id is `${evalId}:${group}`, a continuation's `${evalId}:${group}@<first task index>`
+ * (enqueueJob sends each once); a redelivered job stops where its continuation starts and skips the
  * task runs it finds in `eval_results` (unique per evaluation, method, surface and task), and carries the
  * greedy-memory lines on from their recorded tool updates. A scheduled launch inserts its evaluation under the
  * unique (schedule, due time) index first, so a second launch for the same due time does nothing.
  *
- * A model provider that keeps failing: the group is retried by the queue; on the last attempt the failing
+ * Chunks: a group runs as a chain of jobs of at most EVAL_CHUNK_TASKS task runs / EVAL_CHUNK_MS each (runEvalGroup).
+ * A model provider that keeps failing: a model error (after the client's retries) is the run's `run-error` at once,
+ * with the usage its calls spent; other errors retry the chunk through the queue, and on the last attempt the failing
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
 import { documentationSurfaceId } from '../../core/aids/index.ts';
