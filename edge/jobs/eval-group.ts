@@ -233,7 +233,10 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       d.trajectory as { steps?: EvalStep[]; toolUpdates?: string[]; error?: string },
     ]),
   );
-  const taskRows = await getTasks(env, plan.taskIds.slice(from, end));
+  const taskRows = await getTasks(
+    env,
+    plan.taskIds.slice(0, end).filter((id) => !finished.has(id)),
+  );
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
   const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
   const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
@@ -256,9 +259,9 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
         });
       continue;
     }
-    if (index < from)
-      throw new Error(`task run ${index} of group ${group} precedes chunk ${from} unfinished`);
-    if (ran >= budget.evalChunkTasks || Date.now() - started >= budget.evalChunkMs) {
+    // The budget is checked once this chunk has run something, so every chunk makes progress (and a chunk never
+    // names itself as its own continuation). A task before `from` left unfinished is run here, in plan order.
+    if (ran > 0 && (ran >= budget.evalChunkTasks || Date.now() - started >= budget.evalChunkMs)) {
       const next: EvalGroupPayload = { evalId, group, from: index };
       await enqueueJob(env, EVAL_GROUP, next, { id: chunkJobId(evalId, group, index) });
       return { evalId, group: groupKey(plan), from, ran, continuation: index };
