@@ -30,7 +30,9 @@ import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
+import { registerSteRoutes } from './routes/ste.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
+import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
@@ -118,9 +120,11 @@ const ROUTE_MODULES = [
   registerExplorationRoutes,
   registerEvalRoutes,
   registerScheduleRoutes,
+  registerToolsetRoutes,
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,
+  registerSteRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {
