@@ -16,6 +16,7 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
+import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { SearchConfig } from '../core/search/config.ts';
 import { runSearch, searchEnv, summarizeSearch } from '../core/search/mcts.ts';
 import { explorationComplete, rewardProgress } from '../core/search/progress.ts';
@@ -303,6 +304,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     }
     const tree = this.loadTree(meta);
     const callsBefore = meta.usage.modelCalls;
+    // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    const meter = new UsageMeter();
     try {
       const [surface, docs] = await Promise.all([
         findSurface(this.env, params.surfaceId),
@@ -311,7 +314,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       if (!surface || !docs)
         throw new Error(`unknown surface ${surface ? params.promptSurfaceId : params.surfaceId}`);
       const env = searchEnv(tree, {
-        model: textModelFor(this.env, params.model),
+        model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.treeId }),
         world: worldFor(this.env),
         surface,
         docs,
@@ -347,7 +350,15 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       // Nothing of the failed chunk was stored: the next attempt reloads the tree and redoes it.
       const failures = meta.failures + 1;
       const error = err instanceof Error ? err.message : String(err);
-      const next: Meta = { ...meta, failures, error };
+      const spent = meter.total();
+      const usage: SearchUsage = {
+        modelCalls: meta.usage.modelCalls + spent.calls,
+        inputTokens: meta.usage.inputTokens + spent.inputTokens,
+        outputTokens: meta.usage.outputTokens + spent.outputTokens,
+      };
+      const next: Meta = { ...meta, usage, failures, error };
+      // What the failed chunk's calls spent counts against the owner's quota too.
+      await chargeModelCalls(this.env, owner, spent.calls);
       if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
       this.writeMeta(next);
       if (next.status === 'failed') await this.report(next);
