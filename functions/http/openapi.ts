@@ -86,25 +86,8 @@ type RouteOf<P, Q, B, C extends number, S extends z.ZodType, M extends string> =
   >;
 };
 
-/**
- * One OpenAPI route declared by what differs between routes; the `createRoute` config it builds has the field
- * order the routes have always written (tags, summary, description, security, request, responses), so the
- * `/openapi.json` document does not change. `role` puts the route behind a key (`keyed(role)`) and adds the
- * 401/429 problems every keyed route can answer; `body` is a required JSON body (pass `request` for anything
- * else); `problems` are the route's own problem statuses; `responses` adds responses beyond the success one.
- */
-export function jsonRoute<
-  C extends number,
-  S extends z.ZodType,
-  M extends string = 'application/json',
-  P extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
->(spec: {
-  method: Method;
-  path: string;
-  tag: string;
-  summary: string;
+/** What a route declares besides its method, path, tag and summary. */
+type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B> = {
   description?: string;
   role?: Role;
   params?: P;
@@ -113,7 +96,25 @@ export function jsonRoute<
   ok: Ok<C, S, M>;
   problems?: readonly number[];
   responses?: Record<string, unknown>;
-}): RouteOf<P, Q, B, C, S, M> {
+};
+
+/**
+ * One OpenAPI route declared by what differs between routes; the `createRoute` config it builds has the field
+ * order the routes have always written (tags, summary, description, security, request, responses), so the
+ * `/openapi.json` document does not change. `role` puts the route behind a key (`keyed(role)`) and adds the
+ * 401/429 problems every keyed route can answer; `body` is a required JSON body (a route with another request
+ * shape keeps `createRoute`); `problems` are the route's own problem statuses; `responses` adds other responses.
+ */
+export function jsonRoute<
+  C extends number,
+  S extends z.ZodType,
+  M extends string = 'application/json',
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+>(
+  spec: { method: Method; path: string; tag: string; summary: string } & RouteParts<C, S, M, P, Q, B>,
+): RouteOf<P, Q, B, C, S, M> {
   const { method, path, tag, summary, description, role, params, query, body, ok, problems = [] } = spec;
   const request: Record<string, unknown> = {};
   if (params) request.params = params;
@@ -134,6 +135,29 @@ export function jsonRoute<
       ...problemResponses(...problems, ...(role ? AUTH_PROBLEMS : [])),
     },
   }) as unknown as RouteOf<P, Q, B, C, S, M>;
+}
+
+/**
+ * The routes of one module: they share a tag and (unless a route says otherwise with `role`) who may call them —
+ * `role` puts every route behind a key, none makes them public. `group.get(path, summary, parts)` is
+ * `jsonRoute({ method: 'get', path, tag, summary, role, ...parts })`.
+ */
+export function routeGroup(tag: string, role?: Role) {
+  const verb =
+    (method: Method) =>
+    <C extends number, S extends z.ZodType, P, Q, B, M extends string = 'application/json'>(
+      path: string,
+      summary: string,
+      parts: RouteParts<C, S, M, P, Q, B>,
+    ) =>
+      jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
+  return {
+    get: verb('get'),
+    post: verb('post'),
+    put: verb('put'),
+    patch: verb('patch'),
+    delete: verb('delete'),
+  };
 }
 
 /** A page of a list: `{ [key]: items[], nextCursor }` — the shape every cursor-paginated list answers. */

@@ -11,7 +11,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { idParams, jsonRoute, pageOf } from '../http/openapi.ts';
+import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const ListQuery = z.object({
@@ -67,27 +67,27 @@ const TrajectoryDetail = TrajectorySummary.extend({
   toolUpdates: z.array(z.string()),
 }).openapi('Trajectory');
 
-const listRoute = jsonRoute({
-  method: 'get',
-  path: '/v1/trajectories',
-  tag: 'Explorations',
-  summary: 'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-  role: 'user',
-  query: ListQuery,
-  ok: [200, 'A page of trajectories', pageOf(TrajectorySummary, 'items')],
-  problems: [400],
-});
+const routes = routeGroup('Explorations', 'user');
 
-const getRoute = jsonRoute({
-  method: 'get',
-  path: '/v1/trajectories/{id}',
-  tag: 'Explorations',
-  summary: 'One trajectory: its question, ReAct text, steps and tool updates',
-  role: 'user',
-  params: idParams(z.string().min(1).max(300)),
-  ok: [200, 'The trajectory', TrajectoryDetail],
-  problems: [400, 404],
-});
+const listRoute = routes.get(
+  '/v1/trajectories',
+  'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
+  {
+    query: ListQuery,
+    ok: [200, 'A page of trajectories', pageOf(TrajectorySummary, 'items')],
+    problems: [400],
+  },
+);
+
+const getRoute = routes.get(
+  '/v1/trajectories/{id}',
+  'One trajectory: its question, ReAct text, steps and tool updates',
+  {
+    params: idParams(z.string().min(1).max(300)),
+    ok: [200, 'The trajectory', TrajectoryDetail],
+    problems: [400, 404],
+  },
+);
 
 function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
   return {
