@@ -31,6 +31,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
+import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
@@ -118,6 +119,7 @@ const ROUTE_MODULES = [
   registerExplorationRoutes,
   registerEvalRoutes,
   registerScheduleRoutes,
+  registerToolsetRoutes,
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,
