@@ -34,7 +34,7 @@ import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
+import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import {
   AUTH_PROBLEMS,
   jsonRoute,
@@ -263,7 +263,7 @@ const steSft = jsonRoute({
     'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
   role: 'user',
   query: ExemplarQuery,
-  ok: [200, 'SFT records', z.string().openapi({ description: 'One JSON object per line.' }), NDJSON],
+  ok: ndjsonOk('SFT records'),
   problems: [400],
 });
 
