@@ -149,6 +149,12 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     });
   }
 
+  /** `f` of the stored meta, or null before the tree has started. */
+  private ofMeta<T>(f: (meta: Meta) => T): T | null {
+    const meta = this.readMeta();
+    return meta ? f(meta) : null;
+  }
+
   private readMeta(): Meta | null {
     const row = this.ctx.storage.sql
       .exec<{ json: string }>("SELECT json FROM meta WHERE key = 'tree'")
@@ -226,8 +232,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
   }
 
   async progress(): Promise<TreeProgress | null> {
-    const meta = this.readMeta();
-    return meta ? this.progressOf(meta) : null;
+    return this.ofMeta((meta) => this.progressOf(meta));
   }
 
   async tree(): Promise<TreeView | null> {
@@ -267,8 +272,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
 
   /** The whole stored tree (what `serializeTree` of an in-process search gives). */
   async searchTree(): Promise<SearchTree | null> {
-    const meta = this.readMeta();
-    return meta ? this.loadTree(meta) : null;
+    return this.ofMeta((meta) => this.loadTree(meta));
   }
 
   /** Stops the search; the nodes found so far stay readable. */

@@ -2,9 +2,10 @@
  * The single-path ReAct run shared by the ReAct methods (greedy, greedy-memory, react-reflexion): one episode of
  * core/agents/react-loop.ts with the method's prompt choice, recorded as a MethodOutcome.
  */
+import { z } from 'zod';
 import { runReactEpisode } from '../agents/react-loop.ts';
-import type { StepPrompts } from '../prompts/registry.ts';
-import { type MethodOutcome, type MethodRunInput, memoryText, outcomeLabel } from './method.ts';
+import { type StepPrompts, toolEvoStepPrompts } from '../prompts/registry.ts';
+import { defineMethod, type MethodOutcome, type MethodRunInput, memoryText, outcomeLabel } from './method.ts';
 
 export async function runReact(
   input: MethodRunInput<unknown, unknown>,
@@ -52,4 +53,19 @@ export async function runReact(
     newTools: episode.newTools,
     search: null,
   };
+}
+
+/**
+ * A memoryless single-path ReAct method without options that differs from its siblings only in whether the step
+ * after a failed one uses the self-reflection prompt (ToolEVO eq. 5 on a single path).
+ */
+export function reactMethod<const Id extends string>(id: Id, summary: string, reflect: boolean) {
+  return defineMethod({
+    id,
+    summary,
+    options: z.strictObject({}),
+    aids: ['documentation', 'updateMemory', 'demonstrations'],
+    memory: null,
+    run: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
+  });
 }

@@ -8,7 +8,7 @@ import type { ResultRow } from '../../core/evals/aggregate.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { newestFirstPage, type Page } from './keyset.ts';
+import { newestFirstPage, type Page, pageFrom } from './keyset.ts';
 import { type Owner, visibleTo } from './owners.ts';
 
 export type EvalRow = typeof evals.$inferSelect;
@@ -125,9 +125,8 @@ export async function listResults(
     .where(and(...conditions))
     .orderBy(asc(evalResults.id))
     .limit(page.limit + 1);
-  const items = rows.slice(0, page.limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > page.limit && last ? last.id : null };
+  const { items, next } = pageFrom(rows, page.limit, (r) => r.id);
+  return { items, nextCursor: next };
 }
 
 export async function getResult(

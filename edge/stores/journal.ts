@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { journal, sessions } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { nextCursor, olderThanSql, type Page } from './keyset.ts';
+import { nextCursor, olderThanSql, type Page, pageFrom } from './keyset.ts';
 import type { Owner } from './owners.ts';
 
 export type JournalRow = typeof journal.$inferSelect;
@@ -41,8 +41,8 @@ export async function listJournal(
     .where(and(where(filter), page.before ? lt(journal.id, page.before) : undefined))
     .orderBy(desc(journal.id))
     .limit(page.limit + 1);
-  const items = rows.slice(0, page.limit);
-  return { items, nextBefore: rows.length > page.limit ? (items[items.length - 1]?.id ?? null) : null };
+  const { items, next } = pageFrom(rows, page.limit, (r) => r.id);
+  return { items, nextBefore: next };
 }
 
 /** Deletes the entries matching the filter (all without one); how many there were. */

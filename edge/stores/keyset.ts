@@ -44,6 +44,20 @@ export interface Page<T> {
 }
 
 /**
+ * The page in `rows` fetched with one row more than `limit`: the first `limit` rows and, when the extra row came,
+ * the cursor of the last row kept (null on the last page).
+ */
+export function pageFrom<R, C>(
+  rows: R[],
+  limit: number,
+  cursorOf: (last: R) => C,
+): { items: R[]; next: C | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}
+
+/**
  * One page of a list ordered newest first by (time, id): `query` runs the store's select with the cursor's
  * condition (to AND with its own filter), this order and one row more than the page, which tells whether a next
  * page exists.

@@ -7,6 +7,7 @@ import { database } from '../../db/client.ts';
 import { meta, tasks } from '../../db/schema.ts';
 import type { SeededWorld } from '../../db/world-seed.ts';
 import type { Bindings } from '../env.ts';
+import { pageFrom } from './keyset.ts';
 import { type TaskFilter, taskWhere } from './tasks.ts';
 
 /** The world row the seeder wrote, whatever world it was (null before seeding). */
@@ -54,8 +55,8 @@ export async function listTaskSummaries(
     .where(and(taskWhere(filter), page.cursor ? gt(tasks.id, page.cursor) : undefined))
     .orderBy(asc(tasks.id))
     .limit(page.limit + 1);
-  const items = rows.slice(0, page.limit);
-  return { items, nextCursor: rows.length > page.limit ? (items[items.length - 1]?.id ?? null) : null };
+  const { items, next } = pageFrom(rows, page.limit, (r) => r.id);
+  return { items, nextCursor: next };
 }
 
 /** `SELECT 1` on D1 (the /health round trip). */

@@ -3,6 +3,7 @@
  * page (keyset paging), so that no export of any size sits in memory at once. Progress streams are Server-Sent
  * Events (sse.ts).
  */
+import { z } from '@hono/zod-openapi';
 
 /** A stream that asks `page(cursor)` for lines until it returns no cursor. */
 export function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: string[]; next: C | null }>) {
@@ -23,6 +24,10 @@ export function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: s
 }
 
 export const NDJSON = 'application/x-ndjson';
+
+/** An export route's success response, as the `ok` of `routeGroup`/`jsonRoute` (openapi.ts). */
+export const ndjsonOk = (description: string) =>
+  [200, description, z.string().openapi({ description: 'One JSON object per line.' }), NDJSON] as const;
 
 export function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });

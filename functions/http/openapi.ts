@@ -1,5 +1,5 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
-import { z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { type Role, requireKey } from './auth.ts';
@@ -60,3 +60,112 @@ export function keyed(role: Role): {
 } {
   return { security: BEARER, middleware: [requireKey(role), rateLimit()] };
 }
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Empty = Record<never, never>;
+
+/** A JSON request body the route requires. */
+type JsonBody<B extends z.ZodType> = { required: true; content: { 'application/json': { schema: B } } };
+
+type RequestOf<P, Q, B> = (P extends z.ZodType ? { params: P } : Empty) &
+  (Q extends z.ZodType ? { query: Q } : Empty) &
+  (B extends z.ZodType ? { body: JsonBody<B> } : Empty);
+
+/** The success response: status, description, schema and (default `application/json`) media type. */
+export type Ok<C extends number, S extends z.ZodType, M extends string = 'application/json'> =
+  | readonly [status: C, description: string, schema: S]
+  | readonly [status: C, description: string, schema: S, mediaType: M];
+
+type RouteOf<P, Q, B, C extends number, S extends z.ZodType, M extends string> = {
+  method: Method;
+  path: string;
+  request: RequestOf<P, Q, B>;
+  responses: { [K in C]: { description: string; content: { [T in M]: { schema: S } } } } & Record<
+    string,
+    { description: string; content: Record<string, { schema: z.ZodType }> }
+  >;
+};
+
+/** What a route declares besides its method, path, tag and summary. */
+type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B> = {
+  description?: string;
+  role?: Role;
+  params?: P;
+  query?: Q;
+  body?: B;
+  ok: Ok<C, S, M>;
+  problems?: readonly number[];
+  responses?: Record<string, unknown>;
+};
+
+/**
+ * One OpenAPI route declared by what differs between routes; the `createRoute` config it builds has the field
+ * order the routes have always written (tags, summary, description, security, request, responses), so the
+ * `/openapi.json` document does not change. `role` puts the route behind a key (`keyed(role)`) and adds the
+ * 401/429 problems every keyed route can answer; `body` is a required JSON body (a route with another request
+ * shape keeps `createRoute`); `problems` are the route's own problem statuses; `responses` adds other responses.
+ */
+export function jsonRoute<
+  C extends number,
+  S extends z.ZodType,
+  M extends string = 'application/json',
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+>(
+  spec: { method: Method; path: string; tag: string; summary: string } & RouteParts<C, S, M, P, Q, B>,
+): RouteOf<P, Q, B, C, S, M> {
+  const { method, path, tag, summary, description, role, params, query, body, ok, problems = [] } = spec;
+  const request: Record<string, unknown> = {};
+  if (params) request.params = params;
+  if (query) request.query = query;
+  if (body) request.body = { required: true, content: { 'application/json': { schema: body } } };
+  const [status, okDescription, schema, mediaType = 'application/json'] = ok;
+  return createRoute({
+    method,
+    path,
+    tags: [tag],
+    summary,
+    ...(description === undefined ? {} : { description }),
+    ...(role ? keyed(role) : {}),
+    ...(Object.keys(request).length > 0 ? { request } : {}),
+    responses: {
+      [status]: { description: okDescription, content: { [mediaType]: { schema } } },
+      ...spec.responses,
+      ...problemResponses(...problems, ...(role ? AUTH_PROBLEMS : [])),
+    },
+  }) as unknown as RouteOf<P, Q, B, C, S, M>;
+}
+
+/**
+ * The routes of one module: they share a tag and (unless a route says otherwise with `role`) who may call them —
+ * `role` puts every route behind a key, none makes them public. `group.get(path, summary, parts)` is
+ * `jsonRoute({ method: 'get', path, tag, summary, role, ...parts })`.
+ */
+export function routeGroup(tag: string, role?: Role) {
+  const verb =
+    (method: Method) =>
+    <C extends number, S extends z.ZodType, P, Q, B, M extends string = 'application/json'>(
+      path: string,
+      summary: string,
+      parts: RouteParts<C, S, M, P, Q, B>,
+    ) =>
+      jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
+  return {
+    get: verb('get'),
+    post: verb('post'),
+    put: verb('put'),
+    patch: verb('patch'),
+    delete: verb('delete'),
+  };
+}
+
+/** A page of a list: `{ [key]: items[], nextCursor }` — the shape every cursor-paginated list answers. */
+export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
+  return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {
+    [P in K]: z.ZodArray<T>;
+  } & { nextCursor: z.ZodNullable<z.ZodString> });
+}
+
+/** Path parameters `{ id }` with the given id schema. */
+export const idParams = <T extends z.ZodType>(id: T) => z.object({ id });

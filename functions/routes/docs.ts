@@ -4,11 +4,11 @@
  * type). The docs page is rendered here rather than with Swagger UI or Scalar because those load their
  * scripts from a CDN, and tooldrift must be fully usable offline; it needs no JavaScript at all.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { PROBLEM_TYPES, type ProblemSlug } from '../../core/http/problems.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import { problemResponses } from '../http/openapi.ts';
+import { routeGroup } from '../http/openapi.ts';
 
 const INFO = {
   title: 'tooldrift API',
@@ -104,61 +104,35 @@ ${params ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema<
   );
 }
 
-const indexRoute = createRoute({
-  method: 'get',
-  path: '/',
-  tags: ['System'],
-  summary: 'Entry points of the API',
-  responses: {
-    200: {
-      description: 'Links to documentation and health',
-      content: {
-        'application/json': {
-          schema: z.object({
-            name: z.string(),
-            version: z.string(),
-            docs: z.string(),
-            openapi: z.string(),
-            health: z.string(),
-            dashboard: z.string(),
-          }),
-        },
-      },
-    },
-  },
+const routes = routeGroup('System');
+
+const indexRoute = routes.get('/', 'Entry points of the API', {
+  ok: [
+    200,
+    'Links to documentation and health',
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      docs: z.string(),
+      openapi: z.string(),
+      health: z.string(),
+      dashboard: z.string(),
+    }),
+  ],
 });
 
-const openApiRoute = createRoute({
-  method: 'get',
-  path: '/openapi.json',
-  tags: ['System'],
-  summary: 'This API as an OpenAPI 3.1 document',
-  responses: {
-    200: {
-      description: 'OpenAPI document',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-  },
+const openApiRoute = routes.get('/openapi.json', 'This API as an OpenAPI 3.1 document', {
+  ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
 });
 
-const docsRoute = createRoute({
-  method: 'get',
-  path: '/docs',
-  tags: ['System'],
-  summary: 'Human-readable API documentation',
-  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+const docsRoute = routes.get('/docs', 'Human-readable API documentation', {
+  ok: [200, 'HTML page', z.string(), 'text/html'],
 });
 
-const problemRoute = createRoute({
-  method: 'get',
-  path: '/problems/{slug}',
-  tags: ['System'],
-  summary: 'Documentation of one problem type',
-  request: { params: z.object({ slug: z.string() }) },
-  responses: {
-    200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } },
-    ...problemResponses(404),
-  },
+const problemRoute = routes.get('/problems/{slug}', 'Documentation of one problem type', {
+  params: z.object({ slug: z.string() }),
+  ok: [200, 'HTML page', z.string(), 'text/html'],
+  problems: [404],
 });
 
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {

@@ -23,7 +23,7 @@ import {
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const Id = z.string().min(1).max(100);
@@ -96,113 +96,67 @@ const DraftRunView = z
 
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
-const createRun = createRoute({
-  method: 'post',
-  path: '/v1/draft/runs',
-  tags: ['DRAFT'],
-  summary:
-    'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateDraftRun } } } },
-  responses: {
-    202: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
-  },
+const routes = routeGroup('DRAFT', 'user');
+const publicRoutes = routeGroup('DRAFT');
+
+const createRun = routes.post(
+  '/v1/draft/runs',
+  'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
+  { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [400, 404, 413, 415] },
+);
+
+const listRuns = routes.get('/v1/draft/runs', 'DRAFT runs, newest first', {
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    before: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ description: 'createdAt of the last run seen.' }),
+  }),
+  ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
+  problems: [400],
 });
 
-const listRuns = createRoute({
-  method: 'get',
-  path: '/v1/draft/runs',
-  tags: ['DRAFT'],
-  summary: 'DRAFT runs, newest first',
-  ...keyed('user'),
-  request: {
-    query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      before: z.coerce
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .openapi({ description: 'createdAt of the last run seen.' }),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'Runs',
-      content: {
-        'application/json': {
-          schema: z.object({ runs: z.array(DraftRunView), next: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
+const getRun = routes.get('/v1/draft/runs/{id}', 'A DRAFT run: progress and the Δ history of every tool', {
+  params: idParams(Id),
+  ok: [200, 'The run', DraftRunView],
+  problems: [400, 404],
 });
 
-const getRun = createRoute({
-  method: 'get',
-  path: '/v1/draft/runs/{id}',
-  tags: ['DRAFT'],
-  summary: 'A DRAFT run: progress and the Δ history of every tool',
-  ...keyed('user'),
-  request: { params: z.object({ id: Id }) },
-  responses: {
-    200: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
+const deleteRun = routes.delete(
+  '/v1/draft/runs/{id}',
+  'Cancel a DRAFT run: queued tools never start, running tools stop',
+  { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
+);
 
-const deleteRun = createRoute({
-  method: 'delete',
-  path: '/v1/draft/runs/{id}',
-  tags: ['DRAFT'],
-  summary: 'Cancel a DRAFT run: queued tools never start, running tools stop',
-  ...keyed('user'),
-  request: { params: z.object({ id: Id }) },
-  responses: {
-    200: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
-    ...problemResponses(400, 404, 409, ...AUTH_PROBLEMS),
-  },
-});
-
-const getDocsetRoute = createRoute({
-  method: 'get',
-  path: '/v1/docsets/{id}',
-  tags: ['DRAFT'],
-  summary: 'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
-  request: {
-    params: z.object({ id: Id }),
+const getDocsetRoute = publicRoutes.get(
+  '/v1/docsets/{id}',
+  'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
+  {
+    params: idParams(Id),
     query: z.object({
       format: z.enum(DOCSET_FORMATS).default('json').openapi({
         description:
           '`json`: the set with every version; `prompt`: the tool list; `json-schema`; `openapi`: a fragment.',
       }),
     }),
+    ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
+    problems: [400, 404],
   },
-  responses: {
-    200: {
-      description: 'The documentation',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404),
-  },
-});
+);
 
-const diffRoute = createRoute({
-  method: 'get',
-  path: '/v1/docsets/{id}/diff',
-  tags: ['DRAFT'],
-  summary: 'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
-  request: { params: z.object({ id: Id }), query: z.object({ against: Id }) },
-  responses: {
-    200: {
-      description: 'Per tool: the line before and after',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404),
+const diffRoute = publicRoutes.get(
+  '/v1/docsets/{id}/diff',
+  'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
+  {
+    params: idParams(Id),
+    query: z.object({ against: Id }),
+    ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
+    problems: [400, 404],
   },
-});
+);
 
 const CreateDraftWatch = z
   .object({
@@ -232,34 +186,17 @@ const DraftWatchView = z
   })
   .openapi('DraftWatch');
 
-const createWatchRoute = createRoute({
-  method: 'post',
-  path: '/v1/draft/watches',
-  tags: ['DRAFT'],
-  summary: 'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateDraftWatch } } } },
-  responses: {
-    201: { description: 'The watch', content: { 'application/json': { schema: DraftWatchView } } },
-    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
-  },
+const createWatchRoute = routes.post(
+  '/v1/draft/watches',
+  'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
+  { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView], problems: [400, 413, 415] },
+);
+
+const listWatches = routes.get('/v1/draft/watches', 'DRAFT watches', {
+  ok: [200, 'Watches', z.object({ watches: z.array(DraftWatchView) })],
 });
 
-const listWatches = createRoute({
-  method: 'get',
-  path: '/v1/draft/watches',
-  tags: ['DRAFT'],
-  summary: 'DRAFT watches',
-  ...keyed('user'),
-  responses: {
-    200: {
-      description: 'Watches',
-      content: { 'application/json': { schema: z.object({ watches: z.array(DraftWatchView) }) } },
-    },
-    ...problemResponses(...AUTH_PROBLEMS),
-  },
-});
-
+// A 204 without a body: not a JSON route, so it keeps createRoute.
 const deleteWatch = createRoute({
   method: 'delete',
   path: '/v1/draft/watches/{id}',

@@ -4,7 +4,7 @@
  * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
  * are listed with keyset pagination and read one by one with their trajectory.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
@@ -26,7 +26,7 @@ import { getTask } from '../../edge/stores/tasks.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
+import { idParams, namedSchema, pageOf, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
@@ -159,102 +159,59 @@ const ResultsQuery = z
   })
   .strict();
 
-const createEvalRoute = createRoute({
-  method: 'post',
-  path: '/v1/evals',
-  tags: ['Evaluations'],
-  summary: 'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
-  ...keyed('user'),
-  request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: namedSchema(EvalSuiteSchema, 'EvalSuite') } },
-    },
+const routes = routeGroup('Evaluations', 'user');
+
+const createEvalRoute = routes.post(
+  '/v1/evals',
+  'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
+  {
+    body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
+    ok: [202, 'The evaluation, running', EvalSummary],
+    problems: [400, 413, 415],
   },
-  responses: {
-    202: { description: 'The evaluation, running', content: { 'application/json': { schema: EvalSummary } } },
-    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
-  },
+);
+
+const listEvalsRoute = routes.get('/v1/evals', 'Evaluations, newest first', {
+  query: ListQuery,
+  ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')],
+  problems: [400],
 });
 
-const listEvalsRoute = createRoute({
-  method: 'get',
-  path: '/v1/evals',
-  tags: ['Evaluations'],
-  summary: 'Evaluations, newest first',
-  ...keyed('user'),
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of evaluations',
-      content: {
-        'application/json': {
-          schema: z.object({ evals: z.array(EvalSummary), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
+const getEvalRoute = routes.get(
+  '/v1/evals/{id}',
+  'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
+  {
+    params: idParams(EvalId),
+    ok: [200, 'The evaluation', EvalView],
+    problems: [400, 404],
   },
-});
+);
 
-const getEvalRoute = createRoute({
-  method: 'get',
-  path: '/v1/evals/{id}',
-  tags: ['Evaluations'],
-  summary:
-    'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-  ...keyed('user'),
-  request: { params: z.object({ id: EvalId }) },
-  responses: {
-    200: { description: 'The evaluation', content: { 'application/json': { schema: EvalView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const deleteEvalRoute = routes.delete(
+  '/v1/evals/{id}',
+  'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
+  {
+    params: idParams(EvalId),
+    ok: [200, 'The evaluation', EvalSummary],
+    problems: [400, 404],
   },
-});
+);
 
-const deleteEvalRoute = createRoute({
-  method: 'delete',
-  path: '/v1/evals/{id}',
-  tags: ['Evaluations'],
-  summary: 'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-  ...keyed('user'),
-  request: { params: z.object({ id: EvalId }) },
-  responses: {
-    200: { description: 'The evaluation', content: { 'application/json': { schema: EvalSummary } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const resultsRoute = routes.get(
+  '/v1/evals/{id}/results',
+  'Task runs of an evaluation, in plan order, filterable',
+  {
+    params: idParams(EvalId),
+    query: ResultsQuery,
+    ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
+    problems: [400, 404],
   },
-});
+);
 
-const resultsRoute = createRoute({
-  method: 'get',
-  path: '/v1/evals/{id}/results',
-  tags: ['Evaluations'],
-  summary: 'Task runs of an evaluation, in plan order, filterable',
-  ...keyed('user'),
-  request: { params: z.object({ id: EvalId }), query: ResultsQuery },
-  responses: {
-    200: {
-      description: 'A page of task runs',
-      content: {
-        'application/json': {
-          schema: z.object({ results: z.array(EvalResultSchema), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
-const resultRoute = createRoute({
-  method: 'get',
-  path: '/v1/evals/{id}/results/{resultId}',
-  tags: ['Evaluations'],
-  summary: 'One task run with its trajectory',
-  ...keyed('user'),
-  request: { params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }) },
-  responses: {
-    200: { description: 'The task run', content: { 'application/json': { schema: EvalResultDetail } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
+const resultRoute = routes.get('/v1/evals/{id}/results/{resultId}', 'One task run with its trajectory', {
+  params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
+  ok: [200, 'The task run', EvalResultDetail],
+  problems: [400, 404],
 });
 
 /** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */

@@ -4,12 +4,12 @@
  * without knowing how tree ids are formed. Starting, reading and cancelling one exploration stay in
  * explorations.ts.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -51,44 +51,24 @@ const TreeItem = z
   })
   .openapi('TreeListItem');
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/explorations',
-  tags: ['Explorations'],
-  summary: 'Explorations, newest first, with tree counts; by cursor',
-  ...keyed('user'),
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of explorations',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(ExplorationItem), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
+const routes = routeGroup('Explorations', 'user');
+
+const listRoute = routes.get('/v1/explorations', 'Explorations, newest first, with tree counts; by cursor', {
+  query: ListQuery,
+  ok: [200, 'A page of explorations', pageOf(ExplorationItem, 'items')],
+  problems: [400],
 });
 
-const treesRoute = createRoute({
-  method: 'get',
-  path: '/v1/explorations/{id}/trees',
-  tags: ['Explorations'],
-  summary: 'The trees of an exploration (task, index, status, counters), by task id then tree index',
-  ...keyed('user'),
-  request: {
-    params: z.object({ id: z.string().min(1).max(100) }),
+const treesRoute = routes.get(
+  '/v1/explorations/{id}/trees',
+  'The trees of an exploration (task, index, status, counters), by task id then tree index',
+  {
+    params: idParams(z.string().min(1).max(100)),
     query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
+    ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
+    problems: [400, 404],
   },
-  responses: {
-    200: {
-      description: 'The trees',
-      content: { 'application/json': { schema: z.object({ items: z.array(TreeItem) }) } },
-    },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
+);
 
 interface StoredConfig {
   taskIds?: string[];

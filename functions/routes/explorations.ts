@@ -3,7 +3,7 @@
  * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, edge/jobs/explore-tree.ts).
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
@@ -28,7 +28,7 @@ import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { idParams, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
@@ -135,86 +135,67 @@ const ExplorationView = z
 
 const ExplorationId = z.string().min(1).max(100);
 
-const createRoute_ = createRoute({
-  method: 'post',
-  path: '/v1/explorations',
-  tags: ['Explorations'],
-  summary: 'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateExploration } } } },
-  responses: {
-    202: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+const routes = routeGroup('Explorations', 'user');
 
-const getRoute = createRoute({
-  method: 'get',
-  path: '/v1/explorations/{id}',
-  tags: ['Explorations'],
-  summary: 'Status, tree counts, success rate so far and usage of an exploration',
-  ...keyed('user'),
-  request: { params: z.object({ id: ExplorationId }) },
-  responses: {
-    200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const createRoute_ = routes.post(
+  '/v1/explorations',
+  'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
+  {
+    body: CreateExploration,
+    ok: [202, 'The exploration', ExplorationView],
+    problems: [400, 404, 413, 415],
   },
-});
+);
 
-const eventsRoute = createRoute({
-  method: 'get',
-  path: '/v1/explorations/{id}/events',
-  tags: ['Explorations'],
-  summary: 'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  ...keyed('user'),
-  request: { params: z.object({ id: ExplorationId }) },
-  responses: {
-    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const getRoute = routes.get(
+  '/v1/explorations/{id}',
+  'Status, tree counts, success rate so far and usage of an exploration',
+  {
+    params: idParams(ExplorationId),
+    ok: [200, 'The exploration', ExplorationView],
+    problems: [400, 404],
   },
-});
+);
 
-const deleteRoute = createRoute({
-  method: 'delete',
-  path: '/v1/explorations/{id}',
-  tags: ['Explorations'],
-  summary: 'Cancel an exploration: queued trees never start, running trees stop',
-  ...keyed('user'),
-  request: { params: z.object({ id: ExplorationId }) },
-  responses: {
-    200: { description: 'The exploration', content: { 'application/json': { schema: ExplorationView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const eventsRoute = routes.get(
+  '/v1/explorations/{id}/events',
+  'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+  {
+    params: idParams(ExplorationId),
+    ok: [200, 'An event stream', z.string(), 'text/event-stream'],
+    problems: [400, 404],
   },
-});
+);
 
-const treeRoute = createRoute({
-  method: 'get',
-  path: '/v1/trees/{id}',
-  tags: ['Explorations'],
-  summary: 'One search tree as JSON for visualisation (cached rollout nodes marked)',
-  ...keyed('user'),
-  request: { params: z.object({ id: z.string().min(1).max(200) }) },
-  responses: {
-    200: {
-      description: 'The tree',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const deleteRoute = routes.delete(
+  '/v1/explorations/{id}',
+  'Cancel an exploration: queued trees never start, running trees stop',
+  {
+    params: idParams(ExplorationId),
+    ok: [200, 'The exploration', ExplorationView],
+    problems: [400, 404],
   },
-});
+);
 
-const treeEventsRoute = createRoute({
-  method: 'get',
-  path: '/v1/trees/{id}/events',
-  tags: ['Explorations'],
-  summary: "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
-  ...keyed('user'),
-  request: { params: z.object({ id: z.string().min(1).max(200) }) },
-  responses: {
-    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const treeRoute = routes.get(
+  '/v1/trees/{id}',
+  'One search tree as JSON for visualisation (cached rollout nodes marked)',
+  {
+    params: idParams(z.string().min(1).max(200)),
+    ok: [200, 'The tree', z.record(z.string(), z.unknown())],
+    problems: [400, 404],
   },
-});
+);
+
+const treeEventsRoute = routes.get(
+  '/v1/trees/{id}/events',
+  "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
+  {
+    params: idParams(z.string().min(1).max(200)),
+    ok: [200, 'An event stream', z.string(), 'text/event-stream'],
+    problems: [400, 404],
+  },
+);
 
 async function resolveTasks(
   env: Bindings,

@@ -9,7 +9,7 @@
  * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
  * that an export of any size never sits in memory at once.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
@@ -21,8 +21,8 @@ import {
 } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
+import { routeGroup } from '../http/openapi.ts';
 
 const PAGE = 50;
 
@@ -37,34 +37,31 @@ const ExportFilter = z.object({
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 
-const ndjsonResponse = (description: string) => ({
-  description,
-  content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
-});
+const routes = routeGroup('Exports', 'user');
 
-const sftRoute = createRoute({
-  method: 'get',
-  path: '/v1/exports/sft.jsonl',
-  tags: ['Exports'],
-  summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
-  description:
-    'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
-  ...keyed('user'),
-  request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
-});
+const sftRoute = routes.get(
+  '/v1/exports/sft.jsonl',
+  'SFT records (chat `messages`) from the successful trajectories selected for training',
+  {
+    description:
+      'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+    query: ExportFilter,
+    ok: ndjsonOk('SFT records'),
+    problems: [400],
+  },
+);
 
-const dpoRoute = createRoute({
-  method: 'get',
-  path: '/v1/exports/dpo.jsonl',
-  tags: ['Exports'],
-  summary: 'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
-  description:
-    'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
-  ...keyed('user'),
-  request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
-});
+const dpoRoute = routes.get(
+  '/v1/exports/dpo.jsonl',
+  'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
+  {
+    description:
+      'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+    query: ExportFilter,
+    ok: ndjsonOk('DPO pairs'),
+    problems: [400],
+  },
+);
 
 async function sftPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);

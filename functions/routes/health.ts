@@ -1,5 +1,5 @@
 /** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import journal from '../../db/migrations/meta/_journal.json';
 import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
@@ -8,6 +8,7 @@ import { latestJobOfKind } from '../../edge/stores/jobs.ts';
 import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
+import { routeGroup } from '../http/openapi.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
@@ -97,16 +98,11 @@ export async function checkHealth(env: Bindings) {
   };
 }
 
-const route = createRoute({
-  method: 'get',
-  path: '/health',
-  tags: ['System'],
-  summary: 'Status of every binding and the build version',
+const routes = routeGroup('System');
+
+const route = routes.get('/health', 'Status of every binding and the build version', {
+  ok: [200, 'All bindings are healthy', HealthSchema],
   responses: {
-    200: {
-      description: 'All bindings are healthy',
-      content: { 'application/json': { schema: HealthSchema } },
-    },
     503: {
       description: 'At least one binding is unhealthy',
       content: { 'application/json': { schema: HealthSchema } },

@@ -1,10 +1,10 @@
 /** Job status (any key) and the admin canary that proves the queue round trip. */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { idParams, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const JobSchema = z
@@ -21,33 +21,23 @@ const JobSchema = z
   })
   .openapi('Job');
 
-const getJobRoute = createRoute({
-  method: 'get',
-  path: '/v1/jobs/{id}',
-  tags: ['Jobs'],
-  summary: 'Status and result of a background job',
-  ...keyed('user'),
-  request: { params: z.object({ id: z.string().min(1).max(200) }) },
-  responses: {
-    200: { description: 'The job', content: { 'application/json': { schema: JobSchema } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
+const routes = routeGroup('Jobs', 'admin');
+
+const getJobRoute = routes.get('/v1/jobs/{id}', 'Status and result of a background job', {
+  role: 'user',
+  params: idParams(z.string().min(1).max(200)),
+  ok: [200, 'The job', JobSchema],
+  problems: [400, 404],
 });
 
-const canaryRoute = createRoute({
-  method: 'post',
-  path: '/v1/admin/canary',
-  tags: ['Jobs'],
-  summary: 'Enqueue a canary job to prove the queue round trip (admin)',
-  ...keyed('admin'),
-  responses: {
-    202: {
-      description: 'The canary job was enqueued',
-      content: { 'application/json': { schema: z.object({ id: z.string(), status: z.literal('queued') }) } },
-    },
-    ...problemResponses(403, ...AUTH_PROBLEMS),
+const canaryRoute = routes.post(
+  '/v1/admin/canary',
+  'Enqueue a canary job to prove the queue round trip (admin)',
+  {
+    ok: [202, 'The canary job was enqueued', z.object({ id: z.string(), status: z.literal('queued') })],
+    problems: [403],
   },
-});
+);
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,8 +1,8 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { routeGroup } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -29,51 +29,35 @@ const JournalEntry = z
   })
   .openapi('JournalEntry');
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/admin/journal',
-  tags: ['Admin'],
-  summary: 'Journalled session calls, newest first (admin)',
-  ...keyed('admin'),
-  request: {
-    query: Filter.extend({
-      limit: z.coerce.number().int().min(1).max(500).default(100),
-      before: z.coerce
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .openapi({ description: 'Page: entries with a smaller id.' }),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'A page of entries',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, 403, ...AUTH_PROBLEMS),
-  },
+const routes = routeGroup('Admin', 'admin');
+
+const listRoute = routes.get('/v1/admin/journal', 'Journalled session calls, newest first (admin)', {
+  query: Filter.extend({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: z.coerce
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({ description: 'Page: entries with a smaller id.' }),
+  }),
+  ok: [
+    200,
+    'A page of entries',
+    z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
+  ],
+  problems: [400, 403],
 });
 
-const resetRoute = createRoute({
-  method: 'delete',
-  path: '/v1/admin/journal',
-  tags: ['Admin'],
-  summary: 'Delete journalled calls matching the filter (all without one) (admin)',
-  ...keyed('admin'),
-  request: { query: Filter },
-  responses: {
-    200: {
-      description: 'How many were deleted',
-      content: { 'application/json': { schema: z.object({ deleted: z.number().int() }) } },
-    },
-    ...problemResponses(400, 403, ...AUTH_PROBLEMS),
+const resetRoute = routes.delete(
+  '/v1/admin/journal',
+  'Delete journalled calls matching the filter (all without one) (admin)',
+  {
+    query: Filter,
+    ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
+    problems: [400, 403],
   },
-});
+);
 
 export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {

@@ -3,14 +3,14 @@
  * observation). The client carries the state between calls, so any number of branches can explore from the same
  * state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const StateSchema = z
@@ -53,21 +53,17 @@ const ResultSchema = z
   })
   .openapi('KernelResult');
 
-const route = createRoute({
-  method: 'post',
-  path: '/v1/kernel/call',
-  tags: ['World'],
-  summary: 'Call one P_c tool on the world, carrying the environment state yourself',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CallSchema } } } },
-  responses: {
-    200: {
-      description: 'The observation and the next state',
-      content: { 'application/json': { schema: ResultSchema } },
-    },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+const routes = routeGroup('World', 'user');
+
+const route = routes.post(
+  '/v1/kernel/call',
+  'Call one P_c tool on the world, carrying the environment state yourself',
+  {
+    body: CallSchema,
+    ok: [200, 'The observation and the next state', ResultSchema],
+    problems: [400, 404, 413, 415],
   },
-});
+);
 
 export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {

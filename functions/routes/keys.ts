@@ -3,10 +3,10 @@
  * is in the issue answer only. Each key owns what it creates (edge/stores/owners.ts), has its own rate limit and
  * a model-call quota that evaluations and explorations check before they start and stop at.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { idParams, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const KeyId = z
@@ -72,46 +72,25 @@ function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
   };
 }
 
-const issueRoute = createRoute({
-  method: 'post',
-  path: '/v1/keys',
-  tags: ['Keys'],
-  summary: 'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
-  ...keyed('admin'),
-  request: { body: { required: true, content: { 'application/json': { schema: IssueKey } } } },
-  responses: {
-    201: { description: 'The key, with its secret', content: { 'application/json': { schema: IssuedKey } } },
-    ...problemResponses(400, 403, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+const routes = routeGroup('Keys', 'admin');
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/keys',
-  tags: ['Keys'],
-  summary: 'Issued user keys (admin), newest first, revoked ones included; never their secrets',
-  ...keyed('admin'),
-  responses: {
-    200: {
-      description: 'The keys',
-      content: { 'application/json': { schema: z.object({ items: z.array(ApiKey) }) } },
-    },
-    ...problemResponses(403, ...AUTH_PROBLEMS),
-  },
-});
+const issueRoute = routes.post(
+  '/v1/keys',
+  'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
+  { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [400, 403, 413, 415] },
+);
 
-const revokeRoute = createRoute({
-  method: 'delete',
-  path: '/v1/keys/{id}',
-  tags: ['Keys'],
-  summary: 'Revoke a user key (admin): it answers 401 from then on; what it created stays',
-  ...keyed('admin'),
-  request: { params: z.object({ id: KeyId }) },
-  responses: {
-    200: { description: 'The revoked key', content: { 'application/json': { schema: ApiKey } } },
-    ...problemResponses(400, 403, 404, ...AUTH_PROBLEMS),
-  },
-});
+const listRoute = routes.get(
+  '/v1/keys',
+  'Issued user keys (admin), newest first, revoked ones included; never their secrets',
+  { ok: [200, 'The keys', z.object({ items: z.array(ApiKey) })], problems: [403] },
+);
+
+const revokeRoute = routes.delete(
+  '/v1/keys/{id}',
+  'Revoke a user key (admin): it answers 401 from then on; what it created stays',
+  { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
+);
 
 export function registerKeyRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(issueRoute, async (c) => {

@@ -1,7 +1,8 @@
 /** GET /v1/models: the providers this deployment can use and what each can do. */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { modelCatalog } from '../../edge/models.ts';
 import type { AppEnv } from '../app-env.ts';
+import { routeGroup } from '../http/openapi.ts';
 
 const CapabilitiesSchema = z.object({
   n: z.boolean(),
@@ -31,15 +32,15 @@ const CatalogSchema = z
   })
   .openapi('ModelCatalog');
 
-const route = createRoute({
-  method: 'get',
-  path: '/v1/models',
-  tags: ['Models'],
-  summary: 'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
-  responses: {
-    200: { description: 'The catalogue', content: { 'application/json': { schema: CatalogSchema } } },
+const routes = routeGroup('Models');
+
+const route = routes.get(
+  '/v1/models',
+  'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
+  {
+    ok: [200, 'The catalogue', CatalogSchema],
   },
-});
+);
 
 export function registerModelRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, (c) => c.json(modelCatalog(c.env), 200));

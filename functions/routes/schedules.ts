@@ -21,7 +21,7 @@ import {
 } from '../../edge/stores/schedules.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
@@ -83,62 +83,42 @@ const ScheduleDetail = ScheduleView.extend({ runs: z.array(EvalSummary) }).opena
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
-const createScheduleRoute = createRoute({
-  method: 'post',
-  path: '/v1/schedules',
-  tags: ['Evaluations'],
-  summary: 'Schedule an evaluation suite with a cron expression',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateSchedule } } } },
-  responses: {
-    201: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
-    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+const routes = routeGroup('Evaluations', 'user');
+
+const createScheduleRoute = routes.post(
+  '/v1/schedules',
+  'Schedule an evaluation suite with a cron expression',
+  {
+    body: CreateSchedule,
+    ok: [201, 'The schedule', ScheduleView],
+    problems: [400, 413, 415],
   },
+);
+
+const listSchedulesRoute = routes.get('/v1/schedules', 'Evaluation schedules', {
+  ok: [200, 'Every schedule, oldest first', z.object({ schedules: z.array(ScheduleView) })],
 });
 
-const listSchedulesRoute = createRoute({
-  method: 'get',
-  path: '/v1/schedules',
-  tags: ['Evaluations'],
-  summary: 'Evaluation schedules',
-  ...keyed('user'),
-  responses: {
-    200: {
-      description: 'Every schedule, oldest first',
-      content: { 'application/json': { schema: z.object({ schedules: z.array(ScheduleView) }) } },
-    },
-    ...problemResponses(...AUTH_PROBLEMS),
-  },
-});
-
-const getScheduleRoute = createRoute({
-  method: 'get',
-  path: '/v1/schedules/{id}',
-  tags: ['Evaluations'],
-  summary: 'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-  ...keyed('user'),
-  request: { params: ScheduleId },
-  responses: {
-    200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleDetail } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
-const patchScheduleRoute = createRoute({
-  method: 'patch',
-  path: '/v1/schedules/{id}',
-  tags: ['Evaluations'],
-  summary: 'Change a schedule (name, cron, suite, threshold, enabled)',
-  ...keyed('user'),
-  request: {
+const getScheduleRoute = routes.get(
+  '/v1/schedules/{id}',
+  'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
+  {
     params: ScheduleId,
-    body: { required: true, content: { 'application/json': { schema: UpdateSchedule } } },
+    ok: [200, 'The schedule', ScheduleDetail],
+    problems: [400, 404],
   },
-  responses: {
-    200: { description: 'The schedule', content: { 'application/json': { schema: ScheduleView } } },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+);
+
+const patchScheduleRoute = routes.patch(
+  '/v1/schedules/{id}',
+  'Change a schedule (name, cron, suite, threshold, enabled)',
+  {
+    params: ScheduleId,
+    body: UpdateSchedule,
+    ok: [200, 'The schedule', ScheduleView],
+    problems: [400, 404, 413, 415],
   },
-});
+);
 
 const deleteScheduleRoute = createRoute({
   method: 'delete',

@@ -10,12 +10,12 @@
  *
  * Pagination is by keyset on (last call time, session id), newest activity first.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { pageOf, routeGroup } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -41,25 +41,17 @@ const SessionSummary = z
   })
   .openapi('SessionSummary');
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/sessions',
-  tags: ['Sessions'],
-  summary: 'Recent sessions (from the call journal), most recently active first; by cursor',
-  ...keyed('user'),
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of sessions',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(SessionSummary), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
+const routes = routeGroup('Sessions', 'user');
+
+const listRoute = routes.get(
+  '/v1/sessions',
+  'Recent sessions (from the call journal), most recently active first; by cursor',
+  {
+    query: ListQuery,
+    ok: [200, 'A page of sessions', pageOf(SessionSummary, 'items')],
+    problems: [400],
   },
-});
+);
 
 export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {

@@ -27,7 +27,7 @@ import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
@@ -203,33 +203,22 @@ function handleNonStep(reply: SessionStepReply, id: string): never {
   throw new Error('unexpected session reply');
 }
 
-const createRoute_ = createRoute({
-  method: 'post',
-  path: '/v1/sessions',
-  tags: ['Sessions'],
-  summary: 'Start a session: one task, a server surface (or schedule), a step budget',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateSession } } } },
-  responses: {
-    201: { description: 'The session', content: { 'application/json': { schema: SessionCreated } } },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+const routes = routeGroup('Sessions', 'user');
 
-const getRoute = createRoute({
-  method: 'get',
-  path: '/v1/sessions/{id}',
-  tags: ['Sessions'],
-  summary: 'The session: task, progress, the full transcript',
-  ...keyed('user'),
-  request: { params: z.object({ id: SessionId }) },
-  responses: {
-    200: {
-      description: 'The session',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const createRoute_ = routes.post(
+  '/v1/sessions',
+  'Start a session: one task, a server surface (or schedule), a step budget',
+  {
+    body: CreateSession,
+    ok: [201, 'The session', SessionCreated],
+    problems: [400, 404, 413, 415],
   },
+);
+
+const getRoute = routes.get('/v1/sessions/{id}', 'The session: task, progress, the full transcript', {
+  params: idParams(SessionId),
+  ok: [200, 'The session', z.record(z.string(), z.unknown())],
+  problems: [400, 404],
 });
 
 const stepRoute = createRoute({
@@ -255,60 +244,41 @@ const stepRoute = createRoute({
   },
 });
 
-const toolRoute = createRoute({
-  method: 'post',
-  path: '/v1/sessions/{id}/tools/{name}',
-  tags: ['Sessions'],
-  summary: "Call one tool of the session's server surface with JSON parameters in that surface's shape",
-  description:
-    'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
-  ...keyed('user'),
-  request: {
+const toolRoute = routes.post(
+  '/v1/sessions/{id}/tools/{name}',
+  "Call one tool of the session's server surface with JSON parameters in that surface's shape",
+  {
+    description:
+      'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
     params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
-    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+    body: z.record(z.string(), z.unknown()),
+    ok: [200, 'The tool result', StepResult],
+    problems: [400, 404, 409, 410, 413, 415],
   },
-  responses: {
-    200: { description: 'The tool result', content: { 'application/json': { schema: StepResult } } },
-    ...problemResponses(400, 404, 409, 410, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+);
 
-const clockRoute = createRoute({
-  method: 'post',
-  path: '/v1/sessions/{id}/clock',
-  tags: ['Sessions'],
-  summary: "Move the session's clock (admin): to an instant, or forward by milliseconds",
-  ...keyed('admin'),
-  request: {
-    params: z.object({ id: SessionId }),
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.union([
-            z.object({ at: z.iso.datetime({ offset: true }) }).strict(),
-            z
-              .object({
-                advanceMs: z
-                  .number()
-                  .int()
-                  .min(0)
-                  .max(10 * 365 * 24 * 3600 * 1000),
-              })
-              .strict(),
-          ]),
-        },
-      },
-    },
+const clockRoute = routes.post(
+  '/v1/sessions/{id}/clock',
+  "Move the session's clock (admin): to an instant, or forward by milliseconds",
+  {
+    role: 'admin',
+    params: idParams(SessionId),
+    body: z.union([
+      z.object({ at: z.iso.datetime({ offset: true }) }).strict(),
+      z
+        .object({
+          advanceMs: z
+            .number()
+            .int()
+            .min(0)
+            .max(10 * 365 * 24 * 3600 * 1000),
+        })
+        .strict(),
+    ]),
+    ok: [200, 'The session after the move', z.record(z.string(), z.unknown())],
+    problems: [400, 403, 404],
   },
-  responses: {
-    200: {
-      description: 'The session after the move',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 403, 404, ...AUTH_PROBLEMS),
-  },
-});
+);
 
 function publicView(view: SessionView) {
   const { config, progress } = view;

@@ -11,7 +11,7 @@
  *
  * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -23,7 +23,7 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
@@ -109,21 +109,17 @@ const SolveResult = z
   })
   .openapi('SolveResult');
 
-const solveRoute = createRoute({
-  method: 'post',
-  path: '/v1/solve',
-  tags: ['Agents'],
-  summary: 'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: SolveBody } } } },
-  responses: {
-    200: {
-      description: 'The answer and its trajectory',
-      content: { 'application/json': { schema: SolveResult } },
-    },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+const routes = routeGroup('Agents', 'user');
+
+const solveRoute = routes.post(
+  '/v1/solve',
+  'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
+  {
+    body: SolveBody,
+    ok: [200, 'The answer and its trajectory', SolveResult],
+    problems: [400, 404, 413, 415],
   },
-});
+);
 
 type Step = z.infer<typeof SolveStep>;
 

@@ -34,8 +34,16 @@ import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
-import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
+import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
+import {
+  AUTH_PROBLEMS,
+  jsonRoute,
+  keyed,
+  namedSchema,
+  pageOf,
+  problemResponses,
+  routeGroup,
+} from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
@@ -111,139 +119,77 @@ const SteExemplarView = z
   })
   .openapi('SteExemplar');
 
-const createRun = createRoute({
-  method: 'post',
-  path: '/v1/ste/runs',
-  tags: ['STE'],
-  summary:
-    "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateSteRunJson } } } },
-  responses: {
-    202: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
-    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
-  },
+const routes = routeGroup('STE', 'user');
+
+const createRun = routes.post(
+  '/v1/ste/runs',
+  "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
+  { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], problems: [400, 413, 415] },
+);
+
+const listRuns = routes.get('/v1/ste/runs', 'STE runs, newest first (keyset pages)', {
+  query: z.object({
+    surface: z.string().min(1).max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: cursorParam(100),
+  }),
+  ok: [200, 'A page of runs', pageOf(SteRunView, 'items')],
+  problems: [400],
 });
 
-const listRuns = createRoute({
-  method: 'get',
-  path: '/v1/ste/runs',
-  tags: ['STE'],
-  summary: 'STE runs, newest first (keyset pages)',
-  ...keyed('user'),
-  request: {
-    query: z.object({
-      surface: z.string().min(1).max(100).optional(),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      cursor: cursorParam(100),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'A page of runs',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(SteRunView), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
-});
+const getRun = routes.get(
+  '/v1/ste/runs/{id}',
+  'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
+  { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+);
 
-const getRun = createRoute({
-  method: 'get',
-  path: '/v1/ste/runs/{id}',
-  tags: ['STE'],
-  summary:
-    'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
-  ...keyed('user'),
-  request: { params: RunId },
-  responses: {
-    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
+const deleteRun = routes.delete(
+  '/v1/ste/runs/{id}',
+  'Cancel an STE run: queued tools never start, running tools stop',
+  { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+);
 
-const deleteRun = createRoute({
-  method: 'delete',
-  path: '/v1/ste/runs/{id}',
-  tags: ['STE'],
-  summary: 'Cancel an STE run: queued tools never start, running tools stop',
-  ...keyed('user'),
-  request: { params: RunId },
-  responses: {
-    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
+const runEvents = routes.get(
+  '/v1/ste/runs/{id}/events',
+  'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+  { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [400, 404] },
+);
 
-const runEvents = createRoute({
-  method: 'get',
-  path: '/v1/ste/runs/{id}/events',
-  tags: ['STE'],
-  summary: 'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  ...keyed('user'),
-  request: { params: RunId },
-  responses: {
-    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
-const runMemory = createRoute({
-  method: 'get',
-  path: '/v1/ste/runs/{id}/memory',
-  tags: ['STE'],
-  summary: "A run's long-term memory per tool: every explored query with its Solved mark, in order",
-  ...keyed('user'),
-  request: { params: RunId },
-  responses: {
-    200: {
-      description: 'Long-term memory',
-      content: {
-        'application/json': {
-          schema: z.object({
-            items: z.array(
-              z.object({
-                tool: z.string(),
-                position: z.number().int(),
-                query: z.string(),
-                solved: z.boolean(),
-              }),
-            ),
+const runMemory = routes.get(
+  '/v1/ste/runs/{id}/memory',
+  "A run's long-term memory per tool: every explored query with its Solved mark, in order",
+  {
+    params: RunId,
+    ok: [
+      200,
+      'Long-term memory',
+      z.object({
+        items: z.array(
+          z.object({
+            tool: z.string(),
+            position: z.number().int(),
+            query: z.string(),
+            solved: z.boolean(),
           }),
-        },
-      },
-    },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+        ),
+      }),
+    ],
+    problems: [400, 404],
   },
-});
+);
 
-const listExemplars = createRoute({
-  method: 'get',
-  path: '/v1/ste/exemplars',
-  tags: ['STE'],
-  summary: 'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
-  ...keyed('user'),
-  request: {
+const listExemplars = routes.get(
+  '/v1/ste/exemplars',
+  'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
+  {
     query: ExemplarQuery.extend({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       cursor: cursorParam(300),
     }),
+    ok: [200, 'A page of exemplars', pageOf(SteExemplarView, 'items')],
+    problems: [400],
   },
-  responses: {
-    200: {
-      description: 'A page of exemplars',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(SteExemplarView), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
-});
+);
 
 const CreateSteSchedule = z
   .object({
@@ -268,33 +214,19 @@ const SteScheduleView = z
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
-const createSchedule = createRoute({
-  method: 'post',
-  path: '/v1/ste/schedules',
-  tags: ['STE'],
-  summary:
-    'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateSteSchedule } } } },
-  responses: {
-    201: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
-    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+const createSchedule = routes.post(
+  '/v1/ste/schedules',
+  'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
+  { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView], problems: [400, 413, 415] },
+);
 
-const getSchedule = createRoute({
-  method: 'get',
-  path: '/v1/ste/schedules/{id}',
-  tags: ['STE'],
-  summary: 'A watched drift schedule with the STE runs its stage changes launched',
-  ...keyed('user'),
-  request: { params: ScheduleId },
-  responses: {
-    200: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
+const getSchedule = routes.get(
+  '/v1/ste/schedules/{id}',
+  'A watched drift schedule with the STE runs its stage changes launched',
+  { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [400, 404] },
+);
 
+// A 204 without a body: not a JSON route, so it keeps createRoute.
 const deleteSchedule = createRoute({
   method: 'delete',
   path: '/v1/ste/schedules/{id}',
@@ -322,22 +254,17 @@ async function scheduleView(env: Bindings, id: string): Promise<z.infer<typeof S
   };
 }
 
-const steSft = createRoute({
+const steSft = jsonRoute({
   method: 'get',
   path: '/v1/exports/ste-sft.jsonl',
-  tags: ['Exports'],
+  tag: 'Exports',
   summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
   description:
     'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
-  ...keyed('user'),
-  request: { query: ExemplarQuery },
-  responses: {
-    200: {
-      description: 'SFT records',
-      content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
+  role: 'user',
+  query: ExemplarQuery,
+  ok: ndjsonOk('SFT records'),
+  problems: [400],
 });
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {

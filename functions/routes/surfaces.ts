@@ -17,7 +17,7 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses, routeGroup } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
@@ -59,48 +59,31 @@ async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surfac
   return surface;
 }
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/surfaces',
-  tags: ['Surfaces'],
-  summary: 'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
-  responses: {
-    200: {
-      description: 'The surfaces',
-      content: { 'application/json': { schema: z.object({ items: z.array(SurfaceSummary) }) } },
-    },
+const routes = routeGroup('Surfaces');
+
+const listRoute = routes.get(
+  '/v1/surfaces',
+  'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
+  {
+    ok: [200, 'The surfaces', z.object({ items: z.array(SurfaceSummary) })],
   },
+);
+
+const getRoute = routes.get('/v1/surfaces/{id}', 'One surface, with its prompt-style tool list', {
+  params: IdParam,
+  ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
+  problems: [400, 404],
 });
 
-const getRoute = createRoute({
-  method: 'get',
-  path: '/v1/surfaces/{id}',
-  tags: ['Surfaces'],
-  summary: 'One surface, with its prompt-style tool list',
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: 'The surface',
-      content: { 'application/json': { schema: z.object({ surface: SurfaceJson, toolList: z.string() }) } },
-    },
-    ...problemResponses(400, 404),
+const openApiRoute = routes.get(
+  '/v1/surfaces/{id}/openapi.json',
+  "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
+  {
+    params: IdParam,
+    ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
+    problems: [400, 404],
   },
-});
-
-const openApiRoute = createRoute({
-  method: 'get',
-  path: '/v1/surfaces/{id}/openapi.json',
-  tags: ['Surfaces'],
-  summary: "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: 'OpenAPI document',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404),
-  },
-});
+);
 
 const GenerateRequest = z
   .object({
@@ -118,44 +101,29 @@ const GenerateRequest = z
   .strict()
   .openapi('GenerateSurface');
 
-const createSurfaceRoute = createRoute({
-  method: 'post',
-  path: '/v1/surfaces',
-  tags: ['Surfaces'],
-  summary: 'Create a custom surface, or generate one from a base by seeded drift (admin)',
-  description:
-    'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
-  ...keyed('admin'),
-  request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.union([GenerateRequest, SurfaceJson]) } },
-    },
+const createSurfaceRoute = routes.post(
+  '/v1/surfaces',
+  'Create a custom surface, or generate one from a base by seeded drift (admin)',
+  {
+    description:
+      'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
+    role: 'admin',
+    body: z.union([GenerateRequest, SurfaceJson]),
+    ok: [201, 'Created', SurfaceSummary],
+    problems: [400, 403, 409, 413, 415],
   },
-  responses: {
-    201: { description: 'Created', content: { 'application/json': { schema: SurfaceSummary } } },
-    ...problemResponses(400, 403, 409, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+);
 
-const diffRoute = createRoute({
-  method: 'get',
-  path: '/v1/surfaces/{id}/diff',
-  tags: ['Surfaces'],
-  summary:
-    'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
-  request: {
+const diffRoute = routes.get(
+  '/v1/surfaces/{id}/diff',
+  'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
+  {
     params: IdParam,
     query: z.object({ against: z.string().min(1).max(64).default('pc') }),
+    ok: [200, 'The drift', z.record(z.string(), z.unknown())],
+    problems: [400, 404],
   },
-  responses: {
-    200: {
-      description: 'The drift',
-      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...problemResponses(400, 404),
-  },
-});
+);
 
 const deleteRoute = createRoute({
   method: 'delete',

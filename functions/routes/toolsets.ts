@@ -5,7 +5,7 @@
  * with an untrained ranker (bm25, char, dense, hybrid; dense uses the deployment's embedding model: Workers AI
  * in production, the lexical encoder locally). Rankers are built on first use and kept per isolate.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
 import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
@@ -22,7 +22,7 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
@@ -94,65 +94,38 @@ const SearchResult = z
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-const createRouteDef = createRoute({
-  method: 'post',
-  path: '/v1/toolsets',
-  tags: ['Toolsets'],
-  summary: 'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-  ...keyed('user'),
-  request: { body: { required: true, content: { 'application/json': { schema: CreateToolset } } } },
-  responses: {
-    201: { description: 'The toolset', content: { 'application/json': { schema: ToolsetView } } },
-    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+const routes = routeGroup('Toolsets', 'user');
+
+const createRouteDef = routes.post(
+  '/v1/toolsets',
+  'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
+  {
+    body: CreateToolset,
+    ok: [201, 'The toolset', ToolsetView],
+    problems: [400, 404, 413, 415],
   },
+);
+
+const listRouteDef = routes.get('/v1/toolsets', 'Toolsets, newest first', {
+  ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })],
 });
 
-const listRouteDef = createRoute({
-  method: 'get',
-  path: '/v1/toolsets',
-  tags: ['Toolsets'],
-  summary: 'Toolsets, newest first',
-  ...keyed('user'),
-  responses: {
-    200: {
-      description: 'Every toolset',
-      content: { 'application/json': { schema: z.object({ toolsets: z.array(ToolsetView) }) } },
-    },
-    ...problemResponses(...AUTH_PROBLEMS),
-  },
+const getRouteDef = routes.get('/v1/toolsets/{id}', 'A toolset with its first 100 tools', {
+  params: IdParam,
+  ok: [200, 'The toolset', ToolsetDetail],
+  problems: [400, 404],
 });
 
-const getRouteDef = createRoute({
-  method: 'get',
-  path: '/v1/toolsets/{id}',
-  tags: ['Toolsets'],
-  summary: 'A toolset with its first 100 tools',
-  ...keyed('user'),
-  request: { params: IdParam },
-  responses: {
-    200: { description: 'The toolset', content: { 'application/json': { schema: ToolsetDetail } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
-const searchRouteDef = createRoute({
-  method: 'post',
-  path: '/v1/toolsets/{id}/search',
-  tags: ['Toolsets'],
-  summary: 'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-  ...keyed('user'),
-  request: {
+const searchRouteDef = routes.post(
+  '/v1/toolsets/{id}/search',
+  'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
+  {
     params: IdParam,
-    body: { required: true, content: { 'application/json': { schema: SearchBody } } },
+    body: SearchBody,
+    ok: [200, 'The top k tools, best first', SearchResult],
+    problems: [400, 404, 409, 413, 415],
   },
-  responses: {
-    200: {
-      description: 'The top k tools, best first',
-      content: { 'application/json': { schema: SearchResult } },
-    },
-    ...problemResponses(400, 404, 409, 413, 415, ...AUTH_PROBLEMS),
-  },
-});
+);
 
 function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
   return {

@@ -6,13 +6,13 @@
  * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const ListQuery = z.object({
@@ -68,38 +68,27 @@ const TrajectoryDetail = TrajectorySummary.extend({
   toolUpdates: z.array(z.string()),
 }).openapi('Trajectory');
 
-const listRoute = createRoute({
-  method: 'get',
-  path: '/v1/trajectories',
-  tags: ['Explorations'],
-  summary: 'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-  ...keyed('user'),
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of trajectories',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(TrajectorySummary), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, ...AUTH_PROBLEMS),
-  },
-});
+const routes = routeGroup('Explorations', 'user');
 
-const getRoute = createRoute({
-  method: 'get',
-  path: '/v1/trajectories/{id}',
-  tags: ['Explorations'],
-  summary: 'One trajectory: its question, ReAct text, steps and tool updates',
-  ...keyed('user'),
-  request: { params: z.object({ id: z.string().min(1).max(300) }) },
-  responses: {
-    200: { description: 'The trajectory', content: { 'application/json': { schema: TrajectoryDetail } } },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+const listRoute = routes.get(
+  '/v1/trajectories',
+  'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
+  {
+    query: ListQuery,
+    ok: [200, 'A page of trajectories', pageOf(TrajectorySummary, 'items')],
+    problems: [400],
   },
-});
+);
+
+const getRoute = routes.get(
+  '/v1/trajectories/{id}',
+  'One trajectory: its question, ReAct text, steps and tool updates',
+  {
+    params: idParams(z.string().min(1).max(300)),
+    ok: [200, 'The trajectory', TrajectoryDetail],
+    problems: [400, 404],
+  },
+);
 
 function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
   return {

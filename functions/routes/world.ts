@@ -2,7 +2,7 @@
  * The benchmark's read-only endpoints: datasets (schemas, sizes, seed) and tasks (paginated; gold answers and
  * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { pythonStr } from '../../core/world/answer-match.ts';
 import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
 import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
@@ -14,7 +14,7 @@ import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/wo
 import type { AppEnv } from '../app-env.ts';
 import { optionalPrincipal } from '../http/auth.ts';
 import { linkNext } from '../http/keyset.ts';
-import { problemResponses } from '../http/openapi.ts';
+import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
@@ -135,34 +135,24 @@ function worldSummary(env: Bindings, world: SeededWorld | null) {
   };
 }
 
-const listDatasets = createRoute({
-  method: 'get',
-  path: '/v1/datasets',
-  tags: ['World'],
-  summary: 'The datasets of the world: schemas, sizes, task counts, and the world seed',
-  responses: {
-    200: {
-      description: 'The world and its datasets',
-      content: {
-        'application/json': { schema: z.object({ world: WorldSchema, datasets: z.array(DatasetSchema) }) },
-      },
-    },
-  },
-});
+const routes = routeGroup('World');
 
-const getDataset = createRoute({
-  method: 'get',
-  path: '/v1/datasets/{name}',
-  tags: ['World'],
-  summary: 'One dataset',
-  request: { params: z.object({ name: DatasetNameSchema }) },
-  responses: {
-    200: {
-      description: 'The dataset',
-      content: { 'application/json': { schema: z.object({ world: WorldSchema, dataset: DatasetSchema }) } },
-    },
-    ...problemResponses(400),
+const listDatasets = routes.get(
+  '/v1/datasets',
+  'The datasets of the world: schemas, sizes, task counts, and the world seed',
+  {
+    ok: [
+      200,
+      'The world and its datasets',
+      z.object({ world: WorldSchema, datasets: z.array(DatasetSchema) }),
+    ],
   },
+);
+
+const getDataset = routes.get('/v1/datasets/{name}', 'One dataset', {
+  params: z.object({ name: DatasetNameSchema }),
+  ok: [200, 'The dataset', z.object({ world: WorldSchema, dataset: DatasetSchema })],
+  problems: [400],
 });
 
 const TaskQuery = z.object({
@@ -174,36 +164,29 @@ const TaskQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
-const listTasks = createRoute({
-  method: 'get',
-  path: '/v1/tasks',
-  tags: ['World'],
-  summary: 'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
-  request: { query: TaskQuery },
-  responses: {
-    200: {
-      description: 'A page of tasks (questions only; fetch one task for more)',
-      content: {
-        'application/json': {
-          schema: z.object({ items: z.array(TaskSummarySchema), nextCursor: z.string().nullable() }),
-        },
-      },
-    },
-    ...problemResponses(400, 401, 503),
+const listTasks = routes.get(
+  '/v1/tasks',
+  'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
+  {
+    query: TaskQuery,
+    ok: [
+      200,
+      'A page of tasks (questions only; fetch one task for more)',
+      pageOf(TaskSummarySchema, 'items'),
+    ],
+    problems: [400, 401, 503],
   },
-});
+);
 
-const getTask = createRoute({
-  method: 'get',
-  path: '/v1/tasks/{id}',
-  tags: ['World'],
-  summary: 'One task; its gold answer and reference plan are included for admin keys',
-  request: { params: z.object({ id: z.string().min(1).max(200) }) },
-  responses: {
-    200: { description: 'The task', content: { 'application/json': { schema: TaskSchema } } },
-    ...problemResponses(400, 401, 404, 503),
+const getTask = routes.get(
+  '/v1/tasks/{id}',
+  'One task; its gold answer and reference plan are included for admin keys',
+  {
+    params: idParams(z.string().min(1).max(200)),
+    ok: [200, 'The task', TaskSchema],
+    problems: [400, 401, 404, 503],
   },
-});
+);
 
 export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listDatasets, async (c) => {
