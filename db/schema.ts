@@ -356,6 +356,7 @@ export const steRuns = sqliteTable(
     config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
     toolsTotal: integer('tools_total').notNull(),
     trigger: text('trigger'),
+    ownerId: ownerId(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
@@ -458,6 +459,7 @@ export const steSchedules = sqliteTable('ste_schedules', {
   /** The run settings (POST /v1/ste/runs body without surface, since and tools). */
   run: text('run', { mode: 'json' }).$type<unknown>().notNull(),
   enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  ownerId: ownerId(),
   createdAt: integer('created_at').notNull(),
 });
 
@@ -482,6 +484,7 @@ export const draftRuns = sqliteTable(
     config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
     trigger: text('trigger'),
     error: text('error'),
+    ownerId: ownerId(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
@@ -522,6 +525,7 @@ export const docsets = sqliteTable(
     model: text('model').notNull(),
     simulated: integer('simulated', { mode: 'boolean' }).notNull(),
     body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
+    ownerId: ownerId(),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('docsets_server').on(t.serverSurface, t.createdAt)],
@@ -560,6 +564,7 @@ export const draftWatches = sqliteTable('draft_watches', {
   fingerprint: text('fingerprint', { mode: 'json' }).$type<unknown>(),
   lastRun: text('last_run'),
   lastDocset: text('last_docset'),
+  ownerId: ownerId(),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -576,6 +581,7 @@ export const toolsets = sqliteTable('toolsets', {
   /** Surface id, or the synthetic catalog's options. */
   spec: text('spec', { mode: 'json' }).$type<unknown>(),
   toolCount: integer('tool_count').notNull(),
+  ownerId: ownerId(),
   createdAt: integer('created_at').notNull(),
 });
 

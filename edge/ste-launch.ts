@@ -21,7 +21,7 @@ import { requireSurface } from './stores/surfaces.ts';
 export async function launchSteRun(
   env: Bindings,
   body: CreateSteRunInput,
-  opts: { trigger?: string } = {},
+  opts: { trigger?: string; ownerId?: string | null } = {},
 ): Promise<{ run: SteRunRow; created: boolean }> {
   const surface = await requireSurface(env, body.surface, 'surface');
   const docsId = body.docs ?? body.surface;
@@ -81,6 +81,7 @@ export async function launchSteRun(
     tools,
     trialsPerTool: body.episodes * body.trials,
     trigger: opts.trigger ?? null,
+    ownerId: opts.ownerId ?? null,
   });
   if (created) {
     for (const tool of tools) await enqueueJob(env, STE_TOOL, { runId: id, tool }, { id: `${id}:${tool}` });

@@ -36,7 +36,10 @@ export async function launchSteStageChanges(
         surface: change.surface,
         since: change.previous,
       });
-      const { run, created } = await launchSteRun(env, body, { trigger: stageTrigger(row.id, change) });
+      const { run, created } = await launchSteRun(env, body, {
+        trigger: stageTrigger(row.id, change),
+        ownerId: row.ownerId,
+      });
       out.push({ scheduleId: row.id, stage: change.stageIndex, runId: run.id, created });
       if (created)
         log.info('STE run launched for a stage change', {

@@ -12,6 +12,7 @@ import type { SteExemplar, SteState } from '../../core/ste/engine.ts';
 import { database } from '../../db/client.ts';
 import { steExemplars, steMemory, steRuns, steSchedules, steTools, steTrials } from '../../db/schema.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
+import { type Owner, ownerIdOf, visibleThrough, visibleTo } from './owners.ts';
 
 export type SteRunRow = typeof steRuns.$inferSelect;
 export type SteToolRow = typeof steTools.$inferSelect;
@@ -38,6 +39,8 @@ export interface NewSteRun {
   tools: string[];
   trialsPerTool: number;
   trigger: string | null;
+  /** The launching key; a cron launch passes its schedule's owner. */
+  ownerId?: string | null;
 }
 
 /** Creates the run and its tool rows; with a trigger that already launched a run, returns that run instead. */
@@ -59,6 +62,7 @@ export async function createSteRun(
       config: run.config,
       toolsTotal: run.tools.length,
       trigger: run.trigger,
+      ownerId: run.ownerId ?? null,
       createdAt: now,
       updatedAt: now,
     })
@@ -82,8 +86,13 @@ export async function createSteRun(
   return { id: run.id, created: true };
 }
 
-export async function findSteRun(d1: D1Database, id: string): Promise<SteRunRow | null> {
-  const rows = await database(d1).select().from(steRuns).where(eq(steRuns.id, id)).limit(1);
+/** The run, or null when it does not exist or another user key owns it (no owner: the system sees all). */
+export async function findSteRun(d1: D1Database, id: string, owner?: Owner): Promise<SteRunRow | null> {
+  const rows = await database(d1)
+    .select()
+    .from(steRuns)
+    .where(and(eq(steRuns.id, id), visibleTo(steRuns.ownerId, owner)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -108,13 +117,19 @@ export async function findSteTool(d1: D1Database, runId: string, tool: string): 
 /** Newest first, keyset pages by (createdAt, id). */
 export async function listSteRuns(
   d1: D1Database,
-  opts: { limit: number; cursor?: string; surface?: string },
+  opts: { limit: number; cursor?: string; surface?: string; owner?: Owner },
 ): Promise<Page<SteRunRow>> {
   return newestFirstPage({ time: steRuns.createdAt, id: steRuns.id }, opts, (after, order, limit) =>
     database(d1)
       .select()
       .from(steRuns)
-      .where(and(opts.surface ? eq(steRuns.surfaceId, opts.surface) : undefined, after))
+      .where(
+        and(
+          opts.surface ? eq(steRuns.surfaceId, opts.surface) : undefined,
+          visibleTo(steRuns.ownerId, opts.owner),
+          after,
+        ),
+      )
       .orderBy(...order)
       .limit(limit),
   );
@@ -261,10 +276,13 @@ export interface SteExemplarFilter {
   surfaceVersion?: string;
   tool?: string;
   run?: string;
+  /** Exemplars belong to their run's key. */
+  owner?: Owner;
 }
 
 function exemplarWhere(f: SteExemplarFilter) {
   return and(
+    visibleThrough(steExemplars.runId, { table: steRuns, id: steRuns.id, ownerId: steRuns.ownerId }, f.owner),
     f.surface ? eq(steExemplars.surfaceId, f.surface) : undefined,
     f.surfaceVersion ? eq(steExemplars.surfaceVersion, f.surfaceVersion) : undefined,
     f.tool ? eq(steExemplars.tool, f.tool) : undefined,
@@ -321,16 +339,25 @@ export type SteScheduleRow = typeof steSchedules.$inferSelect;
 export async function createSteSchedule(
   d1: D1Database,
   row: { id: string; schedule: unknown; run: unknown },
+  owner?: Owner,
 ): Promise<SteScheduleRow> {
   const [created] = await database(d1)
     .insert(steSchedules)
-    .values({ ...row, enabled: true, createdAt: Date.now() })
+    .values({ ...row, enabled: true, ownerId: ownerIdOf(owner), createdAt: Date.now() })
     .returning();
   return created as SteScheduleRow;
 }
 
-export async function findSteSchedule(d1: D1Database, id: string): Promise<SteScheduleRow | null> {
-  const rows = await database(d1).select().from(steSchedules).where(eq(steSchedules.id, id)).limit(1);
+export async function findSteSchedule(
+  d1: D1Database,
+  id: string,
+  owner?: Owner,
+): Promise<SteScheduleRow | null> {
+  const rows = await database(d1)
+    .select()
+    .from(steSchedules)
+    .where(and(eq(steSchedules.id, id), visibleTo(steSchedules.ownerId, owner)))
+    .limit(1);
   return rows[0] ?? null;
 }
 

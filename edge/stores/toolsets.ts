@@ -3,11 +3,12 @@
  * `toolset_tools` in batches of 20 rows per INSERT (5 columns × 20 = D1's 100 bound parameters per statement);
  * a synthetic toolset keeps only its catalog options and is regenerated on read.
  */
-import { asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { type CatalogOptions, syntheticCatalog } from '../../core/retrieval/catalog.ts';
 import type { Tool } from '../../core/retrieval/types.ts';
 import { database } from '../../db/client.ts';
 import { toolsets, toolsetTools } from '../../db/schema.ts';
+import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
 
 export type ToolsetSource = 'upload' | 'surface' | 'synthetic';
 
@@ -17,6 +18,7 @@ export interface ToolsetRecord {
   source: ToolsetSource;
   spec: unknown;
   toolCount: number;
+  ownerId?: string | null;
   createdAt: number;
 }
 
@@ -25,6 +27,7 @@ const ROWS_PER_INSERT = 20;
 export async function createToolset(
   db: D1Database,
   input: { name: string; source: ToolsetSource; spec?: unknown; tools: readonly Tool[] | number },
+  owner?: Owner,
 ): Promise<ToolsetRecord> {
   const d = database(db);
   const record: ToolsetRecord = {
@@ -33,6 +36,7 @@ export async function createToolset(
     source: input.source,
     spec: input.spec ?? null,
     toolCount: typeof input.tools === 'number' ? input.tools : input.tools.length,
+    ownerId: ownerIdOf(owner),
     createdAt: Date.now(),
   };
   const header = d.insert(toolsets).values(record);
@@ -55,12 +59,21 @@ export async function createToolset(
   return record;
 }
 
-export async function listToolsets(db: D1Database): Promise<ToolsetRecord[]> {
-  return database(db).select().from(toolsets).orderBy(desc(toolsets.createdAt), asc(toolsets.id));
+export async function listToolsets(db: D1Database, owner?: Owner): Promise<ToolsetRecord[]> {
+  return database(db)
+    .select()
+    .from(toolsets)
+    .where(visibleTo(toolsets.ownerId, owner))
+    .orderBy(desc(toolsets.createdAt), asc(toolsets.id));
 }
 
-export async function findToolset(db: D1Database, id: string): Promise<ToolsetRecord | null> {
-  const [row] = await database(db).select().from(toolsets).where(eq(toolsets.id, id)).limit(1);
+/** The toolset, or null when it does not exist or another user key owns it. */
+export async function findToolset(db: D1Database, id: string, owner?: Owner): Promise<ToolsetRecord | null> {
+  const [row] = await database(db)
+    .select()
+    .from(toolsets)
+    .where(and(eq(toolsets.id, id), visibleTo(toolsets.ownerId, owner)))
+    .limit(1);
   return row ?? null;
 }
 

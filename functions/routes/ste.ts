@@ -14,6 +14,7 @@ import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { textModelFor } from '../../edge/models.ts';
 import { launchSteRun } from '../../edge/ste-launch.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import {
   cancelSteRun,
   createSteSchedule,
@@ -33,6 +34,7 @@ import {
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import {
@@ -240,8 +242,12 @@ const deleteSchedule = createRoute({
   },
 });
 
-async function scheduleView(env: Bindings, id: string): Promise<z.infer<typeof SteScheduleView>> {
-  const row = await findSteSchedule(env.DB, id);
+async function scheduleView(
+  env: Bindings,
+  id: string,
+  owner: Owner,
+): Promise<z.infer<typeof SteScheduleView>> {
+  const row = await findSteSchedule(env.DB, id, owner);
   if (!row) throw new ProblemError('not-found', { detail: `No STE schedule with id ${id}.` });
   const runs = await steRunsOfSchedule(env.DB, id);
   return {
@@ -311,8 +317,8 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   };
 }
 
-async function runOrProblem(env: Bindings, id: string): Promise<SteRunRow> {
-  const run = await findSteRun(env.DB, id);
+async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<SteRunRow> {
+  const run = await findSteRun(env.DB, id, owner);
   if (!run) throw new ProblemError('not-found', { detail: `No STE run with id ${id}.` });
   return run;
 }
@@ -337,8 +343,8 @@ function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
 }
 
 /** What the run's event stream sends: status and progress, done once the run is no longer queued or running. */
-async function runProgress(env: Bindings, id: string) {
-  const run = await findSteRun(env.DB, id);
+async function runProgress(env: Bindings, id: string, owner: Owner) {
+  const run = await findSteRun(env.DB, id, owner);
   if (!run) return null;
   const view = await runView(env, run);
   return {
@@ -369,27 +375,29 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
     }
     textModelFor(c.env, body.run.model);
     const id = crypto.randomUUID();
-    await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run });
-    return c.json(await scheduleView(c.env, id), 201);
+    await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, ownerOf(c));
+    return c.json(await scheduleView(c.env, id, ownerOf(c)), 201);
   });
 
-  app.openapi(getSchedule, async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id), 200));
+  app.openapi(getSchedule, async (c) =>
+    c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+  );
 
   app.openapi(deleteSchedule, async (c) => {
     const { id } = c.req.valid('param');
-    await scheduleView(c.env, id);
+    await scheduleView(c.env, id, ownerOf(c));
     await deleteSteSchedule(c.env.DB, id);
     return c.body(null, 204);
   });
 
   app.openapi(createRun, async (c) => {
-    const { run } = await launchSteRun(c.env, c.req.valid('json'));
+    const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
     return c.json(await runView(c.env, run), 202);
   });
 
   app.openapi(listRuns, async (c) => {
     const q = c.req.valid('query');
-    const page = await listSteRuns(c.env.DB, q);
+    const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
     linkNext(c, page.nextCursor);
     const items = [];
     for (const r of page.items) items.push(await runView(c.env, r));
@@ -397,39 +405,40 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(getRun, async (c) =>
-    c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id)), 200),
+    c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
   );
 
   app.openapi(deleteRun, async (c) => {
     const { id } = c.req.valid('param');
-    await runOrProblem(c.env, id);
+    await runOrProblem(c.env, id, ownerOf(c));
     const running = await cancelSteRun(c.env.DB, id);
     // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
     for (const tool of running) await steStub(c.env, id, tool).cancel();
-    return c.json(await runView(c.env, await runOrProblem(c.env, id)), 200);
+    return c.json(await runView(c.env, await runOrProblem(c.env, id, ownerOf(c))), 200);
   });
 
   app.openapi(runEvents, async (c) => {
     const { id } = c.req.valid('param');
-    await runOrProblem(c.env, id); // 404 before the stream starts
-    return progressEvents(c, () => runProgress(c.env, id), 'the STE run was deleted') as never;
+    const owner = ownerOf(c);
+    await runOrProblem(c.env, id, ownerOf(c)); // 404 before the stream starts
+    return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
   });
 
   app.openapi(runMemory, async (c) => {
     const { id } = c.req.valid('param');
-    await runOrProblem(c.env, id);
+    await runOrProblem(c.env, id, ownerOf(c));
     return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
   });
 
   app.openapi(listExemplars, async (c) => {
     const q = c.req.valid('query');
-    const page = await listSteExemplars(c.env.DB, q);
+    const page = await listSteExemplars(c.env.DB, { ...q, owner: ownerOf(c) });
     linkNext(c, page.nextCursor);
     return c.json({ items: page.items.map(exemplarView), nextCursor: page.nextCursor }, 200);
   });
 
   app.openapi(steSft, (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     const env = c.env;
     const docsBySurface = new Map<string, Surface | null>();
     const body = linesStream('', async (after: string) => {

@@ -13,6 +13,7 @@ import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import {
   createToolset,
@@ -22,6 +23,7 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -159,8 +161,8 @@ function uploadedTools(jsonl: string): Tool[] {
   }
 }
 
-async function requireToolset(env: Bindings, id: string): Promise<ToolsetRecord> {
-  const record = await findToolset(env.DB, id);
+async function requireToolset(env: Bindings, id: string, owner: Owner): Promise<ToolsetRecord> {
+  const record = await findToolset(env.DB, id, owner);
   if (!record) throw new ProblemError('not-found', { detail: `No toolset with id ${id}.` });
   return record;
 }
@@ -198,11 +200,15 @@ export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
     let record: ToolsetRecord;
     switch (body.source) {
       case 'upload':
-        record = await createToolset(c.env.DB, {
-          name: body.name,
-          source: 'upload',
-          tools: uploadedTools(body.jsonl),
-        });
+        record = await createToolset(
+          c.env.DB,
+          {
+            name: body.name,
+            source: 'upload',
+            tools: uploadedTools(body.jsonl),
+          },
+          ownerOf(c),
+        );
         break;
       case 'surface': {
         const surface = await findSurface(c.env, body.surface);
@@ -211,38 +217,48 @@ export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
             detail: `No surface with id ${body.surface}.`,
             errors: [{ in: 'body', field: 'surface', pointer: '/surface', message: 'unknown surface' }],
           });
-        record = await createToolset(c.env.DB, {
-          name: body.name,
-          source: 'surface',
-          spec: { surface: surface.id },
-          tools: surfaceToolPool(surface),
-        });
+        record = await createToolset(
+          c.env.DB,
+          {
+            name: body.name,
+            source: 'surface',
+            spec: { surface: surface.id },
+            tools: surfaceToolPool(surface),
+          },
+          ownerOf(c),
+        );
         break;
       }
       case 'synthetic': {
         const spec = { seed: body.seed, tools: Math.min(body.tools, CATALOG_CAPACITY) };
-        record = await createToolset(c.env.DB, {
-          name: body.name,
-          source: 'synthetic',
-          spec,
-          tools: spec.tools,
-        });
+        record = await createToolset(
+          c.env.DB,
+          {
+            name: body.name,
+            source: 'synthetic',
+            spec,
+            tools: spec.tools,
+          },
+          ownerOf(c),
+        );
         break;
       }
     }
     return c.json(view(record), 201, { location: `/v1/toolsets/${record.id}` });
   });
 
-  app.openapi(listRouteDef, async (c) => c.json({ toolsets: (await listToolsets(c.env.DB)).map(view) }, 200));
+  app.openapi(listRouteDef, async (c) =>
+    c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+  );
 
   app.openapi(getRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id);
+    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
     const tools = await loadToolsetTools(c.env.DB, record);
     return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
   });
 
   app.openapi(searchRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id);
+    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
     const body = c.req.valid('json');
     const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
     const [hits = []] = await ranker.rank([body.query], body.k);

@@ -323,6 +323,37 @@ describe('ownership', () => {
     expect((await send(`/v1/schedules/${id}`, 'PATCH', { name: 'renamed' }, ADMIN_KEY)).status).toBe(200);
     expect((await call(`/v1/schedules/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(204);
   });
+
+  it('answers 404 to another user key on a toolset and its search; lists omit it; admins see it', async () => {
+    const res = await send(
+      '/v1/toolsets',
+      'POST',
+      { source: 'synthetic', name: 'mine', seed: 3, tools: 20 },
+      USER_KEY,
+    );
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await expectProblem(await call(`/v1/toolsets/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await send(
+        `/v1/toolsets/${id}/search`,
+        'POST',
+        { query: 'weather', k: 3, ranker: 'bm25' },
+        other.secret,
+      ),
+      404,
+      'not-found',
+    );
+    expect((await call(`/v1/toolsets/${id}`, { key: USER_KEY })).status).toBe(200);
+    expect((await call(`/v1/toolsets/${id}`, { key: ADMIN_KEY })).status).toBe(200);
+    const listIds = async (key: string) =>
+      ((await (await call('/v1/toolsets', { key })).json()) as { toolsets: { id: string }[] }).toolsets.map(
+        (t) => t.id,
+      );
+    expect(await listIds(USER_KEY)).toContain(id);
+    expect(await listIds(ADMIN_KEY)).toContain(id);
+    expect(await listIds(other.secret)).not.toContain(id);
+  });
 });
 
 describe('model-call quota', () => {
