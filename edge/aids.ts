@@ -16,13 +16,19 @@ import type { Bindings } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 import { steDemonstrations } from './ste-demonstrations.ts';
 import { getDocset } from './stores/draft.ts';
+import type { Owner } from './stores/owners.ts';
+import { findSteRun } from './stores/ste.ts';
 import { findSurface, unknownSurface } from './stores/surfaces.ts';
 
-export function edgeAidContext(env: Bindings): AidContext {
+/**
+ * With an owner (a request's key), a documentation set or exemplar set another user key owns is unavailable,
+ * exactly as a missing one; without (a queue job re-resolving what its request checked) every set is visible.
+ */
+export function edgeAidContext(env: Bindings, owner?: Owner): AidContext {
   return {
     surface: (id) => findSurface(env, id),
-    docset: (id) => getDocset(env, id),
-    demonstrations: steDemonstrations(env),
+    docset: (id) => getDocset(env, id, owner),
+    demonstrations: steDemonstrations(env, owner),
   };
 }
 
@@ -32,9 +38,10 @@ export async function requireAids(
   aids: Aids | undefined,
   promptSurface: string,
   pointerBase = '',
+  owner?: Owner,
 ): Promise<ResolvedAids> {
   try {
-    return await resolveAids(aids, promptSurface, edgeAidContext(env));
+    return await resolveAids(aids, promptSurface, edgeAidContext(env, owner));
   } catch (err) {
     if (!(err instanceof AidUnavailableError)) throw err;
     const field = pointerBase ? `${pointerBase.slice(1).replaceAll('/', '.')}.${err.field}` : err.field;
@@ -47,6 +54,35 @@ export async function requireAids(
         field,
         pointer: `${pointerBase}/${err.field.replaceAll('.', '/')}`,
         message: err.message,
+      },
+    ]);
+  }
+}
+
+/**
+ * The sets a request's aids name that its job will read without an owner (an evaluation's groups): a
+ * documentation set or an exemplar set another user key owns is refused as an unknown one (a 400 naming the
+ * field), so a key cannot evaluate with, and so read through, another key's object.
+ */
+export async function assertOwnAidSets(
+  env: Bindings,
+  aids: Aids | undefined,
+  promptSurface: string,
+  owner: Owner | undefined,
+  pointerBase = '',
+): Promise<void> {
+  if (aids?.documentation?.docset !== undefined)
+    await requireAids(env, aids, promptSurface, pointerBase, owner);
+  const set = aids?.demonstrations?.set;
+  if (set === undefined || !owner || owner.admin) return;
+  if ((await findSteRun(env.DB, set)) && !(await findSteRun(env.DB, set, owner))) {
+    const field = `${pointerBase ? `${pointerBase.slice(1).replaceAll('/', '.')}.` : ''}aids.demonstrations.set`;
+    throw new InvalidInputError(`Unknown exemplar set ${set}.`, [
+      {
+        in: 'body',
+        field,
+        pointer: `${pointerBase}/aids/demonstrations/set`,
+        message: 'no such exemplar set',
       },
     ]);
   }

@@ -9,14 +9,16 @@ import { demonstrationsFor } from '../core/ste/demonstrations.ts';
 import { ExemplarMemory } from '../core/ste/memory.ts';
 import type { Bindings } from './env.ts';
 import { embeddingModelFor } from './models.ts';
+import type { Owner } from './stores/owners.ts';
 import { exemplarOfRow, steExemplarsOfRun } from './stores/ste.ts';
 
 /** Exemplars one set may contribute (15 episodes × 4 trials × 7 with paraphrases × 11 tools is 4,620). */
 export const MAX_SET_EXEMPLARS = 20_000;
 
-export function steDemonstrations(env: Bindings): NonNullable<AidContext['demonstrations']> {
+/** With an owner, an exemplar set (an STE run) another user key owns is unavailable, as a missing one. */
+export function steDemonstrations(env: Bindings, owner?: Owner): NonNullable<AidContext['demonstrations']> {
   return async (set, count) => {
-    const rows = await steExemplarsOfRun(env.DB, set, MAX_SET_EXEMPLARS);
+    const rows = await steExemplarsOfRun(env.DB, set, MAX_SET_EXEMPLARS, owner);
     if (rows.length === 0) return null;
     const memory = new ExemplarMemory(embeddingModelFor(env));
     await memory.add(rows.map(exemplarOfRow));

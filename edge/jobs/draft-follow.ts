@@ -26,6 +26,7 @@ import {
   listDraftWatches,
   markDraftWatchLaunched,
 } from '../stores/draft.ts';
+import type { Owner } from '../stores/owners.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { bodyError, type DraftRunConfig, explorableTools, launchDraftRun, runStartDocset } from './draft.ts';
 
@@ -79,6 +80,7 @@ async function followOne(env: Bindings, watch: DraftWatchRow, now: Date): Promis
     parentDocset: watch.lastDocset,
     config: { ...rest, tools, watchId: watch.id },
     trigger: followTrigger(watch.id, fingerprint),
+    ownerId: watch.ownerId,
   });
   if (launch.created) await markDraftWatchLaunched(env, watch.id, fingerprint, launch.id);
   return { watchId: watch.id, surface: surfaceId, runId: launch.id, created: launch.created, tools };
@@ -117,7 +119,11 @@ export interface DraftWatchRequest {
 }
 
 /** Checks a watch request (one target, known surfaces, the model, explorable tools) and stores the watch. */
-export async function createWatch(env: Bindings, body: DraftWatchRequest): Promise<DraftWatchRow> {
+export async function createWatch(
+  env: Bindings,
+  body: DraftWatchRequest,
+  owner?: Owner,
+): Promise<DraftWatchRow> {
   if ((body.surface === undefined) === (body.schedule === undefined)) {
     throw bodyError(
       'surface',
@@ -152,5 +158,9 @@ export async function createWatch(env: Bindings, body: DraftWatchRequest): Promi
     ...(body.tools ? { tools: [...new Set(body.tools)] } : {}),
     ...(body.chunkSteps ? { chunkSteps: body.chunkSteps } : {}),
   };
-  return createDraftWatch(env, { id: crypto.randomUUID(), docsSurface: body.docsSurface, target, config });
+  return createDraftWatch(
+    env,
+    { id: crypto.randomUUID(), docsSurface: body.docsSurface, target, config },
+    owner,
+  );
 }

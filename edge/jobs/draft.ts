@@ -23,6 +23,7 @@ import {
   setDraftRunStatus,
   setDraftWatchDocset,
 } from '../stores/draft.ts';
+import { type Owner, ownerIdOf } from '../stores/owners.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { draftToolStub } from '../stubs.ts';
 import { enqueueJob } from './enqueue.ts';
@@ -76,6 +77,8 @@ export interface LaunchDraftRun {
   parentDocset: string | null;
   config: DraftRunConfig;
   trigger?: string;
+  /** The launching key (a watch's run: the watch's owner). */
+  ownerId?: string | null;
 }
 
 /** An InvalidInputError about one body field. */
@@ -104,13 +107,13 @@ export interface DraftRunRequest {
  * Checks a run request against this deployment (surfaces, the set it continues, the model, the tools) and
  * launches it; InvalidInputError naming the field otherwise.
  */
-export async function startDraftRun(env: Bindings, body: DraftRunRequest): Promise<string> {
+export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?: Owner): Promise<string> {
   for (const field of ['surface', 'docsSurface'] as const) {
     if (!(await findSurface(env, body[field]))) {
       throw bodyError(field, `no surface named ${body[field]}`, `Unknown surface ${body[field]}.`);
     }
   }
-  if (body.fromDocset && !(await getDocset(env, body.fromDocset))) {
+  if (body.fromDocset && !(await getDocset(env, body.fromDocset, owner))) {
     throw bodyError('fromDocset', `no documentation set ${body.fromDocset}`, `Unknown documentation set.`);
   }
   textModelFor(env, body.model); // an InvalidInputError when this deployment cannot serve the model choice
@@ -142,13 +145,14 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest): Promi
     serverSurface: body.surface,
     parentDocset: body.fromDocset ?? null,
     config,
+    ownerId: ownerIdOf(owner),
   });
   return id;
 }
 
 /** Cancels a run and stops its unfinished tools' objects (NotFoundError, or ConflictError once it has ended). */
-export async function stopDraftRun(env: Bindings, id: string): Promise<void> {
-  const found = await getDraftRun(env, id);
+export async function stopDraftRun(env: Bindings, id: string, owner?: Owner): Promise<void> {
+  const found = await getDraftRun(env, id, owner);
   if (!found) throw new NotFoundError(`No DRAFT run with id ${id}.`);
   if (!(await cancelDraftRun(env, id))) {
     throw new ConflictError(`The run has already ended (${found.run.status}).`);
@@ -171,6 +175,7 @@ export async function launchDraftRun(
     config: input.config,
     tools: input.config.tools,
     ...(input.trigger ? { trigger: input.trigger } : {}),
+    ownerId: input.ownerId ?? null,
   });
   if (!made.created) return made;
   for (const tool of input.config.tools) {
@@ -245,7 +250,7 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   const config = run.config as DraftRunConfig;
   const { docset } = await finishDocSet(start, states, { model: textModelFor(env, config.model) });
   const docsetId = `docset-${runId}`;
-  await saveDocset(env, docsetId, runId, docset);
+  await saveDocset(env, docsetId, runId, docset, run.ownerId);
   await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });
   if (config.watchId) await setDraftWatchDocset(env, config.watchId, docsetId);
   return { runId, docsetId };

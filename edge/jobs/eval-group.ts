@@ -25,7 +25,7 @@ import { emptyUsage, type Usage } from '../../core/models/types.ts';
 import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
-import { edgeAidContext, requireAids } from '../aids.ts';
+import { assertOwnAidSets, edgeAidContext } from '../aids.ts';
 import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
@@ -49,6 +49,7 @@ import {
   stopEval,
 } from '../stores/evaluations.ts';
 import { jobIdsWithPrefix } from '../stores/jobs.ts';
+import type { Owner } from '../stores/owners.ts';
 import { getSchedule } from '../stores/schedules.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { getTasks, taskCells } from '../stores/tasks.ts';
@@ -80,11 +81,15 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
 }
 
 /** An InvalidInputError (a 400 over HTTP) naming each unknown surface of a suite, with pointers under `pointerBase`. */
-export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
-  // A DRAFT documentation set named by the documentation aid must exist (a 400 naming the field otherwise).
-  if (suite.aids?.documentation?.docset !== undefined) {
-    await requireAids(env, suite.aids, suite.promptSurface, pointerBase);
-  }
+export async function assertSurfacesExist(
+  env: Bindings,
+  suite: EvalSuite,
+  pointerBase = '',
+  owner?: Owner,
+): Promise<void> {
+  // A DRAFT documentation set (or STE exemplar set) named by an aid must exist and not belong to another user
+  // key (a 400 naming the field otherwise).
+  await assertOwnAidSets(env, suite.aids, suite.promptSurface, owner, pointerBase);
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
   throw new InvalidInputError(

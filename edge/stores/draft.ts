@@ -7,6 +7,7 @@ import type { DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/d
 import { database } from '../../db/client.ts';
 import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
 
 export type DraftRunStatus = (typeof draftRuns.$inferSelect)['status'];
 export type DraftToolStatus = (typeof draftRunTools.$inferSelect)['status'];
@@ -38,6 +39,8 @@ export interface NewDraftRun {
   config: unknown;
   trigger?: string;
   tools: string[];
+  /** The launching key; a watch's run inherits the watch's owner. */
+  ownerId?: string | null;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function createDraftRun(
       parentDocset: run.parentDocset,
       config: run.config,
       trigger: run.trigger ?? null,
+      ownerId: run.ownerId ?? null,
       createdAt: now,
       updatedAt: now,
     })
@@ -90,9 +94,14 @@ export async function createDraftRun(
 export async function getDraftRun(
   env: Pick<Bindings, 'DB'>,
   id: string,
+  owner?: Owner,
 ): Promise<{ run: DraftRunRow; tools: DraftToolRow[] } | null> {
   const db = database(env.DB);
-  const [run] = await db.select().from(draftRuns).where(eq(draftRuns.id, id)).limit(1);
+  const [run] = await db
+    .select()
+    .from(draftRuns)
+    .where(and(eq(draftRuns.id, id), visibleTo(draftRuns.ownerId, owner)))
+    .limit(1);
   if (!run) return null;
   const tools = await db.select().from(draftRunTools).where(eq(draftRunTools.runId, id)).orderBy(sql`rowid`);
   return { run, tools };
@@ -103,11 +112,17 @@ export async function listDraftRuns(
   env: Pick<Bindings, 'DB'>,
   limit: number,
   before?: number,
+  owner?: Owner,
 ): Promise<DraftRunRow[]> {
   return database(env.DB)
     .select()
     .from(draftRuns)
-    .where(before === undefined ? undefined : lt(draftRuns.createdAt, before))
+    .where(
+      and(
+        before === undefined ? undefined : lt(draftRuns.createdAt, before),
+        visibleTo(draftRuns.ownerId, owner),
+      ),
+    )
     .orderBy(desc(draftRuns.createdAt), desc(draftRuns.id))
     .limit(limit);
 }
@@ -201,11 +216,16 @@ export async function finishDraftTool(
   return open?.n ?? 0;
 }
 
-export async function getDocset(env: Pick<Bindings, 'DB'>, id: string): Promise<DocSet | null> {
+/** The set, or null when it does not exist or another user key owns it (no owner: the system sees all). */
+export async function getDocset(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  owner?: Owner,
+): Promise<DocSet | null> {
   const [row] = await database(env.DB)
     .select({ body: docsets.body })
     .from(docsets)
-    .where(eq(docsets.id, id))
+    .where(and(eq(docsets.id, id), visibleTo(docsets.ownerId, owner)))
     .limit(1);
   return (row?.body as DocSet | undefined) ?? null;
 }
@@ -230,6 +250,7 @@ export async function saveDocset(
   id: string,
   runId: string,
   set: DocSet,
+  ownerId: string | null = null,
 ): Promise<void> {
   const db = database(env.DB);
   await db
@@ -243,6 +264,7 @@ export async function saveDocset(
       model: set.model,
       simulated: set.simulated,
       body: set,
+      ownerId,
       createdAt: Date.now(),
     })
     .onConflictDoNothing();
@@ -281,35 +303,51 @@ export type DraftWatchRow = typeof draftWatches.$inferSelect;
 export async function createDraftWatch(
   env: Pick<Bindings, 'DB'>,
   w: { id: string; docsSurface: string; target: unknown; config: unknown },
+  owner?: Owner,
 ): Promise<DraftWatchRow> {
   const now = Date.now();
   const [row] = await database(env.DB)
     .insert(draftWatches)
-    .values({ ...w, enabled: true, createdAt: now, updatedAt: now })
+    .values({ ...w, enabled: true, ownerId: ownerIdOf(owner), createdAt: now, updatedAt: now })
     .returning();
   return row!;
 }
 
-export async function getDraftWatch(env: Pick<Bindings, 'DB'>, id: string): Promise<DraftWatchRow | null> {
-  const [row] = await database(env.DB).select().from(draftWatches).where(eq(draftWatches.id, id)).limit(1);
+export async function getDraftWatch(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  owner?: Owner,
+): Promise<DraftWatchRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(draftWatches)
+    .where(and(eq(draftWatches.id, id), visibleTo(draftWatches.ownerId, owner)))
+    .limit(1);
   return row ?? null;
 }
 
 export async function listDraftWatches(
   env: Pick<Bindings, 'DB'>,
   onlyEnabled = false,
+  owner?: Owner,
 ): Promise<DraftWatchRow[]> {
   return database(env.DB)
     .select()
     .from(draftWatches)
-    .where(onlyEnabled ? eq(draftWatches.enabled, true) : undefined)
+    .where(
+      and(onlyEnabled ? eq(draftWatches.enabled, true) : undefined, visibleTo(draftWatches.ownerId, owner)),
+    )
     .orderBy(desc(draftWatches.createdAt));
 }
 
-export async function deleteDraftWatch(env: Pick<Bindings, 'DB'>, id: string): Promise<boolean> {
+export async function deleteDraftWatch(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  owner?: Owner,
+): Promise<boolean> {
   const deleted = await database(env.DB)
     .delete(draftWatches)
-    .where(eq(draftWatches.id, id))
+    .where(and(eq(draftWatches.id, id), visibleTo(draftWatches.ownerId, owner)))
     .returning({ id: draftWatches.id });
   return deleted.length > 0;
 }

@@ -390,11 +390,12 @@ export async function steExemplarsOfRun(
   d1: D1Database,
   runId: string,
   limit: number,
+  owner?: Owner,
 ): Promise<SteExemplarRow[]> {
   return database(d1)
     .select()
     .from(steExemplars)
-    .where(eq(steExemplars.runId, runId))
+    .where(and(eq(steExemplars.runId, runId), exemplarWhere({ owner })))
     .orderBy(asc(steExemplars.id))
     .limit(limit);
 }

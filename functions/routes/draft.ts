@@ -22,7 +22,9 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -263,8 +265,8 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
   };
 }
 
-async function runOr404(env: Bindings, id: string) {
-  const found = await getDraftRun(env, id);
+async function runOr404(env: Bindings, id: string, owner: Owner) {
+  const found = await getDraftRun(env, id, owner);
   if (!found) throw new ProblemError('not-found', { detail: `No DRAFT run with id ${id}.` });
   return found;
 }
@@ -277,14 +279,14 @@ async function docsetOr404(env: Bindings, id: string) {
 
 export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRun, async (c) => {
-    const id = await startDraftRun(c.env, c.req.valid('json'));
-    const found = await runOr404(c.env, id);
+    const id = await startDraftRun(c.env, c.req.valid('json'), ownerOf(c));
+    const found = await runOr404(c.env, id, ownerOf(c));
     return c.json(runView(found.run, found.tools), 202);
   });
 
   app.openapi(listRuns, async (c) => {
     const { limit, before } = c.req.valid('query');
-    const rows = await listDraftRuns(c.env, limit, before);
+    const rows = await listDraftRuns(c.env, limit, before, ownerOf(c));
     const runs = [];
     for (const r of rows) {
       const found = await getDraftRun(c.env, r.id);
@@ -297,30 +299,30 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(getRun, async (c) => {
-    const found = await runOr404(c.env, c.req.valid('param').id);
+    const found = await runOr404(c.env, c.req.valid('param').id, ownerOf(c));
     return c.json(runView(found.run, found.tools), 200);
   });
 
   app.openapi(deleteRun, async (c) => {
     const { id } = c.req.valid('param');
-    await stopDraftRun(c.env, id);
-    const after = await runOr404(c.env, id);
+    await stopDraftRun(c.env, id, ownerOf(c));
+    const after = await runOr404(c.env, id, ownerOf(c));
     return c.json(runView(after.run, after.tools), 200);
   });
 
   app.openapi(createWatchRoute, async (c) => {
-    const row = await createWatch(c.env, c.req.valid('json'));
+    const row = await createWatch(c.env, c.req.valid('json'), ownerOf(c));
     return c.json(watchView(row), 201);
   });
 
   app.openapi(listWatches, async (c) => {
-    const rows = await listDraftWatches(c.env);
+    const rows = await listDraftWatches(c.env, false, ownerOf(c));
     return c.json({ watches: rows.map(watchView) }, 200);
   });
 
   app.openapi(deleteWatch, async (c) => {
     const { id } = c.req.valid('param');
-    if (!(await deleteDraftWatch(c.env, id))) {
+    if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
       throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
     }
     return c.body(null, 204);

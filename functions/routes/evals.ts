@@ -224,8 +224,8 @@ async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRo
 export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createEvalRoute, async (c) => {
     const suite: EvalSuite = c.req.valid('json');
-    await assertSurfacesExist(c.env, suite);
     const owner = ownerOf(c);
+    await assertSurfacesExist(c.env, suite, '', owner);
     const launch = await launchEval(c.env, suite, { ownerId: owner.id });
     const row = await findEval(c.env, launch.id, owner);
     return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });

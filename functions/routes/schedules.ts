@@ -171,7 +171,7 @@ async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<Sc
 export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createScheduleRoute, async (c) => {
     const body = c.req.valid('json');
-    await assertSurfacesExist(c.env, body.suite, '/suite');
+    await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
     assertModelAvailable(c.env, body.suite);
     const now = Date.now();
     const row: ScheduleRow = {
@@ -206,7 +206,7 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
     const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
     const body = c.req.valid('json');
     if (body.suite) {
-      await assertSurfacesExist(c.env, body.suite, '/suite');
+      await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
       assertModelAvailable(c.env, body.suite);
     }
     const next: ScheduleRow = {

@@ -314,7 +314,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
     let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
     let toolDescriptions: Record<string, string> | undefined;
     if (body.docset !== undefined) {
-      const set = await getDocset(c.env, body.docset);
+      const set = await getDocset(c.env, body.docset, ownerOf(c));
       if (!set) {
         throw new ProblemError('validation-error', {
           detail: `Unknown documentation set ${body.docset}.`,

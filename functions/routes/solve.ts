@@ -23,6 +23,7 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { routeGroup } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -135,7 +136,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await requireSurface(c.env, body.surface, 'surface');
-    const aids = await requireAids(c.env, body.aids, body.promptSurface);
+    const aids = await requireAids(c.env, body.aids, body.promptSurface, '', ownerOf(c));
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };

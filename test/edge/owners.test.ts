@@ -7,9 +7,13 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveDraftOptions } from '../../core/draft/config.ts';
+import { initialDocSet } from '../../core/draft/docset.ts';
+import { PC_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { apiKeys, evalResults } from '../../db/schema.ts';
+import { saveDocset } from '../../edge/stores/draft.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
@@ -328,7 +332,7 @@ describe('ownership', () => {
     const res = await send(
       '/v1/toolsets',
       'POST',
-      { source: 'synthetic', name: 'mine', seed: 3, tools: 20 },
+      { source: 'synthetic', name: 'mine', seed: 'own', tools: 20 },
       USER_KEY,
     );
     expect(res.status).toBe(201);
@@ -353,6 +357,120 @@ describe('ownership', () => {
     expect(await listIds(USER_KEY)).toContain(id);
     expect(await listIds(ADMIN_KEY)).toContain(id);
     expect(await listIds(other.secret)).not.toContain(id);
+  });
+
+  it('answers 404 to another user key on an STE run, its events, memory and cancel; lists and exemplars omit it', async () => {
+    const tool = S_OOD_SURFACE.tools.find((t) => t.kernel === 'LoadDB')?.name as string;
+    const body = { surface: 's-ood', tools: [tool], seed: 'own', episodes: 1, trials: 1, chunkCalls: 3 };
+    const res = await send('/v1/ste/runs', 'POST', body, USER_KEY);
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    for (const path of [`/v1/ste/runs/${id}`, `/v1/ste/runs/${id}/events`, `/v1/ste/runs/${id}/memory`])
+      await expectProblem(await call(path, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/ste/runs/${id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    const runIds = async (key: string) =>
+      (
+        (await (await call('/v1/ste/runs?limit=100', { key })).json()) as { items: { id: string }[] }
+      ).items.map((r) => r.id);
+    expect(await runIds(USER_KEY)).toContain(id);
+    expect(await runIds(ADMIN_KEY)).toContain(id);
+    expect(await runIds(other.secret)).not.toContain(id);
+    expect((await call(`/v1/ste/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
+    const done = await waitUntil(
+      'STE run',
+      async () => (await (await call(`/v1/ste/runs/${id}`, { key: USER_KEY })).json()) as { status: string },
+      (r) => r.status !== 'queued' && r.status !== 'running',
+    );
+    expect(done.status).toBe('succeeded');
+    const exemplars = async (key: string) =>
+      ((await (await call(`/v1/ste/exemplars?run=${id}`, { key })).json()) as { items: unknown[] }).items
+        .length;
+    expect(await exemplars(USER_KEY)).toBeGreaterThan(0);
+    expect(await exemplars(ADMIN_KEY)).toBe(await exemplars(USER_KEY));
+    expect(await exemplars(other.secret)).toBe(0);
+    // Its exemplar set is not an aid another key may use (a 400 as for an unknown set).
+    const suite = { surfaces: ['s-ood'], datasets: ['coffee'], sampleSize: 1, seed: 'own' };
+    await expectProblem(
+      await send(
+        '/v1/evals',
+        'POST',
+        { ...suite, aids: { demonstrations: { set: id, count: 2 } } },
+        other.secret,
+      ),
+      400,
+      'validation-error',
+    );
+  });
+
+  it('answers 404 to another user key on a DRAFT run and its cancel, and on deleting a watch; lists omit them', async () => {
+    const res = await send(
+      '/v1/draft/runs',
+      'POST',
+      { surface: 's-in', tools: ['LoadDB'], chunkSteps: 2, options: { seed: 'own' } },
+      USER_KEY,
+    );
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await expectProblem(await call(`/v1/draft/runs/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/draft/runs/${id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    const runIds = async (key: string) =>
+      (
+        (await (await call('/v1/draft/runs?limit=100', { key })).json()) as { runs: { id: string }[] }
+      ).runs.map((r) => r.id);
+    expect(await runIds(USER_KEY)).toContain(id);
+    expect(await runIds(ADMIN_KEY)).toContain(id);
+    expect(await runIds(other.secret)).not.toContain(id);
+    expect((await call(`/v1/draft/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
+    expect((await call(`/v1/draft/runs/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(200);
+
+    const made = await send('/v1/draft/watches', 'POST', { surface: 's-in', tools: ['LoadDB'] }, USER_KEY);
+    expect(made.status).toBe(201);
+    const watch = (await made.json()) as { id: string };
+    const watchIds = async (key: string) =>
+      (
+        (await (await call('/v1/draft/watches', { key })).json()) as { watches: { id: string }[] }
+      ).watches.map((w) => w.id);
+    expect(await watchIds(ADMIN_KEY)).toContain(watch.id);
+    expect(await watchIds(other.secret)).not.toContain(watch.id);
+    await expectProblem(
+      await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    expect(await watchIds(USER_KEY)).toContain(watch.id);
+    expect((await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(
+      204,
+    );
+  });
+
+  it("refuses another key's documentation set as an aid, as an unknown one; its owner may use it", async () => {
+    const set = initialDocSet(PC_SURFACE, 's-in', 'manual', false, resolveDraftOptions());
+    const docset = 'docset-owned-by-other';
+    await saveDocset(env, docset, 'manual', set, other.id);
+    const session = (key: string) =>
+      send('/v1/sessions', 'POST', { surface: 's-in', docset, seed: 'own' }, key);
+    await expectProblem(await session(USER_KEY), 400, 'validation-error');
+    await expectProblem(
+      await send('/v1/draft/runs', 'POST', { surface: 's-in', fromDocset: docset }, USER_KEY),
+      400,
+      'validation-error',
+    );
+    const suite = { surfaces: ['s-in'], datasets: ['coffee'], sampleSize: 1, seed: 'own' };
+    await expectProblem(
+      await send('/v1/evals', 'POST', { ...suite, aids: { documentation: { docset } } }, USER_KEY),
+      400,
+      'validation-error',
+    );
+    expect((await session(other.secret)).status).toBe(201);
+    expect((await session(ADMIN_KEY)).status).toBe(201);
   });
 });
 
