@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSimModel } from '../../../core/models/sim/index.ts';
-import type { SearchConfigInput } from '../../../core/search/config.ts';
+import { type SearchConfigInput, TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../../core/search/mcts.ts';
 import { parseTree, serializeTree } from '../../../core/search/tree.ts';
 import { S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
@@ -27,7 +27,14 @@ async function successRate(config: SearchConfigInput): Promise<number> {
   const tasks = await orderingTasksP;
   let ok = 0;
   for (const task of tasks) {
-    const tree = createSearch(task, { maxDepth: 10, simulations: 6, k: 3, seed: 'eval', ...config });
+    const tree = createSearch(task, {
+      ...TOOLDRIFT_SEARCH_VARIANT,
+      maxDepth: 10,
+      simulations: 6,
+      k: 3,
+      seed: 'eval',
+      ...config,
+    });
     await runSearch(tree, searchEnv(tree, { model, world: WORLD, surface: S_OOD_SURFACE }));
     if (summarizeSearch(tree).success) ok++;
   }
