@@ -100,8 +100,13 @@ export function isoTime(time: string | number | null): string {
   return Number.isNaN(date.getTime()) ? String(time) : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages. */
+/**
+ * Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages — the paper's
+ * averages (plain means of the per-dataset rates) — and, when the server reports it, the average over questions
+ * (`pooled`) as a last column.
+ */
 export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>): string {
+  const pooled = evaluation.table.some((r) => r.pooled !== undefined);
   const datasets: { dataset: string; difficulties: string[] }[] = [];
   for (const c of evaluation.columns) {
     const last = datasets[datasets.length - 1];
@@ -114,6 +119,7 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
       { text: 'surface' },
       ...datasets.map((d) => ({ text: d.dataset, span: d.difficulties.length })),
       { text: 'average', span: 3 },
+      ...(pooled ? [{ text: 'pooled' }] : []),
     ],
     [
       { text: '' },
@@ -122,6 +128,7 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
       { text: 'easy' },
       { text: 'hard' },
       { text: 'all' },
+      ...(pooled ? [{ text: 'all' }] : []),
     ],
   ];
   const rows = evaluation.table.map((row) => [
@@ -134,18 +141,29 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
     percentCell(row.averageEasy),
     percentCell(row.averageHard),
     percentCell(row.average),
+    ...(pooled ? [percentCell(row.pooled ?? null)] : []),
   ]);
   const align: ('left' | 'right')[] = ['left', 'left', ...evaluation.columns.map(() => 'right' as const)];
   align.push('right', 'right', 'right');
+  if (pooled) align.push('right');
   return renderTable({ header, align, rows });
 }
 
+/** A count with its share of the failures: `4 (66.7%)`, or `0` alone. */
+export function countShare(count: number, failures: number): string {
+  return count === 0 || failures === 0
+    ? String(count)
+    : `${count} (${((count / failures) * 100).toFixed(1)}%)`;
+}
+
 /**
- * Failed task runs per method × surface and their error class (each failure has exactly one). Task runs that
+ * Failed task runs per method × surface and their error label (each failure has exactly one), with each label's
+ * share of the failures beside its count, then the top-level types when the server reports them. Task runs that
  * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any.
  */
 export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string {
   const { categories, rows } = evaluation.taxonomy;
+  const groups = evaluation.taxonomy.groups ?? [];
   const runErrors = rows.some((r) => (r.runErrors ?? 0) > 0);
   return renderTable({
     header: [
@@ -154,6 +172,7 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
         { text: 'surface' },
         { text: 'failures' },
         ...categories.map((c) => ({ text: c.id })),
+        ...groups.map((g) => ({ text: g.id })),
         ...(runErrors ? [{ text: 'run errors' }] : []),
       ],
     ],
@@ -162,13 +181,15 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
       'left',
       'right',
       ...categories.map(() => 'right' as const),
+      ...groups.map(() => 'right' as const),
       ...(runErrors ? ['right' as const] : []),
     ],
     rows: rows.map((r) => [
       r.method,
       r.surface,
       String(r.failures),
-      ...categories.map((c) => String(r.counts[c.id] ?? 0)),
+      ...categories.map((c) => countShare(r.counts[c.id] ?? 0, r.failures)),
+      ...groups.map((g) => countShare(r.groups?.[g.id] ?? 0, r.failures)),
       ...(runErrors ? [String(r.runErrors ?? 0)] : []),
     ]),
   });
