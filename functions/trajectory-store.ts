@@ -14,7 +14,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import {
   type DpoPair,
-  dpoPairs,
+  dpoPairSet,
   dpoRecord,
   extractTrajectories,
   selectForTraining,
@@ -43,7 +43,8 @@ export interface RecordResult {
   /** Ids selected for training for this task after the update. */
   selected: string[];
   /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  pairs: { found: number; inserted: number };
+  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
+  pairs: { found: number; inserted: number; dropped: number };
 }
 
 export function preferencePairId(
@@ -145,7 +146,7 @@ export async function recordTrajectories(
     const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
     inserted = results.reduce((sum, r) => sum + r.length, 0);
   }
-  const pairs = dpoPairs(tree);
+  const { pairs, dropped } = dpoPairSet(tree);
   let pairsInserted = 0;
   if (pairs.length > 0) {
     const statements = [];
@@ -162,7 +163,12 @@ export async function recordTrajectories(
     pairsInserted = results.reduce((sum, r) => sum + r.length, 0);
   }
   const selected = await reselect(env, meta.explorationId, meta.taskId);
-  return { found: found.length, inserted, selected, pairs: { found: pairs.length, inserted: pairsInserted } };
+  return {
+    found: found.length,
+    inserted,
+    selected,
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+  };
 }
 
 /** Recomputes `selected` for one task of one exploration; returns the chosen ids, sorted. */
@@ -178,6 +184,7 @@ export async function reselect(
       id: trajectories.id,
       taskId: trajectories.taskId,
       reward: trajectories.reward,
+      steps: trajectories.steps,
       selected: trajectories.selected,
     })
     .from(trajectories)

@@ -33,7 +33,7 @@ export const TURN_MARKER = 'Now it is your turn.';
 
 export const TOOLEVO_SYSTEM = 'You are an agent that answers questions by calling tools.';
 
-const HEADER =
+export const TOOLEVO_HEADER =
   'Answer the question below by working with tools, one step at a time. These tools are available:';
 
 /** The guidelines; number 4 is ToolEvo's UpdateTool rule. */
@@ -73,7 +73,7 @@ export function agentPromptHead(input: AgentPromptInput): string {
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
   return pyStrip(
-    `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}\n\nQuestion: ${input.question}`,
+    `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}\n\nQuestion: ${input.question}`,
   );
 }
 

@@ -7,18 +7,27 @@
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
  * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
- * that an export of any size never sits in memory at once.
+ * that an export of any size never sits in memory at once. An unknown exploration id is a 404, not an empty file.
+ * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
+ * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
+import {
+  SFT_FORMATS,
+  type SftFormat,
+  sftRecord,
+  type TrajectoryStepRecord,
+  trajectoryStats,
+} from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { type Database, database } from '../../db/client.ts';
-import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
+import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { AppEnv } from '../app-env.ts';
 import { requireKey } from '../http/auth.ts';
 import { AUTH_PROBLEMS, BEARER, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 
 const PAGE = 50;
@@ -34,6 +43,33 @@ const ExportFilter = z.object({
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
+
+const SftQuery = ExportFilter.extend({
+  format: z.enum(SFT_FORMATS).default('multi-turn').openapi({
+    description:
+      'multi-turn: ToolEvo SFT system prompt (tool list only), an assistant turn per step, observations as user turns (mask them by training on assistant turns); single-turn: the earlier layout, agent prompt head as system and one assistant message with the whole trajectory.',
+  }),
+});
+
+/**
+ * A 404 problem when the filter names an exploration that is unknown: neither an exploration row nor any stored
+ * trajectory or pair carries its id (records written by another deployment's exploration are still served).
+ */
+async function requireExploration(db: Database, f: ExportFilter): Promise<void> {
+  const id = f.exploration;
+  if (!id) return;
+  const [row, trajectory, pair] = await db.batch([
+    db.select({ id: explorations.id }).from(explorations).where(eq(explorations.id, id)).limit(1),
+    db.select({ id: trajectories.id }).from(trajectories).where(eq(trajectories.explorationId, id)).limit(1),
+    db
+      .select({ id: preferencePairs.id })
+      .from(preferencePairs)
+      .where(eq(preferencePairs.explorationId, id))
+      .limit(1),
+  ]);
+  if (row.length + trajectory.length + pair.length === 0)
+    throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+}
 
 function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
   return and(
@@ -56,11 +92,11 @@ const sftRoute = createRoute({
   tags: ['Exports'],
   summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
   description:
-    'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+    'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
   security: BEARER,
   middleware: [requireKey('user'), rateLimit()] as const,
-  request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+  request: { query: SftQuery },
+  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
 
 const dpoRoute = createRoute({
@@ -73,7 +109,7 @@ const dpoRoute = createRoute({
   security: BEARER,
   middleware: [requireKey('user'), rateLimit()] as const,
   request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
 
 /** A stream that asks `page(cursor)` for lines until it returns no cursor. */
@@ -98,7 +134,7 @@ function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
 }
 
-async function sftPage(db: Database, f: ExportFilter, after: string) {
+async function sftPage(db: Database, f: ExportFilter, format: SftFormat, after: string) {
   const rows = await db
     .select({ t: trajectories, question: tasks.question })
     .from(trajectories)
@@ -115,7 +151,16 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
     .limit(PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
-      ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
+      ...sftRecord(
+        { steps: t.steps as TrajectoryStepRecord[] },
+        { question },
+        {
+          docsSurface: PC_SURFACE,
+          format,
+          // single-turn is the earlier layout in full: the agent prompt head as the system message.
+          systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
+        },
+      ),
       meta: {
         trajectoryId: t.id,
         treeId: t.treeId,
@@ -128,6 +173,7 @@ async function sftPage(db: Database, f: ExportFilter, after: string) {
         seed: t.seed,
         reward: t.reward,
         toolUpdates: t.toolUpdates,
+        selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
       },
     }),
   );
@@ -146,15 +192,17 @@ async function dpoPage(db: Database, f: ExportFilter, after: string) {
 }
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(sftRoute, (c) => {
-    const f = c.req.valid('query');
+  app.openapi(sftRoute, async (c) => {
+    const { format, ...f } = c.req.valid('query');
     const db = database(c.env.DB);
-    return ndjson(linesStream('', (after) => sftPage(db, f, after))) as never;
+    await requireExploration(db, f);
+    return ndjson(linesStream('', (after) => sftPage(db, f, format, after))) as never;
   });
 
-  app.openapi(dpoRoute, (c) => {
+  app.openapi(dpoRoute, async (c) => {
     const f = c.req.valid('query');
     const db = database(c.env.DB);
+    await requireExploration(db, f);
     return ndjson(linesStream('', (after) => dpoPage(db, f, after))) as never;
   });
 }
