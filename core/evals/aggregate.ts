@@ -9,6 +9,13 @@
  * Averages are computed the paper's way: every average in ToolEvo's Tables 2–5 is the plain mean of the
  * per-dataset success rates (each dataset × difficulty cell weighs the same, whatever its number of questions —
  * coffee-hard has 130). The average over questions (pooled) is kept as a second column (`pooled*`).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - Columns are datasets in tooldrift's catalogue order (flights, coffee, airbnb, yelp, agenda, scirex, dblp),
+ *   easy before hard within each; the paper's printed column order could not be checked here (the paper is not
+ *   among the sources, spec §9).
+ * - Averages leave out cells with no finished task run (a running or partial evaluation), so a row's average is
+ *   over the cells that have a rate.
  */
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
 import { suiteColumns } from './suite.ts';

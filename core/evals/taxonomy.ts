@@ -21,6 +21,12 @@
  *
  * Runs whose task could not be run at all (the model provider failed after every retry) are not agent
  * failures; they carry the class `run-error` and are counted apart.
+ *
+ * Deliberate differences from ToolQA-D:
+ * - The paper labels failures by hand; these rules classify from the trajectory alone, and the grouping of the
+ *   six labels into three top-level types (tool-use, reasoning, instruction-following) is tooldrift's reading of
+ *   Table 7 (the paper is not among the sources, spec §9).
+ * - Kernel tool errors (a database not loaded, an unknown column, a bad program) count as invalid invocation.
  */
 import type { EvalEnding, EvalStep } from './run-task.ts';
 

@@ -8,6 +8,14 @@
  *   collection — so a search that was told the gold answer is not an unguided pass either; see the README.)
  * - `oracle`: the first Finish judged correct against gold when the search found one, else the `visits` rule.
  *   Every success rate measured this way is an upper bound (the `mcts-oracle` evaluation method).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - The original has no answer-selection rule: MCTS collected training data and every Finish was judged against
+ *   gold (spec §8.3, "correctness = reward of the Finish node"); evaluation used the fine-tuned model greedily.
+ *   Both rules here are tooldrift's, for evaluating a search directly. Because Finish rewards come from gold
+ *   during the search, a Finish node's Q is its verdict and its N is at most 1 (terminal nodes are visited once),
+ *   so ties by Q favour a correct Finish among equally visited ones: the `visits` rule is not gold-free either;
+ *   it only stops reading the verdicts directly.
  */
 import { summarizeSearch } from './mcts.ts';
 import { q, type SearchNode, type SearchTree, solutions } from './tree.ts';

@@ -19,6 +19,20 @@
  *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
  *   "Reflection:" prompt on error states.
  *
+ * Deliberate differences from ToolQA-D:
+ * - k = 5 candidates per expansion by default (the run scripts use 2); T = 15 for every dataset by default (the
+ *   paper's value; the code's per-dataset table is the `toolevo-code` depth preset).
+ * - Without log-probabilities (providers that give none) raw priors are 1 for every candidate.
+ * - The options listed above (`depthRule: 'tooldrift'`, `priors: 'normalised'`, `emptyCandidates: 'all'`,
+ *   `promptWordLimit: 0`, `reflectionPrompt: true`; all together `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's
+ *   variants, off by default.
+ * - `selfReflection: false` (the ablation) needs `reflectionPrompt`: it keeps the reflection prompt on
+ *   deprecation errors and removes it on invocation errors, the paper's definition of "w/o self-reflection";
+ *   without the explicit prompt there is no separate reflection to remove (the original reflects in its next
+ *   Thought), so the flag changes nothing.
+ * - Per-tree model-call and token budgets (`maxModelCalls`, `maxTokens`) stand in for the original's 3,600 s
+ *   per-question wall-clock limit.
+ *
  * Ablations: `selfReflection: false` (error states are expanded with the plain agent prompt), `toolUpdate: false`
  * (UpdateTool is answered as usual but adds nothing to the path's tool list), `cachedRollout: false` (rollout
  * states are thrown away after the rollout, so a later expansion of the same state calls the model again), and

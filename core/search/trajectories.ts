@@ -46,6 +46,14 @@
  * Thought wording teaches nothing about tool use; `dpoPairsFromPaths` reports how many it dropped). Over a whole
  * tree, failures are all terminal nodes with reward −1 (wrong Finish, depth, loads, no child, empty, budget); over
  * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
+ *
+ * Deliberate differences from ToolQA-D:
+ * - The default SFT selection (`clean`) is tooldrift's: ToolEvo draws ≤ 4 successes per task uniformly
+ *   (`uniform`, an option), which keeps trajectories that repeat a failed call several times.
+ * - Multi-turn SFT records are tooldrift's layout (ToolEvo's SFT user message holds the question and the previous
+ *   steps joined by newlines, spec §5.1); the system message matches ToolEvo's SFT prompt (tool list only) in
+ *   tooldrift's wording.
+ * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input.
  */
 
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
