@@ -40,6 +40,8 @@ export interface EvalDetail extends EvalSummary {
       failures: number;
       /** Task runs that could not run to an answer (infrastructure errors), outside the taxonomy. */
       runErrors?: number;
+      /** Searches stopped by the suite's model-call cap without an answer, outside the taxonomy. */
+      budgetExhausted?: number;
       counts: Record<string, number>;
       /** Failures per top-level type. */
       groups?: Record<string, number>;

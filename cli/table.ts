@@ -3,6 +3,7 @@
  * one easy/hard column pair per dataset and the averages, like the seed's Tables 2–5), its error taxonomy
  * (seed Table 7) and simple listings. Columns are separated by two spaces; numbers are right-aligned.
  */
+import { ABLATION_METHODS, type EvalMethod, UPPER_BOUND_METHODS } from '../core/evals/suite.ts';
 import type { EvalDetail } from './api-types.ts';
 
 export interface HeaderCell {
@@ -159,12 +160,14 @@ export function countShare(count: number, failures: number): string {
 /**
  * Failed task runs per method × surface and their error label (each failure has exactly one), with each label's
  * share of the failures beside its count, then the top-level types when the server reports them. Task runs that
- * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any.
+ * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any; so
+ * are searches stopped by a suite's model-call cap (`budget exhausted`).
  */
 export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string {
   const { categories, rows } = evaluation.taxonomy;
   const groups = evaluation.taxonomy.groups ?? [];
   const runErrors = rows.some((r) => (r.runErrors ?? 0) > 0);
+  const budget = rows.some((r) => (r.budgetExhausted ?? 0) > 0);
   return renderTable({
     header: [
       [
@@ -174,6 +177,7 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
         ...categories.map((c) => ({ text: c.id })),
         ...groups.map((g) => ({ text: g.id })),
         ...(runErrors ? [{ text: 'run errors' }] : []),
+        ...(budget ? [{ text: 'budget exhausted' }] : []),
       ],
     ],
     align: [
@@ -183,6 +187,7 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
       ...categories.map(() => 'right' as const),
       ...groups.map(() => 'right' as const),
       ...(runErrors ? ['right' as const] : []),
+      ...(budget ? ['right' as const] : []),
     ],
     rows: rows.map((r) => [
       r.method,
@@ -191,8 +196,33 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
       ...categories.map((c) => countShare(r.counts[c.id] ?? 0, r.failures)),
       ...groups.map((g) => countShare(r.groups?.[g.id] ?? 0, r.failures)),
       ...(runErrors ? [String(r.runErrors ?? 0)] : []),
+      ...(budget ? [String(r.budgetExhausted ?? 0)] : []),
     ]),
   });
+}
+
+/**
+ * What the numbers are: `mcts-oracle` rows are upper bounds (the answer is picked with the gold verdicts), every
+ * number measured with the simulator describes the simulator, and ablation rows measured with it describe how the
+ * simulator reacts (it responds to the reflection text), not the method.
+ */
+export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
+  const methods = new Set(e.table.map((r) => r.method));
+  const notes: string[] = [];
+  if ([...methods].some((m) => UPPER_BOUND_METHODS.includes(m as EvalMethod)))
+    notes.push(
+      'mcts-oracle: upper bound — the answer is the first Finish judged correct against gold when the search found one.',
+    );
+  if (methods.has('mcts'))
+    notes.push('mcts: answer chosen without gold (the most visited Finish, ties by Q).');
+  if (e.model.simulated) {
+    notes.push('Simulator behaviour: every rate was measured with the simulated policy, not a model.');
+    if ([...methods].some((m) => ABLATION_METHODS.includes(m as EvalMethod)))
+      notes.push(
+        'Ablation rows describe how the simulator reacts (it responds to the reflection text), not evidence for the method.',
+      );
+  }
+  return notes.length === 0 ? [] : ['\n', ...notes.map((n) => `${n}\n`)];
 }
 
 /** The whole report of one evaluation: a heading, the results table, the taxonomy and any regression flag. */
@@ -207,6 +237,7 @@ export function evalReport(e: EvalDetail): string {
     '\nError taxonomy (failed task runs)\n',
     taxonomyTable(e),
   ];
+  parts.push(...reportNotes(e));
   if (e.status === 'running') parts.push('\nStill running: rates are over the task runs finished so far.\n');
   if (e.comparison) {
     const c = e.comparison;

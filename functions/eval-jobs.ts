@@ -14,7 +14,7 @@ import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
 import { type EvalOutcome, runEvalTask } from '../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../core/evals/suite.ts';
+import { type Difficulty, type EvalSuite, MAX_TASK_RUNS } from '../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../core/evals/taxonomy.ts';
 import type { Surface } from '../core/surfaces/model.ts';
 import type { Gold } from '../core/world/tasks/types.ts';
@@ -126,6 +126,12 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
     throw new ProblemError('validation-error', {
       detail: `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
       errors: [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
+    });
+  }
+  if (total > MAX_TASK_RUNS) {
+    throw new ProblemError('validation-error', {
+      detail: `The suite plans ${total} task runs in this world; at most ${MAX_TASK_RUNS}.`,
+      errors: [{ in: 'body', field: 'sampleSize', pointer: '/sampleSize', message: 'too many task runs' }],
     });
   }
   const id = opts.id ?? crypto.randomUUID();
@@ -244,7 +250,13 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
         outcome = await runEvalTask({
           method: plan.method,
           suite,
-          task: { id: task.id, question: task.question, gold: task.gold as Gold },
+          task: {
+            id: task.id,
+            question: task.question,
+            gold: task.gold as Gold,
+            dataset: plan.dataset,
+            difficulty: plan.difficulty,
+          },
           model,
           world,
           surface: surface as Surface,

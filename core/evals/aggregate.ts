@@ -20,6 +20,7 @@
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
 import { suiteColumns } from './suite.ts';
 import {
+  BUDGET_EXHAUSTED,
   ERROR_CATEGORIES,
   ERROR_GROUPS,
   type ErrorCategory,
@@ -70,6 +71,8 @@ export interface TaxonomyRow {
   surface: string;
   failures: number;
   runErrors: number;
+  /** Searches stopped by the suite's model-call cap without an answer (not counted as wrong answers). */
+  budgetExhausted: number;
   counts: Record<ErrorCategory, number>;
   /** Failures per top-level type (ERROR_GROUPS). */
   groups: Record<ErrorGroup, number>;
@@ -118,6 +121,7 @@ export function aggregate(
         surface,
         failures: 0,
         runErrors: 0,
+        budgetExhausted: 0,
         counts: Object.fromEntries(ERROR_CATEGORIES.map((c) => [c.id, 0])) as Record<ErrorCategory, number>,
         groups: Object.fromEntries(ERROR_GROUPS.map((g) => [g.id, 0])) as Record<ErrorGroup, number>,
       });
@@ -141,6 +145,7 @@ export function aggregate(
     const t = taxonomy.get(`${r.method}\u0000${r.surface}`);
     if (t && !r.correct) {
       if (r.errorClass === RUN_ERROR) t.runErrors++;
+      else if (r.errorClass === BUDGET_EXHAUSTED) t.budgetExhausted++;
       else if (r.errorClass && r.errorClass in t.counts) {
         t.failures++;
         t.counts[r.errorClass as ErrorCategory]++;

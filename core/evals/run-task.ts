@@ -7,6 +7,7 @@
 import { runReactEpisode } from '../agents/react-loop.ts';
 import type { TextModel } from '../models/types.ts';
 import { answerLeaf } from '../search/answer.ts';
+import { depthFor, type SearchConfigInput } from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
 import { node, pathTo } from '../search/tree.ts';
 import type { StepOutcome } from '../surfaces/adapter.ts';
@@ -15,7 +16,7 @@ import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
-import type { EvalMethod, EvalSuite } from './suite.ts';
+import { type EvalMethod, type EvalSuite, SEARCH_METHODS } from './suite.ts';
 
 export interface EvalStep {
   text: string;
@@ -25,7 +26,12 @@ export interface EvalStep {
   outcome: string;
 }
 
-export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'open';
+/**
+ * How a task run ended: `finish`; `budget` (the greedy step limit, or a search whose answering path ended without a
+ * Finish); `empty-generation`; `call-budget` (a search stopped by the suite's explicit model-call cap without a
+ * Finish to answer with — reported apart, not as a wrong answer); `open`.
+ */
+export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'call-budget' | 'open';
 
 export interface EvalOutcome {
   answer: string | null;
@@ -42,7 +48,8 @@ export interface EvalOutcome {
 export interface EvalTaskInput {
   method: EvalMethod;
   suite: EvalSuite;
-  task: { id: string; question: string; gold: Gold };
+  /** `dataset` and `difficulty` pick the depth of the `toolevo-code` preset (the paper's T without them). */
+  task: { id: string; question: string; gold: Gold; dataset?: string; difficulty?: 'easy' | 'hard' };
   model: TextModel;
   world: World;
   surface: Surface;
@@ -55,6 +62,16 @@ export interface EvalTaskInput {
   clock?: () => number;
   signal?: AbortSignal;
 }
+
+/** The search settings of each method beyond the suite's (Table 5 ablations). */
+const ABLATION_CONFIG: Partial<Record<EvalMethod, SearchConfigInput>> = {
+  'mcts-no-reflection': { selfReflection: false },
+  'mcts-no-tool-update': { toolUpdate: false },
+  'mcts-no-cached-rollout': { cachedRollout: false },
+};
+
+/** No model-call cap: the search is bounded by its simulations and depth only. */
+const NO_CAP = Number.MAX_SAFE_INTEGER;
 
 export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
   if (!outcome) return 'none';
@@ -70,9 +87,13 @@ export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
   }
 }
 
-/** The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). */
+/**
+ * The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). `mcts-oracle`
+ * is seeded as `mcts`: the same search, answered by another rule, so the two rows differ only by that rule.
+ */
 export function taskSeed(suite: EvalSuite, method: EvalMethod, surface: string, taskId: string): number {
-  return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${method}/${surface}/${taskId}`)[0] as number);
+  const seeded = method === 'mcts-oracle' ? 'mcts' : method;
+  return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${seeded}/${surface}/${taskId}`)[0] as number);
 }
 
 /** Strips the `(n) ` list number the ReAct loop puts in front of an UpdateTool line. */
@@ -84,16 +105,29 @@ export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
   const clock = input.clock ?? Date.now;
   const started = clock();
   const seed = taskSeed(input.suite, input.method, input.surface.id, input.task.id);
-  if (input.method === 'mcts') {
+  if (SEARCH_METHODS.includes(input.method)) {
     const budget = input.suite.mcts;
+    const depth =
+      input.task.dataset !== undefined && input.task.difficulty !== undefined
+        ? depthFor(
+            budget.depthPreset,
+            { dataset: input.task.dataset, difficulty: input.task.difficulty },
+            budget.maxDepth,
+          )
+        : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
     const tree = createSearch(
       { id: input.task.id, question: input.task.question, gold: input.task.gold },
       {
         mode: 'mcts',
         simulations: budget.simulations,
         k: budget.k,
-        maxDepth: budget.maxDepth,
-        maxModelCalls: budget.simulations * budget.maxDepth * 2,
+        ...depth,
+        reflectionPrompt: budget.reflectionPrompt,
+        ...ABLATION_CONFIG[input.method],
+        // The original has no model-call cap (only a 3,600 s wall clock per question): off unless the suite sets one.
+        ...(budget.maxModelCalls !== undefined
+          ? { maxModelCalls: budget.maxModelCalls }
+          : { maxModelCalls: NO_CAP }),
         ...(input.suite.model?.temperature !== undefined
           ? { temperature: input.suite.model.temperature }
           : {}),
@@ -112,13 +146,21 @@ export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
         ...(input.signal ? { signal: input.signal } : {}),
       }),
     );
-    const leaf = answerLeaf(tree);
+    const leaf = answerLeaf(tree, input.method === 'mcts-oracle' ? 'oracle' : 'visits');
     const end = leaf === null ? null : node(tree, leaf);
     const finished = end?.ending === 'finish';
     return {
       answer: finished ? (end?.state.answer ?? null) : null,
       correct: finished && end?.reward === 1,
-      ending: finished ? 'finish' : end?.terminal ? 'budget' : 'open',
+      ending: finished
+        ? 'finish'
+        : tree.stopReason === 'budget'
+          ? 'call-budget'
+          : end?.ending === 'empty'
+            ? 'empty-generation'
+            : end?.terminal
+              ? 'budget'
+              : 'open',
       steps: (leaf === null ? [] : pathTo(tree, leaf)).map((id) => {
         const n = node(tree, id);
         return {

@@ -9,14 +9,51 @@
  * - `greedy-memory` — the same agent, with the tool-update memory carried over: the UpdateTool lines of a task
  *   are listed from the first step of the following tasks of its group (same surface, dataset and difficulty,
  *   in task-id order), the way a deployed agent keeps what it learnt about changed tools.
- * - `mcts` — a small ToolEvo search per task (core/search); its answer is the Finish of the best path.
+ * - `mcts` — a small ToolEvo search per task (core/search); its answer is chosen without gold: the most visited
+ *   Finish, ties by Q (core/search/answer.ts).
+ * - `mcts-oracle` — the same search, answered by the first Finish judged correct against gold when there is one:
+ *   an upper bound, labelled so wherever it is shown.
+ * - Table 5 ablations of `mcts` (ToolEVO's ablation study): `mcts-no-reflection` (w/o self-reflection as the
+ *   paper defines it: no reflection on invocation errors, kept on deprecation errors — needs the reflection
+ *   prompt, `mcts.reflectionPrompt`), `mcts-no-tool-update` (UpdateTool adds nothing to the tool list),
+ *   `mcts-no-cached-rollout` (rollout states are thrown away). `TABLE5_METHODS` is the Table-5-shaped suite.
+ *
+ * MCTS settings follow the paper by default (core/search/config.ts); `mcts.depthPreset: 'toolevo-code'` takes the
+ * authors' per-dataset depth table, `mcts.reflectionPrompt` tooldrift's explicit reflection prompt, and
+ * `mcts.maxModelCalls` an explicit per-task model-call cap.
  */
 import { z } from 'zod';
 import { ModelChoiceSchema } from '../models/choice.ts';
+import { DEPTH_PRESETS } from '../search/config.ts';
 import { DATASET_NAMES } from '../world/types.ts';
 
-export const EVAL_METHODS = ['greedy', 'greedy-memory', 'mcts'] as const;
+export const EVAL_METHODS = [
+  'greedy',
+  'greedy-memory',
+  'mcts',
+  'mcts-oracle',
+  'mcts-no-reflection',
+  'mcts-no-tool-update',
+  'mcts-no-cached-rollout',
+] as const;
 export type EvalMethod = (typeof EVAL_METHODS)[number];
+
+/** The methods that run a search. */
+export const SEARCH_METHODS: readonly EvalMethod[] = EVAL_METHODS.filter((m) => m.startsWith('mcts'));
+
+/** Methods whose success rate is an upper bound (the answer is picked with the gold verdicts). */
+export const UPPER_BOUND_METHODS: readonly EvalMethod[] = ['mcts-oracle'];
+
+/** The Table 5 ablation suite: ToolEvo's search and its three ablations. */
+export const TABLE5_METHODS: readonly EvalMethod[] = [
+  'mcts',
+  'mcts-no-reflection',
+  'mcts-no-tool-update',
+  'mcts-no-cached-rollout',
+];
+
+/** Ablation methods: results measured with the simulator describe the simulator, not the method. */
+export const ABLATION_METHODS: readonly EvalMethod[] = TABLE5_METHODS.slice(1);
 
 export const DIFFICULTIES = ['easy', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -29,8 +66,21 @@ export const SPLITS = ['test', 'dev', 'train'] as const;
  */
 export const DEFAULT_EVAL_DATASETS = DATASET_NAMES.filter((d) => d !== 'gsm8k');
 
-/** Task runs of one evaluation at most (methods × surfaces × datasets × difficulties × sample size). */
-export const MAX_TASK_RUNS = 5000;
+/**
+ * Task runs of one evaluation at most (methods × surfaces × datasets × difficulties × sample size): the full
+ * 1,530-question test split on three surfaces with two methods is 9,180 task runs. Each is one row of
+ * `eval_results`; the queue carries one message per method × surface × dataset × difficulty group (84 for that
+ * suite), so the cap bounds stored rows and a group's length (≤ 130 tasks, coffee-hard), not queue messages.
+ */
+export const MAX_TASK_RUNS = 10_000;
+
+/**
+ * Questions per dataset × difficulty of the full test split (ToolQA-D: 100 per cell, 130 for coffee-hard), used to
+ * check `sampleSize: "all"` against MAX_TASK_RUNS before the world is read; the launch checks the real count.
+ */
+export function fullSplitSize(dataset: string, difficulty: Difficulty): number {
+  return dataset === 'coffee' && difficulty === 'hard' ? 130 : 100;
+}
 
 function unique<T>(label: string) {
   return (xs: readonly T[], ctx: z.RefinementCtx) => {
@@ -52,6 +102,15 @@ export const MctsBudgetSchema = z.strictObject({
   simulations: z.number().int().min(1).max(50).default(8),
   k: z.number().int().min(1).max(5).default(3),
   maxDepth: z.number().int().min(1).max(30).default(15),
+  /**
+   * An explicit model-call cap per task run (off by default: the original has only a per-question wall clock).
+   * A search that reaches it without a Finish ends as `call-budget`, reported apart from wrong answers.
+   */
+  maxModelCalls: z.number().int().min(1).max(100_000).optional(),
+  /** `paper`: T = maxDepth with depth > T; `toolevo-code`: the authors' per-dataset T and comparison. */
+  depthPreset: z.enum(DEPTH_PRESETS).default('paper'),
+  /** tooldrift's explicit reflection prompt on error states (off: ToolEvo reflects in its next Thought). */
+  reflectionPrompt: z.boolean().default(false),
 });
 
 export const EvalSuiteSchema = z
@@ -81,15 +140,26 @@ export const EvalSuiteSchema = z
       .superRefine(unique('difficulty'))
       .default([...DIFFICULTIES]),
     split: z.enum(SPLITS).default('test'),
-    sampleSize: z.number().int().min(1).max(100).default(5),
+    /** Tasks per dataset × difficulty, or `"all"` (the whole split: the paper's full test set). */
+    sampleSize: z.union([z.number().int().min(1).max(200), z.literal('all')]).default(5),
     maxSteps: z.number().int().min(1).max(50).default(20),
-    mcts: MctsBudgetSchema.default({ simulations: 8, k: 3, maxDepth: 15 }),
+    mcts: MctsBudgetSchema.default({
+      simulations: 8,
+      k: 3,
+      maxDepth: 15,
+      depthPreset: 'paper',
+      reflectionPrompt: false,
+    }),
     model: ModelChoiceSchema.optional(),
     seed: z.string().min(1).max(200).default('0'),
   })
   .superRefine((s, ctx) => {
-    const runs =
-      s.methods.length * s.surfaces.length * s.datasets.length * s.difficulties.length * s.sampleSize;
+    let perSurface = 0;
+    for (const dataset of s.datasets)
+      for (const difficulty of s.difficulties)
+        if (dataset !== 'gsm8k' || difficulty === 'easy')
+          perSurface += s.sampleSize === 'all' ? fullSplitSize(dataset, difficulty) : s.sampleSize;
+    const runs = s.methods.length * s.surfaces.length * perSurface;
     if (runs > MAX_TASK_RUNS) {
       ctx.addIssue({
         code: 'custom',

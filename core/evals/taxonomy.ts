@@ -20,7 +20,8 @@
  * of the failures beside its count.
  *
  * Runs whose task could not be run at all (the model provider failed after every retry) are not agent
- * failures; they carry the class `run-error` and are counted apart.
+ * failures; they carry the class `run-error` and are counted apart. Searches that ran out of a suite's explicit
+ * model-call cap (`mcts.maxModelCalls`, off by default) carry `budget-exhausted`, also counted apart.
  *
  * Deliberate differences from ToolQA-D:
  * - The paper labels failures by hand; these rules classify from the trajectory alone, and the grouping of the
@@ -82,6 +83,8 @@ export type ErrorGroup = (typeof ERROR_GROUPS)[number]['id'];
 
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number]['id'];
 export const RUN_ERROR = 'run-error';
+/** A search that ran out of the suite's explicit model-call cap before it finished: not a wrong answer. */
+export const BUDGET_EXHAUSTED = 'budget-exhausted';
 
 export interface ClassifiableRun {
   correct: boolean;
@@ -97,10 +100,16 @@ function callKey(step: Pick<EvalStep, 'text' | 'action'>): string | null {
   return `${step.action}\u0000${input.replace(/\s+/g, '')}`;
 }
 
-/** The category of a run (null for a correct run; `run-error` when it could not be run). */
-export function classifyRun(run: ClassifiableRun): ErrorCategory | typeof RUN_ERROR | null {
+/**
+ * The category of a run (null for a correct run; `run-error` when it could not be run; `budget-exhausted` when a
+ * search hit the suite's model-call cap without an answer).
+ */
+export function classifyRun(
+  run: ClassifiableRun,
+): ErrorCategory | typeof RUN_ERROR | typeof BUDGET_EXHAUSTED | null {
   if (run.correct) return null;
   if (run.ending === 'error') return RUN_ERROR;
+  if (run.ending === 'call-budget') return BUDGET_EXHAUSTED;
   const deprecatedCalls = new Map<string, number>();
   const calls = new Map<string, number>();
   let deprecationSeen = false;

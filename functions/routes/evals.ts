@@ -98,6 +98,7 @@ const EvalView = EvalSummary.extend({
         surface: z.string(),
         failures: z.number().int(),
         runErrors: z.number().int(),
+        budgetExhausted: z.number().int(),
         counts: z.record(z.string(), z.number().int()),
         groups: z.record(z.string(), z.number().int()),
       }),

@@ -89,7 +89,11 @@ const CreateExploration = z
     tasks: z
       .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
       .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
-    surface: z.string().max(100).default('pc').openapi({ description: 'Server surface id.' }),
+    surface: z
+      .string()
+      .max(100)
+      .default('s-in')
+      .openapi({ description: 'Server surface id (default s-in: ToolEvo explores on P_s_in).' }),
     promptSurface: z
       .string()
       .max(100)

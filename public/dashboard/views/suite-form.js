@@ -5,7 +5,16 @@
  */
 import { checkboxes, checked, DATASETS, DIFFICULTIES, field, h, select } from '../ui.js';
 
-export const METHODS = ['greedy', 'greedy-memory', 'mcts'];
+// mcts-oracle is an upper bound (the answer is picked with the gold verdicts); the last three are Table 5 ablations.
+export const METHODS = [
+  'greedy',
+  'greedy-memory',
+  'mcts',
+  'mcts-oracle',
+  'mcts-no-reflection',
+  'mcts-no-tool-update',
+  'mcts-no-cached-rollout',
+];
 
 export function suiteFields(surfaceIds, defaults = {}) {
   const d = {
