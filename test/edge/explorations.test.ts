@@ -59,6 +59,8 @@ describe('explorations', () => {
     const taskIds = tasks.slice(0, 2).map((t) => t.id);
     const res = await post({
       tasks: taskIds,
+      // The default server surface is s-in (ToolEvo explores there); this scenario was built on P_c.
+      surface: 'pc',
       treesPerTask: 2,
       search: SMALL,
       seed: 'e2e',
