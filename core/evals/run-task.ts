@@ -116,7 +116,12 @@ export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
           )
         : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
     const tree = createSearch(
-      { id: input.task.id, question: input.task.question, gold: input.task.gold },
+      {
+        id: input.task.id,
+        question: input.task.question,
+        gold: input.task.gold,
+        ...(input.task.dataset !== undefined ? { dataset: input.task.dataset } : {}),
+      },
       {
         mode: 'mcts',
         simulations: budget.simulations,

@@ -15,6 +15,9 @@
  *   prompt over `promptWordLimit` words counts as an empty generation (spec §5.3, §8.2). `'all'` reacts only when
  *   every candidate is empty (tooldrift's earlier rule).
  * - `frequencyPenalty: 1.2` — the authors' batched generator (spec §8.1); providers that accept it get it.
+ * - `fewShots: 'per-call'` — as in the original, every generation call shows one UpdateTool example and two
+ *   examples of the task's dataset, drawn with a stream seeded by the tree's seed and the expanded state
+ *   (spec §5.1); `'fixed'` shows tooldrift's three fixed examples.
  * - `reflectionPrompt: false` — the original has no separate reflection prompt: reflection is the next
  *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
  *   "Reflection:" prompt on error states.
@@ -92,6 +95,8 @@ export const SearchConfigSchema = z
     promptWordLimit: z.number().int().min(0).default(8000),
     frequencyPenalty: z.number().min(-2).max(2).default(1.2),
     reflectionPrompt: z.boolean().default(false),
+    /** `per-call`: ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the dataset); `fixed`. */
+    fewShots: z.enum(['per-call', 'fixed']).default('per-call'),
     /** Simulations M (iterations of select → expand → evaluate → back-propagate). */
     simulations: z.number().int().min(1).default(12),
     /** `max_load_db`: a path whose load counter exceeds it ends with −1. */
@@ -114,7 +119,7 @@ export type SearchConfigInput = z.input<typeof SearchConfigSchema>;
 /**
  * tooldrift's earlier search settings as one named option set (every item a documented variant): depth >= T,
  * normalised priors, an expansion fails only when every sample is empty, no prompt-length limit, no frequency
- * penalty, the explicit reflection prompt on error states.
+ * penalty, the explicit reflection prompt on error states, the three fixed few-shots.
  */
 export const TOOLDRIFT_SEARCH_VARIANT = {
   depthRule: 'tooldrift',
@@ -123,6 +128,7 @@ export const TOOLDRIFT_SEARCH_VARIANT = {
   promptWordLimit: 0,
   frequencyPenalty: 0,
   reflectionPrompt: true,
+  fewShots: 'fixed',
 } as const satisfies Partial<SearchConfigInput>;
 
 export type SearchConfig = z.output<typeof SearchConfigSchema>;

@@ -130,6 +130,9 @@ export async function expandState(
     newTools: parent.state.newTools,
     steps,
     now: env.now,
+    ...(config.fewShots === 'per-call'
+      ? { fewShots: { dataset: tree.task.dataset, seed: `${config.seed}/${key}` } }
+      : {}),
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
     return { kind: 'fail', ending: 'empty' };

@@ -79,6 +79,8 @@ export interface SearchTask {
   id?: string;
   question: string;
   gold: Gold;
+  /** The task's dataset: the few-shot pool of the prompt (ToolEvo draws dataset-specific examples). */
+  dataset?: string;
 }
 
 export interface SearchUsage {

@@ -55,6 +55,10 @@ const SearchSettings = z
       .boolean()
       .default(false)
       .openapi({ description: 'tooldrift option: explicit reflection prompt on error states.' }),
+    fewShots: z.enum(['per-call', 'fixed']).default('per-call').openapi({
+      description:
+        "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
+    }),
     simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
     cPuct: z.number().min(0).max(100).default(1.25),
     temperature: z.number().min(0).max(2).default(0.5),

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTextModel } from '../../../core/models/factory.ts';
 import type { Candidate, GenerateRequest, GenerateResponse, TextModel } from '../../../core/models/types.ts';
+import { TOOLEVO_FEW_SHOTS } from '../../../core/prompts/few-shots.ts';
+import { renderToolEvoPrompt } from '../../../core/prompts/toolevo.ts';
 import { answerLeaf } from '../../../core/search/answer.ts';
 import { depthExceeded, depthFor, toolevoCodeDepth } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
@@ -224,5 +226,42 @@ describe('item 9: answer selection without gold', () => {
     wrong.visits = 1;
     wrong.value = -1;
     expect(answerLeaf(tree)).toBe(right.id);
+  });
+});
+
+describe('item 5: few-shots per dataset, drawn per call by seed', () => {
+  const render = (dataset: string | undefined, seed: string) =>
+    renderToolEvoPrompt({ question: Q, docs: PC_SURFACE, fewShots: { dataset, seed } });
+  // Question lines: the examples', the format block's and the task's.
+  const examplesOf = (prompt: string) => (prompt.match(/^Question: /gm) ?? []).length - 2;
+
+  it('shows one UpdateTool example and two examples of the dataset, the same for the same seed', () => {
+    const a = render('coffee', 's/node/1');
+    expect(a).toBe(render('coffee', 's/node/1'));
+    expect(examplesOf(a)).toBe(2);
+    expect((a.match(/Action: UpdateTool/g) ?? []).length).toBe(1);
+    expect(a).toContain(TOOLEVO_FEW_SHOTS.find((e) => e.dataset === 'coffee')?.question);
+    const draws = new Set(Array.from({ length: 12 }, (_, i) => render('coffee', `s/node/${i}`)));
+    expect(draws.size).toBeGreaterThan(1);
+    // Without per-call few-shots: tooldrift's three fixed examples and no UpdateTool example.
+    const fixed = renderToolEvoPrompt({ question: Q, docs: PC_SURFACE });
+    expect(examplesOf(fixed)).toBe(3);
+    expect(fixed).not.toContain('Action: UpdateTool');
+  });
+
+  it('draws again for every generation call of a search, seeded by the expanded state', async () => {
+    const model = scriptedModel(Q, { root: [ponder('a'), ponder('b')], a: [ponder('c')], b: [ponder('d')] });
+    const tree = createSearch(
+      { question: Q, gold: '42', dataset: 'agenda' },
+      { k: 2, simulations: 2, seed: 'fs' },
+    );
+    await runSearch(tree, env(tree, model));
+    const heads = model.calls.map((c) => c.prompt.slice(0, c.prompt.lastIndexOf('Now it is your turn.')));
+    expect(heads.length).toBeGreaterThan(2);
+    expect(new Set(heads).size).toBeGreaterThan(1);
+    for (const p of model.calls.map((c) => c.prompt)) {
+      expect((p.match(/Action: UpdateTool/g) ?? []).length).toBe(1);
+      expect(p).toContain(TOOLEVO_FEW_SHOTS.find((e) => e.dataset === 'agenda')?.question);
+    }
   });
 });
