@@ -29,6 +29,9 @@ import { edgeKernelDeps, worldFor } from './world-runtime.ts';
 
 export const EVAL_GROUP = 'eval-group';
 
+/** Bound parameters per D1 statement at most (measured: a 130-id `IN` list fails every attempt). */
+const D1_MAX_PARAMS = 100;
+
 export interface EvalGroupPayload {
   evalId: string;
   /** Index into the evaluation's `planned` groups. */
@@ -221,7 +224,15 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
       ),
     );
   const finished = new Map(done.map((d) => [d.taskId, d.trajectory as { toolUpdates?: string[] }]));
-  const taskRows = await db.select().from(tasks).where(inArray(tasks.id, plan.taskIds));
+  // D1 binds at most 100 parameters per statement: a group of the full split holds up to 130 tasks (coffee-hard).
+  const taskRows = [];
+  for (let i = 0; i < plan.taskIds.length; i += D1_MAX_PARAMS)
+    taskRows.push(
+      ...(await db
+        .select()
+        .from(tasks)
+        .where(inArray(tasks.id, plan.taskIds.slice(i, i + D1_MAX_PARAMS)))),
+    );
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
   const [surface, docs] = await Promise.all([
     findSurface(env, plan.surface),
