@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { EvalSuiteSchema, TABLE5_METHODS } from '../core/evals/suite.ts';
+import { EvalSuiteSchema, SEARCH_METHODS, TABLE5_METHODS } from '../core/evals/suite.ts';
+import { METHOD_IDS } from '../core/methods/registry.ts';
 import { EXIT_USAGE } from './http.ts';
 import { CliError, problemLines } from './problem.ts';
 import { validateBody } from './validation.ts';
@@ -39,6 +40,7 @@ export const SUITE_OPTIONS = {
   'mcts-depth-preset': { type: 'string' },
   'reflection-prompt': { type: 'boolean' },
   table5: { type: 'boolean' },
+  aids: { type: 'string' },
   ...MODEL_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
@@ -52,8 +54,8 @@ export const MODEL_HELP = `Model (default: the instance's configured model; the 
 export const SUITE_HELP = `Suite (flags override --suite):
   --suite FILE            a suite as JSON (the body of POST /v1/evals)
   --name NAME             a label for the evaluation
-  --methods LIST          greedy,greedy-memory,mcts,mcts-oracle (upper bound), and the Table 5 ablations
-                          mcts-no-reflection,mcts-no-tool-update,mcts-no-cached-rollout (default greedy)
+  --methods LIST          ${METHOD_IDS.join(',')} (default greedy;
+                          \`tooldrift methods\` describes them; mcts-oracle is an upper bound)
   --table5                the Table 5 ablation suite: mcts and its three ablations, with the reflection
                           prompt on (w/o self-reflection removes it on invocation errors only)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
@@ -63,6 +65,7 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --split S               test | dev | train (default test)
   --sample N|all          tasks per dataset × difficulty, 1..200, or all (the full split) (default 5)
   --max-steps N           greedy step limit, 1..50 (default 20)
+  --aids JSON             what the agents are given, e.g. '{"updateMemory":{"lines":["..."]}}'
   --seed S                sampling seed (default '0')
   --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)
   --mcts-max-calls N      an explicit model-call cap per task run (default none); runs that hit it are
@@ -178,7 +181,27 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
     mcts.reflectionPrompt = true;
     mctsSet = true;
   }
-  if (mctsSet) suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+  if (mctsSet) {
+    suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+    // The search variants (mcts-oracle, the Table 5 ablations) take the same settings from the --mcts-* flags.
+    const listed = Array.isArray(suite.methods) ? (suite.methods as unknown[]) : [];
+    for (const m of listed)
+      if (
+        typeof m === 'string' &&
+        m !== 'mcts' &&
+        SEARCH_METHODS.includes(m as never) &&
+        suite[m] === undefined
+      )
+        suite[m] = { ...mcts };
+  }
+  const aids = str(values, 'aids');
+  if (aids !== undefined) {
+    try {
+      suite.aids = JSON.parse(aids);
+    } catch (err) {
+      throw new CliError([`--aids is not valid JSON: ${(err as Error).message}`], EXIT_USAGE);
+    }
+  }
   const model = modelFromFlags(values, suite.model);
   if (model !== undefined) suite.model = model;
   return suite;

@@ -1,90 +1,40 @@
 /**
- * One task run of an evaluation: a method (suite.ts) answers one task against a server surface, and the run
- * is recorded the same way for every method — answer, correctness, the steps of the answering path with their
- * outcomes, tool updates, usage and wall time — so aggregates and the error taxonomy (taxonomy.ts) treat
- * greedy and MCTS runs alike.
+ * One task run of an evaluation: a registered method (core/methods) answers one task against a server surface,
+ * and the run is recorded the same way for every method — answer, correctness, the steps of the answering path
+ * with their outcomes, tool updates, usage and wall time — so aggregates and the error taxonomy (taxonomy.ts)
+ * treat all methods alike. Dispatch, option lookup and the memory rule are the registry's.
  */
-import { runReactEpisode } from '../agents/react-loop.ts';
+import type { ResolvedAids } from '../aids/index.ts';
+import type { EvalOutcome } from '../methods/method.ts';
+import { getMethod, suiteMethodOptions } from '../methods/registry.ts';
 import type { TextModel } from '../models/types.ts';
-import { answerLeaf } from '../search/answer.ts';
-import { depthFor, type SearchConfigInput } from '../search/config.ts';
-import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
-import { node, pathTo } from '../search/tree.ts';
-import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
-import { type EvalMethod, type EvalSuite, SEARCH_METHODS } from './suite.ts';
+import type { EvalMethod, EvalSuite } from './suite.ts';
 
-export interface EvalStep {
-  text: string;
-  observation: string;
-  action?: string;
-  /** `ok`, `finished:correct|wrong`, `error:<kernel reason>` or `rejected:<surface reason>`. */
-  outcome: string;
-}
-
-/**
- * How a task run ended: `finish`; `budget` (the greedy step limit, or a search whose answering path ended without a
- * Finish); `empty-generation`; `call-budget` (a search stopped by the suite's explicit model-call cap without a
- * Finish to answer with — reported apart, not as a wrong answer); `open`.
- */
-export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'call-budget' | 'open';
-
-export interface EvalOutcome {
-  answer: string | null;
-  correct: boolean;
-  ending: EvalEnding;
-  steps: EvalStep[];
-  toolUpdates: string[];
-  modelCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  latencyMs: number;
-}
+export type { EvalEnding, EvalOutcome, EvalStep } from '../methods/method.ts';
+export { outcomeLabel } from '../methods/method.ts';
 
 export interface EvalTaskInput {
   method: EvalMethod;
   suite: EvalSuite;
-  /** `dataset` and `difficulty` pick the depth of the `toolevo-code` preset (the paper's T without them). */
+  /** `dataset` and `difficulty` pick the few-shot pool and the `toolevo-code` depth of search methods. */
   task: { id: string; question: string; gold: Gold; dataset?: string; difficulty?: 'easy' | 'hard' };
   model: TextModel;
   world: World;
   surface: Surface;
+  /** The documentation surface (the suite's documentation aid or promptSurface). */
   docs: Surface;
   deps: KernelDeps;
-  /** greedy-memory: UpdateTool descriptions learnt on the earlier tasks of the group. */
-  memory?: readonly string[];
+  /** The memory carried from the earlier tasks of the group (methods that carry memory; ignored otherwise). */
+  memory?: unknown;
   now?: Date;
   /** Milliseconds since some origin, for the run's wall time (default Date.now). */
   clock?: () => number;
   signal?: AbortSignal;
-}
-
-/** The search settings of each method beyond the suite's (Table 5 ablations). */
-const ABLATION_CONFIG: Partial<Record<EvalMethod, SearchConfigInput>> = {
-  'mcts-no-reflection': { selfReflection: false },
-  'mcts-no-tool-update': { toolUpdate: false },
-  'mcts-no-cached-rollout': { cachedRollout: false },
-};
-
-/** No model-call cap: the search is bounded by its simulations and depth only. */
-const NO_CAP = Number.MAX_SAFE_INTEGER;
-
-export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
-  if (!outcome) return 'none';
-  switch (outcome.kind) {
-    case 'ok':
-      return 'ok';
-    case 'finished':
-      return outcome.correct ? 'finished:correct' : 'finished:wrong';
-    case 'error':
-      return `error:${outcome.reason}`;
-    case 'rejected':
-      return `rejected:${outcome.reason}`;
-  }
 }
 
 /**
@@ -96,121 +46,40 @@ export function taskSeed(suite: EvalSuite, method: EvalMethod, surface: string, 
   return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${seeded}/${surface}/${taskId}`)[0] as number);
 }
 
-/** Strips the `(n) ` list number the ReAct loop puts in front of an UpdateTool line. */
-function memoryText(line: string): string {
-  return line.replace(/^\(\d+\)\s*/, '');
+/** The aids of a suite for one run, given the documentation surface the caller looked up. */
+export function suiteAids(suite: EvalSuite, docs: Surface): ResolvedAids {
+  return { documentation: docs, updateMemory: suite.aids?.updateMemory?.lines ?? [] };
 }
 
 export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
-  const clock = input.clock ?? Date.now;
-  const started = clock();
+  const method = getMethod(input.method);
   const seed = taskSeed(input.suite, input.method, input.surface.id, input.task.id);
-  if (SEARCH_METHODS.includes(input.method)) {
-    const budget = input.suite.mcts;
-    const depth =
-      input.task.dataset !== undefined && input.task.difficulty !== undefined
-        ? depthFor(
-            budget.depthPreset,
-            { dataset: input.task.dataset, difficulty: input.task.difficulty },
-            budget.maxDepth,
-          )
-        : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
-    const tree = createSearch(
-      {
-        id: input.task.id,
-        question: input.task.question,
-        gold: input.task.gold,
-        ...(input.task.dataset !== undefined ? { dataset: input.task.dataset } : {}),
-      },
-      {
-        mode: 'mcts',
-        simulations: budget.simulations,
-        k: budget.k,
-        ...depth,
-        reflectionPrompt: budget.reflectionPrompt,
-        ...ABLATION_CONFIG[input.method],
-        // The original has no model-call cap (only a 3,600 s wall clock per question): off unless the suite sets one.
-        ...(budget.maxModelCalls !== undefined
-          ? { maxModelCalls: budget.maxModelCalls }
-          : { maxModelCalls: NO_CAP }),
-        ...(input.suite.model?.temperature !== undefined
-          ? { temperature: input.suite.model.temperature }
-          : {}),
-        seed: `${input.suite.seed}/${seed}`,
-      },
-    );
-    await runSearch(
-      tree,
-      searchEnv(tree, {
-        model: input.model,
-        world: input.world,
-        surface: input.surface,
-        docs: input.docs,
-        deps: input.deps,
-        ...(input.now ? { now: input.now } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      }),
-    );
-    const leaf = answerLeaf(tree, input.method === 'mcts-oracle' ? 'oracle' : 'visits');
-    const end = leaf === null ? null : node(tree, leaf);
-    const finished = end?.ending === 'finish';
-    return {
-      answer: finished ? (end?.state.answer ?? null) : null,
-      correct: finished && end?.reward === 1,
-      ending: finished
-        ? 'finish'
-        : tree.stopReason === 'budget'
-          ? 'call-budget'
-          : end?.ending === 'empty'
-            ? 'empty-generation'
-            : end?.terminal
-              ? 'budget'
-              : 'open',
-      steps: (leaf === null ? [] : pathTo(tree, leaf)).map((id) => {
-        const n = node(tree, id);
-        return {
-          text: n.text,
-          observation: n.observation,
-          ...(n.action !== undefined ? { action: n.action } : {}),
-          outcome: outcomeLabel(n.outcome),
-        };
-      }),
-      toolUpdates: end ? end.state.newTools.map(memoryText) : [],
-      modelCalls: tree.usage.modelCalls,
-      inputTokens: tree.usage.inputTokens,
-      outputTokens: tree.usage.outputTokens,
-      latencyMs: Math.max(0, clock() - started),
-    };
-  }
-
-  const episode = await runReactEpisode({
+  const temperature = input.suite.model?.temperature;
+  const o = await method.run({
+    task: input.task,
+    options: suiteMethodOptions(input.suite, method),
     model: input.model,
     world: input.world,
-    task: { question: input.task.question, gold: input.task.gold },
     surface: input.surface,
-    docs: input.docs,
     deps: input.deps,
-    maxSteps: input.suite.maxSteps,
-    temperature: input.suite.model?.temperature ?? 0,
-    seed,
-    ...(input.method === 'greedy-memory' && input.memory ? { memory: input.memory } : {}),
+    aids: suiteAids(input.suite, input.docs),
+    ...(method.memory !== null && input.memory !== undefined ? { memory: input.memory } : {}),
+    limits: { maxSteps: input.suite.maxSteps },
+    ...(temperature !== undefined ? { temperature } : {}),
+    seeds: { model: seed, search: `${input.suite.seed}/${seed}` },
     ...(input.now ? { now: input.now } : {}),
+    ...(input.clock ? { clock: input.clock } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   return {
-    answer: episode.answer,
-    correct: episode.correct,
-    ending: episode.ending,
-    steps: episode.steps.map((s) => ({
-      text: s.text,
-      observation: s.observation,
-      ...(s.action !== undefined ? { action: s.action } : {}),
-      outcome: outcomeLabel(s.outcome),
-    })),
-    toolUpdates: episode.newTools.map(memoryText),
-    modelCalls: episode.usage.calls,
-    inputTokens: episode.usage.inputTokens,
-    outputTokens: episode.usage.outputTokens,
-    latencyMs: Math.max(0, clock() - started),
+    answer: o.answer,
+    correct: o.correct,
+    ending: o.ending,
+    steps: o.steps,
+    toolUpdates: o.toolUpdates,
+    modelCalls: o.modelCalls,
+    inputTokens: o.inputTokens,
+    outputTokens: o.outputTokens,
+    latencyMs: o.latencyMs,
   };
 }

@@ -1,42 +1,32 @@
 /**
  * An evaluation suite: which methods run against which server surfaces, on which tasks (datasets × difficulty,
- * a split and a seeded sample size), with which model and seed. One zod schema validates it for
+ * a split and a seeded sample size), with which model, aids and seed. One zod schema validates it for
  * `POST /v1/evals`, for stored schedules and for the CLI, so all three give the same messages.
  *
- * Methods:
- * - `greedy` — the ReAct agent (core/agents/react-loop.ts) at temperature 0; UpdateTool lines help only within
- *   the episode.
- * - `greedy-memory` — the same agent, with the tool-update memory carried over: the UpdateTool lines of a task
- *   are listed from the first step of the following tasks of its group (same surface, dataset and difficulty,
- *   in task-id order), the way a deployed agent keeps what it learnt about changed tools.
- * - `mcts` — a small ToolEvo search per task (core/search); its answer is chosen without gold: the most visited
- *   Finish, ties by Q (core/search/answer.ts).
- * - `mcts-oracle` — the same search, answered by the first Finish judged correct against gold when there is one:
- *   an upper bound, labelled so wherever it is shown.
- * - Table 5 ablations of `mcts` (ToolEVO's ablation study): `mcts-no-reflection` (w/o self-reflection as the
- *   paper defines it: no reflection on invocation errors, kept on deprecation errors — needs the reflection
- *   prompt, `mcts.reflectionPrompt`), `mcts-no-tool-update` (UpdateTool adds nothing to the tool list),
- *   `mcts-no-cached-rollout` (rollout states are thrown away). `TABLE5_METHODS` is the Table-5-shaped suite.
+ * Methods come from the agent-method registry (core/methods): `methods` lists registered ids, and every method
+ * with options has a member named by its id holding them (e.g. `mcts: { simulations, k, maxDepth }`). `aids`
+ * (core/aids) says what every method of the suite is given besides the documentation of `promptSurface`; a slot
+ * a listed method does not use, or one without a provider yet, is rejected.
  *
- * MCTS settings follow the paper by default (core/search/config.ts); `mcts.depthPreset: 'toolevo-code'` takes the
- * authors' per-dataset depth table, `mcts.reflectionPrompt` tooldrift's explicit reflection prompt, and
- * `mcts.maxModelCalls` an explicit per-task model-call cap.
+ * Search methods (core/methods/mcts.ts): `mcts` answers without gold (the most visited Finish, ties by Q);
+ * `mcts-oracle` is the same search answered by the first Finish judged correct — an upper bound, labelled so
+ * wherever it is shown; the Table 5 ablations `mcts-no-reflection` (w/o self-reflection as the paper defines it:
+ * no reflection on invocation errors, kept on deprecation errors — needs `reflectionPrompt`),
+ * `mcts-no-tool-update` and `mcts-no-cached-rollout`. `TABLE5_METHODS` is the Table-5-shaped suite. Their
+ * settings follow the paper by default (core/search/config.ts); `depthPreset: 'toolevo-code'` takes the authors'
+ * per-dataset depth table, `reflectionPrompt` tooldrift's explicit reflection prompt, and `maxModelCalls` an
+ * explicit per-task model-call cap (off by default).
  */
 import { z } from 'zod';
+import { AidsSchema, aidIssues } from '../aids/index.ts';
+import { getMethod, isMethodId, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
-import { DEPTH_PRESETS } from '../search/config.ts';
 import { DATASET_NAMES } from '../world/types.ts';
 
-export const EVAL_METHODS = [
-  'greedy',
-  'greedy-memory',
-  'mcts',
-  'mcts-oracle',
-  'mcts-no-reflection',
-  'mcts-no-tool-update',
-  'mcts-no-cached-rollout',
-] as const;
-export type EvalMethod = (typeof EVAL_METHODS)[number];
+export { MctsBudgetSchema } from '../methods/mcts.ts';
+
+export const EVAL_METHODS = METHOD_IDS;
+export type EvalMethod = MethodId;
 
 /** The methods that run a search. */
 export const SEARCH_METHODS: readonly EvalMethod[] = EVAL_METHODS.filter((m) => m.startsWith('mcts'));
@@ -98,21 +88,6 @@ const SurfaceId = z
   .max(100)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a surface id (lower-case letters, digits, ".", "_", "-")');
 
-export const MctsBudgetSchema = z.strictObject({
-  simulations: z.number().int().min(1).max(50).default(8),
-  k: z.number().int().min(1).max(5).default(3),
-  maxDepth: z.number().int().min(1).max(30).default(15),
-  /**
-   * An explicit model-call cap per task run (off by default: the original has only a per-question wall clock).
-   * A search that reaches it without a Finish ends as `call-budget`, reported apart from wrong answers.
-   */
-  maxModelCalls: z.number().int().min(1).max(100_000).optional(),
-  /** `paper`: T = maxDepth with depth > T; `toolevo-code`: the authors' per-dataset T and comparison. */
-  depthPreset: z.enum(DEPTH_PRESETS).default('paper'),
-  /** tooldrift's explicit reflection prompt on error states (off: ToolEvo reflects in its next Thought). */
-  reflectionPrompt: z.boolean().default(false),
-});
-
 export const EvalSuiteSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100).optional(),
@@ -143,17 +118,18 @@ export const EvalSuiteSchema = z
     /** Tasks per dataset × difficulty, or `"all"` (the whole split: the paper's full test set). */
     sampleSize: z.union([z.number().int().min(1).max(200), z.literal('all')]).default(5),
     maxSteps: z.number().int().min(1).max(50).default(20),
-    mcts: MctsBudgetSchema.default({
-      simulations: 8,
-      k: 3,
-      maxDepth: 15,
-      depthPreset: 'paper',
-      reflectionPrompt: false,
-    }),
+    // One member per method with options (the methods' own schemas; typed loosely: read them with
+    // suiteMethodOptions from core/methods/registry.ts).
+    ...(methodOptionFields() as Record<never, never>),
     model: ModelChoiceSchema.optional(),
+    aids: AidsSchema.optional(),
     seed: z.string().min(1).max(200).default('0'),
   })
   .superRefine((s, ctx) => {
+    // Only registered ids reach getMethod (an unknown one was reported by the enum).
+    const methods = s.methods.filter((id) => isMethodId(id)).map((id) => getMethod(id));
+    for (const issue of aidIssues(s.aids, methods))
+      ctx.addIssue({ code: 'custom', path: ['aids', ...issue.path], message: issue.message });
     let perSurface = 0;
     for (const dataset of s.datasets)
       for (const difficulty of s.difficulties)

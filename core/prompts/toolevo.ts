@@ -25,7 +25,7 @@
  *   other datasets' examples where a dataset has fewer than two.
  * - Callers without a per-call seed (the greedy agent) show three fixed examples and no UpdateTool example.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
@@ -83,20 +83,26 @@ export interface AgentPromptInput {
 }
 
 /** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
-function renderExamples(input: AgentPromptInput): string {
+function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots'>): string {
   if (!input.fewShots) return TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
   const drawn = drawFewShots(input.fewShots.dataset, new Rng(`few-shots/${input.fewShots.seed}`));
   return [drawn.update, ...drawn.examples.map((e) => renderFewShot(e, input.docs))].join('\n\n');
 }
 
-/** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */
-export function agentPromptHead(input: AgentPromptInput): string {
+/**
+ * The instructions of the agent prompt: tool list, guidelines, format and examples, ending with TURN_MARKER (no
+ * question). The training prompt (training.ts) uses it as its system message.
+ */
+export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'steps'>): string {
   const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = renderExamples(input);
-  return pyStrip(
-    `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}\n\nQuestion: ${input.question}`,
-  );
+  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}`;
+}
+
+/** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */
+export function agentPromptHead(input: AgentPromptInput): string {
+  return pyStrip(`${agentInstructions(input)}\n\nQuestion: ${input.question}`);
 }
 
 /** The trajectory part: `\n\n` + steps + `\n\n`, or `\n\n` alone (spec §5.1 assembly). */

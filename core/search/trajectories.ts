@@ -56,10 +56,10 @@
  * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input.
  */
 
+import type { ChatMessage } from '../messages/chat.ts';
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
-import { agentPromptHead, agentPromptTail, TOOLEVO_HEADER, TURN_MARKER } from '../prompts/toolevo.ts';
+import { renderPrompt } from '../prompts/registry.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
-import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
 import { node, pathTo, ROOT, type SearchTree } from './tree.ts';
@@ -233,10 +233,7 @@ export function selectForTraining(
   return chosen;
 }
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export type { ChatMessage } from '../messages/chat.ts';
 
 export const SFT_FORMATS = ['multi-turn', 'single-turn'] as const;
 export type SftFormat = (typeof SFT_FORMATS)[number];
@@ -250,16 +247,28 @@ export interface RecordOptions {
   systemPrompt?: 'tools' | 'agent-head';
 }
 
-/** The system message: the agent prompt head over the docs surface, up to and including the turn marker. */
+/** The training prompt's messages (the registered `toolevo/training` template, core/prompts/training.ts). */
+function trainingPrompt(
+  question: string,
+  options: RecordOptions,
+  prefix: readonly TrajectoryStep[] = [],
+): [ChatMessage, ChatMessage] {
+  const [system, user] = renderPrompt('toolevo/training', {
+    question,
+    docs: options.docsSurface ?? PC_SURFACE,
+    prefix,
+  });
+  return [system as ChatMessage, user as ChatMessage];
+}
+
+/** The system message: the agent prompt's instructions over the docs surface, up to and including the turn marker. */
 export function trainingSystemPrompt(docs: Surface = PC_SURFACE): string {
-  const head = agentPromptHead({ question: '', docs });
-  const at = head.lastIndexOf(TURN_MARKER);
-  return head.slice(0, at + TURN_MARKER.length);
+  return trainingPrompt('', { docsSurface: docs })[0].content;
 }
 
 /** ToolEvo's SFT system prompt (spec §5.1): the header and the tool list only — no guidelines, no few-shots. */
 export function sftToolsPrompt(docs: Surface = PC_SURFACE): string {
-  return `${TOOLEVO_HEADER}\n\n${renderToolList(docs)}`;
+  return (renderPrompt('toolevo/sft', { question: '', docs })[0] as ChatMessage).content;
 }
 
 export interface SftRecord {
@@ -276,14 +285,13 @@ export function sftRecord(
   task: { question: string },
   options: RecordOptions = {},
 ): SftRecord {
-  const system =
+  const head: ChatMessage[] =
     options.systemPrompt === 'agent-head'
-      ? trainingSystemPrompt(options.docsSurface)
-      : sftToolsPrompt(options.docsSurface);
-  const head: ChatMessage[] = [
-    { role: 'system', content: system },
-    { role: 'user', content: `Question: ${task.question.trim()}` },
-  ];
+      ? trainingPrompt(task.question, options)
+      : (renderPrompt('toolevo/sft', {
+          question: task.question,
+          docs: options.docsSurface ?? PC_SURFACE,
+        }) as ChatMessage[]);
   if (options.format === 'single-turn')
     return { messages: [...head, { role: 'assistant', content: trajectoryText(trajectory.steps) }] };
   const turns: ChatMessage[] = [];
@@ -409,12 +417,8 @@ export interface DpoRecord {
 }
 
 export function dpoRecord(pair: DpoPair, task: { question: string }, options: RecordOptions = {}): DpoRecord {
-  const tail = pair.prefix.length === 0 ? '' : agentPromptTail(pair.prefix).trimEnd();
   return {
-    prompt: [
-      { role: 'system', content: trainingSystemPrompt(options.docsSurface) },
-      { role: 'user', content: `Question: ${task.question.trim()}${tail}` },
-    ],
+    prompt: trainingPrompt(task.question, options, pair.prefix),
     chosen: [{ role: 'assistant', content: pair.chosen }],
     rejected: [{ role: 'assistant', content: pair.rejected }],
   };

@@ -8,14 +8,25 @@ import { reportNotes } from '../../../cli/table.ts';
 import { aggregate } from '../../../core/evals/aggregate.ts';
 import { planGroups } from '../../../core/evals/plan.ts';
 import { runEvalTask } from '../../../core/evals/run-task.ts';
-import { EvalSuiteSchema, MAX_TASK_RUNS, TABLE5_METHODS } from '../../../core/evals/suite.ts';
+import {
+  type EvalMethod,
+  EvalSuiteSchema,
+  MAX_TASK_RUNS,
+  TABLE5_METHODS,
+} from '../../../core/evals/suite.ts';
 import { BUDGET_EXHAUSTED, classifyRun } from '../../../core/evals/taxonomy.ts';
-import { createSimModel } from '../../../core/models/sim/index.ts';
+import { getMethod, suiteMethodOptions } from '../../../core/methods/registry.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { createKernelDeps } from '../../../core/world/kernel-deps.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';
 import { generateWorld } from '../../../core/world/world.ts';
+
+/** A search method's options in a suite (its defaults when the suite has no member for it). */
+function mctsOptions(suite: object, id: EvalMethod = 'mcts'): Record<string, unknown> {
+  return suiteMethodOptions(suite, getMethod(id)) as Record<string, unknown>;
+}
 
 describe('the full test split', () => {
   it('accepts sampleSize "all" for the 1,530 questions on three surfaces with two methods', () => {
@@ -59,7 +70,7 @@ describe('an explicit model-call cap', () => {
     });
     const task = tasks.find((t) => t.dataset === 'dblp' && t.difficulty === 'hard');
     if (!task) throw new Error('no task');
-    expect(EvalSuiteSchema.parse({}).mcts.maxModelCalls).toBeUndefined();
+    expect(mctsOptions(EvalSuiteSchema.parse({})).maxModelCalls).toBeUndefined();
     const suite = EvalSuiteSchema.parse({
       methods: ['mcts'],
       mcts: { simulations: 4, k: 2, maxDepth: 10, maxModelCalls: 1 },
@@ -108,9 +119,11 @@ describe('mcts, mcts-oracle and the Table 5 ablations', () => {
     const { tasks } = await generateTasks(world, TASK_TEMPLATES, {
       counts: () => ({ test: 2, dev: 0, train: 0 }),
     });
+    const settings = { simulations: 4, k: 3, maxDepth: 8 };
     const suite = EvalSuiteSchema.parse({
       methods: ['mcts', 'mcts-oracle'],
-      mcts: { simulations: 4, k: 3, maxDepth: 8 },
+      mcts: settings,
+      'mcts-oracle': settings,
     });
     const model = createSimModel({ preset: 'static' });
     let runs = 0;
@@ -140,11 +153,11 @@ describe('mcts, mcts-oracle and the Table 5 ablations', () => {
   it('builds the Table-5-shaped suite from the CLI flag, with the reflection prompt on', () => {
     const suite = EvalSuiteSchema.parse(suiteFromFlags({ table5: true, sample: '1' }));
     expect(suite.methods).toEqual([...TABLE5_METHODS]);
-    expect(suite.mcts.reflectionPrompt).toBe(true);
+    for (const m of TABLE5_METHODS) expect(mctsOptions(suite, m).reflectionPrompt, m).toBe(true);
     const capped = EvalSuiteSchema.parse(
       suiteFromFlags({ methods: 'mcts', 'mcts-max-calls': '50', 'mcts-depth-preset': 'toolevo-code' }),
     );
-    expect(capped.mcts).toMatchObject({
+    expect(mctsOptions(capped)).toMatchObject({
       maxModelCalls: 50,
       depthPreset: 'toolevo-code',
       reflectionPrompt: false,
