@@ -9,7 +9,8 @@
  * replacement tool the agent described is listed in its prompt from the next step on. `aids` (core/aids) adds
  * what the agent is given (documentation, UpdateTool memory); the method must use each aid asked for.
  *
- * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
+ * The MCTS answer is the path core/search/answer.ts picks for the method: the most visited Finish for `mcts`, the
+ * first correct Finish for `mcts-oracle` (an upper bound).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
