@@ -18,7 +18,7 @@
  * explicit per-task model-call cap (off by default).
  */
 import { z } from 'zod';
-import { AidsSchema, aidIssues } from '../aids/index.ts';
+import { AidsSchema, aidIssues, SurfaceIdSchema } from '../aids/index.ts';
 import { getMethod, isMethodId, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
 import { DATASET_NAMES } from '../world/types.ts';
@@ -82,11 +82,7 @@ function unique<T>(label: string) {
   };
 }
 
-const SurfaceId = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a surface id (lower-case letters, digits, ".", "_", "-")');
+const SurfaceId = SurfaceIdSchema;
 
 export const EvalSuiteSchema = z
   .strictObject({

@@ -5,3 +5,4 @@
 export { greedy } from './greedy.ts';
 export { greedyMemory } from './greedy-memory.ts';
 export { mcts, mctsNoCachedRollout, mctsNoReflection, mctsNoToolUpdate, mctsOracle } from './mcts.ts';
+export { reactReflexion } from './react-reflexion.ts';
