@@ -158,12 +158,24 @@ type Step = z.infer<typeof SolveStep>;
 export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(solveRoute, async (c) => {
     const body = c.req.valid('json');
-    let task: { id: string | null; question: string; dataset: string | null; gold: Gold | undefined };
+    let task: {
+      id: string | null;
+      question: string;
+      dataset: string | null;
+      difficulty?: 'easy' | 'hard';
+      gold: Gold | undefined;
+    };
     if (body.taskId !== undefined) {
       const rows = await database(c.env.DB).select().from(tasks).where(eq(tasks.id, body.taskId)).limit(1);
       const row = rows[0];
       if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-      task = { id: row.id, question: row.question, dataset: row.dataset, gold: row.gold as Gold };
+      task = {
+        id: row.id,
+        question: row.question,
+        dataset: row.dataset,
+        difficulty: row.difficulty as 'easy' | 'hard',
+        gold: row.gold as Gold,
+      };
     } else {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
@@ -194,7 +206,14 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
     }
     const o = await method.run({
       // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
-      task: { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
+      // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
+      task: {
+        ...(task.id ? { id: task.id } : {}),
+        question: task.question,
+        gold: (task.gold ?? '') as Gold,
+        ...(task.dataset ? { dataset: task.dataset } : {}),
+        ...(task.difficulty ? { difficulty: task.difficulty } : {}),
+      },
       options: options.data,
       model,
       world: worldFor(c.env),

@@ -144,7 +144,11 @@ describe('explorations', () => {
     const stored = await stub.searchTree();
     expect(stored?.done).toBe(true);
 
-    const reference = createSearch({ id: task.id, question: task.question, gold: task.gold }, config);
+    // The tree keeps its task's dataset (the prompt's few-shot pool), so the reference search gets it too.
+    const reference = createSearch(
+      { id: task.id, question: task.question, gold: task.gold, dataset: task.dataset },
+      config,
+    );
     await runSearch(
       reference,
       searchEnv(reference, {

@@ -82,7 +82,7 @@ describe('trajectories, exports and solve', () => {
     const model = createSimModel({ preset: 'static' });
     // A coffee tree with both a correct and a wrong Finish, so that it yields SFT data and DPO pairs.
     const candidates = tasks.filter((t) => t.dataset === 'coffee');
-    search: for (const seed of ['a', 'b', 'c', 'd']) {
+    search: for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']) {
       for (const t of candidates) {
         const s = createSearch(t, { simulations: 6, k: 3, maxDepth: 10, seed });
         await runSearch(s, searchEnv(s, { model, world: seeded.world, surface: S_OOD_SURFACE }));
@@ -259,9 +259,10 @@ describe('trajectories, exports and solve', () => {
     const key = (p: { parent: number; chosenNode: number; rejectedNode: number }) =>
       `${p.parent}:${p.chosenNode}:${p.rejectedNode}`;
     expect(pairs.map(key)).toEqual(expect.arrayContaining(finishOnly.map(key)));
-    // Three more trees, so that the export spans more than one page (50 lines).
-    for (let i = 5; i <= 7; i++) await recordTrajectories(env, tree, meta(task, i));
-    const expected = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) =>
+    // More trees, so that the export spans more than one page (50 lines).
+    const copies = Math.max(8, Math.ceil(51 / pairs.length));
+    for (let i = 5; i < copies; i++) await recordTrajectories(env, tree, meta(task, i));
+    const expected = Array.from({ length: copies }, (_, i) => i).flatMap((i) =>
       pairs.map((p) => JSON.stringify(preferenceRecord(p, task.question, meta(task, i)))),
     );
     const lines = await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`);
