@@ -51,11 +51,12 @@ describe('tooldrift CLI against a local instance', () => {
     // Results table: every dataset over an easy/hard pair, one row per surface, percentages or '-'.
     const results = lines.indexOf('Success rate (%)');
     const [groups, difficulties, , ...rows] = lines.slice(results + 1, results + 7);
-    expect(groups?.trim().split(/\s+/)).toEqual(['method', 'surface', ...DATASETS, 'average']);
+    expect(groups?.trim().split(/\s+/)).toEqual(['method', 'surface', ...DATASETS, 'average', 'pooled']);
     expect(difficulties?.trim().split(/\s+/)).toEqual([
       ...DATASETS.flatMap(() => ['easy', 'hard']),
       'easy',
       'hard',
+      'all',
       'all',
     ]);
     expect(rows.map((r) => r.split(/\s+/).slice(0, 2))).toEqual([
