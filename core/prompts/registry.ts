@@ -18,7 +18,7 @@ import type { TrajectoryStep } from './react-format.ts';
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
-import { TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
+import { SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -77,6 +77,7 @@ export interface PromptInputs {
   'draft/analyze': DraftAnalyzeInput;
   'draft/rewrite': DraftRewriteInput;
   'toolevo/training': TrainingPromptInput;
+  'toolevo/sft': TrainingPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
 
@@ -93,6 +94,7 @@ const TEMPLATES: Templates = {
   'draft/analyze': null,
   'draft/rewrite': null,
   'toolevo/training': TRAINING_PROMPT,
+  'toolevo/sft': SFT_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
 
@@ -120,6 +122,7 @@ const PURPOSES: Record<PromptId, string> = {
     'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',
   'draft/rewrite': 'DRAFT rewriter: produce the revised documentation from the proposals.',
   'toolevo/training': TRAINING_PROMPT.description,
+  'toolevo/sft': SFT_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };
 

@@ -14,7 +14,7 @@ import { documentationSurfaceId } from '../../core/aids/index.ts';
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
+import { type Difficulty, type EvalSuite, MAX_TASK_RUNS } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -134,6 +134,12 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
       [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
     );
   }
+  if (total > MAX_TASK_RUNS) {
+    throw new InvalidInputError(
+      `The suite plans ${total} task runs in this world; at most ${MAX_TASK_RUNS}.`,
+      [{ in: 'body', field: 'sampleSize', pointer: '/sampleSize', message: 'too many task runs' }],
+    );
+  }
   const id = opts.id ?? crypto.randomUUID();
   const inserted = await insertEval(env, {
     id,
@@ -229,7 +235,13 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
         outcome = await runEvalTask({
           method: plan.method,
           suite,
-          task: { id: task.id, question: task.question, gold: task.gold as Gold },
+          task: {
+            id: task.id,
+            question: task.question,
+            gold: task.gold as Gold,
+            dataset: plan.dataset,
+            difficulty: plan.difficulty,
+          },
           model,
           world,
           surface: surface as Surface,

@@ -15,7 +15,7 @@ import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
-  dpoPairs,
+  dpoPairSet,
   dpoRecord,
   extractTrajectories,
   selectForTraining,
@@ -25,7 +25,7 @@ import {
 import type { SearchTree } from '../../core/search/tree.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { type Database, database } from '../../db/client.ts';
-import { preferencePairs, tasks, trajectories } from '../../db/schema.ts';
+import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
 
@@ -45,7 +45,8 @@ export interface RecordResult {
   /** Ids selected for training for this task after the update. */
   selected: string[];
   /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  pairs: { found: number; inserted: number };
+  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
+  pairs: { found: number; inserted: number; dropped: number };
 }
 
 export function preferencePairId(
@@ -151,7 +152,7 @@ export async function recordTrajectories(
       .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
       .returning({ id: trajectories.id }),
   );
-  const pairs = dpoPairs(tree);
+  const { pairs, dropped } = dpoPairSet(tree);
   const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
     db
       .insert(preferencePairs)
@@ -160,7 +161,12 @@ export async function recordTrajectories(
       .returning({ id: preferencePairs.id }),
   );
   const selected = await reselect(env, meta.explorationId, meta.taskId);
-  return { found: found.length, inserted, selected, pairs: { found: pairs.length, inserted: pairsInserted } };
+  return {
+    found: found.length,
+    inserted,
+    selected,
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+  };
 }
 
 /** Recomputes `selected` for one task of one exploration; returns the chosen ids, sorted. */
@@ -176,6 +182,7 @@ export async function reselect(
       id: trajectories.id,
       taskId: trajectories.taskId,
       reward: trajectories.reward,
+      steps: trajectories.steps,
       selected: trajectories.selected,
     })
     .from(trajectories)
@@ -279,6 +286,24 @@ function filterWhere(f: ExportFilter, table: typeof trajectories | typeof prefer
     f.surface ? eq(table.surfaceId, f.surface) : undefined,
     f.dataset ? eq(table.dataset, f.dataset) : undefined,
   );
+}
+
+/**
+ * Whether an exploration id is known: an exploration row or any stored trajectory or pair carries it (records
+ * written by another deployment's exploration are still served).
+ */
+export async function explorationKnown(env: Pick<Bindings, 'DB'>, id: string): Promise<boolean> {
+  const db = database(env.DB);
+  const [row, trajectory, pair] = await db.batch([
+    db.select({ id: explorations.id }).from(explorations).where(eq(explorations.id, id)).limit(1),
+    db.select({ id: trajectories.id }).from(trajectories).where(eq(trajectories.explorationId, id)).limit(1),
+    db
+      .select({ id: preferencePairs.id })
+      .from(preferencePairs)
+      .where(eq(preferencePairs.explorationId, id))
+      .limit(1),
+  ]);
+  return row.length + trajectory.length + pair.length > 0;
 }
 
 /** Successful trajectories selected for training, with their question, in id order after `after`. */

@@ -7,16 +7,29 @@
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
  * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
- * that an export of any size never sits in memory at once.
+ * that an export of any size never sits in memory at once. An unknown exploration id is a 404, not an empty file.
+ * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
+ * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
+import {
+  SFT_FORMATS,
+  type SftFormat,
+  sftRecord,
+  type TrajectoryStepRecord,
+  trajectoryStats,
+} from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
+import {
+  explorationKnown,
+  preferencePairsAfter,
+  trainingTrajectoriesAfter,
+} from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
 
 const PAGE = 50;
 
@@ -32,6 +45,20 @@ const ExportFilter = z.object({
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
 
+const SftQuery = ExportFilter.extend({
+  format: z.enum(SFT_FORMATS).default('multi-turn').openapi({
+    description:
+      'multi-turn: ToolEvo SFT system prompt (tool list only), an assistant turn per step, observations as user turns (mask them by training on assistant turns); single-turn: the earlier layout, agent prompt head as system and one assistant message with the whole trajectory.',
+  }),
+});
+
+/** A 404 problem when the filter names an exploration that is unknown (see `explorationKnown`). */
+async function requireExploration(env: Bindings, f: ExportFilter): Promise<void> {
+  const id = f.exploration;
+  if (id && !(await explorationKnown(env, id)))
+    throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+}
+
 const NDJSON = 'application/x-ndjson';
 
 const ndjsonResponse = (description: string) => ({
@@ -45,10 +72,10 @@ const sftRoute = createRoute({
   tags: ['Exports'],
   summary: 'SFT records (chat `messages`) from the successful trajectories selected for training',
   description:
-    'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+    'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
   ...keyed('user'),
-  request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+  request: { query: SftQuery },
+  responses: { 200: ndjsonResponse('SFT records'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
 
 const dpoRoute = createRoute({
@@ -60,7 +87,7 @@ const dpoRoute = createRoute({
     'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
   ...keyed('user'),
   request: { query: ExportFilter },
-  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
+  responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
 
 /** A stream that asks `page(cursor)` for lines until it returns no cursor. */
@@ -85,11 +112,20 @@ function ndjson(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
 }
 
-async function sftPage(env: Bindings, f: ExportFilter, after: string) {
+async function sftPage(env: Bindings, f: ExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
-      ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
+      ...sftRecord(
+        { steps: t.steps as TrajectoryStepRecord[] },
+        { question },
+        {
+          docsSurface: PC_SURFACE,
+          format,
+          // single-turn is the earlier layout in full: the agent prompt head as the system message.
+          systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
+        },
+      ),
       meta: {
         trajectoryId: t.id,
         treeId: t.treeId,
@@ -102,6 +138,7 @@ async function sftPage(env: Bindings, f: ExportFilter, after: string) {
         seed: t.seed,
         reward: t.reward,
         toolUpdates: t.toolUpdates,
+        selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
       },
     }),
   );
@@ -115,13 +152,15 @@ async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
 }
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(sftRoute, (c) => {
-    const f = c.req.valid('query');
-    return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
+  app.openapi(sftRoute, async (c) => {
+    const { format, ...f } = c.req.valid('query');
+    await requireExploration(c.env, f);
+    return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
   });
 
-  app.openapi(dpoRoute, (c) => {
+  app.openapi(dpoRoute, async (c) => {
     const f = c.req.valid('query');
+    await requireExploration(c.env, f);
     return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }
