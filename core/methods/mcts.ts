@@ -50,7 +50,7 @@ function searchMethod<Id extends string>(
     id,
     summary,
     options: MctsBudgetSchema,
-    aids: ['documentation'],
+    aids: ['documentation', 'demonstrations'],
     memory: null,
     async run(input) {
       const clock = input.clock ?? Date.now;
@@ -80,6 +80,9 @@ function searchMethod<Id extends string>(
           seed: input.seeds.search,
         },
       );
+      const demonstrations = input.aids.demonstrations
+        ? await input.aids.demonstrations(input.task.question)
+        : [];
       await runSearch(
         tree,
         searchEnv(tree, {
@@ -88,6 +91,7 @@ function searchMethod<Id extends string>(
           surface: input.surface,
           docs: input.aids.documentation,
           deps: input.deps,
+          demonstrations,
           ...(input.now ? { now: input.now } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         }),

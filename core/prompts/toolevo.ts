@@ -33,6 +33,7 @@ import { Rng } from '../util/random.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
 import { drawFewShots, FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from './few-shots.ts';
 import { type TrajectoryStep, trajectoryText } from './react-format.ts';
+import { renderDemonstrations, type SteDemonstration } from './ste.ts';
 import type { PromptTemplate } from './types.ts';
 
 export const TOOLEVO_AGENT_VERSION = `1+examples.${FEW_SHOTS_VERSION}`;
@@ -80,6 +81,11 @@ export interface AgentPromptInput {
    * per-call seed exists, e.g. the greedy agent).
    */
   fewShots?: { dataset?: string | undefined; seed: string };
+  /**
+   * STE demonstrations (the demonstrations aid): retrieved exemplars placed after the worked examples and
+   * before the turn marker (`ste/demonstrations` layout). Absent or empty → the prompt is unchanged.
+   */
+  demonstrations?: readonly SteDemonstration[];
 }
 
 /** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
@@ -97,7 +103,9 @@ export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'st
   const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = renderExamples(input);
-  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}`;
+  const demos = renderDemonstrations(input.demonstrations ?? [], false);
+  const block = demos === '' ? '' : `${demos}\n\n`;
+  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${block}${TURN_MARKER}`;
 }
 
 /** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */

@@ -25,6 +25,7 @@
 import type { Candidate, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
@@ -48,6 +49,8 @@ export interface SearchEnv {
   docs: Surface;
   /** Kernel dependencies with Finish judged against the task's gold. */
   deps: KernelDeps;
+  /** STE demonstrations for the task's question (the demonstrations aid), shown in every expansion prompt. */
+  demonstrations?: readonly SteDemonstration[];
   now?: Date;
   signal?: AbortSignal;
 }
@@ -134,6 +137,7 @@ export async function expandState(
     ...(config.fewShots === 'per-call'
       ? { fewShots: { dataset: tree.task.dataset, seed: `${config.seed}/${key}` } }
       : {}),
+    ...(env.demonstrations ? { demonstrations: env.demonstrations } : {}),
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
     return { kind: 'fail', ending: 'empty' };

@@ -28,6 +28,7 @@ import {
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -59,8 +60,6 @@ async function requireExploration(env: Bindings, f: ExportFilter): Promise<void>
     throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
 }
 
-const NDJSON = 'application/x-ndjson';
-
 const ndjsonResponse = (description: string) => ({
   description,
   content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
@@ -89,28 +88,6 @@ const dpoRoute = createRoute({
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
-
-/** A stream that asks `page(cursor)` for lines until it returns no cursor. */
-function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: string[]; next: C | null }>) {
-  const encoder = new TextEncoder();
-  let cursor: C | null = first;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (cursor === null) {
-        controller.close();
-        return;
-      }
-      const { lines, next } = await page(cursor);
-      cursor = next;
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
-      if (cursor === null) controller.close();
-    },
-  });
-}
-
-function ndjson(body: ReadableStream<Uint8Array>): Response {
-  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
-}
 
 async function sftPage(env: Bindings, f: ExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
