@@ -4,6 +4,7 @@
  * --key. Progress goes to stderr, results to stdout; failures print the server's problem (or a clear
  * connection message) on stderr and exit non-zero.
  */
+import { draftCommand } from './commands/draft.ts';
 import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
@@ -28,6 +29,7 @@ Commands:
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
   ste run | status ID | exemplars   STE runs (simulated trial and error) and their exemplars
+  draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
   retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
@@ -41,6 +43,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   methods: methodsCommand,
   schedules: schedulesCommand,
   ste: steCommand,
+  draft: draftCommand,
   retrieve: retrieveCommand,
 };
 

@@ -4,6 +4,8 @@
  * line is written at most every `intervalMs` and once at the end — no escape codes.
  */
 
+import { type CliIO, sleeper } from './context.ts';
+
 export interface ProgressOptions {
   /** What runs, e.g. `eval ev_123`. */
   label: string;
@@ -87,4 +89,44 @@ export class Progress {
     this.finished = true;
     if (this.options.tty && this.drawn) this.options.write('\n');
   }
+}
+
+/** What `pollWithProgress` needs to know about a long-running resource's view. */
+export interface PollOptions<V> {
+  label: string;
+  unit: string;
+  /** The view already fetched (e.g. the POST's answer). */
+  first: V;
+  running(view: V): boolean;
+  /** Finished units, all units, and a note for the running line. */
+  counts(view: V): { done: number; total: number; note?: string };
+  status(view: V): string;
+  refetch(view: V): Promise<V>;
+}
+
+/** Polls a resource until it stops running, drawing its progress on stderr; returns the final view. */
+export async function pollWithProgress<V>(io: CliIO, o: PollOptions<V>): Promise<V> {
+  const progress = new Progress({
+    label: o.label,
+    unit: o.unit,
+    tty: io.stderrIsTTY,
+    write: io.stderr,
+    ...(io.now ? { now: io.now } : {}),
+    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+  });
+  const sleep = sleeper(io);
+  let view = o.first;
+  try {
+    while (o.running(view)) {
+      const c = o.counts(view);
+      progress.update(c.done, c.total, c.note);
+      await sleep(io.pollMs ?? 1_000);
+      view = await o.refetch(view);
+    }
+    const c = o.counts(view);
+    progress.finish(c.done, c.total, o.status(view));
+  } finally {
+    progress.abort();
+  }
+  return view;
 }

@@ -5,6 +5,15 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+/**
+ * The owner convention (issue 13 item 6): every table of objects a key creates has this one column, the
+ * creating key's owner id (`Principal.ownerId`: the key digest for env keys, the `api_keys` row id for issued keys). Null means
+ * "no owner" (rows from before ownership): visible to every key, as all rows were before. Stores filter with
+ * `visibleTo(table.ownerId, owner)` (edge/stores/owners.ts). Adopting it is one line in the table and one `and()`
+ * in the store's query.
+ */
+export const ownerId = () => text('owner_id');
+
 /** Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. */
 export const jobs = sqliteTable(
   'jobs',
@@ -107,10 +116,13 @@ export const surfaces = sqliteTable('surfaces', {
 /** An exploration: tasks × trees per task searched with one configuration (ToolEvo data collection). */
 export const explorations = sqliteTable('explorations', {
   id: text('id').primaryKey(),
+  ownerId: ownerId(),
   status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
   /** The validated request: tasks, surfaces, search settings, model choice, seed. */
   config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
   treesTotal: integer('trees_total').notNull(),
+  /** Why a cancelled exploration stopped when nobody cancelled it (`quota-exhausted`); null otherwise. */
+  stoppedFor: text('stopped_for'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -210,6 +222,7 @@ export const evals = sqliteTable(
   'evals',
   {
     id: text('id').primaryKey(),
+    ownerId: ownerId(),
     name: text('name'),
     status: text('status', { enum: ['running', 'done', 'cancelled'] }).notNull(),
     suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
@@ -226,6 +239,8 @@ export const evals = sqliteTable(
     flagged: integer('flagged', { mode: 'boolean' }).notNull().default(false),
     /** The comparison with the schedule's previous run (null for unscheduled runs and first runs). */
     comparison: text('comparison', { mode: 'json' }).$type<unknown>(),
+    /** Why a cancelled evaluation stopped when nobody cancelled it (`quota-exhausted`); null otherwise. */
+    stoppedFor: text('stopped_for'),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
   },
@@ -271,6 +286,7 @@ export const evalResults = sqliteTable(
 /** A suite with a cron expression: the cron handler launches it once per due time. */
 export const schedules = sqliteTable('schedules', {
   id: text('id').primaryKey(),
+  ownerId: ownerId(),
   name: text('name').notNull(),
   cron: text('cron').notNull(),
   suite: text('suite', { mode: 'json' }).$type<unknown>().notNull(),
@@ -280,6 +296,46 @@ export const schedules = sqliteTable('schedules', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Sessions live in their Durable Objects; this row records who started one, so a step, a read or a list by
+ * another user key finds nothing (404), and the session browser lists only the caller's sessions.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    ownerId: ownerId(),
+    taskId: text('task_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('sessions_owner').on(t.ownerId, t.createdAt)],
+);
+
+/**
+ * User keys issued through `POST /v1/keys` (env-configured keys are not stored). Only the SHA-256 of the secret
+ * is kept; the secret is shown once. Each key has its own rate limit (null: the deployment's) and a model-spend
+ * quota in model calls (null: unlimited) that evaluations and explorations check before they start and stop at.
+ */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Hex SHA-256 of the secret. */
+    secretHash: text('secret_hash').notNull(),
+    /** The first characters of the secret, to tell keys apart in a list (not enough to use it). */
+    prefix: text('prefix').notNull(),
+    ratePerMinute: integer('rate_per_minute'),
+    rateBurst: integer('rate_burst'),
+    /** Model calls this key's evaluations and explorations may make in all (null: no limit). */
+    modelCallQuota: integer('model_call_quota'),
+    modelCallsUsed: integer('model_calls_used').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_secret').on(t.secretHash), index('api_keys_created').on(t.createdAt)],
+);
 
 /**
  * STE runs (simulated trial and error, issue 15): one row per run; its tools explore in their own Durable
@@ -403,6 +459,109 @@ export const steSchedules = sqliteTable('ste_schedules', {
   run: text('run', { mode: 'json' }).$type<unknown>().notNull(),
   enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
   createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * DRAFT runs (issue 16): documentation refined by exploring a server surface, one Durable Object per (run, tool).
+ * `trigger` is the idempotency key of an automatic re-documentation (docs that follow drift): unique, so a change
+ * seen twice launches one run.
+ */
+export const draftRuns = sqliteTable(
+  'draft_runs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status', {
+      enum: ['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled'],
+    }).notNull(),
+    docsSurface: text('docs_surface').notNull(),
+    serverSurface: text('server_surface').notNull(),
+    /** The documentation set the run starts from (continued), or null to start from the docs surface. */
+    parentDocset: text('parent_docset'),
+    /** The documentation set the run produced. */
+    docsetId: text('docset_id'),
+    config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+    trigger: text('trigger'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('draft_runs_trigger').on(t.trigger), index('draft_runs_created').on(t.createdAt)],
+);
+
+/** One row per (run, tool): live progress written by the tool's Durable Object, and its result when done. */
+export const draftRunTools = sqliteTable(
+  'draft_run_tools',
+  {
+    runId: text('run_id').notNull(),
+    toolKey: text('tool_key').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    phase: text('phase').notNull().default('explore'),
+    iteration: integer('iteration').notNull().default(0),
+    modelCalls: integer('model_calls').notNull().default(0),
+    toolCalls: integer('tool_calls').notNull().default(0),
+    /** Δ history so far: [{iteration, bleu, cos, delta}]. */
+    deltas: text('deltas', { mode: 'json' }).$type<unknown>().notNull(),
+    stop: text('stop'),
+    /** The finished tool: {doc, versions, stop, modelCalls, toolCalls, model}. */
+    result: text('result', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('draft_run_tools_key').on(t.runId, t.toolKey)],
+);
+
+/** DRAFT documentation sets (the whole value as JSON) — the documentation aid reads them. */
+export const docsets = sqliteTable(
+  'docsets',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    parentId: text('parent_id'),
+    docsSurface: text('docs_surface').notNull(),
+    serverSurface: text('server_surface').notNull(),
+    model: text('model').notNull(),
+    simulated: integer('simulated', { mode: 'boolean' }).notNull(),
+    body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('docsets_server').on(t.serverSurface, t.createdAt)],
+);
+
+/** Every revision of every tool of a documentation set, with its Δ against the previous one. */
+export const docsetRevisions = sqliteTable(
+  'docset_revisions',
+  {
+    docsetId: text('docset_id').notNull(),
+    toolKey: text('tool_key').notNull(),
+    /** 0-based position in the tool's version history. */
+    version: integer('version').notNull(),
+    iteration: integer('iteration').notNull(),
+    doc: text('doc', { mode: 'json' }).$type<unknown>().notNull(),
+    bleu: real('bleu'),
+    cos: real('cos'),
+    delta: real('delta'),
+  },
+  (t) => [uniqueIndex('docset_revisions_key').on(t.docsetId, t.toolKey, t.version)],
+);
+
+/**
+ * DRAFT watches (docs that follow drift): a surface or a drift schedule whose changes are re-documented on cron
+ * ticks, starting from the watch's last documentation set. `fingerprint` is the per-kernel API fingerprint last
+ * launched for (core/draft/follow.ts).
+ */
+export const draftWatches = sqliteTable('draft_watches', {
+  id: text('id').primaryKey(),
+  docsSurface: text('docs_surface').notNull(),
+  /** `{surface}` or `{schedule}`. */
+  target: text('target', { mode: 'json' }).$type<unknown>().notNull(),
+  /** Options, model, tools followed, chunk size. */
+  config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  fingerprint: text('fingerprint', { mode: 'json' }).$type<unknown>(),
+  lastRun: text('last_run'),
+  lastDocset: text('last_docset'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
 });
 
 /**

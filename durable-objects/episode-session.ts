@@ -25,6 +25,7 @@
 
 import { DurableObject } from 'cloudflare:workers';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { refineMcpTools } from '../core/draft/render.ts';
 import { promptText } from '../core/messages/chat.ts';
 import { renderPrompt } from '../core/prompts/registry.ts';
 import {
@@ -298,7 +299,9 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const state = await this.load();
     if (!state) throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
     const now = sessionNow(state.progress, new Date());
-    return mcpTools(serverSurfaceAt(state.config.server, now).surface, { now });
+    const tools = mcpTools(serverSurfaceAt(state.config.server, now).surface, { now });
+    const refined = state.config.toolDescriptions;
+    return refined ? refineMcpTools(tools, refined) : tools;
   }
 
   /** One MCP tool call: a step like any other, mapped onto an MCP result (see the module header). */

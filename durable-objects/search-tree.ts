@@ -16,6 +16,7 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
+import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { SearchConfig } from '../core/search/config.ts';
 import { runSearch, searchEnv, summarizeSearch } from '../core/search/mcts.ts';
 import { explorationComplete, rewardProgress } from '../core/search/progress.ts';
@@ -31,7 +32,9 @@ import {
 } from '../core/search/tree.ts';
 import type { Bindings } from '../edge/env.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
+import { chargeModelCalls, modelCallsLeft, QUOTA_EXHAUSTED } from '../edge/stores/api-keys.ts';
 import {
+  getExploration,
   recordTreeOutcome,
   settleExploration,
   treeStatusCounts,
@@ -289,8 +292,20 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       if (!meta.reported) await this.report(meta);
       return;
     }
-    const tree = this.loadTree(meta);
     const { params } = meta;
+    // The exploration owner's model-spend quota (issue 13 item 6), checked before every chunk: with none left
+    // the exploration stops (saying why) and so does this tree; the others stop at their next chunk.
+    const owner = (await getExploration(this.env, params.explorationId))?.ownerId ?? null;
+    const left = await modelCallsLeft(this.env, owner);
+    if (left !== null && left <= 0) {
+      await settleExploration(this.env, params.explorationId, 'cancelled', QUOTA_EXHAUSTED);
+      await this.cancel();
+      return;
+    }
+    const tree = this.loadTree(meta);
+    const callsBefore = meta.usage.modelCalls;
+    // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    const meter = new UsageMeter();
     try {
       const [surface, docs] = await Promise.all([
         findSurface(this.env, params.surfaceId),
@@ -299,7 +314,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       if (!surface || !docs)
         throw new Error(`unknown surface ${surface ? params.promptSurfaceId : params.surfaceId}`);
       const env = searchEnv(tree, {
-        model: textModelFor(this.env, params.model),
+        model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.treeId }),
         world: worldFor(this.env),
         surface,
         docs,
@@ -324,6 +339,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         this.writeNodes(result.changed.map((id) => tree.nodes[id] as SearchNode));
         this.writeMeta(next);
       });
+      // The chunk's model calls count against the owner's quota (a chunk is not cut short).
+      await chargeModelCalls(this.env, owner, next.usage.modelCalls - callsBefore);
       if (next.done) await this.report(next, tree);
       else {
         await this.ctx.storage.setAlarm(Date.now());
@@ -333,7 +350,15 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       // Nothing of the failed chunk was stored: the next attempt reloads the tree and redoes it.
       const failures = meta.failures + 1;
       const error = err instanceof Error ? err.message : String(err);
-      const next: Meta = { ...meta, failures, error };
+      const spent = meter.total();
+      const usage: SearchUsage = {
+        modelCalls: meta.usage.modelCalls + spent.calls,
+        inputTokens: meta.usage.inputTokens + spent.inputTokens,
+        outputTokens: meta.usage.outputTokens + spent.outputTokens,
+      };
+      const next: Meta = { ...meta, usage, failures, error };
+      // What the failed chunk's calls spent counts against the owner's quota too.
+      await chargeModelCalls(this.env, owner, spent.calls);
       if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
       this.writeMeta(next);
       if (next.status === 'failed') await this.report(next);

@@ -15,7 +15,22 @@ export interface Secrets {
   OPENAI_API_KEY?: string;
 }
 
-export type Bindings = Env & Secrets;
+/**
+ * Optional vars, not declared in wrangler.toml (their defaults suit a deployment); set them in `.dev.vars`, an
+ * `--env-file` or the dashboard to tune how slow or failing model providers are handled.
+ */
+export interface OptionalVars {
+  /** Per-call deadline of openai/workers-ai model requests, in ms (default 60000). */
+  MODEL_TIMEOUT_MS?: string;
+  /** Retries of a failed model call (429, 5xx, timeout) before the call fails (default 3). */
+  MODEL_MAX_RETRIES?: string;
+  /** Task runs one `eval-group` job runs before it hands the rest to its continuation (default 8). */
+  EVAL_CHUNK_TASKS?: string;
+  /** Wall time after which an `eval-group` job starts no further task run (default 120000 ms). */
+  EVAL_CHUNK_MS?: string;
+}
+
+export type Bindings = Env & Secrets & OptionalVars;
 
 // Misconfigured numbers fall back to their defaults instead of taking the Worker down; /health shows the result.
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().catch(fallback);
@@ -34,6 +49,10 @@ const ConfigSchema = z.object({
   maxBodyBytes: positiveInt(1_048_576),
   worldSeed: z.string().min(1).default('tooldrift'),
   worldScale: z.coerce.number().positive().max(64).catch(1),
+  modelTimeoutMs: positiveInt(60_000),
+  modelMaxRetries: z.coerce.number().int().min(0).max(10).catch(3),
+  evalChunkTasks: positiveInt(8),
+  evalChunkMs: positiveInt(120_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
@@ -65,6 +84,10 @@ export function readConfig(env: Bindings): Config {
       maxBodyBytes: env.MAX_BODY_BYTES,
       worldSeed: env.WORLD_SEED,
       worldScale: env.WORLD_SCALE,
+      modelTimeoutMs: env.MODEL_TIMEOUT_MS,
+      modelMaxRetries: env.MODEL_MAX_RETRIES,
+      evalChunkTasks: env.EVAL_CHUNK_TASKS,
+      evalChunkMs: env.EVAL_CHUNK_MS,
     }),
     apiKeys: splitKeys(env.API_KEYS),
     adminKeys: splitKeys(env.ADMIN_API_KEYS),

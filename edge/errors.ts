@@ -19,7 +19,7 @@ import type { ProblemSlug } from '../core/http/problems.ts';
 
 export type DomainErrorSlug = Extract<
   ProblemSlug,
-  'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable'
+  'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable' | 'quota-exhausted'
 >;
 
 export abstract class DomainError extends Error {
@@ -48,6 +48,11 @@ export class NotFoundError extends DomainError {
 /** The request conflicts with the resource's current state (409). */
 export class ConflictError extends DomainError {
   readonly slug = 'conflict';
+}
+
+/** The owner's model-spend quota is used up: nothing that calls a model may start (403 quota-exhausted). */
+export class QuotaExhaustedError extends DomainError {
+  readonly slug = 'quota-exhausted';
 }
 
 /** A dependency (database contents, queue, provider) is not ready (503). */

@@ -106,14 +106,15 @@ export function textModelFor(env: Bindings, choice: ModelChoice = {}): TextModel
     );
   }
   const model = choice.model ?? status.defaultModel;
+  const calls = { timeoutMs: config.modelTimeoutMs, maxRetries: config.modelMaxRetries };
   switch (provider) {
     case 'sim':
       return createTextModel({ provider: 'sim', model }, deps(env));
     case 'workers-ai':
-      return createTextModel({ provider: 'workers-ai', model }, deps(env));
+      return createTextModel({ provider: 'workers-ai', model, ...calls }, deps(env));
     case 'openai':
       return createTextModel(
-        { provider: 'openai', model, baseUrl: config.openaiBaseUrl, apiKey: env.OPENAI_API_KEY },
+        { provider: 'openai', model, baseUrl: config.openaiBaseUrl, apiKey: env.OPENAI_API_KEY, ...calls },
         deps(env),
       );
   }

@@ -1,11 +1,12 @@
 /**
  * Typed stubs of the Worker's Durable Objects. The namespaces are typed by `wrangler types`
- * (`DurableObjectNamespace<EpisodeSession>`, `<SearchTreeObject>`); their stubs' generated `Rpc.Result` types
+ * (`DurableObjectNamespace<EpisodeSession>`, `<SearchTreeObject>`, `<DraftToolObject>`); their stubs' generated `Rpc.Result` types
  * turn any value holding an `unknown` (a search node's Python namespace) or a discriminated union of replies
  * into types TypeScript cannot use, so a stub is seen through its class's own public async methods instead of a
  * hand-written interface: the signatures cannot drift from the class. Calls still go over RPC (arguments and
  * results are structured clones).
  */
+import type { DraftToolObject } from '../durable-objects/draft-tool.ts';
 import type { EpisodeSession } from '../durable-objects/episode-session.ts';
 import type { SearchTreeObject } from '../durable-objects/search-tree.ts';
 import type { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
@@ -41,4 +42,9 @@ export function treeStub(
 /** The stub of one STE tool exploration: one object per (run, tool). */
 export function steStub(env: Bindings, runId: string, tool: string): RpcMethods<SteExplorerObject> {
   return methodsOf(env.STE.get(env.STE.idFromName(`${runId}/${tool}`)));
+}
+
+/** The stub of one DRAFT tool's object: one object per (run, tool). */
+export function draftToolStub(env: Bindings, runId: string, toolKey: string): RpcMethods<DraftToolObject> {
+  return methodsOf(env.DRAFT_TOOLS.get(env.DRAFT_TOOLS.idFromName(`${runId}/${toolKey}`)));
 }

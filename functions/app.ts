@@ -16,6 +16,7 @@ import { createLogger } from '../edge/log.ts';
 import type { AppEnv } from './app-env.ts';
 import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
+import { registerDraftRoutes } from './routes/draft.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
 import { registerExplorationListRoutes } from './routes/exploration-list.ts';
 import { registerExplorationRoutes } from './routes/explorations.ts';
@@ -24,6 +25,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
@@ -125,6 +127,8 @@ const ROUTE_MODULES = [
   registerTrajectoryRoutes,
   registerSessionListRoutes,
   registerSteRoutes,
+  registerDraftRoutes,
+  registerKeyRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

@@ -10,6 +10,7 @@ import { runScheduledTick } from '../edge/jobs/scheduled.ts';
 import { createLogger } from '../edge/log.ts';
 import { createApp } from './app.ts';
 
+export { DraftToolObject } from '../durable-objects/draft-tool.ts';
 export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 export { SearchTreeObject } from '../durable-objects/search-tree.ts';

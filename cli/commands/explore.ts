@@ -4,17 +4,9 @@
  * The request is validated by the API; its problems are printed as they come.
  */
 import type { Exploration } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printJson,
-  sleeper,
-} from '../context.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
 import { EXIT_FAILURE } from '../http.ts';
-import { Progress } from '../progress.ts';
+import { pollWithProgress } from '../progress.ts';
 import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
 import { percentCell } from '../table.ts';
 
@@ -142,25 +134,15 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
     else io.stdout(`Started exploration ${view.id} (${view.trees} trees).\n`);
     return 0;
   }
-  const progress = new Progress({
+  view = await pollWithProgress(io, {
     label: `explore ${view.id}`,
     unit: 'trees',
-    tty: io.stderrIsTTY,
-    write: io.stderr,
-    ...(io.now ? { now: io.now } : {}),
-    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+    first: view,
+    running: (v) => v.status === 'queued' || v.status === 'running',
+    counts: (v) => ({ done: finished(v), total: v.trees, note: `${v.solved} solved` }),
+    status: (v) => v.status,
+    refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
   });
-  const sleep = sleeper(io);
-  try {
-    while (view.status === 'queued' || view.status === 'running') {
-      progress.update(finished(view), view.trees, `${view.solved} solved`);
-      await sleep(io.pollMs ?? 1_000);
-      view = await client.get<Exploration>(`/v1/explorations/${encodeURIComponent(view.id)}`);
-    }
-    progress.finish(finished(view), view.trees, view.status);
-  } finally {
-    progress.abort();
-  }
   if (values.json) printJson(io, view);
   else io.stdout(explorationReport(view));
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;

@@ -5,6 +5,9 @@
  * its `resolve` here (reading stores only through the `AidContext` the caller passes) and add the resolved value
  * to `ResolvedAids` — methods and requests do not change.
  */
+
+import type { DocSet } from '../draft/docset.ts';
+import { docsetPromptSurface } from '../draft/render.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
 import type { Surface } from '../surfaces/model.ts';
 import {
@@ -42,6 +45,8 @@ export interface AidContext {
     set: string,
     count: number,
   ): Promise<((question: string) => Promise<SteDemonstration[]>) | null>;
+  /** A stored DRAFT documentation set by id, or null. */
+  docset(id: string): Promise<DocSet | null>;
 }
 
 /** A requested aid that cannot be given: the slot's member is the JSON pointer of the request field. */
@@ -83,9 +88,9 @@ export const AID_PROVIDERS: { [S in AidSlot]: AidProvider<S> } = {
   documentation: {
     slot: 'documentation',
     available: true,
-    summary: 'The tool documentation the agent reads: a surface’s docs (a DRAFT documentation set: not yet).',
+    summary: 'The tool documentation the agent reads: a surface’s docs, or a DRAFT documentation set.',
     options: DocumentationAidSchema,
-    unavailable: (o) => (o.docset !== undefined ? `documentation from a docset ${NOT_AVAILABLE}` : null),
+    unavailable: () => null,
   },
   updateMemory: {
     slot: 'updateMemory',
@@ -148,7 +153,8 @@ export function documentationSurfaceId(aids: Aids | undefined, promptSurface: st
 }
 
 /**
- * Resolves validated, available aids for a run. Throws AidUnavailableError for a documentation surface that
+ * Resolves validated, available aids for a run: the documentation is a surface's, or a DRAFT documentation set's
+ * rendered like the surface it started from. Throws AidUnavailableError for a documentation surface or set that
  * does not exist (`field` is the request member that named it).
  */
 export async function resolveAids(
@@ -156,6 +162,27 @@ export async function resolveAids(
   promptSurface: string,
   ctx: AidContext,
 ): Promise<ResolvedAids> {
+  const docsetId = aids?.documentation?.docset;
+  if (docsetId !== undefined) {
+    const set = await ctx.docset(docsetId);
+    if (!set) {
+      throw new AidUnavailableError(
+        'documentation',
+        'aids.documentation.docset',
+        `no documentation set ${docsetId}`,
+      );
+    }
+    const base = await ctx.surface(set.source.docs);
+    if (!base) {
+      throw new AidUnavailableError(
+        'documentation',
+        'aids.documentation.docset',
+        `no surface ${set.source.docs}`,
+      );
+    }
+    // The set's refined documentation, rendered like the surface it started from (core/draft/render.ts).
+    return { documentation: docsetPromptSurface(set, base), updateMemory: aids?.updateMemory?.lines ?? [] };
+  }
   const id = documentationSurfaceId(aids, promptSurface);
   const documentation = await ctx.surface(id);
   if (!documentation) {

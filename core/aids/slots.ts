@@ -3,8 +3,8 @@
  * evaluation suite or `POST /v1/solve`) names the aids it wants in an `aids` object, one member per slot with
  * that slot's options; which slots a method can use is declared by the method (`AgentMethod.aids`).
  *
- * - `documentation` — the tool documentation the agent reads: a surface's docs today (the same as
- *   `promptSurface`, which stays as the short form); a DRAFT documentation set (`docset`) is declared.
+ * - `documentation` — the tool documentation the agent reads: a surface's docs (the same as `promptSurface`,
+ *   which stays as the short form), or a DRAFT documentation set (`docset`, core/draft).
  * - `updateMemory` — ToolEvo's tool-update memory: UpdateTool descriptions listed among the tools from the
  *   first step on (spec toolqa-d.md; the memory greedy-memory carries across tasks starts from these lines).
  * - `demonstrations` — STE exemplars retrieved for the question and shown as demonstrations (ste.md,
@@ -37,7 +37,9 @@ export const DocumentationAidSchema = z
     surface: SurfaceIdSchema.optional().meta({
       description: 'Read this surface’s documentation (as promptSurface).',
     }),
-    docset: AidRef.optional().meta({ description: 'Read a DRAFT documentation set (not available yet).' }),
+    docset: AidRef.optional().meta({
+      description: 'Read a DRAFT documentation set (its refined tool documentation, GET /v1/docsets/{id}).',
+    }),
   })
   .refine((d) => (d.surface === undefined) !== (d.docset === undefined), {
     message: 'give exactly one of surface and docset',

@@ -59,6 +59,12 @@ export const PROBLEM_TYPES = {
     title: 'Unsupported media type',
     description: 'The Content-Type is not one the route accepts (usually `application/json`).',
   },
+  'quota-exhausted': {
+    status: 403,
+    title: 'Model-spend quota exhausted',
+    description:
+      "The key's model-call quota is used up, so no evaluation or exploration can start with it; an admin can issue a key with a larger quota (POST /v1/keys).",
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

@@ -2,19 +2,29 @@
  * Every prompt template by id, with the input type each one takes: the one way the system produces a prompt.
  * Production code renders through `renderPrompt(id, input)`; which id a step uses is decided by the method (its
  * `StepPrompts`), never by the loop that sends it. Implemented: the ToolEvo agent prompt and its reflection
- * variant, the STE prompts (prompts/ste.ts), the training prompt of SFT/DPO records, the MCP instructions of an
- * episode session; the DRAFT prompts are declared slots (id, input type, purpose) that later
- * work fills in here — until then `promptTemplate` reports them as not implemented rather than sending a
- * placeholder to a model.
+ * variant, the STE prompts (core/prompts/ste.ts), the DRAFT prompts (core/prompts/draft.ts), the training
+ * prompt of SFT/DPO records, the MCP instructions of an episode session. A new method's prompts are registered
+ * the same way; a slot whose template is null is reported by `promptTemplate` as not implemented rather than
+ * sending a placeholder to a model.
  *
  * - STE (simulated trial and error): an exploration prompt in which the model imagines a plausible user query for
  *   one tool and tries the tool on it, with the queries explored before as memory; and a reflection prompt that
  *   judges whether a trial fulfilled its query.
  * - DRAFT (documentation refinement through exploration): an explorer that writes queries probing what the
  *   documentation leaves unclear, an analyzer that compares documentation with the observed behaviour and
- *   proposes changes, and a rewriter that produces the revised documentation.
+ *   proposes changes, a rewriter that produces the revised documentation, and the tool-level summary.
  */
 import type { ChatMessage } from '../messages/chat.ts';
+import {
+  DRAFT_ANALYZE_PROMPT,
+  DRAFT_EXPLORE_PROMPT,
+  DRAFT_REWRITE_PROMPT,
+  DRAFT_SUMMARIZE_PROMPT,
+  type DraftAnalyzeInput,
+  type DraftExploreInput,
+  type DraftRewriteInput,
+  type DraftSummarizeInput,
+} from './draft.ts';
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
 import {
@@ -41,31 +51,6 @@ import type { PromptFamily, PromptTemplate } from './types.ts';
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
 export type ToolDocText = string;
 
-export interface DraftExploreInput {
-  /** The current (possibly revised) documentation of the tool. */
-  toolDoc: ToolDocText;
-  /** Queries and observations gathered so far. */
-  explored: readonly { query: string; call: string; observation: string }[];
-  /** The analyzer's last suggestions for what to explore next. */
-  suggestions: readonly string[];
-}
-
-export interface DraftAnalyzeInput {
-  toolDoc: ToolDocText;
-  query: string;
-  /** The call made (Action and Action Input). */
-  call: string;
-  observation: string;
-}
-
-export interface DraftRewriteInput {
-  toolDoc: ToolDocText;
-  /** Revisions the analyzer proposed. */
-  proposals: readonly string[];
-  /** The documentation versions so far, oldest first (to detect convergence). */
-  history: readonly ToolDocText[];
-}
-
 /** Prompt id → the input its template takes. */
 export interface PromptInputs {
   'toolevo/agent': AgentPromptInput;
@@ -81,6 +66,7 @@ export interface PromptInputs {
   'draft/explore': DraftExploreInput;
   'draft/analyze': DraftAnalyzeInput;
   'draft/rewrite': DraftRewriteInput;
+  'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
   'toolevo/sft': TrainingPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
@@ -101,9 +87,10 @@ const TEMPLATES: Templates = {
   'ste/paraphrase': STE_PARAPHRASE_PROMPT,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT,
-  'draft/explore': null,
-  'draft/analyze': null,
-  'draft/rewrite': null,
+  'draft/explore': DRAFT_EXPLORE_PROMPT,
+  'draft/analyze': DRAFT_ANALYZE_PROMPT,
+  'draft/rewrite': DRAFT_REWRITE_PROMPT,
+  'draft/summarize': DRAFT_SUMMARIZE_PROMPT,
   'toolevo/training': TRAINING_PROMPT,
   'toolevo/sft': SFT_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
@@ -127,6 +114,7 @@ const STEP_PROMPT_IDS = new Set<PromptId>([
   'draft/explore',
   'draft/analyze',
   'draft/rewrite',
+  'draft/summarize',
 ]);
 
 const PURPOSES: Record<PromptId, string> = {
@@ -140,10 +128,10 @@ const PURPOSES: Record<PromptId, string> = {
   'ste/paraphrase': STE_PARAPHRASE_PROMPT.description,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT.description,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT.description,
-  'draft/explore': 'DRAFT explorer: write a query that probes what the documentation leaves unclear.',
-  'draft/analyze':
-    'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',
-  'draft/rewrite': 'DRAFT rewriter: produce the revised documentation from the proposals.',
+  'draft/explore': DRAFT_EXPLORE_PROMPT.description,
+  'draft/analyze': DRAFT_ANALYZE_PROMPT.description,
+  'draft/rewrite': DRAFT_REWRITE_PROMPT.description,
+  'draft/summarize': DRAFT_SUMMARIZE_PROMPT.description,
   'toolevo/training': TRAINING_PROMPT.description,
   'toolevo/sft': SFT_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,

@@ -44,6 +44,11 @@ export interface SessionConfig {
   /** Seeds everything random in the session (fault injection). */
   seed: string;
   faults?: FaultConfig;
+  /**
+   * Descriptions by tool name that replace the served tools' own in MCP `tools/list` (a DRAFT documentation
+   * set's refined descriptions, core/draft/render.ts); tools without one keep theirs.
+   */
+  toolDescriptions?: Record<string, string>;
   createdAt: string;
   expiresAt: string;
 }

@@ -21,6 +21,9 @@
  * - usage counts words, not tokens; latency and cost are 0 (nothing is called); `topP` and `jsonSchema` are
  *   ignored (no structured output).
  *
+ * DRAFT prompts (core/prompts/draft.ts, recognised by their role line) are answered in that role by
+ * draft-roles.ts, under the same sampling contract.
+ *
  * Modules: prompt-reader (the prompt's question, tool list, steps), observations (what an observation says),
  * shapes (how a tool wants its arguments, from docs or a param example), knowledge (tools and history read
  * together), questions (task template recognition), replay (the plan so far), policy (the next step), noise,
@@ -39,6 +42,7 @@ import type {
 import { promptText } from '../prompts/types.ts';
 import { hash128, Rng } from '../util/random.ts';
 import { Decider } from './decider.ts';
+import { draftAnswer, draftRoleOf } from './draft-roles.ts';
 import { nextStep, type PolicyStep } from './policy.ts';
 import { readPrompt } from './prompt-reader.ts';
 import { resolveSkills, SIM_PRESETS, type SimPreset, type SimSkills, type SimSkillsInput } from './skills.ts';
@@ -204,7 +208,8 @@ export function createSimModel(options: SimModelOptions & Readonly<Record<string
       if (!(temperature >= 0)) throw new RangeError(`temperature must be ≥ 0, got ${temperature}`);
       const seed = request.seed ?? 0;
       const text = promptText(request.messages);
-      const prompt = readPrompt(text);
+      const role = draftRoleOf(text);
+      const prompt = role ? null : readPrompt(text);
       const hash = hashHex(text);
 
       const candidates: Candidate[] = [];
@@ -217,7 +222,11 @@ export function createSimModel(options: SimModelOptions & Readonly<Record<string
         for (let r = 0; r < draws; r++) {
           const decider = makeDecider(policySeed, hash, temperature, seed, r === 0 ? `${i}` : `${i}/${r}`);
           const ste = steKind(request.messages) !== null ? steReply(request.messages, skills, decider) : null;
-          step = ste !== null ? { text: ste, kind: 'call' } : nextStep(prompt, skills, decider);
+          step = role
+            ? { text: draftAnswer(role, text, skills, decider), kind: 'call' }
+            : ste !== null
+              ? { text: ste, kind: 'call' }
+              : nextStep(prompt!, skills, decider);
           logprob = decider.logprob;
           if (!seen.has(step.text)) break;
         }

@@ -29,6 +29,13 @@
  *   `pUpdate` and `pReflect` become p + (1 − p) · gain: prompting for reflection helps, but cannot make a policy
  *   that never adapts adapt reliably.
  *
+ * DRAFT's roles (draft-roles.ts) have their own knobs:
+ * - `pExplore` — the explorer varies its request from one exploration (and rejected attempt) to the next, and
+ *   applies a replacement announced for a preparatory call; otherwise it repeats its first request;
+ * - `pAnalyze` — the analyzer reads the response (deprecation notice, parameter error, load-first error, result)
+ *   and says what it shows; otherwise it makes a remark without content;
+ * - `pRewrite` — the rewriter folds the suggestions into the documentation; otherwise it returns it unchanged.
+ *
  * The defaults describe a capable model that was not trained to adapt (the "static" preset): it solves tasks
  * when its documentation matches the server, and mostly fails on drifted surfaces. `adaptive` describes a model
  * trained for tool evolution (ToolEVO-like); `oracle` never fails to adapt and makes no noise.
@@ -52,6 +59,9 @@ export interface SimSkills {
   noise: number;
   noiseKinds: Record<NoiseKind, number>;
   reflectionPromptGain: number;
+  pExplore: number;
+  pAnalyze: number;
+  pRewrite: number;
 }
 
 export const DEFAULT_NOISE_KINDS: Readonly<Record<NoiseKind, number>> = {
@@ -72,6 +82,9 @@ export const SIM_PRESETS = {
     noise: 0.03,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0.15,
+    pExplore: 0.8,
+    pAnalyze: 0.8,
+    pRewrite: 0.8,
   },
   adaptive: {
     pUpdate: 0.9,
@@ -81,6 +94,9 @@ export const SIM_PRESETS = {
     noise: 0.03,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0.15,
+    pExplore: 0.9,
+    pAnalyze: 0.9,
+    pRewrite: 0.9,
   },
   oracle: {
     pUpdate: 1,
@@ -90,6 +106,9 @@ export const SIM_PRESETS = {
     noise: 0,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0,
+    pExplore: 1,
+    pAnalyze: 1,
+    pRewrite: 1,
   },
 } as const satisfies Record<string, SimSkills>;
 
@@ -128,5 +147,8 @@ export function resolveSkills(input: SimSkillsInput = {}, preset: SimPreset = 's
       'reflectionPromptGain',
       input.reflectionPromptGain ?? base.reflectionPromptGain,
     ),
+    pExplore: probability('pExplore', input.pExplore ?? base.pExplore),
+    pAnalyze: probability('pAnalyze', input.pAnalyze ?? base.pAnalyze),
+    pRewrite: probability('pRewrite', input.pRewrite ?? base.pRewrite),
   };
 }

@@ -2,27 +2,40 @@
  * Evaluations at the edge: launching a suite (from `POST /v1/evals` or from a schedule's due time) and the
  * `eval-group` job that runs one group of task runs (method × surface × dataset × difficulty) in task order.
  *
- * Idempotence: a group's job id is `${evalId}:${group}` (enqueueJob sends it once); a redelivered job skips the
+ * Idempotence: a group's job id is `${evalId}:${group}`, a continuation's `${evalId}:${group}@<first task index>`
+ * (enqueueJob sends each once); a redelivered job stops where its continuation starts and skips the
  * task runs it finds in `eval_results` (unique per evaluation, method, surface and task), and carries the
  * greedy-memory lines on from their recorded tool updates. A scheduled launch inserts its evaluation under the
  * unique (schedule, due time) index first, so a second launch for the same due time does nothing.
  *
- * A model provider that keeps failing: the group is retried by the queue; on the last attempt the failing
+ * Chunks: a group runs as a chain of jobs of at most EVAL_CHUNK_TASKS task runs / EVAL_CHUNK_MS each (runEvalGroup).
+ * A model provider that keeps failing: a model error (after the client's retries) is the run's `run-error` at once,
+ * with the usage its calls spent; other errors retry the chunk through the queue, and on the last attempt the failing
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
-import { documentationSurfaceId } from '../../core/aids/index.ts';
+import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../../core/aids/index.ts';
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
 import { type Difficulty, type EvalSuite, MAX_TASK_RUNS } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
+import { ModelError } from '../../core/models/errors.ts';
+import { emptyUsage, type Usage } from '../../core/models/types.ts';
+import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
-import type { Bindings } from '../env.ts';
+import { edgeAidContext, requireAids } from '../aids.ts';
+import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
 import { steDemonstrations } from '../ste-demonstrations.ts';
+import {
+  assertModelCallsLeft,
+  chargeModelCalls,
+  modelCallsLeft,
+  QUOTA_EXHAUSTED,
+} from '../stores/api-keys.ts';
 import {
   evalForDueTime,
   evalStatus,
@@ -33,7 +46,9 @@ import {
   markEvalDone,
   previousDoneEval,
   resultRows,
+  stopEval,
 } from '../stores/evaluations.ts';
+import { jobIdsWithPrefix } from '../stores/jobs.ts';
 import { getSchedule } from '../stores/schedules.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { getTasks, taskCells } from '../stores/tasks.ts';
@@ -47,6 +62,8 @@ export interface EvalGroupPayload {
   evalId: string;
   /** Index into the evaluation's `planned` groups. */
   group: number;
+  /** The task index this chunk of the group starts at (0, the whole group's first job, when absent). */
+  from?: number;
 }
 
 export interface EvalModelLabel {
@@ -64,6 +81,10 @@ export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<
 
 /** An InvalidInputError (a 400 over HTTP) naming each unknown surface of a suite, with pointers under `pointerBase`. */
 export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, pointerBase = ''): Promise<void> {
+  // A DRAFT documentation set named by the documentation aid must exist (a 400 naming the field otherwise).
+  if (suite.aids?.documentation?.docset !== undefined) {
+    await requireAids(env, suite.aids, suite.promptSurface, pointerBase);
+  }
   const missing = await missingSurfaces(env, suite);
   if (missing.length === 0) return;
   throw new InvalidInputError(
@@ -107,6 +128,8 @@ export interface LaunchOptions {
   dueTime?: number;
   /** For tests: the evaluation id (default a random UUID). */
   id?: string;
+  /** The key the evaluation belongs to (edge/stores/owners.ts); its model-call quota is checked and charged. */
+  ownerId?: string | null;
 }
 
 export interface Launch {
@@ -127,6 +150,8 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
     name: model.model,
     simulated: model.capabilities.simulated === true,
   };
+  const ownerId = opts.ownerId ?? null;
+  await assertModelCallsLeft(env, ownerId);
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
@@ -144,6 +169,7 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   const id = opts.id ?? crypto.randomUUID();
   const inserted = await insertEval(env, {
     id,
+    ownerId,
     name: suite.name ?? null,
     status: 'running',
     suite,
@@ -163,7 +189,7 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
   }
   for (let group = 0; group < groups.length; group++) {
     const payload: EvalGroupPayload = { evalId: id, group };
-    await enqueueJob(env, EVAL_GROUP, payload, { id: `${id}:${group}` });
+    await enqueueJob(env, EVAL_GROUP, payload, { id: chunkJobId(id, group, 0) });
   }
   return { id, total, created: true };
 }
@@ -173,29 +199,56 @@ export function resultId(evalId: string, group: number, task: number): string {
   return `${evalId}.${String(group).padStart(4, '0')}.${String(task).padStart(3, '0')}`;
 }
 
-function runError(message: string): EvalOutcome & { error: string } {
+/** A run that could not be carried out, with what its model calls up to the failure spent (`usage`). */
+function runError(message: string, usage: Usage = emptyUsage()): EvalOutcome & { error: string } {
   return {
     answer: null,
     correct: false,
     ending: 'open',
     steps: [],
     toolUpdates: [],
-    modelCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    latencyMs: 0,
+    modelCalls: usage.calls,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    latencyMs: usage.latencyMs,
     error: message,
   };
 }
 
+/** The job id of the chunk of a group that starts at task index `from` (the first chunk keeps the plain id). */
+export function chunkJobId(evalId: string, group: number, from: number): string {
+  return from === 0 ? `${evalId}:${group}` : `${evalId}:${group}@${String(from).padStart(4, '0')}`;
+}
+
+/**
+ * Where a chunk that starts at `from` must stop: the start of the next chunk when one was enqueued already (a
+ * redelivered chunk leaves the continuation's tasks to it), otherwise the end of the group.
+ */
+async function chunkEnd(env: Bindings, evalId: string, group: number, from: number, size: number) {
+  const prefix = `${chunkJobId(evalId, group, 0)}@`;
+  const starts = (await jobIdsWithPrefix(env, prefix))
+    .map((id) => Number(id.slice(prefix.length)))
+    .filter((k) => Number.isInteger(k) && k > from);
+  return starts.length > 0 ? Math.min(...starts) : size;
+}
+
+/**
+ * One chunk of a group: its task runs in plan order from `payload.from`, until the group ends or the chunk's
+ * budget (EVAL_CHUNK_TASKS task runs, EVAL_CHUNK_MS of wall time) is spent; then the chunk enqueues its
+ * continuation (job id from the next task's index, so a redelivered chunk enqueues nothing twice) and returns,
+ * so no queue invocation outlasts the consumer's wall-time limit however slow the model is.
+ */
 async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext) {
-  const { evalId, group } = payload as EvalGroupPayload;
+  const { evalId, group, from = 0 } = payload as EvalGroupPayload;
+  const started = Date.now();
   const row = await getEval(env, evalId);
   if (!row) throw new Error(`evaluation ${evalId} is missing`);
-  if (row.status !== 'running') return { evalId, group, skipped: row.status };
+  if (row.status !== 'running') return { evalId, group, from, skipped: row.status };
   const suite = row.suite as EvalSuite;
   const plan = row.planned[group] as EvalGroup | undefined;
   if (!plan) throw new Error(`evaluation ${evalId} has no group ${group}`);
+  const budget = readConfig(env);
+  const end = await chunkEnd(env, evalId, group, from, plan.taskIds.length);
 
   const done = await finishedRuns(env, evalId, plan.method, plan.surface);
   const finished = new Map(
@@ -204,20 +257,33 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       d.trajectory as { steps?: EvalStep[]; toolUpdates?: string[]; error?: string },
     ]),
   );
-  const taskRows = await getTasks(env, plan.taskIds);
+  const taskRows = await getTasks(
+    env,
+    plan.taskIds.slice(0, end).filter((id) => !finished.has(id)),
+  );
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
-  const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
-  const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
+  const docsId = suite.aids?.documentation?.docset ?? documentationSurfaceId(suite.aids, suite.promptSurface);
+  const surface = await findSurface(env, plan.surface);
+  // The documentation aid: a surface's docs or a DRAFT documentation set's (null when it was deleted).
+  const docs = await resolveAids(suite.aids, suite.promptSurface, edgeAidContext(env)).then(
+    (r) => r.documentation,
+    (err) => {
+      if (err instanceof AidUnavailableError) return null;
+      throw err;
+    },
+  );
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
   const asked = suite.aids?.demonstrations;
   const demonstrations = asked ? await steDemonstrations(env)(asked.set, asked.count) : undefined;
 
-  // The method's memory rule (core/methods), replayed over runs recorded by an earlier delivery.
+  // The method's memory rule (core/methods), replayed over the runs recorded by earlier chunks or deliveries,
+  // in plan order: a continuation carries on exactly where one job over the whole group would be.
   const carrier = getMethod(plan.method).memory;
   let memory = carrier?.initial();
   let ran = 0;
   for (const [index, taskId] of plan.taskIds.entries()) {
+    if (index >= end) break;
     const previous = finished.get(taskId);
     if (previous) {
       if (carrier && previous.error === undefined)
@@ -227,9 +293,24 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
         });
       continue;
     }
+    // The budget is checked once this chunk has run something, so every chunk makes progress (and a chunk never
+    // names itself as its own continuation). A task before `from` left unfinished is run here, in plan order.
+    if (ran > 0 && (ran >= budget.evalChunkTasks || Date.now() - started >= budget.evalChunkMs)) {
+      const next: EvalGroupPayload = { evalId, group, from: index };
+      await enqueueJob(env, EVAL_GROUP, next, { id: chunkJobId(evalId, group, index) });
+      return { evalId, group: groupKey(plan), from, ran, continuation: index };
+    }
     const status = await evalStatus(env, evalId);
-    if (status !== 'running') return { evalId, group, ran, skipped: status ?? 'deleted' };
+    if (status !== 'running') return { evalId, group, from, ran, skipped: status ?? 'deleted' };
+    // The owner's model-spend quota: a run that would start with none left stops the whole evaluation.
+    const left = await modelCallsLeft(env, row.ownerId);
+    if (left !== null && left <= 0) {
+      await stopEval(env, evalId, QUOTA_EXHAUSTED);
+      return { evalId, group, from, ran, skipped: QUOTA_EXHAUSTED };
+    }
     const task = taskById.get(taskId);
+    // Every model call of the run is metered, so a run that fails part-way still accounts what it spent.
+    const meter = new UsageMeter();
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
     else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
@@ -246,7 +327,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
             dataset: plan.dataset,
             difficulty: plan.difficulty,
           },
-          model,
+          model: meteredModel(model, meter, { runId: taskId }),
           world,
           surface: surface as Surface,
           docs: docs as Surface,
@@ -255,10 +336,13 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
           ...(demonstrations ? { demonstrations } : {}),
         });
       } catch (err) {
-        if (attempt < MAX_ATTEMPTS) throw err;
+        // A model error arrives after the client's own retries (429, 5xx, timeouts, with backoff): running the
+        // task again from the queue would spend its calls twice, so it is this run's error. Anything else
+        // (storage, a bug) is retried by the queue and becomes the run's error on the last attempt.
+        if (!(err instanceof ModelError) && attempt < MAX_ATTEMPTS) throw err;
         const message = err instanceof Error ? err.message : String(err);
-        log.warn('eval task run failed on the last attempt', { evalId, group, taskId, error: message });
-        outcome = runError(message);
+        log.warn('eval task run failed', { evalId, group, taskId, attempt, error: message });
+        outcome = runError(message, meter.total());
       }
     }
     if (carrier && outcome.error === undefined) memory = carrier.carry(memory, outcome);
@@ -288,10 +372,11 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       },
       createdAt: Date.now(),
     });
+    await chargeModelCalls(env, row.ownerId, outcome.modelCalls);
     ran++;
   }
   await finishIfComplete(env, evalId);
-  return { evalId, group: groupKey(plan), ran };
+  return { evalId, group: groupKey(plan), from, ran };
 }
 
 /** The `eval-group` job kind: one group (method × surface × cell) of an evaluation. */

@@ -6,8 +6,17 @@
  */
 import type { SearchConfig } from '../../core/search/config.ts';
 import type { TreeStartParams } from '../../durable-objects/search-tree.ts';
+import type { Bindings } from '../env.ts';
 import type { ModelChoice } from '../models.ts';
-import { getExploration, getTree, markTreeStarted, settleExploration } from '../stores/explorations.ts';
+import { modelCallsLeft, QUOTA_EXHAUSTED } from '../stores/api-keys.ts';
+import {
+  cancelOpenTrees,
+  getExploration,
+  getTree,
+  markTreeStarted,
+  openTrees,
+  settleExploration,
+} from '../stores/explorations.ts';
 import { getTask } from '../stores/tasks.ts';
 import { treeStub } from '../stubs.ts';
 import type { JobContext, JobKind } from './types.ts';
@@ -60,6 +69,12 @@ async function exploreTree(payload: unknown, { env }: JobContext) {
   if (!exploration || !row) throw new Error(`exploration ${explorationId} or tree ${treeId} is missing`);
   if (exploration.status === 'cancelled' || row.status === 'cancelled')
     return { treeId, skipped: 'cancelled' };
+  // The owner's model-spend quota: with none left, no further tree starts and the running ones stop.
+  const left = await modelCallsLeft(env, exploration.ownerId);
+  if (left !== null && left <= 0) {
+    await cancelExploration(env, explorationId, QUOTA_EXHAUSTED);
+    return { treeId, skipped: QUOTA_EXHAUSTED };
+  }
   const task = await getTask(env, row.taskId);
   if (!task) throw new Error(`task ${row.taskId} is missing`);
   const config = exploration.config as ExplorationConfig;
@@ -82,6 +97,22 @@ async function exploreTree(payload: unknown, { env }: JobContext) {
   await markTreeStarted(env, treeId);
   await settleExploration(env, explorationId, 'running');
   return { treeId, status: progress.status };
+}
+
+/**
+ * Cancels an exploration (by its owner, or by itself with a reason when its quota ran out): queued trees never
+ * start (their jobs see the cancelled exploration), running ones are stopped.
+ */
+export async function cancelExploration(
+  env: Bindings,
+  explorationId: string,
+  stoppedFor?: string,
+): Promise<void> {
+  await settleExploration(env, explorationId, 'cancelled', stoppedFor);
+  for (const t of await openTrees(env, explorationId)) {
+    if (t.status === 'running') await treeStub(env, t.id).cancel();
+  }
+  await cancelOpenTrees(env, explorationId);
 }
 
 /** The `explore-tree` job kind. */

@@ -4,12 +4,20 @@
  * by being imported.
  */
 import { canaryJob } from './canary.ts';
+import { draftFinalizeJob, draftToolJob } from './draft.ts';
 import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
 import { steToolJob } from './ste-tool.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
-export const JOB_KINDS: readonly JobKind[] = [canaryJob, evalGroupJob, exploreTreeJob, steToolJob];
+export const JOB_KINDS: readonly JobKind[] = [
+  canaryJob,
+  evalGroupJob,
+  exploreTreeJob,
+  draftToolJob,
+  draftFinalizeJob,
+  steToolJob,
+];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */
 const extraKinds = new Map<string, JobHandler>();

@@ -45,7 +45,7 @@ export async function launchDueSchedules(
       const launch = await launchEval(
         env,
         { ...suite, name: suite.name ?? s.name },
-        { scheduleId: s.id, dueTime },
+        { scheduleId: s.id, dueTime, ownerId: s.ownerId },
       );
       out.push({ scheduleId: s.id, dueTime, evalId: launch.id, created: launch.created });
       log.info(launch.created ? 'schedule launched' : 'schedule already launched for this due time', {

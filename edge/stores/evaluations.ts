@@ -9,6 +9,7 @@ import { database } from '../../db/client.ts';
 import { evalResults, evals } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
+import { type Owner, visibleTo } from './owners.ts';
 
 export type EvalRow = typeof evals.$inferSelect;
 export type EvalResultRow = typeof evalResults.$inferSelect;
@@ -24,8 +25,9 @@ async function firstEval(env: Bindings, where: SQL | undefined): Promise<EvalRow
   return row ?? null;
 }
 
-export async function getEval(env: Bindings, id: string): Promise<EvalRow | null> {
-  return firstEval(env, eq(evals.id, id));
+/** An evaluation the owner may see (any, without an owner). */
+export async function getEval(env: Bindings, id: string, owner?: Owner): Promise<EvalRow | null> {
+  return firstEval(env, and(eq(evals.id, id), visibleTo(evals.ownerId, owner)));
 }
 
 /** Finished task runs and correct ones so far, per evaluation, in one query. */
@@ -51,7 +53,7 @@ export async function evalProgress(
 /** Evaluations newest first, with the progress of those of the page that are not done. */
 export async function listEvals(
   env: Bindings,
-  opts: { limit: number; scheduleId?: string; before?: string },
+  opts: { limit: number; scheduleId?: string; before?: string; owner?: Owner },
 ): Promise<Page<{ row: EvalRow; progress: EvalProgress | undefined }>> {
   const { items, nextCursor } = await newestFirstPage(
     { time: evals.createdAt, id: evals.id },
@@ -60,7 +62,13 @@ export async function listEvals(
       database(env.DB)
         .select()
         .from(evals)
-        .where(and(opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined, after))
+        .where(
+          and(
+            opts.scheduleId ? eq(evals.scheduleId, opts.scheduleId) : undefined,
+            visibleTo(evals.ownerId, opts.owner),
+            after,
+          ),
+        )
         .orderBy(...order)
         .limit(limit),
   );
@@ -69,6 +77,14 @@ export async function listEvals(
     items.filter((r) => r.status !== 'done').map((r) => r.id),
   );
   return { items: items.map((row) => ({ row, progress: progress.get(row.id) })), nextCursor };
+}
+
+/** A running evaluation stops by itself (its model-spend quota ran out): cancelled, saying why. */
+export async function stopEval(env: Bindings, id: string, reason: string): Promise<void> {
+  await database(env.DB)
+    .update(evals)
+    .set({ status: 'cancelled', stoppedFor: reason, finishedAt: Date.now() })
+    .where(and(eq(evals.id, id), eq(evals.status, 'running')));
 }
 
 /** A running evaluation becomes cancelled (its queued groups then skip their tasks). */

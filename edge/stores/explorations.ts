@@ -9,6 +9,7 @@ import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
+import { type Owner, visibleTo } from './owners.ts';
 
 export type ExplorationRow = typeof explorations.$inferSelect;
 export type TreeRow = typeof trees.$inferSelect;
@@ -16,8 +17,17 @@ type NewTreeRow = typeof trees.$inferInsert;
 
 const OPEN = ['queued', 'running'] as const;
 
-export async function getExploration(env: Bindings, id: string): Promise<ExplorationRow | null> {
-  const [row] = await database(env.DB).select().from(explorations).where(eq(explorations.id, id)).limit(1);
+/** An exploration the owner may see (any, without an owner). */
+export async function getExploration(
+  env: Bindings,
+  id: string,
+  owner?: Owner,
+): Promise<ExplorationRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(explorations)
+    .where(and(eq(explorations.id, id), visibleTo(explorations.ownerId, owner)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -29,7 +39,7 @@ export async function getTree(env: Bindings, id: string): Promise<TreeRow | null
 /** Records a queued exploration and its queued trees. */
 export async function insertExploration(
   env: Bindings,
-  exploration: { id: string; config: unknown; treesTotal: number; createdAt: number },
+  exploration: { id: string; ownerId: string | null; config: unknown; treesTotal: number; createdAt: number },
   treeRows: NewTreeRow[],
 ): Promise<void> {
   const db = database(env.DB);
@@ -86,11 +96,13 @@ export async function settleExploration(
   env: Bindings,
   id: string,
   status: 'running' | 'succeeded' | 'cancelled',
+  /** Why a cancelled exploration stopped by itself (`quota-exhausted`). */
+  stoppedFor?: string,
 ): Promise<void> {
   const from = status === 'running' ? (['queued'] as const) : OPEN;
   await database(env.DB)
     .update(explorations)
-    .set({ status, updatedAt: Date.now() })
+    .set({ status, ...(stoppedFor ? { stoppedFor } : {}), updatedAt: Date.now() })
     .where(and(eq(explorations.id, id), inArray(explorations.status, from)));
 }
 
@@ -150,13 +162,17 @@ export async function cancelOpenTrees(env: Bindings, explorationId: string): Pro
     .where(and(eq(trees.explorationId, explorationId), inArray(trees.status, OPEN)));
 }
 
-/** A tree with its exploration's stored config, or null. */
-export async function treeWithConfig(env: Bindings, treeId: string): Promise<{ config: unknown } | null> {
+/** A tree with its exploration's stored config, or null (also when the owner may not see the exploration). */
+export async function treeWithConfig(
+  env: Bindings,
+  treeId: string,
+  owner?: Owner,
+): Promise<{ config: unknown } | null> {
   const [row] = await database(env.DB)
     .select({ id: trees.id, config: explorations.config })
     .from(trees)
     .innerJoin(explorations, eq(explorations.id, trees.explorationId))
-    .where(eq(trees.id, treeId))
+    .where(and(eq(trees.id, treeId), visibleTo(explorations.ownerId, owner)))
     .limit(1);
   return row ?? null;
 }
@@ -171,7 +187,7 @@ export interface ExplorationListItem {
 /** Explorations newest first, with the tree counts of the page in one grouped query. */
 export async function listExplorations(
   env: Bindings,
-  q: { status?: ExplorationRow['status']; limit: number; cursor?: string },
+  q: { status?: ExplorationRow['status']; limit: number; cursor?: string; owner?: Owner },
 ): Promise<Page<ExplorationListItem>> {
   const db = database(env.DB);
   const { items: page, nextCursor } = await newestFirstPage(
@@ -181,7 +197,13 @@ export async function listExplorations(
       db
         .select()
         .from(explorations)
-        .where(and(q.status ? eq(explorations.status, q.status) : undefined, after))
+        .where(
+          and(
+            q.status ? eq(explorations.status, q.status) : undefined,
+            visibleTo(explorations.ownerId, q.owner),
+            after,
+          ),
+        )
         .orderBy(...order)
         .limit(limit),
   );

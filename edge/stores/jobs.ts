@@ -1,5 +1,5 @@
 /** The D1 `jobs` table: one row per background job, the source of truth for status, attempts and result. */
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { jobs } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -15,6 +15,15 @@ export async function insertJob(env: Bindings, id: string, kind: string, payload
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   return inserted.length > 0;
+}
+
+/** Ids of the jobs whose id starts with `prefix` (a range scan on the primary key). */
+export async function jobIdsWithPrefix(env: Bindings, prefix: string): Promise<string[]> {
+  const rows = await database(env.DB)
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(gte(jobs.id, prefix), lt(jobs.id, `${prefix}\uffff`)));
+  return rows.map((r) => r.id);
 }
 
 export async function getJob(env: Bindings, id: string): Promise<JobRow | null> {

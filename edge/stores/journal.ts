@@ -1,9 +1,10 @@
 /** The D1 call journal: one row per session call (written by the session's Durable Object), read by admins. */
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
-import { journal } from '../../db/schema.ts';
+import { journal, sessions } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { nextCursor, olderThanSql, type Page } from './keyset.ts';
+import type { Owner } from './owners.ts';
 
 export type JournalRow = typeof journal.$inferSelect;
 export type NewJournalRow = typeof journal.$inferInsert;
@@ -67,7 +68,7 @@ export interface JournalSession {
  */
 export async function listJournalSessions(
   env: Bindings,
-  q: { surface?: string; limit: number; cursor?: string },
+  q: { surface?: string; limit: number; cursor?: string; owner?: Owner },
 ): Promise<Page<JournalSession>> {
   const db = database(env.DB);
   const lastAt = sql<number>`max(${journal.at})`;
@@ -79,7 +80,15 @@ export async function listJournalSessions(
       lastAt,
     })
     .from(journal)
-    .where(q.surface ? eq(journal.surfaceId, q.surface) : undefined)
+    .where(
+      and(
+        q.surface ? eq(journal.surfaceId, q.surface) : undefined,
+        // A user key lists only sessions it started (a session without a `sessions` row has no owner to match).
+        q.owner && !q.owner.admin
+          ? sql`${journal.sessionId} in (select ${sessions.id} from ${sessions} where ${sessions.ownerId} = ${q.owner.id})`
+          : undefined,
+      ),
+    )
     .groupBy(journal.sessionId)
     .having(olderThanSql(lastAt, journal.sessionId, q.cursor))
     .orderBy(desc(lastAt), desc(journal.sessionId))

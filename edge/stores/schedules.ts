@@ -1,19 +1,29 @@
 /** Evaluation schedules in D1 (a cron expression, a suite, a drop threshold); the cron handler launches them. */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { schedules } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { type Owner, visibleTo } from './owners.ts';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 
-export async function getSchedule(env: Bindings, id: string): Promise<ScheduleRow | null> {
-  const [row] = await database(env.DB).select().from(schedules).where(eq(schedules.id, id)).limit(1);
+/** A schedule the owner may see (any, without an owner). */
+export async function getSchedule(env: Bindings, id: string, owner?: Owner): Promise<ScheduleRow | null> {
+  const [row] = await database(env.DB)
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, id), visibleTo(schedules.ownerId, owner)))
+    .limit(1);
   return row ?? null;
 }
 
-/** Every schedule, oldest first. */
-export async function listSchedules(env: Bindings): Promise<ScheduleRow[]> {
-  return database(env.DB).select().from(schedules).orderBy(schedules.createdAt);
+/** Every schedule the owner may see, oldest first. */
+export async function listSchedules(env: Bindings, owner?: Owner): Promise<ScheduleRow[]> {
+  return database(env.DB)
+    .select()
+    .from(schedules)
+    .where(visibleTo(schedules.ownerId, owner))
+    .orderBy(schedules.createdAt);
 }
 
 export async function enabledSchedules(env: Bindings): Promise<ScheduleRow[]> {

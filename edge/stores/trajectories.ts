@@ -28,6 +28,19 @@ import { type Database, database } from '../../db/client.ts';
 import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
+import { type Owner, visibleThrough } from './owners.ts';
+
+/** Trajectories and preference pairs belong to their exploration's owner. */
+function ownExploration(
+  fk: typeof trajectories.explorationId | typeof preferencePairs.explorationId,
+  owner?: Owner,
+) {
+  return visibleThrough(
+    fk,
+    { table: explorations, id: explorations.id, ownerId: explorations.ownerId },
+    owner,
+  );
+}
 
 /** Successful trajectories per task kept for SFT (ToolEVO §3.4). */
 export const TRAINING_PER_TASK = 4;
@@ -219,6 +232,7 @@ export async function listTrajectories(
   env: Bindings,
   q: TrajectoryFilter,
   page: { limit: number; cursor?: string },
+  owner?: Owner,
 ): Promise<Page<Omit<TrajectoryRow, 'text' | 'toolUpdates'>>> {
   return newestFirstPage({ time: trajectories.createdAt, id: trajectories.id }, page, (after, order, limit) =>
     database(env.DB)
@@ -251,6 +265,7 @@ export async function listTrajectories(
               ? gt(trajectories.reward, 0)
               : lte(trajectories.reward, 0),
           q.selected === undefined ? undefined : eq(trajectories.selected, q.selected === 'true'),
+          ownExploration(trajectories.explorationId, owner),
           after,
         ),
       )
@@ -263,12 +278,13 @@ export async function listTrajectories(
 export async function getTrajectory(
   env: Bindings,
   id: string,
+  owner?: Owner,
 ): Promise<{ t: TrajectoryRow; question: string | null } | null> {
   const [row] = await database(env.DB)
     .select({ t: trajectories, question: tasks.question })
     .from(trajectories)
     .leftJoin(tasks, eq(tasks.id, trajectories.taskId))
-    .where(eq(trajectories.id, id))
+    .where(and(eq(trajectories.id, id), ownExploration(trajectories.explorationId, owner)))
     .limit(1);
   return row ?? null;
 }
@@ -278,6 +294,8 @@ export interface ExportFilter {
   exploration?: string;
   surface?: string;
   dataset?: TrajectoryRow['dataset'];
+  /** Only what this owner's explorations produced (everything for admins). */
+  owner?: Owner;
 }
 
 function filterWhere(f: ExportFilter, table: typeof trajectories | typeof preferencePairs) {
@@ -285,6 +303,7 @@ function filterWhere(f: ExportFilter, table: typeof trajectories | typeof prefer
     f.exploration ? eq(table.explorationId, f.exploration) : undefined,
     f.surface ? eq(table.surfaceId, f.surface) : undefined,
     f.dataset ? eq(table.dataset, f.dataset) : undefined,
+    ownExploration(table.explorationId, f.owner),
   );
 }
 

@@ -1,11 +1,14 @@
 /**
- * Bearer-key authentication. Keys come from the API_KEYS / ADMIN_API_KEYS secrets; a request's key is compared
+ * Bearer-key authentication. Keys come from the API_KEYS / ADMIN_API_KEYS secrets, or are user keys issued
+ * through `POST /v1/keys` (stored hashed in D1, looked up by their SHA-256). A request's key is compared
  * against every configured key in constant time (SHA-256 digests compared with `timingSafeEqual`, no early
  * exit), so response timing reveals neither which key matched nor how much of a key was right.
  * Only a short digest of the key (`keyId`) is ever logged or used to name a rate-limit bucket.
  */
-import type { MiddlewareHandler } from 'hono';
-import { readConfig } from '../../edge/env.ts';
+import type { Context, MiddlewareHandler } from 'hono';
+import { type Bindings, readConfig } from '../../edge/env.ts';
+import { liveKeyByHash } from '../../edge/stores/api-keys.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ProblemError } from './problem.ts';
 
@@ -15,6 +18,13 @@ export interface Principal {
   role: Role;
   /** First 16 hex digits of SHA-256(key): safe to log and to key rate limits with. */
   keyId: string;
+  /**
+   * Whose objects this key creates and sees: for an env-configured key its `keyId` (stable: derived from the
+   * key), for an issued key its row id in `api_keys`.
+   */
+  ownerId: string;
+  /** An issued key's own rate limit, when it has one (otherwise the deployment's). */
+  rate?: { perMinute: number | null; burst: number | null };
 }
 
 const encoder = new TextEncoder();
@@ -38,27 +48,42 @@ async function matchesAny(candidate: ArrayBuffer, keys: readonly string[]): Prom
   return matched;
 }
 
-/** Resolves the principal for a request, or null when no valid key is presented. */
-export async function authenticate(
-  header: string | undefined,
-  apiKeys: readonly string[],
-  adminKeys: readonly string[],
-): Promise<Principal | null> {
+/**
+ * Resolves the principal for a request, or null when no valid key is presented (revoked issued keys included).
+ * Env-configured keys are checked first (constant time); otherwise the key's SHA-256 is looked up among the
+ * issued keys (an index lookup of a hash reveals nothing about the secret).
+ */
+export async function authenticate(header: string | undefined, env: Bindings): Promise<Principal | null> {
+  const { apiKeys, adminKeys } = readConfig(env);
   const m = header ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
   if (!m) return null;
   const digest = await sha256(m[1] as string);
+  const keyId = hex(digest).slice(0, 16);
   const isAdmin = await matchesAny(digest, adminKeys);
   const isUser = await matchesAny(digest, apiKeys);
-  if (!isAdmin && !isUser) return null;
-  return { role: isAdmin ? 'admin' : 'user', keyId: hex(digest).slice(0, 16) };
+  if (isAdmin || isUser) return { role: isAdmin ? 'admin' : 'user', keyId, ownerId: keyId };
+  const issued = await liveKeyByHash(env, hex(digest));
+  if (!issued) return null;
+  return {
+    role: 'user',
+    keyId,
+    ownerId: issued.id,
+    rate: { perMinute: issued.ratePerMinute, burst: issued.rateBurst },
+  };
+}
+
+/** The owner the current request acts for (set by requireKey). */
+export function ownerOf(c: Context<AppEnv>): Owner {
+  const principal = c.get('principal');
+  if (!principal) throw new Error('ownerOf() needs requireKey() to have run');
+  return { id: principal.ownerId, admin: principal.role === 'admin' };
 }
 
 /** Requires a valid key; `admin` routes require an admin key. Sets `principal` on the context. */
 export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const config = readConfig(c.env);
     const header = c.req.header('authorization');
-    const principal = await authenticate(header, config.apiKeys, config.adminKeys);
+    const principal = await authenticate(header, c.env);
     if (!principal) {
       throw new ProblemError('unauthorized', {
         detail: header
@@ -84,8 +109,7 @@ export async function optionalPrincipal(
 ): Promise<Principal | null> {
   const header = c.req.header('authorization');
   if (header === undefined) return null;
-  const config = readConfig(c.env);
-  const principal = await authenticate(header, config.apiKeys, config.adminKeys);
+  const principal = await authenticate(header, c.env);
   if (!principal) {
     throw new ProblemError('unauthorized', {
       detail: 'The bearer key is not valid.',

@@ -12,11 +12,14 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     const principal = c.get('principal');
     if (!principal) throw new Error('rateLimit() must run after requireKey()');
     const config = readConfig(c.env);
+    // An issued key may carry its own limit (POST /v1/keys); otherwise the deployment's applies.
+    const perMinute = principal.rate?.perMinute ?? config.rateLimitPerMinute;
+    const burst = principal.rate?.burst ?? config.rateLimitBurst;
     const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`key:${principal.keyId}`));
-    const decision = await stub.take(config.rateLimitBurst, config.rateLimitPerMinute);
+    const decision = await stub.take(burst, perMinute);
     if (!decision.allowed) {
       throw new ProblemError('rate-limited', {
-        detail: `Rate limit of ${config.rateLimitPerMinute} requests per minute (burst ${config.rateLimitBurst}) exceeded for this key.`,
+        detail: `Rate limit of ${perMinute} requests per minute (burst ${burst}) exceeded for this key.`,
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
         extensions: { retryAfterSeconds: decision.retryAfterSeconds },
       });

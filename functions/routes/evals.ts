@@ -21,8 +21,10 @@ import {
   listResults,
   resultRows,
 } from '../../edge/stores/evaluations.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -264,8 +266,9 @@ const resultRoute = createRoute({
   },
 });
 
-async function findEval(env: Bindings, id: string): Promise<EvalRow> {
-  const row = await getEval(env, id);
+/** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */
+async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRow> {
+  const row = await getEval(env, id, owner);
   if (!row) throw new ProblemError('not-found', { detail: `No evaluation with id ${id}.` });
   return row;
 }
@@ -274,18 +277,19 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createEvalRoute, async (c) => {
     const suite: EvalSuite = c.req.valid('json');
     await assertSurfacesExist(c.env, suite);
-    const launch = await launchEval(c.env, suite);
-    const row = await findEval(c.env, launch.id);
+    const owner = ownerOf(c);
+    const launch = await launchEval(c.env, suite, { ownerId: owner.id });
+    const row = await findEval(c.env, launch.id, owner);
     return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });
   });
 
   app.openapi(listEvalsRoute, async (c) => {
     const q = c.req.valid('query');
-    return c.json(await listEvalSummaries(c.env, q), 200);
+    return c.json(await listEvalSummaries(c.env, { ...q, owner: ownerOf(c) }), 200);
   });
 
   app.openapi(getEvalRoute, async (c) => {
-    const row = await findEval(c.env, c.req.valid('param').id);
+    const row = await findEval(c.env, c.req.valid('param').id, ownerOf(c));
     const suite = row.suite as EvalSuite;
     const rows = await resultRows(c.env, row.id);
     const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
@@ -310,16 +314,16 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(deleteEvalRoute, async (c) => {
     const id = c.req.valid('param').id;
-    await findEval(c.env, id);
+    await findEval(c.env, id, ownerOf(c));
     await cancelEval(c.env, id);
-    const row = await findEval(c.env, id);
+    const row = await findEval(c.env, id, ownerOf(c));
     return c.json(summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)), 200);
   });
 
   app.openapi(resultsRoute, async (c) => {
     const id = c.req.valid('param').id;
     const q = c.req.valid('query');
-    await findEval(c.env, id);
+    await findEval(c.env, id, ownerOf(c));
     const { limit, cursor, correct, ...filter } = q;
     const page = await listResults(
       c.env,
@@ -332,6 +336,7 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(resultRoute, async (c) => {
     const { id, resultId } = c.req.valid('param');
+    await findEval(c.env, id, ownerOf(c));
     const row = await getResult(c.env, id, resultId);
     if (!row) throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
     // Gold answers are admin-only everywhere else (GET /v1/tasks); the same here.

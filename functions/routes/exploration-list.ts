@@ -7,6 +7,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -99,7 +100,7 @@ interface StoredConfig {
 export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const page = await listExplorations(c.env, q);
+    const page = await listExplorations(c.env, { ...q, owner: ownerOf(c) });
     return c.json(
       {
         items: page.items.map(({ row: r, finished, solved }) => {
@@ -128,7 +129,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(treesRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { limit } = c.req.valid('query');
-    if (!(await getExploration(c.env, id)))
+    if (!(await getExploration(c.env, id, ownerOf(c))))
       throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
     const rows = await listTrees(c.env, id, limit);
     return c.json(

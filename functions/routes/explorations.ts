@@ -9,25 +9,26 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import {
+  cancelExploration,
   EXPLORE_TREE,
   type ExplorationConfig,
   TREE_LOCATION_HINTS,
   treeSeed,
 } from '../../edge/jobs/explore-tree.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import { assertModelCallsLeft } from '../../edge/stores/api-keys.ts';
 import {
-  cancelOpenTrees,
   getExploration,
   insertExploration,
-  openTrees,
-  settleExploration,
   treeStats,
   treeWithConfig,
 } from '../../edge/stores/explorations.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
@@ -139,6 +140,10 @@ const ExplorationView = z
   .object({
     id: z.string(),
     status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    stoppedFor: z.string().nullable().openapi({
+      description:
+        "Why a cancelled exploration stopped by itself: `quota-exhausted` when its key's model-call quota ran out before every tree started (null otherwise).",
+    }),
     trees: z.number().int(),
     counts: Counts,
     solved: z.number().int(),
@@ -267,8 +272,13 @@ async function resolveTasks(
   return ids;
 }
 
-async function explorationView(env: Bindings, id: string): Promise<z.infer<typeof ExplorationView>> {
-  const row = await getExploration(env, id);
+/** The exploration as the API shows it, if the caller may see it (another user key's is a 404 like a missing one). */
+async function explorationView(
+  env: Bindings,
+  id: string,
+  owner: Owner,
+): Promise<z.infer<typeof ExplorationView>> {
+  const row = await getExploration(env, id, owner);
   if (!row) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
   const groups = await treeStats(env, id);
   const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
@@ -287,6 +297,7 @@ async function explorationView(env: Bindings, id: string): Promise<z.infer<typeo
   return {
     id: row.id,
     status: row.status,
+    stoppedFor: row.stoppedFor,
     trees: row.treesTotal,
     counts,
     solved,
@@ -304,8 +315,8 @@ async function explorationView(env: Bindings, id: string): Promise<z.infer<typeo
 }
 
 /** The aggregate progress an exploration's event stream sends. */
-async function explorationProgress(env: Bindings, id: string) {
-  const view = await explorationView(env, id);
+async function explorationProgress(env: Bindings, id: string, owner: Owner) {
+  const view = await explorationView(env, id, owner);
   return {
     data: {
       status: view.status,
@@ -324,6 +335,8 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
     await requireSurface(c.env, body.surface, 'surface');
     await requireSurface(c.env, body.promptSurface, 'promptSurface');
     textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
+    const owner = ownerOf(c);
+    await assertModelCallsLeft(c.env, owner.id);
     const taskIds = await resolveTasks(c.env, body.tasks);
     const total = taskIds.length * body.treesPerTask;
     if (total > MAX_TREES) {
@@ -356,43 +369,49 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
         updatedAt: now,
       })),
     );
-    await insertExploration(c.env, { id, config, treesTotal: total, createdAt: now }, rows);
+    await insertExploration(
+      c.env,
+      { id, ownerId: owner.id, config, treesTotal: total, createdAt: now },
+      rows,
+    );
     for (const row of rows) {
       await enqueueJob(c.env, EXPLORE_TREE, { explorationId: id, treeId: row.id }, { id: `${id}:${row.id}` });
     }
-    return c.json(await explorationView(c.env, id), 202);
+    return c.json(await explorationView(c.env, id, owner), 202);
   });
 
-  app.openapi(getRoute, async (c) => c.json(await explorationView(c.env, c.req.valid('param').id), 200));
+  app.openapi(getRoute, async (c) =>
+    c.json(await explorationView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+  );
 
   app.openapi(eventsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    await explorationView(c.env, id); // 404 before the stream starts
-    return progressEvents(c, () => explorationProgress(c.env, id), 'the exploration was deleted') as never;
+    const owner = ownerOf(c);
+    await explorationView(c.env, id, owner); // 404 before the stream starts
+    return progressEvents(
+      c,
+      () => explorationProgress(c.env, id, owner),
+      'the exploration was deleted',
+    ) as never;
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
-    await explorationView(c.env, id);
-    await settleExploration(c.env, id, 'cancelled');
-    const open = await openTrees(c.env, id);
-    for (const t of open) {
-      // A queued tree's job sees the cancelled exploration and never starts it; a running one is stopped.
-      if (t.status === 'running') await treeStub(c.env, t.id).cancel();
-    }
-    await cancelOpenTrees(c.env, id);
-    return c.json(await explorationView(c.env, id), 200);
+    const owner = ownerOf(c);
+    await explorationView(c.env, id, owner);
+    await cancelExploration(c.env, id);
+    return c.json(await explorationView(c.env, id, owner), 200);
   });
 
   app.openapi(treeRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const view = await treeOrProblem(c.env, id);
+    const view = await treeOrProblem(c.env, id, ownerOf(c));
     return c.json(view as unknown as Record<string, unknown>, 200);
   });
 
   app.openapi(treeEventsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    await treeOrProblem(c.env, id);
+    await treeOrProblem(c.env, id, ownerOf(c));
     const tree = treeStub(c.env, id);
     return progressEvents(
       c,
@@ -405,8 +424,8 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 }
 
-async function treeOrProblem(env: Bindings, id: string) {
-  const row = await treeWithConfig(env, id);
+async function treeOrProblem(env: Bindings, id: string, owner: Owner) {
+  const row = await treeWithConfig(env, id, owner);
   // A queued tree's object may not exist yet: asking for it here creates it, so with the exploration's hint.
   const view = row ? await treeStub(env, id, (row.config as ExplorationConfig).locationHint).tree() : null;
   if (!view) throw new ProblemError('not-found', { detail: `No started tree with id ${id}.` });

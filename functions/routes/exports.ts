@@ -24,10 +24,12 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import {
   explorationKnown,
+  type ExportFilter as OwnedExportFilter,
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -44,7 +46,6 @@ const ExportFilter = z.object({
     .openapi({ description: 'Only trees run on this server surface.' }),
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
-type ExportFilter = z.infer<typeof ExportFilter>;
 
 const SftQuery = ExportFilter.extend({
   format: z.enum(SFT_FORMATS).default('multi-turn').openapi({
@@ -54,7 +55,7 @@ const SftQuery = ExportFilter.extend({
 });
 
 /** A 404 problem when the filter names an exploration that is unknown (see `explorationKnown`). */
-async function requireExploration(env: Bindings, f: ExportFilter): Promise<void> {
+async function requireExploration(env: Bindings, f: OwnedExportFilter): Promise<void> {
   const id = f.exploration;
   if (id && !(await explorationKnown(env, id)))
     throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
@@ -89,7 +90,7 @@ const dpoRoute = createRoute({
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, 404, ...AUTH_PROBLEMS) },
 });
 
-async function sftPage(env: Bindings, f: ExportFilter, format: SftFormat, after: string) {
+async function sftPage(env: Bindings, f: OwnedExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
@@ -122,7 +123,7 @@ async function sftPage(env: Bindings, f: ExportFilter, format: SftFormat, after:
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
 }
 
-async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
+async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
   const rows = await preferencePairsAfter(env, f, after, PAGE);
   const lines = rows.map((r) => JSON.stringify(r.record));
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
@@ -130,13 +131,14 @@ async function dpoPage(env: Bindings, f: ExportFilter, after: string) {
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(sftRoute, async (c) => {
-    const { format, ...f } = c.req.valid('query');
+    const { format, ...query } = c.req.valid('query');
+    const f = { ...query, owner: ownerOf(c) };
     await requireExploration(c.env, f);
     return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
   });
 
   app.openapi(dpoRoute, async (c) => {
-    const f = c.req.valid('query');
+    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
     await requireExploration(c.env, f);
     return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });

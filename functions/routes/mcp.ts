@@ -22,7 +22,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { SESSION_MISSING_HEADER } from '../../durable-objects/episode-session.ts';
+import { assertSessionVisible } from '../../edge/stores/sessions.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, ProblemSchema } from '../http/problem.ts';
 
@@ -152,6 +154,7 @@ const FORWARDED_HEADERS = [
 ] as const;
 
 async function forward(c: Context<AppEnv>, id: string): Promise<Response> {
+  await assertSessionVisible(c.env, id, ownerOf(c));
   const headers = new Headers();
   for (const name of FORWARDED_HEADERS) {
     const value = c.req.header(name);

@@ -10,6 +10,7 @@ import type { Bindings } from '../../edge/env.ts';
 import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
 import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
 import { textModelFor } from '../../edge/models.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import {
   deleteSchedule,
   getSchedule,
@@ -19,6 +20,7 @@ import {
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
@@ -179,8 +181,9 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
   }
 }
 
-async function findSchedule(env: Bindings, id: string): Promise<ScheduleRow> {
-  const row = await getSchedule(env, id);
+/** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
+async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<ScheduleRow> {
+  const row = await getSchedule(env, id, owner);
   if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
   return row;
 }
@@ -193,6 +196,7 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
     const now = Date.now();
     const row: ScheduleRow = {
       id: crypto.randomUUID(),
+      ownerId: ownerOf(c).id,
       name: body.name,
       cron: body.cron.trim(),
       suite: body.suite,
@@ -206,20 +210,20 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(listSchedulesRoute, async (c) => {
-    const rows = await listSchedules(c.env);
+    const rows = await listSchedules(c.env, ownerOf(c));
     const out = [];
     for (const r of rows) out.push(await scheduleView(c.env, r));
     return c.json({ schedules: out }, 200);
   });
 
   app.openapi(getScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id);
+    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
     const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
     return c.json({ ...(await scheduleView(c.env, row)), runs: runs.evals }, 200);
   });
 
   app.openapi(patchScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id);
+    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
     const body = c.req.valid('json');
     if (body.suite) {
       await assertSurfacesExist(c.env, body.suite, '/suite');
@@ -239,7 +243,7 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(deleteScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id);
+    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
     await deleteSchedule(c.env, row.id);
     return c.body(null, 204);
   });

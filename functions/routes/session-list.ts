@@ -5,14 +5,15 @@
  * its first and last call. A session that was started but never called does not appear. The transcript of one
  * session stays at `GET /v1/sessions/{id}`; the journal rows themselves (inputs, faults) remain admin-only.
  *
- * The list needs an admin key: a session id is the capability to read and drive that session, and sessions are
- * not owned by keys, so listing every session to every user key would hand out everyone's sessions.
+ * Sessions belong to the key that started them (edge/stores/sessions.ts): a user key lists its own sessions, an
+ * admin key every session.
  *
  * Pagination is by keyset on (last call time, session id), newest activity first.
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
@@ -45,7 +46,7 @@ const listRoute = createRoute({
   path: '/v1/sessions',
   tags: ['Sessions'],
   summary: 'Recent sessions (from the call journal), most recently active first; by cursor',
-  ...keyed('admin'),
+  ...keyed('user'),
   request: { query: ListQuery },
   responses: {
     200: {
@@ -63,7 +64,7 @@ const listRoute = createRoute({
 export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const page = await listJournalSessions(c.env, q);
+    const page = await listJournalSessions(c.env, { ...q, owner: ownerOf(c) });
     const next = page.nextCursor;
     linkNext(c, next);
     return c.json(

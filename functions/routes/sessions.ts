@@ -5,6 +5,7 @@
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
 import { serverSurfaceAt } from '../../core/sessions/episode.ts';
 import type { DeprecationNotice, StepInput } from '../../core/surfaces/adapter.ts';
@@ -19,10 +20,13 @@ import {
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { getDocset } from '../../edge/stores/draft.ts';
+import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
@@ -53,6 +57,10 @@ const CreateSession = z
       .max(100)
       .default('pc')
       .openapi({ description: 'Surface whose docs the agent sees.' }),
+    docset: z.string().min(1).max(100).optional().openapi({
+      description:
+        'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
+    }),
     stepBudget: z.number().int().min(1).max(200).default(20),
     seed: z.string().min(1).max(200).default('0'),
     faults: FaultConfigSchema.optional().openapi({ description: 'Fault injection (off by default).' }),
@@ -333,7 +341,19 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createRoute_, async (c) => {
     const body = c.req.valid('json');
     const task = await pickTask(c, body);
-    const promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+    let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+    let toolDescriptions: Record<string, string> | undefined;
+    if (body.docset !== undefined) {
+      const set = await getDocset(c.env, body.docset);
+      if (!set) {
+        throw new ProblemError('validation-error', {
+          detail: `Unknown documentation set ${body.docset}.`,
+          errors: [{ in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' }],
+        });
+      }
+      promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
+      toolDescriptions = refinedDescriptions(set);
+    }
     let server: SessionConfig['server'];
     if (body.schedule) {
       const surfaces: Record<string, Surface> = {};
@@ -364,10 +384,12 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
       stepBudget: body.stepBudget,
       seed: body.seed,
       ...(body.faults ? { faults: body.faults } : {}),
+      ...(toolDescriptions ? { toolDescriptions } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
     };
     const view = await sessionStub(c.env, id).start(config);
+    await insertSession(c.env, { id, taskId: task.id, createdAt: now.getTime() }, ownerOf(c));
     return c.json(
       {
         id,
@@ -385,6 +407,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const view = await sessionStub(c.env, id).view();
     if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
     return c.json(publicView(view) as Record<string, unknown>, 200);
@@ -392,6 +415,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(stepRoute, async (c) => {
     const { id } = c.req.valid('param');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     let input: StepInput;
     if (type === 'text/plain') {
@@ -426,6 +450,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(toolRoute, async (c) => {
     const { id, name } = c.req.valid('param');
     const args = c.req.valid('json');
+    await assertSessionVisible(c.env, id, ownerOf(c));
     const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
     if (reply.kind !== 'step') handleNonStep(reply, id);

@@ -13,21 +13,14 @@
  * first correct Finish for `mcts-oracle` (an upper bound).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import {
-  AidsSchema,
-  AidUnavailableError,
-  aidIssues,
-  documentationSurfaceId,
-  resolveAids,
-} from '../../core/aids/index.ts';
+import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { InvalidInputError } from '../../edge/errors.ts';
+import { requireAids } from '../../edge/aids.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
-import { steDemonstrations } from '../../edge/ste-demonstrations.ts';
-import { findSurface, requireSurface, unknownSurface } from '../../edge/stores/surfaces.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -159,27 +152,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await requireSurface(c.env, body.surface, 'surface');
-    const lookup = {
-      surface: (id: string) => findSurface(c.env, id),
-      demonstrations: steDemonstrations(c.env),
-    };
-    const aids = await resolveAids(body.aids, body.promptSurface, lookup).catch((err: unknown) => {
-      if (err instanceof AidUnavailableError && err.slot === 'documentation') {
-        throw unknownSurface(documentationSurfaceId(body.aids, body.promptSurface), err.field);
-      }
-      if (err instanceof AidUnavailableError) {
-        // An exemplar set (an STE run id) without exemplars.
-        throw new InvalidInputError(`${err.message} (a demonstrations set is the id of an STE run).`, [
-          {
-            in: 'body',
-            field: err.field,
-            pointer: `/${err.field.replaceAll('.', '/')}`,
-            message: err.message,
-          },
-        ]);
-      }
-      throw err;
-    });
+    const aids = await requireAids(c.env, body.aids, body.promptSurface);
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };

@@ -10,6 +10,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { ownerOf } from '../http/auth.ts';
 import { cursorParam, linkNext } from '../http/keyset.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -128,7 +129,7 @@ export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
     const { limit, cursor, ...filter } = q;
-    const page = await listTrajectories(c.env, filter, { limit, cursor });
+    const page = await listTrajectories(c.env, filter, { limit, cursor }, ownerOf(c));
     const next = page.nextCursor;
     const items = page.items;
     linkNext(c, next);
@@ -137,7 +138,7 @@ export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const row = await getTrajectory(c.env, id);
+    const row = await getTrajectory(c.env, id, ownerOf(c));
     if (!row) throw new ProblemError('not-found', { detail: `No trajectory with id ${id}.` });
     const { t } = row;
     return c.json(

@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Bindings } from '../../edge/env.ts';
 import { type EvalProgress, type EvalRow, listEvals } from '../../edge/stores/evaluations.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 
 const Iso = z.string().openapi({ description: 'Time (ISO 8601, UTC).' });
 
@@ -22,6 +23,10 @@ export const EvalSummary = z
     flagged: z
       .boolean()
       .openapi({ description: 'A drop beyond the schedule threshold against the previous run.' }),
+    stoppedFor: z.string().nullable().openapi({
+      description:
+        "Why a cancelled evaluation stopped by itself: `quota-exhausted` when its key's model-call quota ran out (null otherwise).",
+    }),
     links: z.record(z.string(), z.string()),
   })
   .openapi('EvalSummary');
@@ -53,6 +58,7 @@ export function evalSummary(
     progress: { done, total: row.total },
     successRate: row.status === 'done' ? row.successRate : successRate,
     flagged: row.flagged,
+    stoppedFor: row.stoppedFor,
     links: { self: `/v1/evals/${row.id}`, results: `/v1/evals/${row.id}/results` },
   };
 }
@@ -60,7 +66,7 @@ export function evalSummary(
 /** Summaries of evaluations (newest first), with their progress. */
 export async function listEvalSummaries(
   env: Bindings,
-  opts: { limit: number; scheduleId?: string; before?: string },
+  opts: { limit: number; scheduleId?: string; before?: string; owner?: Owner },
 ): Promise<{ evals: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
   const page = await listEvals(env, opts);
   // The evaluation list's JSON key is `evals` (kept as published; other lists say `items`).

@@ -1,10 +1,11 @@
 /**
  * The dashboard shell: hash routing (#/surfaces, #/explorations/…, #/evals/…, #/schedules/…, #/trajectories/…,
- * #/sessions/…, #/ste/…, #/toolsets/…), the API-key gate, and each view's lifetime: a view gets an AbortSignal
- * that aborts when the route changes, so its polling and event streams stop.
+ * #/sessions/…, #/ste/…, #/draft/…, #/toolsets/…), the API-key gate, and each view's lifetime: a view gets an
+ * AbortSignal that aborts when the route changes, so its polling and event streams stop.
  */
 import { getKey, setKey } from './api.js';
 import { append, clear, clearErrors, h, showError } from './ui.js';
+import * as draft from './views/draft.js';
 import * as evals from './views/evals.js';
 import * as explorations from './views/explorations.js';
 import * as schedules from './views/schedules.js';
@@ -32,6 +33,8 @@ const ROUTES = [
   [/^\/sessions\/([^/]+)$/, 'sessions', (m) => sessions.renderSession(m[1])],
   [/^\/ste$/, 'ste', () => ste.renderList()],
   [/^\/ste\/([^/]+)$/, 'ste', (m) => ste.renderRun(m[1])],
+  [/^\/draft$/, 'draft', () => draft.renderList()],
+  [/^\/draft\/([^/]+)$/, 'draft', (m) => draft.renderRun(m[1])],
 ];
 
 let current = null;

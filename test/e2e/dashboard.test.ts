@@ -6,7 +6,8 @@
  *
  * One walk through the dashboard as a user would do it: enter the key, read the drift of a surface against pc,
  * start an evaluation from the form and watch its results table and charts appear, start a tiny exploration,
- * open one of its trees and read a node's ReAct step, then the trajectory and session browsers. Every page
+ * open one of its trees and read a node's ReAct step, then the trajectory and session browsers, and a DRAFT run's
+ * tools and documentation revisions. Every page
  * error, console error, failed request and HTTP error answer is collected and must stay empty.
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -248,5 +249,50 @@ describe('dashboard in headless Chromium', () => {
 
   it('raised no page error, console error or failed request', () => {
     expect(problems).toEqual([]);
+  });
+  it('shows a DRAFT run: its tools with Δ per iteration, then the documentation revisions side by side', async () => {
+    const res = await fetch(`${baseUrl}/v1/draft/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ surface: 's-in', tools: ['LoadDB'], options: { seed: 'e2e' } }),
+    });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const run = async () =>
+      api<{ status: string; tools: { stop: string; deltas: { delta: number }[] }[] }>(`/v1/draft/runs/${id}`);
+    await expect.poll(async () => (await run()).status, { timeout: 45_000 }).toBe('succeeded');
+    const done = await run();
+    // A page of its own, watched like the walk's page (after the walk: its page may still abort a late request).
+    const ownProblems: string[] = [];
+    const own = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    own.on('console', (msg) => {
+      if (msg.type() === 'error') ownProblems.push(`console error: ${msg.text()}`);
+    });
+    own.setDefaultTimeout(15_000);
+    own.on('pageerror', (err) => ownProblems.push(`page error: ${err.message}`));
+    own.on('requestfailed', (req) =>
+      ownProblems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
+    );
+    own.on('response', (r) => {
+      if (r.status() >= 400) ownProblems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+    });
+    try {
+      await own.goto(`${baseUrl}/dashboard/#/draft`);
+      await own.getByRole('textbox', { name: 'API key' }).fill(userKey);
+      await own.getByRole('button', { name: 'Save key' }).click();
+      await own.getByTestId('draft-runs').locator(`a[href="#/draft/${id}"]`).click();
+      const tools = own.getByTestId('draft-tools');
+      await tools.waitFor();
+      await own.locator('#view[aria-busy="false"]').waitFor({ timeout: 45_000 });
+      const row = (await tools.locator('tbody tr').first().textContent()) ?? '';
+      expect(row).toContain('LoadDB');
+      expect(row).toContain(done.tools[0]?.stop as string);
+      expect(row).toContain((done.tools[0]!.deltas[0]!.delta as number).toFixed(3));
+      await own.getByRole('heading', { name: /^LoadDB → / }).waitFor();
+      expect(await own.locator('#view').textContent()).toContain('Written with the simulator');
+      expect(ownProblems).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });

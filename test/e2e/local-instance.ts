@@ -141,7 +141,22 @@ async function stop(child: ChildProcess): Promise<void> {
   signalGroup('SIGKILL');
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export interface LocalInstance {
+  baseUrl: string;
+  /** The instance's private state directory (its wrangler output is in wrangler.log there). */
+  dir: string;
+  /** Seeding and startup, in seconds. */
+  seededS: number;
+  healthyS: number;
+  /** Ends wrangler and workerd and removes the directory. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Seeds and starts one local instance (steps 1–3 above). `vars` are extra lines of its env file, e.g. an
+ * `OPENAI_BASE_URL` for a test's own fake model server (test/e2e/slow-model.test.ts starts a second instance so).
+ */
+export async function startLocalInstance(vars: Record<string, string> = {}): Promise<LocalInstance> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'tooldrift-e2e-'));
   const envFile = join(dir, 'test.env');
@@ -155,6 +170,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       'RATE_LIMIT_PER_MINUTE=100000',
       'RATE_LIMIT_BURST=10000',
       'LOG_LEVEL=warn',
+      ...Object.entries(vars).map(([k, v]) => `${k}=${v}`),
       '',
     ].join('\n'),
   );
@@ -162,11 +178,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   let server: ChildProcess | undefined;
   let logStream: WriteStream | undefined;
-  const cleanup = async () => {
-    if (server) await stop(server);
-    if (logStream) await new Promise<void>((r) => logStream?.end(r));
-    rmSync(dir, { recursive: true, force: true });
-  };
   // If vitest itself is interrupted, do not leave workerd behind.
   const onExit = () => {
     if (server?.pid !== undefined && server.exitCode === null) {
@@ -176,6 +187,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
         // already gone
       }
     }
+  };
+  const cleanup = async () => {
+    if (server) await stop(server);
+    if (logStream) await new Promise<void>((r) => logStream?.end(r));
+    rmSync(dir, { recursive: true, force: true });
+    process.off('exit', onExit);
   };
   process.once('exit', onExit);
 
@@ -227,26 +244,32 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await waitHealthy(baseUrl, server, Date.now() + STARTUP_TIMEOUT_MS);
     } catch (err) {
       await new Promise<void>((r) => output.end(r));
+      logStream = undefined;
       const tail = readFileSync(log, 'utf8').slice(-4000);
       throw new Error(`${(err as Error).message}\n--- wrangler output ---\n${tail}`);
     }
     const ready = performance.now();
-    console.log(
-      `[e2e] tooldrift at ${baseUrl} (world ${WORLD_SEED} × ${WORLD_SCALE}): seeded in ` +
-        `${((seeded - started) / 1000).toFixed(1)} s, healthy after ${((ready - started) / 1000).toFixed(1)} s`,
-    );
-
-    project.provide('baseUrl', baseUrl);
-    project.provide('userKey', E2E_USER_KEY);
-    project.provide('adminKey', E2E_ADMIN_KEY);
+    return {
+      baseUrl,
+      dir,
+      seededS: (seeded - started) / 1000,
+      healthyS: (ready - started) / 1000,
+      stop: cleanup,
+    };
   } catch (err) {
     await cleanup();
-    process.off('exit', onExit);
     throw err;
   }
+}
 
-  return async () => {
-    await cleanup();
-    process.off('exit', onExit);
-  };
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const instance = await startLocalInstance();
+  console.log(
+    `[e2e] tooldrift at ${instance.baseUrl} (world ${WORLD_SEED} × ${WORLD_SCALE}): seeded in ` +
+      `${instance.seededS.toFixed(1)} s, healthy after ${instance.healthyS.toFixed(1)} s`,
+  );
+  project.provide('baseUrl', instance.baseUrl);
+  project.provide('userKey', E2E_USER_KEY);
+  project.provide('adminKey', E2E_ADMIN_KEY);
+  return instance.stop;
 }

@@ -63,7 +63,12 @@ describe('aids in requests', () => {
     const task = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
     const cases: [unknown, string, RegExp][] = [
       [{ toolPool: { pool: 'all', topK: 2 } }, '/aids/toolPool', /not available yet/],
-      [{ documentation: { docset: 'draft-1' } }, '/aids/documentation', /not available yet/],
+      // DRAFT documentation sets are available (issue 16): a set that does not exist is the 400 here.
+      [
+        { documentation: { docset: 'draft-1' } },
+        '/aids/documentation/docset',
+        /no documentation set draft-1/,
+      ],
     ];
     for (const [aids, pointer, message] of cases) {
       const errors = await pointers(

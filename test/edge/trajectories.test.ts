@@ -258,8 +258,7 @@ describe('GET /v1/sessions', () => {
     await expectProblem(await call('/v1/sessions?limit=x', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions?cursor=12', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions'), 401, 'unauthorized');
-    // Sessions are not owned by keys, and an id is the capability to drive one: user keys cannot list them.
-    await expectProblem(await call('/v1/sessions', { key: USER_KEY }), 403, 'forbidden');
+    // A user key lists its own sessions since issue 13 item 6 (test/edge/owners.test.ts), no longer a 403.
   });
 });
 

@@ -1,0 +1,209 @@
+/**
+ * `tooldrift draft run|status|docs`: DRAFT documentation runs on a tooldrift instance. `run` starts one
+ * (POST /v1/draft/runs) and shows a progress bar of finished tools while polling, then the per-tool report (stop
+ * reason, Δ per iteration, model calls); `status` prints that report for a run; `docs` prints a documentation set
+ * rendered as the prompt tool list, JSON Schema, OpenAPI or JSON, or its diff against another set.
+ */
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
+import { CliError } from '../problem.ts';
+import { pollWithProgress } from '../progress.ts';
+import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+
+export const DRAFT_HELP = `Usage: tooldrift draft run --surface ID [options]
+       tooldrift draft status RUN_ID
+       tooldrift draft docs DOCSET_ID [--format prompt|json-schema|openapi|json] [--against ID|parent]
+
+DRAFT rewrites tool documentation from exploring a server surface: an explorer tries each tool, the real
+answers are analysed, a rewriter writes the next version, until Δ = (BLEU + cos) / 2 > τ or I iterations.
+
+run:
+  --surface ID             the server surface to explore (required)
+  --docs ID                start from this surface's documentation (default pc)
+  --from DOCSET_ID         continue a documentation set instead
+  --tools LIST             tool keys to re-document (default: every explorable tool)
+  --iterations N           I (default 5)
+  --tau X                  τ (default 0.75)
+  --phi X                  φ (default 0.9)
+  --no-diversity           ablation: accept every explored query
+  --no-adaptive-termination  ablation: always I iterations
+  --seed S                 seed of every model call
+  --no-wait                print the run id and return at once
+${MODEL_HELP}
+
+${CONNECTION_HELP}
+
+Exit codes: 0 succeeded, 1 the server refused or the run failed or was cancelled, 2 invalid flags.`;
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  ...MODEL_OPTIONS,
+  surface: { type: 'string' },
+  docs: { type: 'string' },
+  from: { type: 'string' },
+  tools: { type: 'string' },
+  iterations: { type: 'string' },
+  tau: { type: 'string' },
+  phi: { type: 'string' },
+  'no-diversity': { type: 'boolean' },
+  'no-adaptive-termination': { type: 'boolean' },
+  seed: { type: 'string' },
+  'no-wait': { type: 'boolean' },
+  format: { type: 'string' },
+  against: { type: 'string' },
+} as const;
+
+type Values = Record<string, string | boolean | undefined>;
+
+export interface DraftRunView {
+  id: string;
+  status: string;
+  surface: string;
+  docsetId: string | null;
+  progress: { tools: number; done: number; modelCalls: number };
+  tools: {
+    key: string;
+    status: string;
+    iteration: number;
+    modelCalls: number;
+    deltas: { iteration: number; delta: number | null }[];
+    stop: string | null;
+  }[];
+}
+
+/** The body of POST /v1/draft/runs the flags describe; unset flags are left to the API's defaults. */
+export function draftRunBody(values: Values): Record<string, unknown> {
+  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const surface = s('surface');
+  if (surface === undefined) throw new CliError(['--surface is required.', DRAFT_HELP], EXIT_USAGE);
+  const body: Record<string, unknown> = { surface };
+  if (s('docs') !== undefined) body.docsSurface = s('docs');
+  if (s('from') !== undefined) body.fromDocset = s('from');
+  if (s('tools') !== undefined) body.tools = listValue(s('tools') as string);
+  const options: Record<string, unknown> = {};
+  for (const key of ['iterations', 'tau', 'phi'] as const) {
+    const v = s(key);
+    if (v !== undefined) options[key] = flagValue(v);
+  }
+  if (values['no-diversity']) options.diversity = false;
+  if (values['no-adaptive-termination']) options.adaptiveTermination = false;
+  if (s('seed') !== undefined) options.seed = s('seed');
+  if (Object.keys(options).length > 0) body.options = options;
+  const model = modelFromFlags(values);
+  if (model !== undefined) body.model = model;
+  return body;
+}
+
+function deltaText(deltas: DraftRunView['tools'][number]['deltas']): string {
+  return deltas.length === 0
+    ? '—'
+    : deltas.map((d) => (d.delta === null ? '?' : d.delta.toFixed(3))).join(' → ');
+}
+
+export function draftRunReport(run: DraftRunView): string {
+  const width = Math.max(4, ...run.tools.map((t) => t.key.length));
+  const lines = [
+    `DRAFT run ${run.id} — ${run.status}: ${run.progress.done}/${run.progress.tools} tools on ${run.surface}, ` +
+      `${run.progress.modelCalls} model calls`,
+    `${'tool'.padEnd(width)}  status     stop            calls  Δ per iteration`,
+  ];
+  for (const t of run.tools) {
+    lines.push(
+      `${t.key.padEnd(width)}  ${t.status.padEnd(9)}  ${(t.stop ?? '—').padEnd(14)}  ${String(t.modelCalls).padStart(5)}  ${deltaText(t.deltas)}`,
+    );
+  }
+  if (run.docsetId) lines.push(`Documentation: tooldrift draft docs ${run.docsetId}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const RUNNING = new Set(['queued', 'running', 'finalizing']);
+
+async function runCommand(values: Values, io: CliIO): Promise<number> {
+  const client = clientFor(io, values);
+  let view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
+  if (values['no-wait']) {
+    if (values.json) printJson(io, view);
+    else io.stdout(`Started DRAFT run ${view.id} (${view.progress.tools} tools).\n`);
+    return 0;
+  }
+  view = await pollWithProgress(io, {
+    label: `draft ${view.id}`,
+    unit: 'tools',
+    first: view,
+    running: (v) => RUNNING.has(v.status),
+    counts: (v) => ({
+      done: v.progress.done,
+      total: v.progress.tools,
+      note: `${v.progress.modelCalls} model calls`,
+    }),
+    status: (v) => v.status,
+    refetch: (v) => client.get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(v.id)}`),
+  });
+  if (values.json) printJson(io, view);
+  else io.stdout(draftRunReport(view));
+  return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
+}
+
+const FORMATS = new Set(['prompt', 'json-schema', 'openapi', 'json']);
+
+async function docsCommand(id: string, values: Values, io: CliIO): Promise<number> {
+  const client = clientFor(io, values);
+  const against = typeof values.against === 'string' ? values.against : undefined;
+  if (against !== undefined) {
+    const diff = await client.get<{
+      against: string;
+      tools: { key: string; before: string | null; after: string | null; changed: boolean }[];
+    }>(`/v1/docsets/${encodeURIComponent(id)}/diff?against=${encodeURIComponent(against)}`);
+    if (values.json) printJson(io, diff);
+    else {
+      const changed = diff.tools.filter((t) => t.changed);
+      io.stdout(`${changed.length} of ${diff.tools.length} tools changed since ${diff.against}\n`);
+      for (const t of changed)
+        io.stdout(`\n${t.key}\n- ${t.before ?? '(absent)'}\n+ ${t.after ?? '(absent)'}\n`);
+    }
+    return 0;
+  }
+  const format = typeof values.format === 'string' ? values.format : 'prompt';
+  if (!FORMATS.has(format)) {
+    throw new CliError(
+      [`--format must be one of ${[...FORMATS].join(', ')}, got ${JSON.stringify(format)}.`],
+      EXIT_USAGE,
+    );
+  }
+  const doc = await client.get<Record<string, unknown>>(
+    `/v1/docsets/${encodeURIComponent(id)}?format=${format}`,
+  );
+  if (format === 'prompt' && !values.json) {
+    io.stdout(
+      `${doc.simulated ? '# written with the simulator (tooldrift-sim-v1)\n' : ''}${String(doc.text)}\n`,
+    );
+  } else printJson(io, doc);
+  return 0;
+}
+
+export async function draftCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('draft', args, OPTIONS, true);
+  const [sub, id, ...extra] = positionals;
+  if (values.help || sub === undefined) {
+    io.stdout(`${DRAFT_HELP}\n`);
+    return sub === undefined && !values.help ? EXIT_USAGE : 0;
+  }
+  if (extra.length > 0) throw new CliError([`Unexpected arguments: ${extra.join(' ')}.`], EXIT_USAGE);
+  switch (sub) {
+    case 'run':
+      if (id !== undefined) throw new CliError([`draft run takes no positional argument.`], EXIT_USAGE);
+      return runCommand(values, io);
+    case 'status': {
+      if (id === undefined) throw new CliError(['Usage: tooldrift draft status RUN_ID'], EXIT_USAGE);
+      const view = await clientFor(io, values).get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(id)}`);
+      if (values.json) printJson(io, view);
+      else io.stdout(draftRunReport(view));
+      return 0;
+    }
+    case 'docs':
+      if (id === undefined) throw new CliError(['Usage: tooldrift draft docs DOCSET_ID'], EXIT_USAGE);
+      return docsCommand(id, values, io);
+    default:
+      throw new CliError([`Unknown draft command ${JSON.stringify(sub)}: run, status or docs.`], EXIT_USAGE);
+  }
+}

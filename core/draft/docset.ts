@@ -1,0 +1,172 @@
+/**
+ * A DRAFT documentation set: per tool its name, the parameters learned, the description, an example of a call
+ * that worked, and the version history with Δ per rewrite and the reason the loop stopped; per category the
+ * tool-level description (spec draft.md step 5). A plain JSON value: stored in D1, sent over HTTP, given to agents
+ * as their documentation.
+ *
+ * Categories group the tools a user meets together (ToolBench's "tool" of several endpoints; here the kernel
+ * family of the documentation surface's tool): retrieval, database, graph, code and control. Control tools
+ * (Finish, UpdateTool) are part of the agent protocol, not of the drifting API: they are copied, not explored.
+ */
+import { docLine } from '../prompts/draft.ts';
+import type { Surface, SurfaceTool } from '../surfaces/model.ts';
+import type { KernelToolName } from '../world/kernel/kernel.ts';
+import type { DraftOptions } from './config.ts';
+
+export const DOCSET_FORMAT = 'tooldrift-docset/1';
+
+export interface DocParam {
+  name: string;
+  required: boolean;
+  description?: string;
+}
+
+export interface ToolDoc {
+  name: string;
+  params: DocParam[];
+  /** The text after the call form (`which loads …`). */
+  description: string;
+  /** The parameters of the last exploration call under this name that worked. */
+  example?: Record<string, unknown>;
+}
+
+export interface DocVersion {
+  /** 0 for the starting documentation, then the iteration whose rewrite produced it. */
+  iteration: number;
+  doc: ToolDoc;
+  /** Δ parts against the previous version (null for version 0). */
+  bleu: number | null;
+  cos: number | null;
+  delta: number | null;
+}
+
+/** `converged`: Δ > τ; `max-iterations`: I rewrites without converging; `not-explored`: copied as it was. */
+export type StopReason = 'converged' | 'max-iterations' | 'not-explored';
+
+export type Category = 'retrieval' | 'database' | 'graph' | 'code' | 'control';
+
+export interface DocEntry {
+  /** The tool's name in the documentation DRAFT started from (stable across versions). */
+  key: string;
+  category: Category;
+  doc: ToolDoc;
+  versions: DocVersion[];
+  stop: StopReason;
+  modelCalls: number;
+  toolCalls: number;
+}
+
+export interface CategoryDoc {
+  name: Category;
+  /** The tool-level rewrite ('' when not summarised). */
+  description: string;
+  tools: string[];
+}
+
+export interface DocSet {
+  format: typeof DOCSET_FORMAT;
+  /** The surface whose documentation DRAFT started from, and the surface it explored. */
+  source: { docs: string; server: string };
+  /** The documentation set this one continued from (docs that follow drift), or null. */
+  parent: string | null;
+  model: string;
+  /** True when the model was the simulated policy: every figure from this set must say so. */
+  simulated: boolean;
+  options: DraftOptions;
+  tools: DocEntry[];
+  categories: CategoryDoc[];
+}
+
+const CATEGORY_OF: Record<KernelToolName, Category> = {
+  RetrieveAgenda: 'retrieval',
+  RetrieveScirex: 'retrieval',
+  LoadDB: 'database',
+  FilterDB: 'database',
+  GetValue: 'database',
+  LoadGraph: 'graph',
+  NeighbourCheck: 'graph',
+  NodeCheck: 'graph',
+  EdgeCheck: 'graph',
+  SQLInterpreter: 'code',
+  PythonInterpreter: 'code',
+  Finish: 'control',
+  UpdateTool: 'control',
+};
+
+export const CATEGORIES: readonly Category[] = ['retrieval', 'database', 'graph', 'code', 'control'];
+
+export function categoryOf(tool: SurfaceTool): Category {
+  return CATEGORY_OF[tool.kernel];
+}
+
+/** Whether DRAFT explores a tool of this category. */
+export function explored(category: Category): boolean {
+  return category !== 'control';
+}
+
+/** A surface tool's documentation as its prompt list shows it (no example: the prompt list has none). */
+export function surfaceToolDoc(tool: SurfaceTool): ToolDoc {
+  const params: DocParam[] = [];
+  for (const p of tool.params) {
+    if (p.kind === 'numbered') {
+      params.push(
+        { name: `${p.prefix}1`, required: true, description: p.description },
+        { name: `${p.prefix}2`, required: false, description: p.description },
+        { name: '...', required: false },
+      );
+    } else
+      params.push({ name: p.name, required: p.kind !== 'flag' || !p.optional, description: p.description });
+  }
+  return { name: tool.name, params, description: tool.description };
+}
+
+/** `Name[a, b], description` of one documented tool. */
+export function toolDocLine(doc: ToolDoc): string {
+  return docLine(doc);
+}
+
+/** The starting documentation set of a surface: every tool as documented, nothing explored yet. */
+export function initialDocSet(
+  docs: Surface,
+  server: string,
+  model: string,
+  simulated: boolean,
+  options: DraftOptions,
+): DocSet {
+  const tools: DocEntry[] = docs.tools.map((t) => {
+    const doc = surfaceToolDoc(t);
+    return {
+      key: t.name,
+      category: categoryOf(t),
+      doc,
+      versions: [{ iteration: 0, doc, bleu: null, cos: null, delta: null }],
+      stop: 'not-explored',
+      modelCalls: 0,
+      toolCalls: 0,
+    };
+  });
+  return {
+    format: DOCSET_FORMAT,
+    source: { docs: docs.id, server },
+    parent: null,
+    model,
+    simulated,
+    options,
+    tools,
+    categories: CATEGORIES.map((name) => ({
+      name,
+      description: '',
+      tools: tools.filter((t) => t.category === name).map((t) => t.key),
+    })).filter((c) => c.tools.length > 0),
+  };
+}
+
+/** The tools' documentation lines in order (the prompt-style list without numbers). */
+export function docsetLines(set: DocSet): string[] {
+  return set.tools.map((t) => toolDocLine(t.doc));
+}
+
+/** Equality of two tool documents (names, parameters, description; the example does not count). */
+export function sameDoc(a: ToolDoc, b: ToolDoc): boolean {
+  return toolDocLine(a) === toolDocLine(b) && JSON.stringify(a.params) === JSON.stringify(b.params);
+}

@@ -1,0 +1,210 @@
+/**
+ * A whole DRAFT run in one process (tests, benchmarks, the CLI's local mode, evaluations): every explored tool of
+ * a documentation set through the per-tool loop (loop.ts), then one tool-level rewrite per category (spec
+ * draft.md step 5), assembled into the next documentation set. The edge runs the same pieces with one Durable
+ * Object per tool instead.
+ *
+ * `only` restricts the run to some tools (docs that follow drift re-document only the changed ones); the others
+ * keep their documentation and history from the starting set. A continued set starts each explored tool from its
+ * current documentation and appends to its version history.
+ */
+import type { EmbeddingModel, TextModel } from '../models/types.ts';
+import { addUsage, emptyUsage, type Usage } from '../models/types.ts';
+import { renderPrompt } from '../prompts/registry.ts';
+import type { Surface } from '../surfaces/model.ts';
+import type { KernelDeps } from '../world/kernel/kernel.ts';
+import type { World } from '../world/types.ts';
+import { type DraftOptionsInput, resolveDraftOptions } from './config.ts';
+import { type Category, type DocEntry, type DocSet, explored, initialDocSet, toolDocLine } from './docset.ts';
+import { advanceTool, callSeed, type DraftContext, type DraftToolState, initialToolState } from './loop.ts';
+import { parseSummaryAnswer } from './parse.ts';
+
+/** The tool states a run starts with: the explored tools of `set` (restricted to `only` when given). */
+export function toolStatesFor(set: DocSet, only?: readonly string[]): DraftToolState[] {
+  const lines = new Map(set.tools.map((t) => [t.key, toolDocLine(t.doc)]));
+  return set.tools
+    .filter((t) => explored(t.category) && (only === undefined || only.includes(t.key)))
+    .map((t) =>
+      initialToolState(
+        t.key,
+        t.category,
+        t.doc,
+        set.tools.filter((o) => o.key !== t.key && explored(o.category)).map((o) => lines.get(o.key)!),
+        set.options,
+      ),
+    );
+}
+
+/**
+ * A documentation set with finished tool states folded in: a tool's new versions are appended after its own
+ * (a continued set's history thus restarts its iteration numbers at 1 after each run).
+ */
+export function applyToolStates(set: DocSet, states: readonly DraftToolState[]): DocSet {
+  const byKey = new Map(states.map((s) => [s.key, s]));
+  const tools: DocEntry[] = set.tools.map((t) => {
+    const s = byKey.get(t.key);
+    if (s?.phase !== 'done' || !s.stop) return t;
+    return {
+      ...t,
+      doc: s.doc,
+      versions: [...t.versions, ...s.versions.slice(1)],
+      stop: s.stop,
+      modelCalls: t.modelCalls + s.modelCalls,
+      toolCalls: t.toolCalls + s.toolCalls,
+    };
+  });
+  const model = states.find((s) => s.model)?.model ?? set.model;
+  return { ...set, tools, model };
+}
+
+export interface SummaryContext {
+  model: TextModel;
+  signal?: AbortSignal;
+}
+
+/** The tool-level rewrite of one category from its tools' final documentation. */
+export async function summarizeCategory(
+  set: DocSet,
+  category: Category,
+  ctx: SummaryContext,
+): Promise<{ description: string; usage: Usage }> {
+  const o = set.options;
+  const messages = renderPrompt('draft/summarize', {
+    category,
+    tools: set.tools.filter((t) => t.category === category).map((t) => toolDocLine(t.doc)),
+  });
+  const r = await ctx.model.generate(
+    {
+      messages,
+      temperature: o.temperature,
+      topP: o.topP,
+      maxTokens: o.maxTokens,
+      seed: callSeed(o, `category:${category}`, 0, 'summarize'),
+    },
+    ctx.signal,
+  );
+  return { description: parseSummaryAnswer(r.candidates[0]?.text ?? ''), usage: r.usage };
+}
+
+/**
+ * The documentation set after a run: the finished tool states folded in, then one tool-level rewrite per category
+ * that had a tool explored (spec draft.md step 5).
+ */
+export async function finishDocSet(
+  start: DocSet,
+  states: readonly DraftToolState[],
+  ctx: SummaryContext,
+): Promise<{ docset: DocSet; usage: Usage }> {
+  let usage = emptyUsage();
+  const docset = applyToolStates(start, states);
+  const touched = new Set(states.filter((s) => s.phase === 'done').map((s) => s.category));
+  const categories = [];
+  for (const c of docset.categories) {
+    if (!touched.has(c.name)) {
+      categories.push(c);
+      continue;
+    }
+    const summary = await summarizeCategory(docset, c.name, ctx);
+    usage = addUsage(usage, summary.usage);
+    categories.push({ ...c, description: summary.description });
+  }
+  return {
+    docset: { ...docset, categories, simulated: docset.simulated || ctx.model.capabilities.simulated },
+    usage,
+  };
+}
+
+export interface StartDocSetInput {
+  /** The surface whose documentation a fresh set starts from. */
+  docs?: Surface;
+  /** A stored set to continue (docs that follow drift): its documentation and history are the start. */
+  from?: { id: string; set: DocSet };
+  server: string;
+  model: string;
+  simulated: boolean;
+  /** Options; a continued set keeps its own unless overridden here. */
+  options?: DraftOptionsInput;
+}
+
+/** The documentation set a run starts from: fresh from a surface, or continuing a stored set. */
+export function startDocSet(input: StartDocSetInput): DocSet {
+  if (input.from) {
+    const { id, set } = input.from;
+    const options = resolveDraftOptions({ ...set.options, ...input.options });
+    return {
+      ...set,
+      options,
+      parent: id,
+      source: { docs: set.source.docs, server: input.server },
+      model: input.model,
+      // Documentation written partly by the simulator stays labelled as such.
+      simulated: set.simulated || input.simulated,
+    };
+  }
+  if (!input.docs) throw new Error('startDocSet needs docs or from');
+  return initialDocSet(
+    input.docs,
+    input.server,
+    input.model,
+    input.simulated,
+    resolveDraftOptions(input.options),
+  );
+}
+
+export interface DraftRunInput {
+  model: TextModel;
+  embedder: EmbeddingModel;
+  world: World;
+  /** The surface whose documentation DRAFT starts from (ignored when `from` is given). */
+  docs: Surface;
+  server: Surface;
+  /** Kernel dependencies for the explorations. */
+  deps: KernelDeps;
+  options?: DraftOptionsInput;
+  /** Continue from this stored documentation set instead of the docs surface's. */
+  from?: { id: string; set: DocSet };
+  /** Only these tool keys. */
+  only?: readonly string[];
+  now?: Date;
+  signal?: AbortSignal;
+  /** Called after each finished tool (progress). */
+  onTool?: (state: DraftToolState) => void;
+}
+
+export interface DraftRunResult {
+  docset: DocSet;
+  states: DraftToolState[];
+  usage: Usage;
+}
+
+export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
+  const start = startDocSet({
+    ...(input.from ? { from: input.from } : { docs: input.docs }),
+    server: input.server.id,
+    model: input.model.model,
+    simulated: input.model.capabilities.simulated,
+    ...(input.options ? { options: input.options } : {}),
+  });
+  const ctx: DraftContext = {
+    model: input.model,
+    embedder: input.embedder,
+    world: input.world,
+    server: input.server,
+    deps: input.deps,
+  };
+  if (input.now) ctx.now = input.now;
+  if (input.signal) ctx.signal = input.signal;
+  const states: DraftToolState[] = [];
+  let usage = emptyUsage();
+  for (const s of toolStatesFor(start, input.only)) {
+    const done = await advanceTool(s, ctx);
+    usage = addUsage(usage, done.usage);
+    states.push(done);
+    input.onTool?.(done);
+  }
+  const finished = await finishDocSet(start, states, {
+    model: input.model,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  return { docset: finished.docset, states, usage: addUsage(usage, finished.usage) };
+}

@@ -1,0 +1,231 @@
+/**
+ * One DRAFT tool of one run per Durable Object (issue 16). The loop itself is core/draft/loop.ts; this class
+ * stores the tool's state, advances it in alarm-driven chunks of a few steps, writes live progress and, when the
+ * tool is done, its result to D1 — and, as the last tool of its run, enqueues the run's finalisation (the
+ * tool-level rewrite and the documentation set, edge/jobs/draft.ts).
+ *
+ * Storage (the object's SQLite): one `kv` table with `meta` (start parameters, status, failures, whether the end
+ * reached D1) and `state` (the JSON DraftToolState). A chunk writes both in one synchronous transaction, so
+ * storage always holds the state after a whole number of steps.
+ *
+ * Resumption: every alarm reloads the state before it works. An alarm that fails or is cut off (eviction, a
+ * provider error) has stored nothing of its unfinished chunk, and every model call's seed is a function of (run
+ * seed, tool, iteration, role, attempt), so the retried chunk recomputes the same steps: the finished
+ * documentation equals an uninterrupted run's.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
+import type { Bindings } from '../edge/env.ts';
+import { enqueueDraftFinalize } from '../edge/jobs/draft.ts';
+import { embeddingModelFor, type ModelChoice, textModelFor } from '../edge/models.ts';
+import {
+  type DeltaPoint,
+  type DraftToolResult,
+  finishDraftTool,
+  reportDraftToolProgress,
+} from '../edge/stores/draft.ts';
+import { findSurface } from '../edge/stores/surfaces.ts';
+import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
+
+export interface DraftToolStartParams {
+  runId: string;
+  /** The tool's starting state (core/draft/run.ts `toolStatesFor`). */
+  state: DraftToolState;
+  serverSurface: string;
+  model: ModelChoice;
+  /** Steps per alarm (default CHUNK_STEPS). */
+  chunkSteps?: number;
+}
+
+export type DraftToolStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface DraftToolProgress {
+  runId: string;
+  tool: string;
+  status: DraftToolStatus;
+  phase: DraftToolState['phase'];
+  iteration: number;
+  modelCalls: number;
+  toolCalls: number;
+  deltas: DeltaPoint[];
+  stop: DraftToolState['stop'];
+  error: string | null;
+}
+
+interface Meta {
+  params: Omit<DraftToolStartParams, 'state'>;
+  tool: string;
+  status: DraftToolStatus;
+  failures: number;
+  error: string | null;
+  /** The end has been written to D1 (and the finalisation enqueued when this was the last tool). */
+  reported: boolean;
+}
+
+/** Steps per alarm: each is one model call or one exploration's tool calls. */
+export const CHUNK_STEPS = 4;
+export const MAX_CHUNK_FAILURES = 5;
+
+export function deltasOf(state: DraftToolState): DeltaPoint[] {
+  return state.versions
+    .slice(1)
+    .map((v) => ({ iteration: v.iteration, bleu: v.bleu, cos: v.cos, delta: v.delta }));
+}
+
+export class DraftToolObject extends DurableObject<Bindings> {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, json TEXT NOT NULL)');
+    });
+  }
+
+  private read<T>(key: 'meta' | 'state'): T | null {
+    const row = this.ctx.storage.sql
+      .exec<{ json: string }>('SELECT json FROM kv WHERE key = ?', key)
+      .toArray()[0];
+    return row ? (JSON.parse(row.json) as T) : null;
+  }
+
+  private write(key: 'meta' | 'state', value: unknown): void {
+    this.ctx.storage.sql.exec(
+      'INSERT OR REPLACE INTO kv (key, json) VALUES (?, ?)',
+      key,
+      JSON.stringify(value),
+    );
+  }
+
+  /** Stores the starting state and schedules the first chunk. Idempotent: an existing tool is left alone. */
+  async start(params: DraftToolStartParams): Promise<DraftToolProgress> {
+    const existing = this.read<Meta>('meta');
+    if (existing) return this.progressOf(existing, this.read<DraftToolState>('state')!);
+    const { state, ...rest } = params;
+    const meta: Meta = {
+      params: rest,
+      tool: state.key,
+      status: 'running',
+      failures: 0,
+      error: null,
+      reported: false,
+    };
+    this.ctx.storage.transactionSync(() => {
+      this.write('meta', meta);
+      this.write('state', state);
+    });
+    await this.ctx.storage.setAlarm(Date.now());
+    return this.progressOf(meta, state);
+  }
+
+  async progress(): Promise<DraftToolProgress | null> {
+    const meta = this.read<Meta>('meta');
+    return meta ? this.progressOf(meta, this.read<DraftToolState>('state')!) : null;
+  }
+
+  async state(): Promise<DraftToolState | null> {
+    return this.read<DraftToolState>('state');
+  }
+
+  async cancel(): Promise<DraftToolProgress | null> {
+    const meta = this.read<Meta>('meta');
+    if (!meta) return null;
+    if (meta.status === 'running') {
+      meta.status = 'cancelled';
+      meta.reported = true; // the run's cancellation already ended the tool row
+      this.write('meta', meta);
+      await this.ctx.storage.deleteAlarm();
+    }
+    return this.progressOf(meta, this.read<DraftToolState>('state')!);
+  }
+
+  override async alarm(): Promise<void> {
+    const meta = this.read<Meta>('meta');
+    const state = this.read<DraftToolState>('state');
+    if (!meta || !state) return;
+    if (meta.status !== 'running') {
+      if (!meta.reported) await this.report(meta, state);
+      return;
+    }
+    const { params } = meta;
+    try {
+      const server = await findSurface(this.env, params.serverSurface);
+      if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
+      const ctx: DraftContext = {
+        model: textModelFor(this.env, params.model),
+        embedder: embeddingModelFor(this.env),
+        world: worldFor(this.env),
+        server,
+        deps: edgeKernelDeps(this.env),
+      };
+      const next = await advanceTool(state, ctx, params.chunkSteps ?? CHUNK_STEPS);
+      const nextMeta: Meta = {
+        ...meta,
+        failures: 0,
+        status: next.phase === 'done' ? 'succeeded' : 'running',
+      };
+      this.ctx.storage.transactionSync(() => {
+        this.write('state', next);
+        this.write('meta', nextMeta);
+      });
+      if (nextMeta.status === 'succeeded') await this.report(nextMeta, next);
+      else {
+        await this.ctx.storage.setAlarm(Date.now());
+        await reportDraftToolProgress(this.env, params.runId, meta.tool, {
+          phase: next.phase,
+          iteration: next.iteration,
+          modelCalls: next.modelCalls,
+          toolCalls: next.toolCalls,
+          deltas: deltasOf(next),
+        });
+      }
+    } catch (err) {
+      // Nothing of the failed chunk was stored: the next attempt reloads the state and redoes it.
+      const failures = meta.failures + 1;
+      const error = err instanceof Error ? err.message : String(err);
+      const next: Meta = { ...meta, failures, error };
+      if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
+      this.write('meta', next);
+      if (next.status === 'failed') await this.report(next, state);
+      else await this.ctx.storage.setAlarm(Date.now() + Math.min(60_000, 1000 * 2 ** failures));
+    }
+  }
+
+  private progressOf(meta: Meta, state: DraftToolState): DraftToolProgress {
+    return {
+      runId: meta.params.runId,
+      tool: meta.tool,
+      status: meta.status,
+      phase: state.phase,
+      iteration: state.iteration,
+      modelCalls: state.modelCalls,
+      toolCalls: state.toolCalls,
+      deltas: deltasOf(state),
+      stop: state.stop,
+      error: meta.error,
+    };
+  }
+
+  /** The tool's end to D1; the last tool of the run triggers its finalisation. Idempotent. */
+  private async report(meta: Meta, state: DraftToolState): Promise<void> {
+    const { runId } = meta.params;
+    const open =
+      meta.status === 'succeeded' && state.stop
+        ? await finishDraftTool(this.env, runId, meta.tool, {
+            status: 'succeeded',
+            deltas: deltasOf(state),
+            result: {
+              doc: state.doc,
+              versions: state.versions,
+              stop: state.stop,
+              modelCalls: state.modelCalls,
+              toolCalls: state.toolCalls,
+              model: state.model,
+            } satisfies DraftToolResult,
+          })
+        : await finishDraftTool(this.env, runId, meta.tool, {
+            status: 'failed',
+            error: meta.error ?? 'failed',
+          });
+    if (open === 0) await enqueueDraftFinalize(this.env, runId);
+    if (!meta.reported) this.write('meta', { ...meta, reported: true });
+  }
+}

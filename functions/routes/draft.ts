@@ -1,0 +1,421 @@
+/**
+ * DRAFT (issue 16): documentation refined by exploring a server surface. A run is one Durable Object per
+ * (run, tool) fanned out through the JOBS queue (edge/jobs/draft.ts); D1 holds the run, per-tool progress
+ * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
+ * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { DraftOptionsSchema } from '../../core/draft/config.ts';
+import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
+import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
+import { createWatch } from '../../edge/jobs/draft-follow.ts';
+import { ModelChoiceSchema } from '../../edge/models.ts';
+import {
+  type DraftRunRow,
+  type DraftToolRow,
+  type DraftWatchRow,
+  deleteDraftWatch,
+  getDocset,
+  getDraftRun,
+  listDraftRuns,
+  listDraftWatches,
+} from '../../edge/stores/draft.ts';
+import type { AppEnv } from '../app-env.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+
+const Id = z.string().min(1).max(100);
+
+const CreateDraftRun = z
+  .object({
+    surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
+    docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
+    fromDocset: Id.optional().openapi({
+      description: 'Continue this documentation set instead (its documentation and history are the start).',
+    }),
+    tools: z
+      .array(z.string().min(1).max(100))
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
+    options: DraftOptionsSchema.optional().openapi({
+      description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
+    }),
+    model: ModelChoiceSchema.default({}),
+    chunkSteps: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
+  })
+  .strict()
+  .openapi('CreateDraftRun');
+
+const DeltaPoint = z.object({
+  iteration: z.number().int(),
+  bleu: z.number().nullable(),
+  cos: z.number().nullable(),
+  delta: z.number().nullable(),
+});
+
+const DraftToolView = z.object({
+  key: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  phase: z.string(),
+  iteration: z.number().int(),
+  modelCalls: z.number().int(),
+  toolCalls: z.number().int(),
+  deltas: z.array(DeltaPoint).openapi({ description: 'Δ = (BLEU + cos) / 2 per rewrite.' }),
+  stop: z.string().nullable().openapi({ description: 'converged (Δ > τ) or max-iterations.' }),
+  error: z.string().nullable(),
+});
+
+const DraftRunView = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled']),
+    surface: z.string(),
+    docsSurface: z.string(),
+    parentDocset: z.string().nullable(),
+    docsetId: z.string().nullable(),
+    trigger: z.string().nullable(),
+    progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
+    tools: z.array(DraftToolView),
+    config: z.record(z.string(), z.unknown()),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('DraftRun');
+
+const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
+
+const createRun = createRoute({
+  method: 'post',
+  path: '/v1/draft/runs',
+  tags: ['DRAFT'],
+  summary:
+    'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
+  ...keyed('user'),
+  request: { body: { required: true, content: { 'application/json': { schema: CreateDraftRun } } } },
+  responses: {
+    202: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
+    ...problemResponses(400, 404, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listRuns = createRoute({
+  method: 'get',
+  path: '/v1/draft/runs',
+  tags: ['DRAFT'],
+  summary: 'DRAFT runs, newest first',
+  ...keyed('user'),
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      before: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .openapi({ description: 'createdAt of the last run seen.' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'Runs',
+      content: {
+        'application/json': {
+          schema: z.object({ runs: z.array(DraftRunView), next: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRun = createRoute({
+  method: 'get',
+  path: '/v1/draft/runs/{id}',
+  tags: ['DRAFT'],
+  summary: 'A DRAFT run: progress and the Δ history of every tool',
+  ...keyed('user'),
+  request: { params: z.object({ id: Id }) },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteRun = createRoute({
+  method: 'delete',
+  path: '/v1/draft/runs/{id}',
+  tags: ['DRAFT'],
+  summary: 'Cancel a DRAFT run: queued tools never start, running tools stop',
+  ...keyed('user'),
+  request: { params: z.object({ id: Id }) },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: DraftRunView } } },
+    ...problemResponses(400, 404, 409, ...AUTH_PROBLEMS),
+  },
+});
+
+const getDocsetRoute = createRoute({
+  method: 'get',
+  path: '/v1/docsets/{id}',
+  tags: ['DRAFT'],
+  summary: 'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
+  request: {
+    params: z.object({ id: Id }),
+    query: z.object({
+      format: z.enum(DOCSET_FORMATS).default('json').openapi({
+        description:
+          '`json`: the set with every version; `prompt`: the tool list; `json-schema`; `openapi`: a fragment.',
+      }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The documentation',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 404),
+  },
+});
+
+const diffRoute = createRoute({
+  method: 'get',
+  path: '/v1/docsets/{id}/diff',
+  tags: ['DRAFT'],
+  summary: 'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
+  request: { params: z.object({ id: Id }), query: z.object({ against: Id }) },
+  responses: {
+    200: {
+      description: 'Per tool: the line before and after',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...problemResponses(400, 404),
+  },
+});
+
+const CreateDraftWatch = z
+  .object({
+    surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
+    schedule: ScheduleSchema.optional().openapi({
+      description: 'Or follow a drift schedule: re-document when a new stage takes over.',
+    }),
+    docsSurface: Id.default('pc'),
+    tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+    options: DraftOptionsSchema.optional(),
+    model: ModelChoiceSchema.default({}),
+    chunkSteps: z.number().int().min(1).max(50).optional(),
+  })
+  .strict()
+  .openapi('CreateDraftWatch');
+
+const DraftWatchView = z
+  .object({
+    id: z.string(),
+    target: z.record(z.string(), z.unknown()),
+    docsSurface: z.string(),
+    config: z.record(z.string(), z.unknown()),
+    enabled: z.boolean(),
+    lastRun: z.string().nullable(),
+    lastDocset: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('DraftWatch');
+
+const createWatchRoute = createRoute({
+  method: 'post',
+  path: '/v1/draft/watches',
+  tags: ['DRAFT'],
+  summary: 'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
+  ...keyed('user'),
+  request: { body: { required: true, content: { 'application/json': { schema: CreateDraftWatch } } } },
+  responses: {
+    201: { description: 'The watch', content: { 'application/json': { schema: DraftWatchView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listWatches = createRoute({
+  method: 'get',
+  path: '/v1/draft/watches',
+  tags: ['DRAFT'],
+  summary: 'DRAFT watches',
+  ...keyed('user'),
+  responses: {
+    200: {
+      description: 'Watches',
+      content: { 'application/json': { schema: z.object({ watches: z.array(DraftWatchView) }) } },
+    },
+    ...problemResponses(...AUTH_PROBLEMS),
+  },
+});
+
+const deleteWatch = createRoute({
+  method: 'delete',
+  path: '/v1/draft/watches/{id}',
+  tags: ['DRAFT'],
+  summary: 'Stop following (runs already launched go on)',
+  ...keyed('user'),
+  request: { params: z.object({ id: Id }) },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
+  return {
+    id: w.id,
+    target: w.target as Record<string, unknown>,
+    docsSurface: w.docsSurface,
+    config: w.config as Record<string, unknown>,
+    enabled: w.enabled,
+    lastRun: w.lastRun,
+    lastDocset: w.lastDocset,
+    createdAt: new Date(w.createdAt).toISOString(),
+  };
+}
+
+function toolView(t: DraftToolRow): z.infer<typeof DraftToolView> {
+  return {
+    key: t.toolKey,
+    status: t.status,
+    phase: t.phase,
+    iteration: t.iteration,
+    modelCalls: t.modelCalls,
+    toolCalls: t.toolCalls,
+    deltas: t.deltas as z.infer<typeof DeltaPoint>[],
+    stop: t.stop,
+    error: t.error,
+  };
+}
+
+function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftRunView> {
+  return {
+    id: run.id,
+    status: run.status,
+    surface: run.serverSurface,
+    docsSurface: run.docsSurface,
+    parentDocset: run.parentDocset,
+    docsetId: run.docsetId,
+    trigger: run.trigger,
+    progress: {
+      tools: tools.length,
+      done: tools.filter((t) => t.status !== 'queued' && t.status !== 'running').length,
+      modelCalls: tools.reduce((s, t) => s + t.modelCalls, 0),
+    },
+    tools: tools.map(toolView),
+    config: run.config as Record<string, unknown>,
+    error: run.error,
+    createdAt: new Date(run.createdAt).toISOString(),
+    updatedAt: new Date(run.updatedAt).toISOString(),
+    links: {
+      self: `/v1/draft/runs/${run.id}`,
+      ...(run.docsetId ? { docset: `/v1/docsets/${run.docsetId}` } : {}),
+    },
+  };
+}
+
+async function runOr404(env: Bindings, id: string) {
+  const found = await getDraftRun(env, id);
+  if (!found) throw new ProblemError('not-found', { detail: `No DRAFT run with id ${id}.` });
+  return found;
+}
+
+async function docsetOr404(env: Bindings, id: string) {
+  const set = await getDocset(env, id);
+  if (!set) throw new ProblemError('not-found', { detail: `No documentation set with id ${id}.` });
+  return set;
+}
+
+export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createRun, async (c) => {
+    const id = await startDraftRun(c.env, c.req.valid('json'));
+    const found = await runOr404(c.env, id);
+    return c.json(runView(found.run, found.tools), 202);
+  });
+
+  app.openapi(listRuns, async (c) => {
+    const { limit, before } = c.req.valid('query');
+    const rows = await listDraftRuns(c.env, limit, before);
+    const runs = [];
+    for (const r of rows) {
+      const found = await getDraftRun(c.env, r.id);
+      if (found) runs.push(runView(found.run, found.tools));
+    }
+    const last = rows.at(-1);
+    const next =
+      rows.length === limit && last ? `/v1/draft/runs?limit=${limit}&before=${last.createdAt}` : null;
+    return c.json({ runs, next }, 200);
+  });
+
+  app.openapi(getRun, async (c) => {
+    const found = await runOr404(c.env, c.req.valid('param').id);
+    return c.json(runView(found.run, found.tools), 200);
+  });
+
+  app.openapi(deleteRun, async (c) => {
+    const { id } = c.req.valid('param');
+    await stopDraftRun(c.env, id);
+    const after = await runOr404(c.env, id);
+    return c.json(runView(after.run, after.tools), 200);
+  });
+
+  app.openapi(createWatchRoute, async (c) => {
+    const row = await createWatch(c.env, c.req.valid('json'));
+    return c.json(watchView(row), 201);
+  });
+
+  app.openapi(listWatches, async (c) => {
+    const rows = await listDraftWatches(c.env);
+    return c.json({ watches: rows.map(watchView) }, 200);
+  });
+
+  app.openapi(deleteWatch, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!(await deleteDraftWatch(c.env, id))) {
+      throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
+    }
+    return c.body(null, 204);
+  });
+
+  app.openapi(getDocsetRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { format } = c.req.valid('query');
+    const set = await docsetOr404(c.env, id);
+    const content =
+      format === 'json'
+        ? { id, ...set }
+        : format === 'prompt'
+          ? { id, format, simulated: set.simulated, text: docsetToolList(set) }
+          : format === 'json-schema'
+            ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set) }
+            : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set) };
+    return c.json(content as Record<string, unknown>, 200);
+  });
+
+  app.openapi(diffRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { against } = c.req.valid('query');
+    const set = await docsetOr404(c.env, id);
+    const otherId = against === 'parent' ? set.parent : against;
+    if (!otherId) {
+      throw new ProblemError('validation-error', {
+        detail: 'This documentation set has no parent.',
+        errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'no parent set' }],
+      });
+    }
+    const other = await docsetOr404(c.env, otherId);
+    return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * User keys (issue 13 item 6): admins issue, list and revoke them. A key is stored hashed (SHA-256); its secret
+ * is in the issue answer only. Each key owns what it creates (edge/stores/owners.ts), has its own rate limit and
+ * a model-call quota that evaluations and explorations check before they start and stop at.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
+import type { AppEnv } from '../app-env.ts';
+import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+
+const KeyId = z
+  .string()
+  .regex(/^key_[0-9a-f]{20}$/, 'expected a key id such as key_0123456789abcdef0123')
+  .openapi({ description: 'A key id returned by POST /v1/keys.' });
+
+const IssueKey = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).openapi({ description: 'Who or what the key is for.' }),
+    ratePerMinute: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .openapi({ description: "Requests per minute (default: the deployment's RATE_LIMIT_PER_MINUTE)." }),
+    rateBurst: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .openapi({ description: "Burst size (default: the deployment's RATE_LIMIT_BURST)." }),
+    modelCallQuota: z.number().int().min(0).max(1_000_000_000).optional().openapi({
+      description:
+        "Model calls this key's evaluations and explorations may make in all (default: no limit). They check it before they start and stop when it is used up.",
+    }),
+  })
+  .openapi('IssueKey');
+
+const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().openapi({ description: 'The first characters of the secret, to tell keys apart.' }),
+    ratePerMinute: z.number().int().nullable(),
+    rateBurst: z.number().int().nullable(),
+    modelCallQuota: z.number().int().nullable(),
+    modelCallsUsed: z.number().int(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+    links: z.object({ self: z.string() }),
+  })
+  .openapi('ApiKey');
+
+const IssuedKey = ApiKey.extend({
+  secret: z.string().openapi({ description: 'The bearer key. Shown once: only its SHA-256 is stored.' }),
+}).openapi('IssuedKey');
+
+function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    ratePerMinute: k.ratePerMinute,
+    rateBurst: k.rateBurst,
+    modelCallQuota: k.modelCallQuota,
+    modelCallsUsed: k.modelCallsUsed,
+    createdAt: new Date(k.createdAt).toISOString(),
+    revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
+    links: { self: `/v1/keys/${k.id}` },
+  };
+}
+
+const issueRoute = createRoute({
+  method: 'post',
+  path: '/v1/keys',
+  tags: ['Keys'],
+  summary: 'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
+  ...keyed('admin'),
+  request: { body: { required: true, content: { 'application/json': { schema: IssueKey } } } },
+  responses: {
+    201: { description: 'The key, with its secret', content: { 'application/json': { schema: IssuedKey } } },
+    ...problemResponses(400, 403, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/keys',
+  tags: ['Keys'],
+  summary: 'Issued user keys (admin), newest first, revoked ones included; never their secrets',
+  ...keyed('admin'),
+  responses: {
+    200: {
+      description: 'The keys',
+      content: { 'application/json': { schema: z.object({ items: z.array(ApiKey) }) } },
+    },
+    ...problemResponses(403, ...AUTH_PROBLEMS),
+  },
+});
+
+const revokeRoute = createRoute({
+  method: 'delete',
+  path: '/v1/keys/{id}',
+  tags: ['Keys'],
+  summary: 'Revoke a user key (admin): it answers 401 from then on; what it created stays',
+  ...keyed('admin'),
+  request: { params: z.object({ id: KeyId }) },
+  responses: {
+    200: { description: 'The revoked key', content: { 'application/json': { schema: ApiKey } } },
+    ...problemResponses(400, 403, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+export function registerKeyRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(issueRoute, async (c) => {
+    const { key, secret } = await issueKey(c.env, c.req.valid('json'));
+    return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
+  });
+
+  app.openapi(listRoute, async (c) => c.json({ items: (await listKeys(c.env)).map(view) }, 200));
+
+  app.openapi(revokeRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const key = await revokeKey(c.env, id);
+    if (!key) throw new ProblemError('not-found', { detail: `No key with id ${id}.` });
+    return c.json(view(key), 200);
+  });
+}

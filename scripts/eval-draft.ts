@@ -1,0 +1,93 @@
+/**
+ * `npm run eval:draft`: the DRAFT evaluation of issue 16 with the simulated policy — every number describes the
+ * simulator (tooldrift-sim-v1), not a language model.
+ *
+ * For each drifted server surface (s-in, s-ood and one generated surface), the same greedy ReAct agent
+ * (temperature 0, the simulator's `static` preset: a capable model not trained to adapt) answers the same tasks
+ * with four documentations: the stale P_c documentation (the ToolQA-D setting), DRAFT documentation refined by
+ * the same simulator exploring that surface (paper settings), and the paper's two ablations (w/o
+ * diversity-promoting exploration, w/o tool-adaptive termination); the surface's own documentation is the
+ * reference. It prints success rates and the model calls DRAFT spent per tool.
+ * Environment: EVAL_TASKS_PER_GROUP (default 3), EVAL_SEED (default eval).
+ */
+
+import { runReactEpisode } from '../core/agents/react-loop.ts';
+import type { resolveDraftOptions } from '../core/draft/config.ts';
+import type { DocSet } from '../core/draft/docset.ts';
+import { docsetPromptSurface } from '../core/draft/render.ts';
+import { runDraft } from '../core/draft/run.ts';
+import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
+import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
+import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
+import { generateSurface } from '../core/surfaces/drift/index.ts';
+import type { Surface } from '../core/surfaces/model.ts';
+import { createKernelDeps } from '../core/world/kernel-deps.ts';
+import { generateTasks } from '../core/world/tasks/generate.ts';
+import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
+import { generateWorld } from '../core/world/world.ts';
+
+const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 3);
+const seed = process.env.EVAL_SEED ?? 'eval';
+const world = generateWorld({ seed: 'draft-eval', scale: 0.1 });
+const tasks = (
+  await generateTasks(world, TASK_TEMPLATES, { counts: () => ({ test: perGroup, dev: 0, train: 0 }) })
+).tasks;
+
+const GENERATED = generateSurface(PC_SURFACE, {
+  seed: 'draft-eval',
+  kinds: ['rename-tool', 'rename-params', 'flags', 'prefixes', 'wrap-response'],
+});
+
+async function success(server: Surface, docs: Surface): Promise<number> {
+  const model = createSimModel({ preset: 'static' });
+  let correct = 0;
+  for (const task of tasks) {
+    const e = await runReactEpisode({ model, world, task, surface: server, docs, temperature: 0 });
+    if (e.correct) correct++;
+  }
+  return correct / tasks.length;
+}
+
+async function draftDocs(
+  server: Surface,
+  options: Parameters<typeof resolveDraftOptions>[0],
+): Promise<DocSet> {
+  const r = await runDraft({
+    model: createSimModel({ preset: 'static' }),
+    embedder: new LexicalEmbeddingModel(),
+    world,
+    docs: PC_SURFACE,
+    server,
+    deps: createKernelDeps({}),
+    options: { seed, ...options },
+  });
+  return r.docset;
+}
+
+function callsPerTool(set: DocSet): string {
+  const explored = set.tools.filter((t) => t.stop !== 'not-explored');
+  return (explored.reduce((s, t) => s + t.modelCalls, 0) / explored.length).toFixed(1);
+}
+
+console.log(
+  `DRAFT evaluation — ${SIM_MODEL_LABEL}; greedy agent (static preset), ${tasks.length} tasks per row; seed ${seed}`,
+);
+console.log('');
+console.log('| server surface | documentation | success | DRAFT model calls per tool |');
+console.log('|---|---|---:|---:|');
+for (const server of [S_IN_SURFACE, S_OOD_SURFACE, GENERATED]) {
+  const rows: [string, number, string][] = [];
+  rows.push(['stale P_c documentation', await success(server, PC_SURFACE), '—']);
+  for (const [label, options] of [
+    ['DRAFT', {}],
+    ['DRAFT w/o diversity', { diversity: false }],
+    ['DRAFT w/o adaptive termination', { adaptiveTermination: false }],
+  ] as const) {
+    const set = await draftDocs(server, options);
+    rows.push([label, await success(server, docsetPromptSurface(set, PC_SURFACE)), callsPerTool(set)]);
+  }
+  rows.push(["the surface's own documentation (reference)", await success(server, server), '—']);
+  for (const [label, rate, calls] of rows) {
+    console.log(`| ${server.id} | ${label} | ${(rate * 100).toFixed(1)}% | ${calls} |`);
+  }
+}

@@ -1,0 +1,411 @@
+/**
+ * Keys that own what they create (issue 13 item 6): a second user key gets 404 on every object of another key
+ * (sessions, explorations, trees, trajectories, exports, evaluations, schedules) and does not see it in lists;
+ * admin keys see all; admins issue, list and revoke user keys (stored hashed, shown once, revoked → 401, own
+ * rate limit); a model-call quota refuses a start when used up and stops a running evaluation or exploration.
+ */
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Task } from '../../core/world/tasks/types.ts';
+import { database } from '../../db/client.ts';
+import { apiKeys, evalResults } from '../../db/schema.ts';
+import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
+import { seedTestWorld } from './world-fixture.ts';
+
+function send(path: string, method: string, body: unknown, key: string | null) {
+  return call(path, {
+    method,
+    ...(key ? { key } : {}),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+interface IssuedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  secret: string;
+  modelCallQuota: number | null;
+  modelCallsUsed: number;
+  revokedAt: string | null;
+}
+
+async function issue(body: Record<string, unknown>): Promise<IssuedKey> {
+  const res = await send('/v1/keys', 'POST', body, ADMIN_KEY);
+  expect(res.status).toBe(201);
+  const key = (await res.json()) as IssuedKey;
+  expect(res.headers.get('location')).toBe(`/v1/keys/${key.id}`);
+  return key;
+}
+
+async function keyInfo(id: string): Promise<IssuedKey> {
+  const res = await call('/v1/keys', { key: ADMIN_KEY });
+  const { items } = (await res.json()) as { items: IssuedKey[] };
+  return items.find((k) => k.id === id) as IssuedKey;
+}
+
+async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 50_000;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+let tasks: Task[];
+/** The intruder: an issued user key that owns nothing of USER_KEY's. */
+let other: IssuedKey;
+
+beforeAll(async () => {
+  ({ tasks } = await seedTestWorld());
+  other = await issue({ name: 'intruder' });
+}, 120_000);
+
+describe('keys', () => {
+  it('issues a key shown once and stored as its SHA-256 only', async () => {
+    const key = await issue({ name: 'alice', ratePerMinute: 100, rateBurst: 50, modelCallQuota: 1000 });
+    expect(key.secret).toMatch(/^td_[A-Za-z0-9_-]{43}$/);
+    expect(key).toMatchObject({ name: 'alice', modelCallQuota: 1000, modelCallsUsed: 0, revokedAt: null });
+    expect(key.secret.startsWith(key.prefix)).toBe(true);
+    const [row] = await database(env.DB).select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row?.secretHash).toBe(await sha256Hex(key.secret));
+    expect(JSON.stringify(row)).not.toContain(key.secret);
+    // The list never shows a secret nor its hash.
+    const listed = await call('/v1/keys', { key: ADMIN_KEY });
+    expect(listed.status).toBe(200);
+    const text = await listed.text();
+    expect(text).toContain(key.id);
+    expect(text).not.toContain(key.secret);
+    expect(text).not.toContain(row?.secretHash);
+    // The key works as a user key.
+    expect((await call('/v1/evals', { key: key.secret })).status).toBe(200);
+  });
+
+  it('revokes a key: 401 from then on, idempotently', async () => {
+    const key = await issue({ name: 'bob' });
+    expect((await call('/v1/explorations', { key: key.secret })).status).toBe(200);
+    const res = await call(`/v1/keys/${key.id}`, { method: 'DELETE', key: ADMIN_KEY });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as IssuedKey).revokedAt).not.toBeNull();
+    await expectProblem(await call('/v1/explorations', { key: key.secret }), 401, 'unauthorized');
+    expect((await call(`/v1/keys/${key.id}`, { method: 'DELETE', key: ADMIN_KEY })).status).toBe(200);
+    expect((await keyInfo(key.id)).revokedAt).not.toBeNull();
+  });
+
+  it("applies a key's own rate limit", async () => {
+    const key = await issue({ name: 'slow', ratePerMinute: 1, rateBurst: 2 });
+    expect((await call('/v1/evals', { key: key.secret })).status).toBe(200);
+    expect((await call('/v1/evals', { key: key.secret })).status).toBe(200);
+    await expectProblem(await call('/v1/evals', { key: key.secret }), 429, 'rate-limited');
+  });
+
+  it('is admin-only and rejects bad input', async () => {
+    await expectProblem(await call('/v1/keys'), 401, 'unauthorized');
+    await expectProblem(await call('/v1/keys', { key: USER_KEY }), 403, 'forbidden');
+    await expectProblem(await send('/v1/keys', 'POST', { name: 'x' }, USER_KEY), 403, 'forbidden');
+    await expectProblem(await send('/v1/keys', 'POST', { name: 'x' }, other.secret), 403, 'forbidden');
+    await expectProblem(await send('/v1/keys', 'POST', {}, ADMIN_KEY), 400, 'validation-error');
+    await expectProblem(await send('/v1/keys', 'POST', { name: '  ' }, ADMIN_KEY), 400, 'validation-error');
+    await expectProblem(
+      await send('/v1/keys', 'POST', { name: 'x', role: 'admin' }, ADMIN_KEY),
+      400,
+      'validation-error',
+    );
+    for (const bad of [
+      { ratePerMinute: 0 },
+      { rateBurst: 1.5 },
+      { modelCallQuota: -1 },
+      { modelCallQuota: 'x' },
+    ]) {
+      await expectProblem(
+        await send('/v1/keys', 'POST', { name: 'x', ...bad }, ADMIN_KEY),
+        400,
+        'validation-error',
+      );
+    }
+    await expectProblem(
+      await call('/v1/keys', {
+        method: 'POST',
+        key: ADMIN_KEY,
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":',
+      }),
+      400,
+      'malformed-json',
+    );
+    await expectProblem(
+      await call('/v1/keys/not-a-key', { method: 'DELETE', key: ADMIN_KEY }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call('/v1/keys/key_00000000000000000000', { method: 'DELETE', key: ADMIN_KEY }),
+      404,
+      'not-found',
+    );
+  });
+});
+
+describe('ownership', () => {
+  it("answers 404 to another user key on a session's read, step, tool call and MCP; admins see it", async () => {
+    const created = await send('/v1/sessions', 'POST', { taskId: tasks[0]?.id, stepBudget: 5 }, USER_KEY);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const step = { text: 'Thought: look.\nAction: LoadDB\nAction Input: {"DBName": "coffee"}' };
+    expect((await send(`/v1/sessions/${id}/step`, 'POST', step, USER_KEY)).status).toBe(200);
+
+    await expectProblem(await call(`/v1/sessions/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(await send(`/v1/sessions/${id}/step`, 'POST', step, other.secret), 404, 'not-found');
+    await expectProblem(
+      await send(`/v1/sessions/${id}/tools/LoadDB`, 'POST', { DBName: 'coffee' }, other.secret),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await send(
+        `/v1/sessions/${id}/mcp`,
+        'POST',
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        other.secret,
+      ),
+      404,
+      'not-found',
+    );
+    // The intruder's moves changed nothing: one step, by the owner.
+    const own = await call(`/v1/sessions/${id}`, { key: USER_KEY });
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as { steps: number }).steps).toBe(1);
+    expect((await call(`/v1/sessions/${id}`, { key: ADMIN_KEY })).status).toBe(200);
+
+    const ids = async (key: string) => {
+      const res = await call('/v1/sessions?limit=100', { key });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { items: { id: string }[] }).items.map((s) => s.id);
+    };
+    expect(await ids(USER_KEY)).toContain(id);
+    expect(await ids(ADMIN_KEY)).toContain(id);
+    expect(await ids(other.secret)).not.toContain(id);
+  });
+
+  it('answers 404 to another user key on an exploration, its trees, trajectories and exports; lists omit it', async () => {
+    const res = await send(
+      '/v1/explorations',
+      'POST',
+      { tasks: [tasks[0]?.id], treesPerTask: 1, search: { k: 2, maxDepth: 4, simulations: 3 }, seed: 'own' },
+      USER_KEY,
+    );
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await expectProblem(await call(`/v1/explorations/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/explorations/${id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    await expectProblem(await call(`/v1/explorations/${id}/events`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(await call(`/v1/explorations/${id}/trees`, { key: other.secret }), 404, 'not-found');
+    const done = await waitUntil(
+      'exploration',
+      async () =>
+        (await (await call(`/v1/explorations/${id}`, { key: USER_KEY })).json()) as { status: string },
+      (b) => b.status !== 'queued' && b.status !== 'running',
+    );
+    expect(done.status).toBe('succeeded');
+    const trees = (await (await call(`/v1/explorations/${id}/trees`, { key: ADMIN_KEY })).json()) as {
+      items: { id: string }[];
+    };
+    const treeId = trees.items[0]?.id as string;
+    expect((await call(`/v1/trees/${treeId}`, { key: USER_KEY })).status).toBe(200);
+    await expectProblem(await call(`/v1/trees/${treeId}`, { key: other.secret }), 404, 'not-found');
+
+    const listIds = async (path: string, key: string) =>
+      ((await (await call(path, { key })).json()) as { items: { id: string }[] }).items.map((x) => x.id);
+    expect(await listIds('/v1/explorations?limit=100', USER_KEY)).toContain(id);
+    expect(await listIds('/v1/explorations?limit=100', ADMIN_KEY)).toContain(id);
+    expect(await listIds('/v1/explorations?limit=100', other.secret)).not.toContain(id);
+
+    const mine = await listIds(`/v1/trajectories?exploration=${id}&limit=100`, USER_KEY);
+    expect(await listIds(`/v1/trajectories?exploration=${id}&limit=100`, ADMIN_KEY)).toEqual(mine);
+    expect(await listIds(`/v1/trajectories?exploration=${id}&limit=100`, other.secret)).toEqual([]);
+    for (const t of mine) {
+      expect((await call(`/v1/trajectories/${encodeURIComponent(t)}`, { key: USER_KEY })).status).toBe(200);
+      await expectProblem(
+        await call(`/v1/trajectories/${encodeURIComponent(t)}`, { key: other.secret }),
+        404,
+        'not-found',
+      );
+    }
+    for (const kind of ['sft', 'dpo']) {
+      const path = `/v1/exports/${kind}.jsonl?exploration=${id}`;
+      const owner = await (await call(path, { key: USER_KEY })).text();
+      expect(await (await call(path, { key: ADMIN_KEY })).text()).toBe(owner);
+      const foreign = await call(path, { key: other.secret });
+      expect(foreign.status).toBe(200);
+      expect(await foreign.text()).toBe('');
+    }
+  });
+
+  it('answers 404 to another user key on an evaluation, its cancel and results; lists omit it', async () => {
+    const suite = {
+      surfaces: ['pc'],
+      datasets: ['coffee'],
+      difficulties: ['easy'],
+      sampleSize: 1,
+      seed: 'own',
+    };
+    const res = await send('/v1/evals', 'POST', suite, USER_KEY);
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await expectProblem(await call(`/v1/evals/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/evals/${id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    await expectProblem(await call(`/v1/evals/${id}/results`, { key: other.secret }), 404, 'not-found');
+    const done = await waitUntil(
+      'evaluation',
+      async () => (await (await call(`/v1/evals/${id}`, { key: USER_KEY })).json()) as { status: string },
+      (b) => b.status !== 'running',
+    );
+    expect(done.status).toBe('done');
+    const results = (await (await call(`/v1/evals/${id}/results`, { key: USER_KEY })).json()) as {
+      results: { id: string }[];
+    };
+    const resultId = results.results[0]?.id as string;
+    expect((await call(`/v1/evals/${id}/results/${resultId}`, { key: ADMIN_KEY })).status).toBe(200);
+    await expectProblem(
+      await call(`/v1/evals/${id}/results/${resultId}`, { key: other.secret }),
+      404,
+      'not-found',
+    );
+    const listIds = async (key: string) =>
+      ((await (await call('/v1/evals?limit=100', { key })).json()) as { evals: { id: string }[] }).evals.map(
+        (e) => e.id,
+      );
+    expect(await listIds(USER_KEY)).toContain(id);
+    expect(await listIds(ADMIN_KEY)).toContain(id);
+    expect(await listIds(other.secret)).not.toContain(id);
+  });
+
+  it('answers 404 to another user key on reading, renaming and deleting a schedule; lists omit it', async () => {
+    const suite = { surfaces: ['pc'], datasets: ['coffee'], sampleSize: 1, seed: 'own' };
+    const res = await send('/v1/schedules', 'POST', { name: 'mine', cron: '0 4 * * *', suite }, USER_KEY);
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await expectProblem(await call(`/v1/schedules/${id}`, { key: other.secret }), 404, 'not-found');
+    await expectProblem(
+      await send(`/v1/schedules/${id}`, 'PATCH', { name: 'stolen' }, other.secret),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call(`/v1/schedules/${id}`, { method: 'DELETE', key: other.secret }),
+      404,
+      'not-found',
+    );
+    const listIds = async (key: string) =>
+      ((await (await call('/v1/schedules', { key })).json()) as { schedules: { id: string; name: string }[] })
+        .schedules;
+    expect((await listIds(USER_KEY)).find((s) => s.id === id)?.name).toBe('mine');
+    expect((await listIds(ADMIN_KEY)).map((s) => s.id)).toContain(id);
+    expect((await listIds(other.secret)).map((s) => s.id)).not.toContain(id);
+    // The admin may rename it; the owner may delete it.
+    expect((await send(`/v1/schedules/${id}`, 'PATCH', { name: 'renamed' }, ADMIN_KEY)).status).toBe(200);
+    expect((await call(`/v1/schedules/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(204);
+  });
+});
+
+describe('model-call quota', () => {
+  it('refuses to start an evaluation or an exploration once the quota is used up', async () => {
+    const key = await issue({ name: 'broke', modelCallQuota: 0 });
+    const suite = { surfaces: ['pc'], datasets: ['coffee'], sampleSize: 1, seed: 'broke' };
+    await expectProblem(await send('/v1/evals', 'POST', suite, key.secret), 403, 'quota-exhausted');
+    await expectProblem(
+      await send('/v1/explorations', 'POST', { tasks: [tasks[0]?.id], treesPerTask: 1 }, key.secret),
+      403,
+      'quota-exhausted',
+    );
+    // Nothing was created.
+    const list = (await (await call('/v1/evals', { key: key.secret })).json()) as { evals: unknown[] };
+    expect(list.evals).toEqual([]);
+  });
+
+  it('stops a running evaluation when the quota runs out, saying why, with every call counted', async () => {
+    const key = await issue({ name: 'small', modelCallQuota: 1 });
+    const suite = {
+      surfaces: ['pc'],
+      datasets: ['coffee'],
+      difficulties: ['easy'],
+      sampleSize: 4,
+      seed: 'quota',
+    };
+    const res = await send('/v1/evals', 'POST', suite, key.secret);
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const stopped = await waitUntil(
+      'evaluation',
+      async () =>
+        (await (await call(`/v1/evals/${id}`, { key: key.secret })).json()) as {
+          status: string;
+          stoppedFor: string | null;
+          progress: { done: number; total: number };
+          usage: { modelCalls: number };
+        },
+      (b) => b.status !== 'running',
+    );
+    expect(stopped.status).toBe('cancelled');
+    expect(stopped.stoppedFor).toBe('quota-exhausted');
+    // The first run used the one call (and more: a run is not cut short); nothing started after it.
+    expect(stopped.progress.done).toBe(1);
+    expect(stopped.progress.total).toBeGreaterThan(1);
+    const rows = await database(env.DB).select().from(evalResults).where(eq(evalResults.evalId, id));
+    const calls = rows.reduce((n, r) => n + r.modelCalls, 0);
+    expect(calls).toBeGreaterThan(0);
+    expect((await keyInfo(key.id)).modelCallsUsed).toBe(calls);
+    await expectProblem(await send('/v1/evals', 'POST', suite, key.secret), 403, 'quota-exhausted');
+  });
+
+  it('stops a running exploration when the quota runs out: no further tree starts', async () => {
+    const key = await issue({ name: 'explorer', modelCallQuota: 1 });
+    const res = await send(
+      '/v1/explorations',
+      'POST',
+      {
+        tasks: tasks.slice(0, 3).map((t) => t.id),
+        treesPerTask: 1,
+        // One simulation per chunk: the quota is checked before each.
+        search: { k: 2, maxDepth: 4, simulations: 8 },
+        chunkIterations: 1,
+        seed: 'quota',
+      },
+      key.secret,
+    );
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const end = await waitUntil(
+      'exploration',
+      async () =>
+        (await (await call(`/v1/explorations/${id}`, { key: key.secret })).json()) as {
+          status: string;
+          stoppedFor: string | null;
+          counts: Record<string, number>;
+          usage: { modelCalls: number };
+        },
+      (b) => b.status !== 'queued' && b.status !== 'running',
+    );
+    expect(end.status).toBe('cancelled');
+    expect(end.stoppedFor).toBe('quota-exhausted');
+    expect(end.counts.cancelled).toBeGreaterThan(0);
+    expect((await keyInfo(key.id)).modelCallsUsed).toBe(end.usage.modelCalls);
+  });
+});
