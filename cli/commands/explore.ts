@@ -23,7 +23,7 @@ Tasks (ids, or a filter: the first --limit matching tasks by id):
   --limit N              tasks (default 10)
 
 Search:
-  --surface ID           server surface (default pc)
+  --surface ID           server surface (default s-in, where ToolEvo explores)
   --prompt-surface ID    surface whose docs the agent sees (default pc)
   --trees N              trees per task (default 20)
   --mode M               mcts | greedy (default mcts)
