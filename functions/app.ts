@@ -11,6 +11,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { AppEnv } from './app-env.ts';
 import { readConfig } from './env.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
@@ -133,6 +134,12 @@ export function createApp(): OpenAPIHono<AppEnv> {
       } catch (e) {
         return problem(c, 'malformed-json', {
           detail: `Malformed JSON in request body: ${text.trim() === '' ? 'the body is empty' : (e as Error).message}`,
+        });
+      }
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        return problem(c, 'validation-error', {
+          detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`,
+          extensions: { maxDepth: MAX_JSON_DEPTH },
         });
       }
     }
