@@ -11,6 +11,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { AppEnv } from './app-env.ts';
 import { readConfig } from './env.ts';
+import { requestIdEverywhere, serveAsset, uriLength } from './http/edges.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { createLogger } from './http/log.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
@@ -92,6 +93,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   });
 
   app.use(requestId({ limitLength: 128 }));
+  app.use(requestIdEverywhere);
+  app.use(uriLength);
 
   // Structured access log with the request id; the key's digest only, never the key.
   app.use(async (c, next) => {
@@ -170,7 +173,11 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerSessionListRoutes(app);
   registerDocsRoutes(app);
 
-  app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));
+  app.notFound(
+    async (c) =>
+      (await serveAsset(c)) ??
+      problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }),
+  );
   app.onError(errorToResponse);
   return app;
 }
