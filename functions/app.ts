@@ -14,6 +14,7 @@ import { readConfig } from './env.ts';
 import { requestIdEverywhere, serveAsset, uriLength } from './http/edges.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { createLogger } from './http/log.ts';
+import { documentAdminRoutes } from './http/openapi.ts';
 import { ProblemError, type ProblemSlug, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
@@ -154,6 +155,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     scheme: 'bearer',
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
+  documentAdminRoutes(app);
 
   registerHealthRoutes(app);
   registerJobRoutes(app);

@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyDocsAssets } from './lib/docs-assets.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     quiet,
   );
   if (seeded !== 0) process.exit(seeded);
+  copyDocsAssets();
 
   const devArgs = ['dev', '--port', port, '--local', ...extra];
   const code = await run(wrangler, devArgs, { ...process.env, WRANGLER_SEND_METRICS: 'false' });
