@@ -25,7 +25,7 @@ export default defineConfig({
           cloudflareTest(async () => {
             const migrations = await readD1Migrations('db/migrations');
             return {
-              wrangler: { configPath: './wrangler.jsonc' },
+              wrangler: { configPath: './wrangler.toml' },
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,

@@ -8,6 +8,7 @@ import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { exportCommand } from './commands/export.ts';
+import { methodsCommand } from './commands/methods.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
@@ -22,6 +23,7 @@ Commands:
   explore                   run ToolEvo tree searches (exploration) and report counts and success
   export sft|dpo --out F    write training data (JSON Lines) from explorations to a file
   evals list | show ID      past evaluations; one evaluation's tables
+  methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   explore: exploreCommand,
   export: exportCommand,
   evals: evalsCommand,
+  methods: methodsCommand,
   schedules: schedulesCommand,
 };
 

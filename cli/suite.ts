@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { EvalSuiteSchema } from '../core/evals/suite.ts';
+import { METHOD_IDS } from '../core/methods/registry.ts';
 import { EXIT_USAGE } from './http.ts';
 import { CliError, problemLines } from './problem.ts';
 import { validateBody } from './validation.ts';
@@ -35,6 +36,7 @@ export const SUITE_OPTIONS = {
   'mcts-simulations': { type: 'string' },
   'mcts-k': { type: 'string' },
   'mcts-depth': { type: 'string' },
+  aids: { type: 'string' },
   ...MODEL_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
@@ -48,7 +50,8 @@ export const MODEL_HELP = `Model (default: the instance's configured model; the 
 export const SUITE_HELP = `Suite (flags override --suite):
   --suite FILE            a suite as JSON (the body of POST /v1/evals)
   --name NAME             a label for the evaluation
-  --methods LIST          greedy,greedy-memory,mcts (default greedy)
+  --methods LIST          ${METHOD_IDS.join(',')} (default greedy;
+                          \`tooldrift methods\` describes them)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
   --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven)
@@ -56,6 +59,7 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --split S               test | dev | train (default test)
   --sample N              tasks per dataset × difficulty, 1..100 (default 5)
   --max-steps N           greedy step limit, 1..50 (default 20)
+  --aids JSON             what the agents are given, e.g. '{"updateMemory":{"lines":["..."]}}'
   --seed S                sampling seed (default '0')
   --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)`;
 
@@ -153,6 +157,14 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
     }
   }
   if (mctsSet) suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+  const aids = str(values, 'aids');
+  if (aids !== undefined) {
+    try {
+      suite.aids = JSON.parse(aids);
+    } catch (err) {
+      throw new CliError([`--aids is not valid JSON: ${(err as Error).message}`], EXIT_USAGE);
+    }
+  }
   const model = modelFromFlags(values, suite.model);
   if (model !== undefined) suite.model = model;
   return suite;

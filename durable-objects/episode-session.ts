@@ -25,6 +25,8 @@
 
 import { DurableObject } from 'cloudflare:workers';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { promptText } from '../core/messages/chat.ts';
+import { renderPrompt } from '../core/prompts/registry.ts';
 import {
   initialProgress,
   promptToolList,
@@ -82,13 +84,17 @@ export const MCP_RATE_LIMITED = -32029;
 export const MCP_SERVER_ERROR = -32603;
 export const MCP_SESSION_GONE = -32600;
 
-/** What the agent is told when its MCP client connects. */
+/** What the agent is told when its MCP client connects (the registered `session/mcp-instructions` prompt). */
 function mcpInstructions(config: SessionConfig): string {
-  return [
-    `tooldrift session ${config.id} (${config.task.dataset}, ${config.task.difficulty}).`,
-    `Question: ${config.task.question}`,
-    `Answer it by calling the tools; call Finish with your answer to end the episode. Every call is one step of a budget of ${config.stepBudget}.`,
-  ].join('\n');
+  return promptText(
+    renderPrompt('session/mcp-instructions', {
+      sessionId: config.id,
+      dataset: config.task.dataset,
+      difficulty: config.task.difficulty,
+      question: config.task.question,
+      stepBudget: config.stepBudget,
+    }),
+  );
 }
 
 /** The step facts an MCP result carries besides its observation (the REST step result, less the text). */

@@ -25,6 +25,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
 import { registerKernelRoutes } from './routes/kernel.ts';
+import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
@@ -166,6 +167,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerJournalRoutes(app);
   registerModelRoutes(app);
   registerSolveRoutes(app);
+  registerMethodRoutes(app);
   registerExportRoutes(app);
   registerExplorationRoutes(app);
   registerEvalRoutes(app);

@@ -1,11 +1,11 @@
 /**
- * Bindings and configuration of the Worker. Vars come from wrangler.jsonc (`vars`), secrets from `.dev.vars`
+ * Bindings and configuration of the Worker. Vars come from wrangler.toml (`vars`), secrets from `.dev.vars`
  * locally or `wrangler secret put` in production. `readConfig` validates them once per isolate and never logs
  * secret values.
  */
 import { z } from 'zod';
 
-/** Secrets are not declared in wrangler.jsonc, so `wrangler types` cannot see them. */
+/** Secrets are not declared in wrangler.toml, so `wrangler types` cannot see them. */
 export interface Secrets {
   /** Comma-separated bearer keys allowed to run agents and change state. */
   API_KEYS?: string;

@@ -11,11 +11,13 @@
  * task runs are recorded as `run-error` (counted apart from agent failures), so the evaluation still finishes.
  */
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { documentationSurfaceId } from '../core/aids/index.ts';
 import { aggregate, compareTables, type ResultRow } from '../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../core/evals/plan.ts';
-import { type EvalOutcome, runEvalTask } from '../core/evals/run-task.ts';
+import { type EvalOutcome, type EvalStep, runEvalTask } from '../core/evals/run-task.ts';
 import type { Difficulty, EvalSuite } from '../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../core/evals/taxonomy.ts';
+import { getMethod } from '../core/methods/registry.ts';
 import type { Surface } from '../core/surfaces/model.ts';
 import type { Gold } from '../core/world/tasks/types.ts';
 import { database } from '../db/client.ts';
@@ -41,12 +43,9 @@ export interface EvalModelLabel {
   simulated: boolean;
 }
 
-/** Greedy-memory lines kept at most (the latest line per tool name wins). */
-const MEMORY_LINES = 12;
-
 /** The surfaces of a suite that do not exist (built-in or stored). */
 export async function missingSurfaces(env: Bindings, suite: EvalSuite): Promise<string[]> {
-  const ids = [...new Set([...suite.surfaces, suite.promptSurface])];
+  const ids = [...new Set([...suite.surfaces, documentationSurfaceId(suite.aids, suite.promptSurface)])];
   const found = await Promise.all(ids.map((id) => findSurface(env, id)));
   return ids.filter((_, i) => found[i] === null);
 }
@@ -59,7 +58,12 @@ export async function assertSurfacesExist(env: Bindings, suite: EvalSuite, point
     detail: `Unknown surface${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
     errors: missing.map((id) => {
       const at = suite.surfaces.indexOf(id);
-      const field = at >= 0 ? `surfaces.${at}` : 'promptSurface';
+      const field =
+        at >= 0
+          ? `surfaces.${at}`
+          : suite.aids?.documentation?.surface
+            ? 'aids.documentation.surface'
+            : 'promptSurface';
       return {
         in: 'body' as const,
         field: pointerBase ? `${pointerBase.slice(1).replaceAll('/', '.')}.${field}` : field,
@@ -169,16 +173,6 @@ export function resultId(evalId: string, group: number, task: number): string {
   return `${evalId}.${String(group).padStart(4, '0')}.${String(task).padStart(3, '0')}`;
 }
 
-function keepLatestPerTool(lines: readonly string[]): string[] {
-  const byTool = new Map<string, string>();
-  for (const line of lines) {
-    const name = line.split('[')[0]?.trim() ?? line;
-    byTool.delete(name);
-    byTool.set(name, line);
-  }
-  return [...byTool.values()].slice(-MEMORY_LINES);
-}
-
 function runError(message: string): EvalOutcome & { error: string } {
   return {
     answer: null,
@@ -214,22 +208,31 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
         eq(evalResults.surface, plan.surface),
       ),
     );
-  const finished = new Map(done.map((d) => [d.taskId, d.trajectory as { toolUpdates?: string[] }]));
+  const finished = new Map(
+    done.map((d) => [
+      d.taskId,
+      d.trajectory as { steps?: EvalStep[]; toolUpdates?: string[]; error?: string },
+    ]),
+  );
   const taskRows = await db.select().from(tasks).where(inArray(tasks.id, plan.taskIds));
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
-  const [surface, docs] = await Promise.all([
-    findSurface(env, plan.surface),
-    findSurface(env, suite.promptSurface),
-  ]);
+  const docsId = documentationSurfaceId(suite.aids, suite.promptSurface);
+  const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
 
-  let memory: string[] = [];
+  // The method's memory rule (core/methods), replayed over runs recorded by an earlier delivery.
+  const carrier = getMethod(plan.method).memory;
+  let memory = carrier?.initial();
   let ran = 0;
   for (const [index, taskId] of plan.taskIds.entries()) {
     const previous = finished.get(taskId);
     if (previous) {
-      memory = keepLatestPerTool(previous.toolUpdates ?? memory);
+      if (carrier && previous.error === undefined)
+        memory = carrier.carry(memory, {
+          steps: previous.steps ?? [],
+          toolUpdates: previous.toolUpdates ?? [],
+        });
       continue;
     }
     const [status] = await db.select({ status: evals.status }).from(evals).where(eq(evals.id, evalId));
@@ -237,8 +240,7 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
     const task = taskById.get(taskId);
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
-    else if (!surface || !docs)
-      outcome = runError(`surface ${!surface ? plan.surface : suite.promptSurface} was deleted`);
+    else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
     else {
       try {
         outcome = await runEvalTask({
@@ -259,8 +261,7 @@ registerJobKind(EVAL_GROUP, async (payload, { env, attempt, log }) => {
         outcome = runError(message);
       }
     }
-    if (plan.method === 'greedy-memory' && outcome.error === undefined)
-      memory = keepLatestPerTool(outcome.toolUpdates);
+    if (carrier && outcome.error === undefined) memory = carrier.carry(memory, outcome);
     const errorClass = outcome.error !== undefined ? RUN_ERROR : classifyRun(outcome);
     await db
       .insert(evalResults)

@@ -5,9 +5,9 @@
  */
 import type { ModelChoice, ModelProvider } from '../core/models/choice.ts';
 import { createEmbeddingModel, createTextModel, type ModelDeps } from '../core/models/factory.ts';
-import { createSimModel } from '../core/models/sim/index.ts';
 import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/types.ts';
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
+import { createSimModel } from '../core/sim/index.ts';
 import { type Bindings, readConfig } from './env.ts';
 import { ProblemError } from './http/problem.ts';
 

@@ -3,7 +3,7 @@
  * previous tick and launches each once (functions/eval-jobs.ts: the (schedule, due time) unique index makes a
  * second launch for the same due time a no-op, so retried or overlapping ticks launch nothing twice).
  *
- * The Worker's cron trigger fires every five minutes (wrangler.jsonc `triggers.crons`); a schedule's due time
+ * The Worker's cron trigger fires every five minutes (wrangler.toml `triggers.crons`); a schedule's due time
  * is handled by the first tick at or after it. A schedule finer than five minutes runs once per tick (its latest
  * due time in the window); ticks missed while the Worker was not triggered are not caught up. A schedule applies
  * from the minute it was created (cron's granularity): a due time in that minute counts, earlier ones do not.

@@ -8,10 +8,11 @@
  *  - greedy baseline success for reference.
  * Environment: BENCH_TASKS (default 12), BENCH_SIMULATIONS (default 8).
  */
-import { createSimModel } from '../core/models/sim/index.ts';
+
 import type { GenerateRequest, TextModel } from '../core/models/types.ts';
 import type { SearchConfigInput } from '../core/search/config.ts';
 import { createSearch, runSearch, searchEnv, summarizeSearch } from '../core/search/mcts.ts';
+import { createSimModel } from '../core/sim/index.ts';
 import { S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
 import { generateTasks } from '../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';

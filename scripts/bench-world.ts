@@ -7,10 +7,8 @@
  * allow the key BENCH_KEY, default `dev-user-key`, enough requests: the started server lifts the rate limit).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { worldSqlPolicy } from '../core/sandbox/sql/mirror.ts';
 import { callKernel, type KernelCall } from '../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../core/world/kernel/state.ts';
@@ -18,6 +16,7 @@ import { createKernelDeps } from '../core/world/kernel-deps.ts';
 import type { World } from '../core/world/types.ts';
 import { generateWorld } from '../core/world/world.ts';
 import { nodeSqliteMirror } from './lib/node-sqlite.ts';
+import { wranglerVars } from './lib/wrangler-config.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -147,9 +146,7 @@ async function waitFor(
 }
 
 async function main(): Promise<void> {
-  const vars = (
-    parseJsonc(readFileSync(join(root, 'wrangler.jsonc'), 'utf8')) as { vars: Record<string, string> }
-  ).vars;
+  const vars = wranglerVars();
   const config = { seed: vars.WORLD_SEED ?? 'tooldrift', scale: Number(vars.WORLD_SCALE ?? 1) };
   let t = performance.now();
   const world = generateWorld(config);

@@ -15,11 +15,16 @@
  *   generation ends the episode, as it makes a node terminal in MCTS.
  * - No load limit (`max_load_db` belongs to the MCTS search, not to the greedy chain).
  */
-import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
+import type { GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
-import { TOOLEVO_REFLECTION_PROMPT } from '../prompts/reflection.ts';
-import { TOOLEVO_AGENT_PROMPT } from '../prompts/toolevo.ts';
+import {
+  renderPrompt,
+  type StepPromptId,
+  type StepPrompts,
+  toolEvoStepPrompts,
+} from '../prompts/registry.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
@@ -55,7 +60,12 @@ export interface ReactLoopOptions {
   /** Default 0 (greedy). */
   temperature?: number;
   seed?: number;
-  /** Use the self-reflection prompt for the step after a failed one. */
+  /**
+   * Which registered prompt each step uses (decided by the method). Default: ToolEvo's choice with `reflection`
+   * (the agent prompt; the self-reflection prompt after a failed step when `reflection` is true).
+   */
+  prompts?: StepPrompts;
+  /** Use the self-reflection prompt for the step after a failed one (when `prompts` is not given). */
   reflection?: boolean;
   /** UpdateTool descriptions carried over from earlier episodes, listed from the first step on. */
   memory?: readonly string[];
@@ -68,7 +78,7 @@ export interface ReactLoopOptions {
 
 export interface ReactEpisodeStep extends TrajectoryStep {
   /** Which prompt template produced the step's prompt. */
-  prompt: 'toolevo/agent' | 'toolevo/reflection';
+  prompt: StepPromptId;
   action?: string;
   kernel?: KernelToolName;
   outcome: StepOutcome;
@@ -109,6 +119,7 @@ function stepText(text: string): string {
 export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
   const docs = opts.docs ?? PC_SURFACE;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+  const prompts = opts.prompts ?? toolEvoStepPrompts(opts.reflection === true);
   const deps = opts.deps ?? createKernelDeps({ gold: opts.task.gold });
   let state: EnvState = {
     ...initialState(),
@@ -121,9 +132,8 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
 
   for (let i = 0; i < maxSteps; i++) {
     const last = steps.at(-1);
-    const reflect = opts.reflection === true && last !== undefined && failed(last.outcome);
-    const template = reflect ? TOOLEVO_REFLECTION_PROMPT : TOOLEVO_AGENT_PROMPT;
-    const messages: ChatMessage[] = template.render({
+    const prompt = last !== undefined && failed(last.outcome) ? prompts.afterFailure : prompts.step;
+    const messages: ChatMessage[] = renderPrompt(prompt, {
       question: opts.task.question,
       docs,
       newTools: state.newTools,
@@ -150,7 +160,7 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
     const step: ReactEpisodeStep = {
       text,
       observation: result.observation,
-      prompt: template.id as ReactEpisodeStep['prompt'],
+      prompt,
       outcome: result.outcome,
     };
     if (result.action !== undefined) step.action = result.action;

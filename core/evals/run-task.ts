@@ -1,15 +1,13 @@
 /**
- * One task run of an evaluation: a method (suite.ts) answers one task against a server surface, and the run
- * is recorded the same way for every method — answer, correctness, the steps of the answering path with their
- * outcomes, tool updates, usage and wall time — so aggregates and the error taxonomy (taxonomy.ts) treat
- * greedy and MCTS runs alike.
+ * One task run of an evaluation: a registered method (core/methods) answers one task against a server surface,
+ * and the run is recorded the same way for every method — answer, correctness, the steps of the answering path
+ * with their outcomes, tool updates, usage and wall time — so aggregates and the error taxonomy (taxonomy.ts)
+ * treat all methods alike. Dispatch, option lookup and the memory rule are the registry's.
  */
-import { runReactEpisode } from '../agents/react-loop.ts';
+import type { ResolvedAids } from '../aids/index.ts';
+import type { EvalOutcome } from '../methods/method.ts';
+import { getMethod, suiteMethodOptions } from '../methods/registry.ts';
 import type { TextModel } from '../models/types.ts';
-import { answerLeaf } from '../search/answer.ts';
-import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
-import { node, pathTo } from '../search/tree.ts';
-import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
@@ -17,27 +15,8 @@ import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
 import type { EvalMethod, EvalSuite } from './suite.ts';
 
-export interface EvalStep {
-  text: string;
-  observation: string;
-  action?: string;
-  /** `ok`, `finished:correct|wrong`, `error:<kernel reason>` or `rejected:<surface reason>`. */
-  outcome: string;
-}
-
-export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'open';
-
-export interface EvalOutcome {
-  answer: string | null;
-  correct: boolean;
-  ending: EvalEnding;
-  steps: EvalStep[];
-  toolUpdates: string[];
-  modelCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  latencyMs: number;
-}
+export type { EvalEnding, EvalOutcome, EvalStep } from '../methods/method.ts';
+export { outcomeLabel } from '../methods/method.ts';
 
 export interface EvalTaskInput {
   method: EvalMethod;
@@ -46,28 +25,15 @@ export interface EvalTaskInput {
   model: TextModel;
   world: World;
   surface: Surface;
+  /** The documentation surface (the suite's documentation aid or promptSurface). */
   docs: Surface;
   deps: KernelDeps;
-  /** greedy-memory: UpdateTool descriptions learnt on the earlier tasks of the group. */
-  memory?: readonly string[];
+  /** The memory carried from the earlier tasks of the group (methods that carry memory; ignored otherwise). */
+  memory?: unknown;
   now?: Date;
   /** Milliseconds since some origin, for the run's wall time (default Date.now). */
   clock?: () => number;
   signal?: AbortSignal;
-}
-
-export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
-  if (!outcome) return 'none';
-  switch (outcome.kind) {
-    case 'ok':
-      return 'ok';
-    case 'finished':
-      return outcome.correct ? 'finished:correct' : 'finished:wrong';
-    case 'error':
-      return `error:${outcome.reason}`;
-    case 'rejected':
-      return `rejected:${outcome.reason}`;
-  }
 }
 
 /** The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). */
@@ -75,95 +41,40 @@ export function taskSeed(suite: EvalSuite, method: EvalMethod, surface: string, 
   return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${method}/${surface}/${taskId}`)[0] as number);
 }
 
-/** Strips the `(n) ` list number the ReAct loop puts in front of an UpdateTool line. */
-function memoryText(line: string): string {
-  return line.replace(/^\(\d+\)\s*/, '');
+/** The aids of a suite for one run, given the documentation surface the caller looked up. */
+export function suiteAids(suite: EvalSuite, docs: Surface): ResolvedAids {
+  return { documentation: docs, updateMemory: suite.aids?.updateMemory?.lines ?? [] };
 }
 
 export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
-  const clock = input.clock ?? Date.now;
-  const started = clock();
+  const method = getMethod(input.method);
   const seed = taskSeed(input.suite, input.method, input.surface.id, input.task.id);
-  if (input.method === 'mcts') {
-    const budget = input.suite.mcts;
-    const tree = createSearch(
-      { id: input.task.id, question: input.task.question, gold: input.task.gold },
-      {
-        mode: 'mcts',
-        simulations: budget.simulations,
-        k: budget.k,
-        maxDepth: budget.maxDepth,
-        maxModelCalls: budget.simulations * budget.maxDepth * 2,
-        ...(input.suite.model?.temperature !== undefined
-          ? { temperature: input.suite.model.temperature }
-          : {}),
-        seed: `${input.suite.seed}/${seed}`,
-      },
-    );
-    await runSearch(
-      tree,
-      searchEnv(tree, {
-        model: input.model,
-        world: input.world,
-        surface: input.surface,
-        docs: input.docs,
-        deps: input.deps,
-        ...(input.now ? { now: input.now } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      }),
-    );
-    const leaf = answerLeaf(tree);
-    const end = leaf === null ? null : node(tree, leaf);
-    const finished = end?.ending === 'finish';
-    return {
-      answer: finished ? (end?.state.answer ?? null) : null,
-      correct: finished && end?.reward === 1,
-      ending: finished ? 'finish' : end?.terminal ? 'budget' : 'open',
-      steps: (leaf === null ? [] : pathTo(tree, leaf)).map((id) => {
-        const n = node(tree, id);
-        return {
-          text: n.text,
-          observation: n.observation,
-          ...(n.action !== undefined ? { action: n.action } : {}),
-          outcome: outcomeLabel(n.outcome),
-        };
-      }),
-      toolUpdates: end ? end.state.newTools.map(memoryText) : [],
-      modelCalls: tree.usage.modelCalls,
-      inputTokens: tree.usage.inputTokens,
-      outputTokens: tree.usage.outputTokens,
-      latencyMs: Math.max(0, clock() - started),
-    };
-  }
-
-  const episode = await runReactEpisode({
+  const temperature = input.suite.model?.temperature;
+  const o = await method.run({
+    task: input.task,
+    options: suiteMethodOptions(input.suite, method),
     model: input.model,
     world: input.world,
-    task: { question: input.task.question, gold: input.task.gold },
     surface: input.surface,
-    docs: input.docs,
     deps: input.deps,
-    maxSteps: input.suite.maxSteps,
-    temperature: input.suite.model?.temperature ?? 0,
-    seed,
-    ...(input.method === 'greedy-memory' && input.memory ? { memory: input.memory } : {}),
+    aids: suiteAids(input.suite, input.docs),
+    ...(method.memory !== null && input.memory !== undefined ? { memory: input.memory } : {}),
+    limits: { maxSteps: input.suite.maxSteps },
+    ...(temperature !== undefined ? { temperature } : {}),
+    seeds: { model: seed, search: `${input.suite.seed}/${seed}` },
     ...(input.now ? { now: input.now } : {}),
+    ...(input.clock ? { clock: input.clock } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   return {
-    answer: episode.answer,
-    correct: episode.correct,
-    ending: episode.ending,
-    steps: episode.steps.map((s) => ({
-      text: s.text,
-      observation: s.observation,
-      ...(s.action !== undefined ? { action: s.action } : {}),
-      outcome: outcomeLabel(s.outcome),
-    })),
-    toolUpdates: episode.newTools.map(memoryText),
-    modelCalls: episode.usage.calls,
-    inputTokens: episode.usage.inputTokens,
-    outputTokens: episode.usage.outputTokens,
-    latencyMs: Math.max(0, clock() - started),
+    answer: o.answer,
+    correct: o.correct,
+    ending: o.ending,
+    steps: o.steps,
+    toolUpdates: o.toolUpdates,
+    modelCalls: o.modelCalls,
+    inputTokens: o.inputTokens,
+    outputTokens: o.outputTokens,
+    latencyMs: o.latencyMs,
   };
 }

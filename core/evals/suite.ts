@@ -1,22 +1,23 @@
 /**
  * An evaluation suite: which methods run against which server surfaces, on which tasks (datasets × difficulty,
- * a split and a seeded sample size), with which model and seed. One zod schema validates it for
+ * a split and a seeded sample size), with which model, aids and seed. One zod schema validates it for
  * `POST /v1/evals`, for stored schedules and for the CLI, so all three give the same messages.
  *
- * Methods:
- * - `greedy` — the ReAct agent (core/agents/react-loop.ts) at temperature 0; UpdateTool lines help only within
- *   the episode.
- * - `greedy-memory` — the same agent, with the tool-update memory carried over: the UpdateTool lines of a task
- *   are listed from the first step of the following tasks of its group (same surface, dataset and difficulty,
- *   in task-id order), the way a deployed agent keeps what it learnt about changed tools.
- * - `mcts` — a small ToolEvo search per task (core/search); its answer is the Finish of the best path.
+ * Methods come from the agent-method registry (core/methods): `methods` lists registered ids, and every method
+ * with options has a member named by its id holding them (e.g. `mcts: { simulations, k, maxDepth }`). `aids`
+ * (core/aids) says what every method of the suite is given besides the documentation of `promptSurface`; a slot
+ * a listed method does not use, or one without a provider yet, is rejected.
  */
 import { z } from 'zod';
+import { AidsSchema, aidIssues } from '../aids/index.ts';
+import { getMethod, isMethodId, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
 import { DATASET_NAMES } from '../world/types.ts';
 
-export const EVAL_METHODS = ['greedy', 'greedy-memory', 'mcts'] as const;
-export type EvalMethod = (typeof EVAL_METHODS)[number];
+export { MctsBudgetSchema } from '../methods/mcts.ts';
+
+export const EVAL_METHODS = METHOD_IDS;
+export type EvalMethod = MethodId;
 
 export const DIFFICULTIES = ['easy', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -48,12 +49,6 @@ const SurfaceId = z
   .max(100)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a surface id (lower-case letters, digits, ".", "_", "-")');
 
-export const MctsBudgetSchema = z.strictObject({
-  simulations: z.number().int().min(1).max(50).default(8),
-  k: z.number().int().min(1).max(5).default(3),
-  maxDepth: z.number().int().min(1).max(30).default(15),
-});
-
 export const EvalSuiteSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100).optional(),
@@ -83,11 +78,18 @@ export const EvalSuiteSchema = z
     split: z.enum(SPLITS).default('test'),
     sampleSize: z.number().int().min(1).max(100).default(5),
     maxSteps: z.number().int().min(1).max(50).default(20),
-    mcts: MctsBudgetSchema.default({ simulations: 8, k: 3, maxDepth: 15 }),
+    // One member per method with options (the methods' own schemas; typed loosely: read them with
+    // suiteMethodOptions from core/methods/registry.ts).
+    ...(methodOptionFields() as Record<never, never>),
     model: ModelChoiceSchema.optional(),
+    aids: AidsSchema.optional(),
     seed: z.string().min(1).max(200).default('0'),
   })
   .superRefine((s, ctx) => {
+    // Only registered ids reach getMethod (an unknown one was reported by the enum).
+    const methods = s.methods.filter((id) => isMethodId(id)).map((id) => getMethod(id));
+    for (const issue of aidIssues(s.aids, methods))
+      ctx.addIssue({ code: 'custom', path: ['aids', ...issue.path], message: issue.message });
     const runs =
       s.methods.length * s.surfaces.length * s.datasets.length * s.difficulties.length * s.sampleSize;
     if (runs > MAX_TASK_RUNS) {

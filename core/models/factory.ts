@@ -135,7 +135,7 @@ export interface ModelDeps {
   fetch?: FetchLike | undefined;
   /** Where `replay` reads and writes cassettes. */
   cassettes?: CassetteStore | undefined;
-  /** `createSimModel` from core/models/sim, for `provider: 'sim'`. */
+  /** `createSimModel` from core/sim, for `provider: 'sim'`. */
   sim?: SimFactory | undefined;
   /** Shared connection cap; otherwise each model gets its own of `concurrency` slots. */
   semaphore?: Semaphore | undefined;
@@ -184,10 +184,7 @@ function build(config: z.infer<typeof TextModelConfigSchema>, deps: ModelDeps): 
   switch (config.provider) {
     case 'sim':
       if (!deps.sim)
-        throw new ModelConfigError(
-          'provider sim needs deps.sim (createSimModel from core/models/sim)',
-          'sim',
-        );
+        throw new ModelConfigError('provider sim needs deps.sim (createSimModel from core/sim)', 'sim');
       return deps.sim(config);
     case 'workers-ai':
       return new WorkersAiTextModel({

@@ -4,10 +4,9 @@
  * (vLLM, Ollama, OpenAI), recorded cassettes, and the offline simulated policy.
  */
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+import type { ChatMessage } from '../messages/chat.ts';
+
+export type { ChatMessage } from '../messages/chat.ts';
 
 export interface GenerateRequest {
   messages: ChatMessage[];

@@ -191,7 +191,7 @@ export class WorkersAiTextModel implements TextModel {
   constructor(options: WorkersAiTextOptions) {
     if (!options.ai)
       throw new ModelConfigError(
-        'workers-ai: the AI binding is missing (add "ai" to wrangler.jsonc)',
+        'workers-ai: the AI binding is missing (add an "ai" binding to wrangler.toml)',
         PROVIDER,
       );
     this.#ai = options.ai;
@@ -346,7 +346,7 @@ export class WorkersAiEmbeddingModel implements EmbeddingModel {
   constructor(options: WorkersAiEmbeddingOptions) {
     if (!options.ai)
       throw new ModelConfigError(
-        'workers-ai: the AI binding is missing (add "ai" to wrangler.jsonc)',
+        'workers-ai: the AI binding is missing (add an "ai" binding to wrangler.toml)',
         PROVIDER,
       );
     const dimensions = options.dimensions ?? WORKERS_AI_EMBEDDING_DIMENSIONS[options.model];

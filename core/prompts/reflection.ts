@@ -7,7 +7,7 @@
  * The paragraph is separated from the last observation by a blank line and starts with REFLECTION_LABEL, so a
  * reader of the prompt (e.g. the simulated policy) can tell it from the observation.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
 import { trajectoryText } from './react-format.ts';
 import { type AgentPromptInput, agentPromptHead, TOOLEVO_AGENT_VERSION, TOOLEVO_SYSTEM } from './toolevo.ts';

@@ -1,6 +1,8 @@
 /**
- * Every prompt template by id, with the input type each one takes. The ToolEvo agent prompt and its reflection
- * variant are implemented; the STE and DRAFT prompts are declared slots (id, input type, purpose) that later
+ * Every prompt template by id, with the input type each one takes: the one way the system produces a prompt.
+ * Production code renders through `renderPrompt(id, input)`; which id a step uses is decided by the method (its
+ * `StepPrompts`), never by the loop that sends it. Implemented: the ToolEvo agent prompt and its reflection
+ * variant, the training prompt of SFT/DPO records, the MCP instructions of an episode session; the STE and DRAFT prompts are declared slots (id, input type, purpose) that later
  * work fills in here — until then `promptTemplate` reports them as not implemented rather than sending a
  * placeholder to a model.
  *
@@ -11,9 +13,12 @@
  *   documentation leaves unclear, an analyzer that compares documentation with the observed behaviour and
  *   proposes changes, and a rewriter that produces the revised documentation.
  */
+import type { ChatMessage } from '../messages/chat.ts';
 import type { TrajectoryStep } from './react-format.ts';
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
+import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
+import { TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -71,6 +76,8 @@ export interface PromptInputs {
   'draft/explore': DraftExploreInput;
   'draft/analyze': DraftAnalyzeInput;
   'draft/rewrite': DraftRewriteInput;
+  'toolevo/training': TrainingPromptInput;
+  'session/mcp-instructions': McpInstructionsInput;
 }
 
 export type PromptId = keyof PromptInputs;
@@ -85,7 +92,23 @@ const TEMPLATES: Templates = {
   'draft/explore': null,
   'draft/analyze': null,
   'draft/rewrite': null,
+  'toolevo/training': TRAINING_PROMPT,
+  'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
+
+/**
+ * The prompts an agent sends its model at a step of a task (the agent prompt and the STE/DRAFT slots), as
+ * opposed to the training prompt and the session instructions, which are rendered for records and clients.
+ */
+const STEP_PROMPT_IDS = new Set<PromptId>([
+  'toolevo/agent',
+  'toolevo/reflection',
+  'ste/explore',
+  'ste/reflect',
+  'draft/explore',
+  'draft/analyze',
+  'draft/rewrite',
+]);
 
 const PURPOSES: Record<PromptId, string> = {
   'toolevo/agent': TOOLEVO_AGENT_PROMPT.description,
@@ -96,6 +119,8 @@ const PURPOSES: Record<PromptId, string> = {
   'draft/analyze':
     'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',
   'draft/rewrite': 'DRAFT rewriter: produce the revised documentation from the proposals.',
+  'toolevo/training': TRAINING_PROMPT.description,
+  'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };
 
 export interface PromptSlot {
@@ -106,9 +131,15 @@ export interface PromptSlot {
   version: string | null;
 }
 
-/** Every prompt id with its status, in a fixed order. */
-export function promptSlots(): PromptSlot[] {
-  return (Object.keys(TEMPLATES) as PromptId[]).map((id) => ({
+/**
+ * The prompt slots an agent sends its model at a step (agent, reflection, STE, DRAFT) with their status, in a
+ * fixed order; `{ all: true }` adds the training prompt and the session instructions.
+ */
+export function promptSlots(options: { all?: boolean } = {}): PromptSlot[] {
+  const ids = (Object.keys(TEMPLATES) as PromptId[]).filter(
+    (id) => options.all === true || STEP_PROMPT_IDS.has(id),
+  );
+  return ids.map((id) => ({
     id,
     family: id.split('/')[0] as PromptFamily,
     purpose: PURPOSES[id],
@@ -121,4 +152,27 @@ export function promptTemplate<K extends PromptId>(id: K): PromptTemplate<Prompt
   const t = TEMPLATES[id] as PromptTemplate<PromptInputs[K]> | null;
   if (!t) throw new Error(`prompt ${id} is a declared slot without a template yet`);
   return t;
+}
+
+/** Renders a registered prompt: the one way production code turns an id and its input into messages. */
+export function renderPrompt<K extends PromptId>(id: K, input: PromptInputs[K]): ChatMessage[] {
+  return promptTemplate(id).render(input);
+}
+
+/** The ids of the prompts that take the agent prompt's input (a ReAct step or a tree expansion). */
+export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection';
+
+/**
+ * Which prompt a ReAct step uses: `step` normally, `afterFailure` for the step after a failed one (a rejected
+ * call or a tool error). The method decides (ToolEvo eq. 5: the reflection prompt on error states); the ReAct
+ * loop and the tree expansion only apply the choice.
+ */
+export interface StepPrompts {
+  step: StepPromptId;
+  afterFailure: StepPromptId;
+}
+
+/** ToolEvo's choice: the agent prompt, and the self-reflection prompt after a failed step when `reflection`. */
+export function toolEvoStepPrompts(reflection: boolean): StepPrompts {
+  return { step: 'toolevo/agent', afterFailure: reflection ? 'toolevo/reflection' : 'toolevo/agent' };
 }

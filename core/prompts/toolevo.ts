@@ -17,7 +17,7 @@
  * they are valid JSON (the original UpdateTool examples used single quotes, item 18); no example shows a drifted
  * API — drift is discovered through the environment's answers, as the guidelines say.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
@@ -67,14 +67,20 @@ export interface AgentPromptInput {
   now?: ResolveOptions['now'];
 }
 
-/** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */
-export function agentPromptHead(input: AgentPromptInput): string {
+/**
+ * The instructions of the agent prompt: tool list, guidelines, format and examples, ending with TURN_MARKER (no
+ * question). The training prompt (training.ts) uses it as its system message.
+ */
+export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'steps'>): string {
   const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
-  return pyStrip(
-    `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}\n\nQuestion: ${input.question}`,
-  );
+  return `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}`;
+}
+
+/** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */
+export function agentPromptHead(input: AgentPromptInput): string {
+  return pyStrip(`${agentInstructions(input)}\n\nQuestion: ${input.question}`);
 }
 
 /** The trajectory part: `\n\n` + steps + `\n\n`, or `\n\n` alone (spec §5.1 assembly). */

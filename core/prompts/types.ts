@@ -2,7 +2,9 @@
  * Prompt templates as versioned units: every prompt an agent sends is produced by a template with an id and a
  * version (recorded with runs, so that results can be traced to the exact wording), from a typed input.
  */
-import type { ChatMessage } from '../models/types.ts';
+import type { ChatMessage } from '../messages/chat.ts';
+
+export { promptText } from '../messages/chat.ts';
 
 /**
  * The version of the prompt set as a whole. Bump it whenever any template's wording, few-shot examples or
@@ -10,7 +12,7 @@ import type { ChatMessage } from '../models/types.ts';
  */
 export const PROMPT_VERSION = 'tooldrift-prompts/1';
 
-export type PromptFamily = 'toolevo' | 'ste' | 'draft';
+export type PromptFamily = 'toolevo' | 'ste' | 'draft' | 'session';
 
 export interface PromptTemplate<I> {
   /** `{family}/{name}`, e.g. `toolevo/agent`. */
@@ -20,9 +22,4 @@ export interface PromptTemplate<I> {
   version: string;
   description: string;
   render(input: I): ChatMessage[];
-}
-
-/** The text a completion model reads: the messages' contents joined by blank lines. */
-export function promptText(messages: readonly ChatMessage[]): string {
-  return messages.map((m) => m.content).join('\n\n');
 }

@@ -21,8 +21,7 @@
  */
 import type { Candidate, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
-import { TOOLEVO_REFLECTION_PROMPT } from '../prompts/reflection.ts';
-import { TOOLEVO_AGENT_PROMPT } from '../prompts/toolevo.ts';
+import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
@@ -94,9 +93,10 @@ export async function expandState(
 ): Promise<Expansion> {
   if (budgetSpent(tree)) return { kind: 'fail', ending: 'budget' };
   const config = tree.config;
-  const reflect = config.selfReflection && isErrorState(parent.outcome);
-  const template = reflect ? TOOLEVO_REFLECTION_PROMPT : TOOLEVO_AGENT_PROMPT;
-  const messages = template.render({
+  // The search's prompt choice is ToolEvo's, switched by the `selfReflection` ablation (search/config.ts).
+  const prompts = toolEvoStepPrompts(config.selfReflection);
+  const prompt = isErrorState(parent.outcome) ? prompts.afterFailure : prompts.step;
+  const messages = renderPrompt(prompt, {
     question: tree.task.question,
     docs: env.docs,
     newTools: parent.state.newTools,
@@ -150,7 +150,7 @@ export async function expandState(
       depth,
       text,
       observation: step.observation,
-      prompt: template.id as ChildDraft['prompt'],
+      prompt,
       outcome: step.outcome,
       state,
       prior,

@@ -43,8 +43,9 @@
  * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
  */
 
+import type { ChatMessage } from '../messages/chat.ts';
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
-import { agentPromptHead, agentPromptTail, TURN_MARKER } from '../prompts/toolevo.ts';
+import { renderPrompt } from '../prompts/registry.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -147,21 +148,30 @@ export function selectForTraining(
   return chosen;
 }
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export type { ChatMessage } from '../messages/chat.ts';
 
 export interface RecordOptions {
   /** The documentation surface of the training prompt (default P_c). */
   docsSurface?: Surface;
 }
 
-/** The system message: the agent prompt head over the docs surface, up to and including the turn marker. */
+/** The training prompt's messages (the registered `toolevo/training` template, core/prompts/training.ts). */
+function trainingPrompt(
+  question: string,
+  options: RecordOptions,
+  prefix: readonly TrajectoryStep[] = [],
+): [ChatMessage, ChatMessage] {
+  const [system, user] = renderPrompt('toolevo/training', {
+    question,
+    docs: options.docsSurface ?? PC_SURFACE,
+    prefix,
+  });
+  return [system as ChatMessage, user as ChatMessage];
+}
+
+/** The system message: the agent prompt's instructions over the docs surface, up to and including the turn marker. */
 export function trainingSystemPrompt(docs: Surface = PC_SURFACE): string {
-  const head = agentPromptHead({ question: '', docs });
-  const at = head.lastIndexOf(TURN_MARKER);
-  return head.slice(0, at + TURN_MARKER.length);
+  return trainingPrompt('', { docsSurface: docs })[0].content;
 }
 
 export interface SftRecord {
@@ -175,8 +185,7 @@ export function sftRecord(
 ): SftRecord {
   return {
     messages: [
-      { role: 'system', content: trainingSystemPrompt(options.docsSurface) },
-      { role: 'user', content: `Question: ${task.question.trim()}` },
+      ...trainingPrompt(task.question, options),
       { role: 'assistant', content: trajectoryText(trajectory.steps) },
     ],
   };
@@ -269,12 +278,8 @@ export interface DpoRecord {
 }
 
 export function dpoRecord(pair: DpoPair, task: { question: string }, options: RecordOptions = {}): DpoRecord {
-  const tail = pair.prefix.length === 0 ? '' : agentPromptTail(pair.prefix).trimEnd();
   return {
-    prompt: [
-      { role: 'system', content: trainingSystemPrompt(options.docsSurface) },
-      { role: 'user', content: `Question: ${task.question.trim()}${tail}` },
-    ],
+    prompt: trainingPrompt(task.question, options, pair.prefix),
     chosen: [{ role: 'assistant', content: pair.chosen }],
     rejected: [{ role: 'assistant', content: pair.rejected }],
   };

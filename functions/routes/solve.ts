@@ -1,21 +1,21 @@
 /**
  * `POST /v1/solve`: tooldrift runs an agent on one question — a task by id (its Finish is judged against the
  * gold answer) or a free question (no gold: Finish cannot be judged, `correct` is null) — against a server
- * surface, with the ToolEvo agent prompt over a documentation surface, in one of two modes:
+ * surface, with the ToolEvo agent prompt over a documentation surface, by one registered agent method
+ * (core/methods; `mode` is its id — every method that carries no memory across tasks), e.g.:
  * - `greedy`: the ReAct loop (core/agents/react-loop.ts), temperature 0 unless the model choice says otherwise;
  * - `mcts`: a small ToolEvo search (core/search), simulations ≤ 20, k ≤ 5, depth ≤ 20.
  * UpdateTool lines are carried along the run's path (greedy: the episode; MCTS: each path's own state), so a
- * replacement tool the agent described is listed in its prompt from the next step on.
+ * replacement tool the agent described is listed in its prompt from the next step on. `aids` (core/aids) adds
+ * what the agent is given (documentation, UpdateTool memory); the method must use each aid asked for.
  *
  * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { runReactEpisode } from '../../core/agents/react-loop.ts';
-import { answerLeaf } from '../../core/search/answer.ts';
-import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
-import { node, pathTo, solutions } from '../../core/search/tree.ts';
+import { AidsSchema, aidIssues, documentationSurfaceId } from '../../core/aids/index.ts';
+import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
@@ -30,6 +30,9 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { ModelChoiceSchema, textModelFor } from '../models.ts';
 import { findSurface } from '../surface-store.ts';
 import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
+
+/** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
+const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
 
 const SolveBody = z
   .object({
@@ -57,7 +60,7 @@ const SolveBody = z
       .default('pc')
       .openapi({ description: 'Surface whose documentation the agent reads.' }),
     model: ModelChoiceSchema.optional(),
-    mode: z.enum(['greedy', 'mcts']).default('greedy'),
+    mode: z.enum(SOLVE_MODES).default('greedy'),
     search: z
       .strictObject({
         simulations: z.number().int().min(1).max(20).default(8),
@@ -66,12 +69,18 @@ const SolveBody = z
       })
       .optional()
       .openapi({ description: 'MCTS budget (small caps); maxDepth is the step limit in greedy mode too.' }),
+    aids: AidsSchema.optional(),
     seed: z.string().min(1).max(200).default('0'),
   })
   .strict()
   .refine((b) => (b.taskId === undefined) !== (b.question === undefined), {
     message: 'give exactly one of taskId and question',
     path: ['taskId'],
+  })
+  .superRefine((b, ctx) => {
+    if (!isMethodId(b.mode)) return; // the enum reported it
+    for (const issue of aidIssues(b.aids, [getMethod(b.mode)]))
+      ctx.addIssue({ code: 'custom', path: ['aids', ...issue.path], message: issue.message });
   })
   .openapi('SolveRequest');
 
@@ -88,7 +97,7 @@ const SolveResult = z
     correct: z.boolean().nullable(),
     ending: z.string(),
     task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
-    mode: z.enum(['greedy', 'mcts']),
+    mode: z.enum(SOLVE_MODES),
     trajectory: z.object({
       steps: z.array(SolveStep),
       toolUpdates: z.array(z.string()),
@@ -148,97 +157,64 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await surfaceOrProblem(c, body.surface, 'surface');
-    const docs = await surfaceOrProblem(c, body.promptSurface, 'promptSurface');
+    const docsField =
+      body.aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
+    const docs = await surfaceOrProblem(c, documentationSurfaceId(body.aids, body.promptSurface), docsField);
     const model = textModelFor(c.env, body.model);
-    const world = worldFor(c.env);
-    const deps = edgeKernelDeps(c.env, task.gold);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };
     const label = { provider: model.provider, simulated: model.capabilities.simulated === true };
-
-    if (body.mode === 'greedy') {
-      const episode = await runReactEpisode({
-        model,
-        world,
-        // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
-        task: { question: task.question, gold: (task.gold ?? '') as Gold },
-        surface,
-        docs,
-        deps,
-        maxSteps: budget.maxDepth ?? 20,
-        temperature: body.model?.temperature ?? 0,
-        seed: body.model?.seed ?? hash128(`solve/${body.seed}`)[0],
-        signal: c.req.raw.signal,
-      });
-      return c.json(
-        {
-          answer: episode.answer,
-          correct: judged ? episode.correct : null,
-          ending: episode.ending,
-          task: { id: task.id, question: task.question, dataset: task.dataset },
-          mode: 'greedy' as const,
-          trajectory: {
-            steps: episode.steps.map(
-              (s): Step => ({
-                text: s.text,
-                observation: s.observation,
-                ...(s.action !== undefined ? { action: s.action } : {}),
-                outcome: s.outcome.kind,
-              }),
-            ),
-            toolUpdates: episode.newTools,
-          },
-          search: null,
-          usage: {
-            modelCalls: episode.usage.calls,
-            inputTokens: episode.usage.inputTokens,
-            outputTokens: episode.usage.outputTokens,
-          },
-          model: { ...label, name: episode.model },
-        },
-        200,
-      );
-    }
-
-    const tree = createSearch(
-      { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
-      {
-        mode: 'mcts',
-        simulations: budget.simulations,
-        k: budget.k,
-        maxDepth: budget.maxDepth ?? 15,
-        maxModelCalls: 400,
-        ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
-        seed: body.seed,
-      },
+    const method = getMethod(body.mode);
+    // `search` is the budget of a method with options (MCTS); other methods take none.
+    const options = method.options.safeParse(
+      hasOptions(method)
+        ? { simulations: budget.simulations, k: budget.k, maxDepth: budget.maxDepth ?? 15 }
+        : {},
     );
-    await runSearch(tree, searchEnv(tree, { model, world, surface, docs, deps, signal: c.req.raw.signal }));
-    const leaf = answerLeaf(tree);
-    const path = leaf === null ? [] : pathTo(tree, leaf);
-    const end = leaf === null ? null : node(tree, leaf);
-    const finished = end?.ending === 'finish';
+    if (!options.success) {
+      throw new ProblemError('validation-error', {
+        detail: `The search budget does not fit method ${method.id}.`,
+        errors: [{ in: 'body', field: 'search', pointer: '/search', message: options.error.message }],
+      });
+    }
+    const o = await method.run({
+      // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
+      task: { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
+      options: options.data,
+      model,
+      world: worldFor(c.env),
+      surface,
+      deps: edgeKernelDeps(c.env, task.gold),
+      aids: { documentation: docs, updateMemory: body.aids?.updateMemory?.lines ?? [] },
+      limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
+      ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
+      seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
+      signal: c.req.raw.signal,
+    });
     return c.json(
       {
-        answer: finished ? (end?.state.answer ?? null) : null,
-        correct: judged ? finished && end?.reward === 1 : null,
-        ending: end?.ending ?? 'open',
+        answer: o.answer,
+        correct: judged ? o.correct : null,
+        ending: o.search ? (o.search.ending ?? 'open') : o.ending,
         task: { id: task.id, question: task.question, dataset: task.dataset },
-        mode: 'mcts' as const,
+        mode: body.mode,
         trajectory: {
-          steps: path.map((id): Step => {
-            const n = node(tree, id);
-            return {
-              text: n.text,
-              observation: n.observation,
-              ...(n.action !== undefined ? { action: n.action } : {}),
-              outcome: n.outcome?.kind ?? 'none',
-            };
-          }),
-          toolUpdates: end ? [...end.state.newTools] : [],
+          // The solve reports the outcome kind (`finished`), the evaluation its label (`finished:correct`).
+          steps: o.steps.map(
+            (s): Step => ({
+              text: s.text,
+              observation: s.observation,
+              ...(s.action !== undefined ? { action: s.action } : {}),
+              outcome: s.outcome.split(':')[0] as string,
+            }),
+          ),
+          toolUpdates: o.newTools,
         },
-        search: { nodes: tree.nodes.length, iterations: tree.iteration, solutions: solutions(tree).length },
-        usage: { ...tree.usage },
-        model: { ...label, name: tree.model ?? model.model },
+        search: o.search
+          ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
+          : null,
+        usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
+        model: { ...label, name: o.model },
       },
       200,
     );

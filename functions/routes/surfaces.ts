@@ -13,7 +13,7 @@ import {
   driftProblems,
   driftSurfaceId,
   generateSurface,
-} from '../../core/surfaces/drift.ts';
+} from '../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { database } from '../../db/client.ts';

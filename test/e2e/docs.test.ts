@@ -66,7 +66,7 @@ describe('/docs in headless Chromium', () => {
         withBody++;
         expect(await block.locator('.opblock-section-request-body .model-box').count()).toBeGreaterThan(0);
       }
-      const text = await block.innerText();
+      const text = await block.textContent();
       expect(text).not.toContain('$ref');
       await block.locator('.opblock-summary-control').click();
       await block.locator('.responses-wrapper').waitFor({ state: 'detached' });
@@ -76,14 +76,14 @@ describe('/docs in headless Chromium', () => {
     // Admin-only operations say so when opened.
     const adminBlock = page.locator(`.opblock:has([data-path="${admin[0]?.path}"])`).first();
     await adminBlock.locator('.opblock-summary-control').click();
-    await expect.poll(() => adminBlock.innerText()).toContain('Admin key required.');
+    await expect.poll(() => adminBlock.textContent()).toContain('Admin key required.');
 
     // One operation up close: the kernel call's request and response models name their fields.
     const kernel = page.locator('#operations-World-post_v1_kernel_call');
     await kernel.locator('.opblock-summary-control').click();
     await kernel.locator('.responses-wrapper').waitFor();
     await kernel.scrollIntoViewIfNeeded();
-    const kernelText = await kernel.innerText();
+    const kernelText = await kernel.textContent();
     for (const field of ['tool', 'args', 'state', 'observation', 'outcome'])
       expect(kernelText).toContain(field);
 

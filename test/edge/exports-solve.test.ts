@@ -6,7 +6,6 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSimModel } from '../../core/models/sim/index.ts';
 import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
 import {
   dpoPairs,
@@ -16,6 +15,7 @@ import {
   type TrajectoryMeta,
 } from '../../core/search/trajectories.ts';
 import type { SearchTree } from '../../core/search/tree.ts';
+import { createSimModel } from '../../core/sim/index.ts';
 import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';

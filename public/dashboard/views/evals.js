@@ -50,9 +50,10 @@ export function summaryColumns(linkBase = '#/evals/') {
 
 export function renderList() {
   return async (main, signal) => {
-    const [surfaces, list] = await Promise.all([
+    const [surfaces, list, methods] = await Promise.all([
       api('/v1/surfaces', { signal }),
       api('/v1/evals?limit=20', { signal }),
+      api('/v1/methods', { signal }),
     ]);
     const form = h(
       'form',
@@ -63,12 +64,17 @@ export function renderList() {
         { class: 'fields' },
         field('Name', h('input', { type: 'text', name: 'name', maxlength: 100, size: 30 })),
       ),
-      suiteFields(surfaces.items.map((s) => s.id)),
+      suiteFields(
+        surfaces.items.map((s) => s.id),
+        methods,
+      ),
       h('button', { type: 'submit' }, 'Start evaluation'),
     );
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const created = await attempt(() => api('/v1/evals', { method: 'POST', body: readSuite(form) }));
+      const created = await attempt(() =>
+        api('/v1/evals', { method: 'POST', body: readSuite(form, methods) }),
+      );
       if (created) location.hash = `#/evals/${created.id}`;
     });
     append(

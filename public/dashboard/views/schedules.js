@@ -14,9 +14,10 @@ const toMs = (t) => (typeof t === 'number' ? t : Date.parse(t));
 
 export function renderList() {
   return async (main, signal) => {
-    const [surfaces, list] = await Promise.all([
+    const [surfaces, list, methods] = await Promise.all([
       api('/v1/surfaces', { signal }),
       api('/v1/schedules', { signal }),
+      api('/v1/methods', { signal }),
     ]);
     const form = h(
       'form',
@@ -40,6 +41,7 @@ export function renderList() {
       ),
       suiteFields(
         surfaces.items.map((s) => s.id),
+        methods,
         { sampleSize: 2 },
       ),
       h('button', { type: 'submit' }, 'Create schedule'),
@@ -51,7 +53,7 @@ export function renderList() {
         name: f.get('scheduleName'),
         cron: f.get('cron'),
         threshold: Number(f.get('threshold')),
-        suite: readSuite(form),
+        suite: readSuite(form, methods),
       };
       const created = await attempt(() => api('/v1/schedules', { method: 'POST', body }));
       if (created) location.hash = `#/schedules/${created.id}`;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runEvalTask } from '../../../core/evals/run-task.ts';
 import { type EvalMethod, EvalSuiteSchema } from '../../../core/evals/suite.ts';
 import { classifyRun } from '../../../core/evals/taxonomy.ts';
-import { createSimModel } from '../../../core/models/sim/index.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { createKernelDeps } from '../../../core/world/kernel-deps.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';

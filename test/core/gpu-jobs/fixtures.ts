@@ -3,7 +3,7 @@
  * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
  * functions/routes/exports.ts and functions/trajectory-store.ts.
  */
-import { createSimModel } from '../../../core/models/sim/index.ts';
+
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import {
   dpoPairs,
@@ -12,6 +12,7 @@ import {
   sftRecord,
   type TrajectoryMeta,
 } from '../../../core/search/trajectories.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';

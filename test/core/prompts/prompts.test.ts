@@ -21,7 +21,7 @@ import { runPythonCode } from '../../../core/sandbox/python/tool.ts';
 import { resolveCall } from '../../../core/surfaces/adapter.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { renderToolList } from '../../../core/surfaces/docs.ts';
-import { generateSurface } from '../../../core/surfaces/drift.ts';
+import { generateSurface } from '../../../core/surfaces/drift/index.ts';
 import { PyFloat, PyInt } from '../../../core/util/python-format.ts';
 import { decodeActionInput } from '../../../core/world/kernel/json-decode.ts';
 import {

@@ -3,10 +3,10 @@
  * of the issue (MCTS above greedy; without self-reflection or tool update lower).
  */
 import { describe, expect, it } from 'vitest';
-import { createSimModel } from '../../../core/models/sim/index.ts';
 import type { SearchConfigInput } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../../core/search/mcts.ts';
 import { parseTree, serializeTree } from '../../../core/search/tree.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';

@@ -3,7 +3,6 @@
  * chat records and DPO pairs from sibling branches, on a hand-built tree and on a simulated search.
  */
 import { describe, expect, it } from 'vitest';
-import { createSimModel } from '../../../core/models/sim/index.ts';
 import { TURN_MARKER } from '../../../core/prompts/toolevo.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import {
@@ -15,6 +14,7 @@ import {
   type TrajectoryMeta,
 } from '../../../core/search/trajectories.ts';
 import { createTree, type NodeEnding, node, type SearchTree } from '../../../core/search/tree.ts';
+import { createSimModel } from '../../../core/sim/index.ts';
 import { S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';

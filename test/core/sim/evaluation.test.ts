@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
-import { generateSurface } from '../../../core/surfaces/drift.ts';
+import { generateSurface } from '../../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../../core/surfaces/model.ts';
 import { parseReact } from '../../../core/world/react-parse.ts';
 import { evalTasks, runSuite, type SuiteOptions, type SuiteResult } from './fixtures.ts';

@@ -7,8 +7,8 @@ import {
   type ReactLoopOptions,
   runReactEpisode,
 } from '../../../core/agents/react-loop.ts';
-import { createSimModel, type SimModelOptions } from '../../../core/models/sim/index.ts';
-import type { SimSkillsInput } from '../../../core/models/sim/skills.ts';
+import { createSimModel, type SimModelOptions } from '../../../core/sim/index.ts';
+import type { SimSkillsInput } from '../../../core/sim/skills.ts';
 import type { Surface } from '../../../core/surfaces/model.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';

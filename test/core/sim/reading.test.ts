@@ -3,18 +3,14 @@
  * documentation and param examples (call shapes), and the prompt layout.
  */
 import { describe, expect, it } from 'vitest';
-import { announcedShape, kernelOfToolLine, readHistory } from '../../../core/models/sim/knowledge.ts';
-import {
-  classifyObservation,
-  parseDeprecation,
-  unwrapObservation,
-} from '../../../core/models/sim/observations.ts';
-import { parseToolLine, readPrompt } from '../../../core/models/sim/prompt-reader.ts';
-import { matchQuestion } from '../../../core/models/sim/questions.ts';
-import { codePrefix, docEntries, inferShape, renderCall } from '../../../core/models/sim/shapes.ts';
 import { reactStepText } from '../../../core/prompts/react-format.ts';
 import { renderReflectionPrompt } from '../../../core/prompts/reflection.ts';
 import { renderToolEvoPrompt } from '../../../core/prompts/toolevo.ts';
+import { announcedShape, kernelOfToolLine, readHistory } from '../../../core/sim/knowledge.ts';
+import { classifyObservation, parseDeprecation, unwrapObservation } from '../../../core/sim/observations.ts';
+import { parseToolLine, readPrompt } from '../../../core/sim/prompt-reader.ts';
+import { matchQuestion } from '../../../core/sim/questions.ts';
+import { codePrefix, docEntries, inferShape, renderCall } from '../../../core/sim/shapes.ts';
 import { formatObservation, resolveCall } from '../../../core/surfaces/adapter.ts';
 import {
   BUILTIN_SURFACES,
@@ -24,7 +20,7 @@ import {
   S_OOD_SURFACE,
 } from '../../../core/surfaces/builtin.ts';
 import { renderToolList } from '../../../core/surfaces/docs.ts';
-import { DRIFT_KINDS, generateSurface } from '../../../core/surfaces/drift.ts';
+import { DRIFT_KINDS, generateSurface } from '../../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../../core/surfaces/model.ts';
 import type { KernelCall } from '../../../core/world/kernel/kernel.ts';
 import {

@@ -4,17 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTextModel } from '../../../core/models/factory.ts';
-import {
-  createSimModel,
-  SIM_MODEL_LABEL,
-  SIM_MODEL_NAME,
-  simulateStep,
-} from '../../../core/models/sim/index.ts';
-import { resolveSkills, type SimSkillsInput } from '../../../core/models/sim/skills.ts';
 import type { GenerateRequest } from '../../../core/models/types.ts';
 import { reactStepText, type TrajectoryStep } from '../../../core/prompts/react-format.ts';
 import { renderReflectionPrompt } from '../../../core/prompts/reflection.ts';
 import { renderToolEvoPrompt, TOOLEVO_AGENT_PROMPT } from '../../../core/prompts/toolevo.ts';
+import { createSimModel, SIM_MODEL_LABEL, SIM_MODEL_NAME, simulateStep } from '../../../core/sim/index.ts';
+import { resolveSkills, type SimSkillsInput } from '../../../core/sim/skills.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { decodeActionInput } from '../../../core/world/kernel/json-decode.ts';
 import { INVALID_ACTION, PARAM_ERROR_COMMAND } from '../../../core/world/kernel/messages.ts';

@@ -23,7 +23,7 @@ import {
   EXPOSED_NAME,
   generateSurface,
   normalizeDriftKinds,
-} from '../../../core/surfaces/drift.ts';
+} from '../../../core/surfaces/drift/index.ts';
 import type { ParamSpec, Surface, SurfaceTool } from '../../../core/surfaces/model.ts';
 import { deprecationMessage } from '../../../core/surfaces/signature.ts';
 import { toolForKernel, translateCall } from '../../../core/surfaces/translate.ts';

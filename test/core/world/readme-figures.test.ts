@@ -28,7 +28,7 @@ describe('README corpus figures (issue 13 item 13)', () => {
     expect(row, `README row for ${dataset}`).toBeDefined();
     const m = new RegExp(`(≈ )?([\\d,]+) ${noun}`).exec(row as string);
     expect(m, `"<figure> ${noun}" in the ${dataset} row`).not.toBeNull();
-    const written = Number((m?.[2] as string).replaceAll(',', ''));
+    const written = Number((m?.[2] ?? '').replaceAll(',', ''));
     expect(actual).toBeDefined();
     if (m?.[1]) {
       // "≈ N": within 1 % of the world's figure

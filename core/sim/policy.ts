@@ -28,8 +28,8 @@
  *
  * It never sees which surface the server runs or the gold answer: everything comes from the prompt text.
  */
-import { reactStepText, writeActionInput, writeJsonEntries } from '../../prompts/react-format.ts';
-import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../../world/kernel/kernel.ts';
+import { reactStepText, writeActionInput, writeJsonEntries } from '../prompts/react-format.ts';
+import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
 import type { History, HistoryStep, Knowledge, MemoryEntry } from './knowledge.ts';
 import { readHistory } from './knowledge.ts';

@@ -16,8 +16,8 @@
  * Documentation lines (`Name[a, b], description`) are turned into such an example first (`docEntries`): the
  * signature gives the keys, the description the flags, prefixes, labelled-bracket grammars and graph keys.
  */
-import { PyFloat, PyInt } from '../../util/python-format.ts';
-import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../../world/kernel/kernel.ts';
+import { PyFloat, PyInt } from '../util/python-format.ts';
+import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../world/kernel/kernel.ts';
 import type { Entries } from './observations.ts';
 import type { ToolLine } from './prompt-reader.ts';
 

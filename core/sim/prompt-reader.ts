@@ -7,8 +7,8 @@
  * `Reflection:` paragraph) and falls back to the generic ToolQA-D layout: the last `Question:` line, then steps
  * `Thought: … Action: … Action Input: … Observation: …` separated by blank lines.
  */
-import { REFLECTION_LABEL } from '../../prompts/reflection.ts';
-import { TURN_MARKER } from '../../prompts/toolevo.ts';
+import { REFLECTION_LABEL } from '../prompts/reflection.ts';
+import { TURN_MARKER } from '../prompts/toolevo.ts';
 
 export interface ToolLine {
   /** The number in front of the line. */

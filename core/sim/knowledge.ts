@@ -4,10 +4,10 @@
  * tools (UpdateTool lines), and the history of the trajectory read through that knowledge — which kernel tool
  * each step called, whether the call was rejected, and what deprecation messages announced.
  */
-import { PyDict } from '../../util/python-format.ts';
-import { pyJsonLoads } from '../../world/kernel/json-decode.ts';
-import { KERNEL_TOOL_NAMES, type KernelToolName } from '../../world/kernel/kernel.ts';
-import { parseReact } from '../../world/react-parse.ts';
+import { PyDict } from '../util/python-format.ts';
+import { pyJsonLoads } from '../world/kernel/json-decode.ts';
+import { KERNEL_TOOL_NAMES, type KernelToolName } from '../world/kernel/kernel.ts';
+import { parseReact } from '../world/react-parse.ts';
 import {
   classifyObservation,
   type Deprecation,

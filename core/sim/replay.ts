@@ -9,8 +9,8 @@
  * observation reads like an error message, in which case the policy notices and makes the call again.
  */
 
-import { writeJsonEntries } from '../../prompts/react-format.ts';
-import type { KernelCall } from '../../world/kernel/kernel.ts';
+import { writeJsonEntries } from '../prompts/react-format.ts';
+import type { KernelCall } from '../world/kernel/kernel.ts';
 import type { History, HistoryStep } from './knowledge.ts';
 import type { QuestionMatch } from './questions.ts';
 import { inferShape, renderCall } from './shapes.ts';

@@ -5,8 +5,8 @@
  * a tool result looks like an error message. Observations wrapped in a JSON object of a state and a message
  * (`{"status": "ok", "Output": "…"}`) are unwrapped first.
  */
-import { PyDict } from '../../util/python-format.ts';
-import { pyJsonLoads } from '../../world/kernel/json-decode.ts';
+import { PyDict } from '../util/python-format.ts';
+import { pyJsonLoads } from '../world/kernel/json-decode.ts';
 
 export type Entries = readonly (readonly [string, unknown])[];
 

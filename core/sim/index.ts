@@ -26,9 +26,16 @@
  * together), questions (task template recognition), replay (the plan so far), policy (the next step), noise,
  * phrasing, decider (choices and their probabilities), skills (the knobs and presets).
  */
-import { promptText } from '../../prompts/types.ts';
-import { hash128, Rng } from '../../util/random.ts';
-import type { Candidate, Capabilities, GenerateRequest, GenerateResponse, TextModel } from '../types.ts';
+
+import type {
+  Candidate,
+  Capabilities,
+  GenerateRequest,
+  GenerateResponse,
+  TextModel,
+} from '../models/types.ts';
+import { promptText } from '../prompts/types.ts';
+import { hash128, Rng } from '../util/random.ts';
 import { Decider } from './decider.ts';
 import { nextStep, type PolicyStep } from './policy.ts';
 import { readPrompt } from './prompt-reader.ts';

@@ -14,7 +14,7 @@
  * weighted pick, 1/m for a wording): the log-probability of the step under the simulator's own sampling process
  * (a lower bound on the text's probability, since different choice paths could write the same text).
  */
-import { Rng } from '../../util/random.ts';
+import { Rng } from '../util/random.ts';
 
 export type DecisionSource = { kind: 'greedy'; key: string } | { kind: 'sample'; rng: Rng };
 

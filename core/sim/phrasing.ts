@@ -3,7 +3,7 @@
  * wordings each (chosen by Decider.style: the first when greedy, any when sampling). Thoughts never contain the
  * words `Action` or `Observation:`, which the ReAct parser and the stop string look for.
  */
-import type { KernelCall, KernelToolName } from '../../world/kernel/kernel.ts';
+import type { KernelCall, KernelToolName } from '../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
 
 function arg(call: KernelCall, key: string): string {

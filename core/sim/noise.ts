@@ -9,8 +9,8 @@
  * - `premature-finish` — Finish with a guess before the plan is complete;
  * - `wrong-finish` — the final answer slightly wrong.
  */
-import { writeJsonValue } from '../../prompts/react-format.ts';
-import type { KernelCall } from '../../world/kernel/kernel.ts';
+import { writeJsonValue } from '../prompts/react-format.ts';
+import type { KernelCall } from '../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
 
 /** A slightly wrong copy of a value: the last digit changed, else a letter of the longest word dropped. */

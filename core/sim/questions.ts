@@ -5,8 +5,8 @@
  * templates match, the one with the most literal text wins. Slot values come back as the text of the question
  * (solvers only interpolate them into tool calls and code).
  */
-import { TASK_TEMPLATES } from '../../world/tasks/registry.ts';
-import { patternSlots, type Slots, type TaskTemplate } from '../../world/tasks/types.ts';
+import { TASK_TEMPLATES } from '../world/tasks/registry.ts';
+import { patternSlots, type Slots, type TaskTemplate } from '../world/tasks/types.ts';
 
 interface CompiledTemplate {
   template: TaskTemplate;

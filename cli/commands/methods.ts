@@ -1,0 +1,63 @@
+/** `tooldrift methods`: the agent methods and aid slots of the instance (GET /v1/methods). */
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import { EXIT_USAGE } from '../http.ts';
+import { renderTable } from '../table.ts';
+
+export const METHODS_HELP = `Usage:
+  tooldrift methods        agent methods (id, summary, options, memory, aids) and aid slots
+
+${CONNECTION_HELP}`;
+
+/** The body of GET /v1/methods (functions/routes/methods.ts). */
+export interface MethodCatalog {
+  items: { id: string; summary: string; options: JsonSchema; carriesMemory: boolean; aids: string[] }[];
+  aids: { slot: string; summary: string; available: boolean; options: JsonSchema }[];
+}
+
+interface JsonSchema {
+  properties?: Record<string, { default?: unknown }>;
+}
+
+/** `name=default` per option of a JSON Schema (just `name` without a default). */
+export function optionsCell(schema: JsonSchema): string {
+  return Object.entries(schema.properties ?? {})
+    .map(([name, p]) => (p.default === undefined ? name : `${name}=${JSON.stringify(p.default)}`))
+    .join(' ');
+}
+
+export function methodsTables(catalog: MethodCatalog): string {
+  const methods = renderTable({
+    header: [['method', 'memory', 'aids', 'options', 'summary'].map((text) => ({ text }))],
+    align: ['left', 'left', 'left', 'left', 'left'],
+    rows: catalog.items.map((m) => [
+      m.id,
+      m.carriesMemory ? 'yes' : '',
+      m.aids.join(','),
+      optionsCell(m.options),
+      m.summary,
+    ]),
+  });
+  const aids = renderTable({
+    header: [['aid', 'available', 'options', 'summary'].map((text) => ({ text }))],
+    align: ['left', 'left', 'left', 'left'],
+    rows: catalog.aids.map((a) => [
+      a.slot,
+      a.available ? 'yes' : 'not yet',
+      optionsCell(a.options),
+      a.summary,
+    ]),
+  });
+  return `${methods}\n${aids}`;
+}
+
+export async function methodsCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('methods', args, CONNECTION_OPTIONS, true);
+  if (values.help || positionals.length > 0) {
+    io.stdout(`${METHODS_HELP}\n`);
+    return values.help ? 0 : EXIT_USAGE;
+  }
+  const catalog = await clientFor(io, values).get<MethodCatalog>('/v1/methods');
+  if (values.json) printJson(io, catalog);
+  else io.stdout(methodsTables(catalog));
+  return 0;
+}

@@ -1,0 +1,2 @@
+export * from './providers.ts';
+export * from './slots.ts';

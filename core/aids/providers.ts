@@ -1,0 +1,151 @@
+/**
+ * Aid providers: how a requested aid becomes what a method run is given. One provider per slot; a slot without a
+ * provider is declared (its options validate) but answers "not available yet". The extension contract is written
+ * down in README.md: to make `demonstrations`, `toolPool` or a docset-backed `documentation` available, implement
+ * its `resolve` here (reading stores only through the `AidContext` the caller passes) and add the resolved value
+ * to `ResolvedAids` — methods and requests do not change.
+ */
+import type { Surface } from '../surfaces/model.ts';
+import {
+  AID_SLOTS,
+  type AidSlot,
+  type Aids,
+  DemonstrationsAidSchema,
+  DocumentationAidSchema,
+  ToolPoolAidSchema,
+  UpdateMemoryAidSchema,
+} from './slots.ts';
+
+/** What a method run is given (every slot a provider resolved; absent slots were not requested). */
+export interface ResolvedAids {
+  /** The documentation surface the agent's prompt shows. Always present (default: the request's promptSurface). */
+  documentation: Surface;
+  /** UpdateTool descriptions listed from the first step on. */
+  updateMemory: readonly string[];
+}
+
+/** Lookups the edge provides to providers (stores live in the edge, not in core). */
+export interface AidContext {
+  /** A built-in or stored surface by id, or null. */
+  surface(id: string): Promise<Surface | null>;
+}
+
+/** A requested aid that cannot be given: the slot's member is the JSON pointer of the request field. */
+export class AidUnavailableError extends Error {
+  constructor(
+    readonly slot: AidSlot,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AidUnavailableError';
+  }
+}
+
+export interface AidProvider<S extends AidSlot = AidSlot> {
+  slot: S;
+  summary: string;
+  /** Whether the slot can be served at all (a declared slot without a provider: false). */
+  available: boolean;
+  /** The slot's options (zod); listed in GET /v1/methods. */
+  options: (typeof SLOT_SCHEMAS)[S];
+  /**
+   * Why a validated request for this slot cannot be served here (e.g. "not available yet"), checked when a
+   * request is validated so that it fails with a 400 before any work; null when it can be served.
+   */
+  unavailable(options: NonNullable<Aids[S]>): string | null;
+}
+
+const SLOT_SCHEMAS = {
+  documentation: DocumentationAidSchema,
+  updateMemory: UpdateMemoryAidSchema,
+  demonstrations: DemonstrationsAidSchema,
+  toolPool: ToolPoolAidSchema,
+} as const;
+
+export const NOT_AVAILABLE = 'is not available yet';
+
+export const AID_PROVIDERS: { [S in AidSlot]: AidProvider<S> } = {
+  documentation: {
+    slot: 'documentation',
+    available: true,
+    summary: 'The tool documentation the agent reads: a surface’s docs (a DRAFT documentation set: not yet).',
+    options: DocumentationAidSchema,
+    unavailable: (o) => (o.docset !== undefined ? `documentation from a docset ${NOT_AVAILABLE}` : null),
+  },
+  updateMemory: {
+    slot: 'updateMemory',
+    available: true,
+    summary: 'Tool-update memory: UpdateTool descriptions listed among the tools from the first step on.',
+    options: UpdateMemoryAidSchema,
+    unavailable: () => null,
+  },
+  demonstrations: {
+    slot: 'demonstrations',
+    available: false,
+    summary: 'STE exemplars retrieved for the question and shown as demonstrations.',
+    options: DemonstrationsAidSchema,
+    unavailable: () => `the demonstrations aid ${NOT_AVAILABLE}`,
+  },
+  toolPool: {
+    slot: 'toolPool',
+    available: false,
+    summary: 'A Chain-of-Tools pool of tools to retrieve from at each calling step.',
+    options: ToolPoolAidSchema,
+    unavailable: () => `the toolPool aid ${NOT_AVAILABLE}`,
+  },
+};
+
+export interface AidIssue {
+  /** Path of the offending member below the `aids` object. */
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Problems with a request's aids for the methods that will run: a slot without a provider, or a slot a method
+ * does not use (so that a requested aid is never silently ignored).
+ */
+export function aidIssues(
+  aids: Aids | undefined,
+  methods: readonly { id: string; aids: readonly AidSlot[] }[],
+): AidIssue[] {
+  if (aids === undefined) return [];
+  const issues: AidIssue[] = [];
+  for (const slot of AID_SLOTS) {
+    const options = aids[slot];
+    if (options === undefined) continue;
+    const why = (AID_PROVIDERS[slot] as AidProvider).unavailable(options as never);
+    if (why !== null) {
+      issues.push({ path: [slot], message: why });
+      continue;
+    }
+    for (const m of methods)
+      if (!m.aids.includes(slot))
+        issues.push({ path: [slot], message: `method ${m.id} does not use the ${slot} aid` });
+  }
+  return issues;
+}
+
+/** The documentation surface id a request resolves to: the documentation aid, else `promptSurface`. */
+export function documentationSurfaceId(aids: Aids | undefined, promptSurface: string): string {
+  return aids?.documentation?.surface ?? promptSurface;
+}
+
+/**
+ * Resolves validated, available aids for a run. Throws AidUnavailableError for a documentation surface that
+ * does not exist (`field` is the request member that named it).
+ */
+export async function resolveAids(
+  aids: Aids | undefined,
+  promptSurface: string,
+  ctx: AidContext,
+): Promise<ResolvedAids> {
+  const id = documentationSurfaceId(aids, promptSurface);
+  const documentation = await ctx.surface(id);
+  if (!documentation) {
+    const field = aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
+    throw new AidUnavailableError('documentation', field, `no surface named ${id}`);
+  }
+  return { documentation, updateMemory: aids?.updateMemory?.lines ?? [] };
+}

@@ -1,0 +1,7 @@
+/**
+ * The registered agent methods: one line per method. Registering a method is adding its line here; the
+ * registry (registry.ts) lists them in the order of their export names.
+ */
+export { greedy } from './greedy.ts';
+export { greedyMemory } from './greedy-memory.ts';
+export { mcts } from './mcts.ts';

@@ -1,0 +1,53 @@
+/**
+ * GET /v1/methods: the agent methods of the registry (core/methods) — id, one-line summary, the JSON Schema of
+ * their options, whether they carry memory across tasks and the aid slots they use — and the aid slots
+ * (core/aids) with their option schemas and whether they are available yet. The CLI and the dashboard read it.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AID_SLOTS } from '../../core/aids/index.ts';
+import { aidListing, METHOD_IDS, methodListing } from '../../core/methods/registry.ts';
+import type { AppEnv } from '../app-env.ts';
+
+const JsonSchema = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: 'A JSON Schema (draft 2020-12).' });
+
+const MethodsSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.enum(METHOD_IDS),
+        summary: z.string(),
+        options: JsonSchema.openapi({
+          description: 'JSON Schema of the options; in a suite they are the member named by the id.',
+        }),
+        carriesMemory: z
+          .boolean()
+          .openapi({ description: 'Carries memory from one task to the next of a group.' }),
+        aids: z.array(z.enum(AID_SLOTS)).openapi({ description: 'The aid slots the method uses.' }),
+      }),
+    ),
+    aids: z.array(
+      z.object({
+        slot: z.enum(AID_SLOTS),
+        summary: z.string(),
+        available: z.boolean().openapi({ description: 'False for a declared slot without a provider yet.' }),
+        options: JsonSchema,
+      }),
+    ),
+  })
+  .openapi('MethodCatalog');
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/methods',
+  tags: ['Agents'],
+  summary: 'Agent methods (id, summary, options, memory, aids) and the aid slots',
+  responses: {
+    200: { description: 'The registry', content: { 'application/json': { schema: MethodsSchema } } },
+  },
+});
+
+export function registerMethodRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, (c) => c.json({ items: methodListing(), aids: aidListing() }, 200));
+}
