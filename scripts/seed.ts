@@ -80,13 +80,28 @@ function parseSeededWorld(value: string | undefined): SeededWorld | null {
   }
 }
 
+/**
+ * `wrangler d1 migrations apply`, its output summarised in one line (wrangler prints the migration table again
+ * after every migration it applies); the full output only when it fails.
+ */
 function migrateWithWrangler(): void {
   const r = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', ...target], {
     cwd: root,
-    stdio: 'inherit',
+    encoding: 'utf8',
     env: quiet,
+    maxBuffer: 16 * 1024 * 1024,
   });
-  if (r.status !== 0) throw new Error('applying D1 migrations failed');
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0) {
+    process.stderr.write(output);
+    throw new Error('applying D1 migrations failed');
+  }
+  const names = [...new Set(output.match(/\b\d{4}_[\w.-]+\.sql\b/g) ?? [])].sort();
+  console.log(
+    /No migrations to apply/i.test(output) || names.length === 0
+      ? 'D1 migrations: up to date.'
+      : `D1 migrations: applied ${names.length} (${names[0]} … ${names[names.length - 1]}).`,
+  );
 }
 
 /** Where the seed goes. */
