@@ -26,6 +26,7 @@ import { generateTasks } from '../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
 import { ContentHash, generateWorld, hashWorld } from '../core/world/world.ts';
 import { type SeededWorld, worldSeedStatements } from '../db/world-seed.ts';
+import { summariseMigrations } from './lib/migrations-output.ts';
 import { localD1, ROOT as root, wranglerVars } from './lib/wrangler-config.ts';
 
 const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -96,12 +97,7 @@ function migrateWithWrangler(): void {
     process.stderr.write(output);
     throw new Error('applying D1 migrations failed');
   }
-  const names = [...new Set(output.match(/\b\d{4}_[\w.-]+\.sql\b/g) ?? [])].sort();
-  console.log(
-    /No migrations to apply/i.test(output) || names.length === 0
-      ? 'D1 migrations: up to date.'
-      : `D1 migrations: applied ${names.length} (${names[0]} … ${names[names.length - 1]}).`,
-  );
+  console.log(summariseMigrations(output));
 }
 
 /** Where the seed goes. */
