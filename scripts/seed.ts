@@ -11,15 +11,16 @@
  * - locally through Miniflare's API, in this process: the D1 database `wrangler dev` serves (the same database
  *   id and persistence folder that `wrangler d1 execute --local` opens), loaded in batches straight from the
  *   statement generator (`wrangler d1 execute --local --file` runs the same Miniflare D1, after a wrangler
- *   process start, writing the SQL to a file and splitting it again). Migrations stay Wrangler's: when one is
- *   pending, `wrangler d1 migrations apply --local` runs, so local, remote and `npm run deploy` share one
- *   migration history (`d1_migrations`).
+ *   process start, writing the SQL to a file and splitting it again). Pending migrations are applied the way
+ *   `wrangler d1 migrations apply --local` applies them, into the same `d1_migrations` history, so wrangler
+ *   sees them as applied.
  * - remotely (--remote) through wrangler: `d1 migrations apply`, then `d1 execute --file .tooldrift/seed.sql`.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { Miniflare } from 'miniflare';
 import { worldSizes } from '../core/world/catalog.ts';
 import { generateTasks } from '../core/world/tasks/generate.ts';
@@ -105,6 +106,7 @@ interface D1Target {
   migrate(): Promise<void>;
   seededWorld(): Promise<SeededWorld | null>;
   load(statements: Iterable<string>): Promise<void>;
+  /** Ends the connection, if any; the next call opens a new one. */
   close(): Promise<void>;
 }
 
@@ -135,17 +137,40 @@ async function localTarget(): Promise<D1Target> {
   const table = `"${d1.migrationsTable.replaceAll('"', '""')}"`;
   return {
     async migrate() {
+      // What `wrangler d1 migrations apply` does (and `applyD1Migrations` of the edge tests): the history table,
+      // then each pending migration and its history row in one batch. Hand-written because wrangler offers it
+      // only as a command; the files are drizzle-kit's, read with drizzle's reader (statement breakpoints).
       const db = await database();
-      const applied = await db
-        .prepare(`SELECT name FROM ${table}`)
-        .all<{ name: string }>()
-        .then((r) => new Set(r.results.map((x) => x.name)))
-        .catch(() => new Set<string>()); // no migrations table yet
-      const pending = readdirSync(d1.migrationsDir).filter((f) => f.endsWith('.sql') && !applied.has(f));
-      if (pending.length === 0) return;
-      // Wrangler applies them (one migration history for local and remote); it opens the database itself.
-      await close();
-      migrateWithWrangler();
+      await db
+        .prepare(
+          `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+        )
+        .run();
+      const applied = new Set(
+        (await db.prepare(`SELECT name FROM ${table}`).all<{ name: string }>()).results.map((r) => r.name),
+      );
+      const journal = JSON.parse(readFileSync(join(d1.migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+        entries: { tag: string }[];
+      };
+      const journaled = new Set(journal.entries.map((e) => `${e.tag}.sql`));
+      const stray = readdirSync(d1.migrationsDir).filter((f) => f.endsWith('.sql') && !journaled.has(f));
+      if (stray.length > 0) {
+        // wrangler would apply these too: refuse rather than let the two histories part.
+        throw new Error(
+          `migrations not in meta/_journal.json (write them with npm run db:generate): ${stray.join(', ')}`,
+        );
+      }
+      const migrations = readMigrationFiles({ migrationsFolder: d1.migrationsDir });
+      for (const [i, entry] of journal.entries.entries()) {
+        const name = `${entry.tag}.sql`;
+        if (applied.has(name)) continue;
+        const statements = (migrations[i]?.sql ?? []).map((q) => q.trim()).filter((q) => q !== '');
+        await db.batch([
+          ...statements.map((q) => db.prepare(q)),
+          db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(name),
+        ]);
+        console.log(`Applied migration ${name}.`);
+      }
     },
     async seededWorld() {
       const db = await database();
@@ -225,6 +250,9 @@ async function seed(db: D1Target): Promise<void> {
     console.log(`World already seeded (seed ${seed}, scale ${scale}, ${existing.tasks} tasks); skipping.`);
     return;
   }
+  // Generating keeps this process busy for a while; a local connection left idle meanwhile may be closed under
+  // it (`SocketError: other side closed`), so the load opens a fresh one.
+  await db.close();
   const t1 = performance.now();
   const world = generateWorld({ seed, scale });
   const t2 = performance.now();
@@ -266,6 +294,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof Error ? `${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : err);
   process.exit(1);
 });

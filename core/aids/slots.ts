@@ -20,16 +20,23 @@ import { z } from 'zod';
 export const AID_SLOTS = ['documentation', 'updateMemory', 'demonstrations', 'toolPool'] as const;
 export type AidSlot = (typeof AID_SLOTS)[number];
 
-/** An id of a surface, a documentation set, an exemplar set or a tool pool. */
-const AidRef = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'an id (lower-case letters, digits, ".", "_", "-")');
+/** A lower-case id (a surface, a documentation set, an exemplar set, a tool pool); `what` names it in errors. */
+export function slugId(what: string) {
+  return z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, `${what} (lower-case letters, digits, ".", "_", "-")`);
+}
+
+export const SurfaceIdSchema = slugId('a surface id');
+const AidRef = slugId('an id');
 
 export const DocumentationAidSchema = z
   .strictObject({
-    surface: AidRef.optional().meta({ description: 'Read this surface’s documentation (as promptSurface).' }),
+    surface: SurfaceIdSchema.optional().meta({
+      description: 'Read this surface’s documentation (as promptSurface).',
+    }),
     docset: AidRef.optional().meta({ description: 'Read a DRAFT documentation set (not available yet).' }),
   })
   .refine((d) => (d.surface === undefined) !== (d.docset === undefined), {

@@ -9,7 +9,7 @@
  * a listed method does not use, or one without a provider yet, is rejected.
  */
 import { z } from 'zod';
-import { AidsSchema, aidIssues } from '../aids/index.ts';
+import { AidsSchema, aidIssues, SurfaceIdSchema } from '../aids/index.ts';
 import { getMethod, isMethodId, METHOD_IDS, type MethodId, methodOptionFields } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
 import { DATASET_NAMES } from '../world/types.ts';
@@ -43,11 +43,7 @@ function unique<T>(label: string) {
   };
 }
 
-const SurfaceId = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a surface id (lower-case letters, digits, ".", "_", "-")');
+const SurfaceId = SurfaceIdSchema;
 
 export const EvalSuiteSchema = z
   .strictObject({

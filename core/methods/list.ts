@@ -5,3 +5,4 @@
 export { greedy } from './greedy.ts';
 export { greedyMemory } from './greedy-memory.ts';
 export { mcts } from './mcts.ts';
+export { reactReflexion } from './react-reflexion.ts';

@@ -14,7 +14,13 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { AidsSchema, aidIssues, documentationSurfaceId } from '../../core/aids/index.ts';
+import {
+  AidsSchema,
+  AidUnavailableError,
+  aidIssues,
+  documentationSurfaceId,
+  resolveAids,
+} from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -131,14 +137,18 @@ const solveRoute = createRoute({
   },
 });
 
+function unknownSurface(id: string, field: string): ProblemError {
+  return new ProblemError('validation-error', {
+    detail: `Unknown surface ${id}.`,
+    errors: [
+      { in: 'body', field, pointer: `/${field.replaceAll('.', '/')}`, message: `no surface named ${id}` },
+    ],
+  });
+}
+
 async function surfaceOrProblem(c: Context<AppEnv>, id: string, field: string): Promise<Surface> {
   const surface = await findSurface(c.env, id);
-  if (!surface) {
-    throw new ProblemError('validation-error', {
-      detail: `Unknown surface ${id}.`,
-      errors: [{ in: 'body', field, pointer: `/${field}`, message: `no surface named ${id}` }],
-    });
-  }
+  if (!surface) throw unknownSurface(id, field);
   return surface;
 }
 
@@ -157,9 +167,13 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await surfaceOrProblem(c, body.surface, 'surface');
-    const docsField =
-      body.aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
-    const docs = await surfaceOrProblem(c, documentationSurfaceId(body.aids, body.promptSurface), docsField);
+    const lookup = { surface: (id: string) => findSurface(c.env, id) };
+    const aids = await resolveAids(body.aids, body.promptSurface, lookup).catch((err: unknown) => {
+      if (err instanceof AidUnavailableError && err.slot === 'documentation') {
+        throw unknownSurface(documentationSurfaceId(body.aids, body.promptSurface), err.field);
+      }
+      throw err;
+    });
     const model = textModelFor(c.env, body.model);
     const judged = task.gold !== undefined;
     const budget = body.search ?? { simulations: 8, k: 3 };
@@ -185,7 +199,7 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       world: worldFor(c.env),
       surface,
       deps: edgeKernelDeps(c.env, task.gold),
-      aids: { documentation: docs, updateMemory: body.aids?.updateMemory?.lines ?? [] },
+      aids,
       limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
       ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
       seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },

@@ -78,6 +78,29 @@ describe('dashboard in headless Chromium', () => {
     );
   });
 
+  it('offers every method of GET /v1/methods in the suite form, with its option fields', async () => {
+    await settled();
+    await page.getByRole('link', { name: 'Evaluations' }).click();
+    await page.getByRole('button', { name: 'Start evaluation' }).waitFor();
+    const catalog = await api<{
+      items: {
+        id: string;
+        summary: string;
+        options: { properties?: Record<string, { default?: number }> };
+      }[];
+    }>('/v1/methods');
+    expect(catalog.items.length).toBeGreaterThan(0);
+    const methods = page.getByRole('group', { name: 'Methods' });
+    for (const m of catalog.items) {
+      await expect(methods.getByRole('checkbox', { name: m.id, exact: true }).count()).resolves.toBe(1);
+      await expect(methods.getByText(m.summary, { exact: false }).count()).resolves.toBe(1);
+      for (const [name, p] of Object.entries(m.options.properties ?? {})) {
+        const input = page.locator(`input[name="${m.id}.${name}"]`);
+        await expect(input.inputValue()).resolves.toBe(String(p.default ?? ''));
+      }
+    }
+  });
+
   it('starts an evaluation and renders its results table and charts', async () => {
     await settled();
     await page.getByRole('link', { name: 'Evaluations' }).click();
@@ -211,6 +234,8 @@ describe('dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Forget key' }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill(adminKey);
     await page.getByRole('button', { name: 'Save key' }).click();
+    // Saving the key shows the trajectory again; leaving before it has loaded would abort its request.
+    await settled();
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.getByTestId('sessions-table').waitFor();
     await settled();

@@ -7,7 +7,9 @@
  *  2. `scripts/seed.ts --persist-to DIR` applies the migrations and seeds a small world (WORLD_SCALE 0.05, WORLD_SEED
  *     'e2e') exactly as `npm start` does;
  *  3. `wrangler dev --local --port <free> --inspector-port <free> --persist-to DIR --test-scheduled` serves it;
- *     the setup waits until GET /health answers `status: ok`;
+ *     the setup waits until GET /health answers `status: ok` (wrangler itself, not Miniflare's API as seeding
+ *     uses: the instance under test is the one `npm start` serves — bundling, static assets, queues, the cron
+ *     route — which Miniflare alone would need re-assembled here);
  *  4. teardown kills the process group it started (wrangler and its workerd) and removes the directory.
  *
  * How a test file uses it (test/e2e/dashboard.test.ts, test/e2e/cli.test.ts, …):

@@ -10,6 +10,15 @@ export function call(path: string, init: RequestInit & { key?: string } = {}): P
   return exports.default.fetch(new Request(`https://tooldrift.test${path}`, { ...init, headers }));
 }
 
+/** A JSON POST with the user key. */
+export const postJson = (path: string, body: unknown) =>
+  call(path, {
+    method: 'POST',
+    key: USER_KEY,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
 export async function expectProblem(res: Response, status: number, slug: string) {
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status !== status || res.headers.get('content-type') !== 'application/problem+json') {

@@ -8,16 +8,8 @@ import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import type { World } from '../../core/world/types.ts';
 import { edgeKernelDeps } from '../../functions/world-runtime.ts';
-import { call, USER_KEY } from './helpers.ts';
+import { postJson as post } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
-
-const post = (path: string, body: unknown) =>
-  call(path, {
-    method: 'POST',
-    key: USER_KEY,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 
 /**
  * REST conformance: every tool of pc, s-in and s-ood called over HTTP answers exactly what the surface adapter

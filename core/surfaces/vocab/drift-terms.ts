@@ -1,5 +1,5 @@
 /**
- * The phrases the drift generator (drift.ts) writes besides renamed words: mandatory flags and their accepted
+ * The phrases the drift generator (drift/) writes besides renamed words: mandatory flags and their accepted
  * values, literal code prefixes, labels and keys of structured strings, and the keys and states of a wrapped
  * response. Names are given as words; the generator writes them in one of the name styles of synonyms.ts.
  * Nearly every word here also belongs to a synonym group of synonyms.ts, so that a generated surface can be

@@ -1,6 +1,6 @@
 /**
  * The words tool and parameter names are made of, and how names are written: the vocabulary the drift
- * generator (drift.ts) renames with.
+ * generator (drift/) renames with.
  *
  * - `SYNSETS` groups interchangeable words (`Load`, `Init`, `Open`, `Import`, `Mount`, `Attach`, …). Every word
  *   belongs to at most one group (compared case-insensitively), so a word's synonyms are simply the other
