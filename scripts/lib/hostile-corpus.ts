@@ -12,6 +12,8 @@
  * Used by `npm run hostile` (scripts/hostile.ts) and the e2e test test/e2e/hostile.test.ts.
  */
 
+import { initialState } from '../../core/world/kernel/state.ts';
+
 /** ToolQA-D's SQLInterpreter error observation (spec §3.9/§3.13). */
 const SQL_ERROR = 'There is something wrong with the SQL command you send. Please modify it.';
 
@@ -209,18 +211,7 @@ function pythonCases(): HostileCase[] {
   ];
 }
 
-const EMPTY_STATE = {
-  db: null,
-  filters: [],
-  numericColumns: [],
-  python: null,
-  steps: 0,
-  loads: 0,
-  newTools: [],
-  finished: false,
-  answer: null,
-  correct: null,
-};
+const EMPTY_STATE = initialState();
 
 function jsonCases(): HostileCase[] {
   const nested5000 = deep(5000);
