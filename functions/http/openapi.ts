@@ -35,21 +35,13 @@ export const AUTH_PROBLEMS = [401, 429] as const;
 
 export const BEARER = [{ bearerAuth: [] as string[] }];
 
-/** The security requirement of admin-only routes (an ADMIN_API_KEYS key). */
-export const ADMIN_BEARER = [{ adminBearerAuth: [] as string[] }];
-
 /**
  * Makes the OpenAPI document say which routes need an admin key, from the middleware that enforces it: every
- * route registered on `app` afterwards whose middleware includes `requireKey('admin')` is documented with the
- * `adminBearerAuth` scheme, an `x-admin-only` flag and a description that starts by saying so — so the
- * documentation cannot disagree with the check.
+ * route registered on `app` afterwards whose middleware includes `requireKey('admin')` gets an `x-admin-only`
+ * flag and a description that starts by saying so (its security stays the bearer scheme: the key is sent the
+ * same way), so the documentation cannot disagree with the check.
  */
 export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An admin key (ADMIN_API_KEYS). User keys get 403 on these routes.',
-  });
   const register = app.openapi.bind(app);
   type Route = Parameters<typeof register>[0];
   app.openapi = ((route: Route, ...rest: unknown[]) => {
@@ -57,9 +49,9 @@ export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
     const marked: Route = middleware.some(isAdminGate)
       ? ({
           ...route,
-          security: ADMIN_BEARER,
           'x-admin-only': true,
-          description: `**Admin key required.** ${route.description ?? ''}`.trim(),
+          description:
+            `**Admin key required** (ADMIN_API_KEYS; a user key gets 403). ${route.description ?? ''}`.trim(),
         } as Route)
       : route;
     return (register as (...args: unknown[]) => unknown)(marked, ...rest);

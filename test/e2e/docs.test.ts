@@ -47,7 +47,7 @@ describe('/docs in headless Chromium', () => {
     );
     const admin = ops.filter((o) => o.op['x-admin-only']);
     expect(admin.length).toBeGreaterThan(0);
-    for (const o of admin) expect(o.op.security).toEqual([{ adminBearerAuth: [] }]);
+    for (const o of admin) expect(o.op.security).toEqual([{ bearerAuth: [] }]);
 
     await page.goto(`${baseUrl}/docs`);
     await page.locator('.swagger-ui .opblock').first().waitFor();
@@ -76,7 +76,7 @@ describe('/docs in headless Chromium', () => {
     // Admin-only operations say so when opened.
     const adminBlock = page.locator(`.opblock:has([data-path="${admin[0]?.path}"])`).first();
     await adminBlock.locator('.opblock-summary-control').click();
-    await expect.poll(() => adminBlock.textContent()).toContain('Admin key required.');
+    await expect.poll(() => adminBlock.textContent()).toContain('Admin key required');
 
     // One operation up close: the kernel call's request and response models name their fields.
     const kernel = page.locator('#operations-World-post_v1_kernel_call');
