@@ -1,7 +1,8 @@
 /**
  * The dashboard (public/dashboard, served by the Worker's static assets) driven in headless Chromium against the
  * shared seeded local instance (test/e2e/local-instance.ts). The browser is Debian's `chromium` package driven
- * by playwright-core, which never downloads one (.ci/run installs the package when it is missing).
+ * by playwright-core, which never downloads one (`npm test` installs the package when it is missing, see
+ * scripts/ensure-chromium.ts).
  *
  * One walk through the dashboard as a user would do it: enter the key, read the drift of a surface against pc,
  * start an evaluation from the form and watch its results table and charts appear, start a tiny exploration,
