@@ -54,7 +54,8 @@ export const SUITE_HELP = `Suite (flags override --suite):
                           \`tooldrift methods\` describes them)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
-  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven)
+  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven), or
+                          gsm8k (generated arithmetic problems, easy only)
   --difficulties LIST     easy,hard (default both)
   --split S               test | dev | train (default test)
   --sample N              tasks per dataset × difficulty, 1..100 (default 5)
@@ -62,6 +63,13 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --aids JSON             what the agents are given, e.g. '{"updateMemory":{"lines":["..."]}}'
   --seed S                sampling seed (default '0')
   --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)`;
+
+/** SUITE_HELP without the lines of the given flags (a command that gives them another meaning lists its own). */
+export function suiteHelpWithout(...flags: string[]): string {
+  return SUITE_HELP.split('\n')
+    .filter((line) => !flags.some((f) => line.trimStart().startsWith(`${f} `)))
+    .join('\n');
+}
 
 /** A flag value as JSON would carry it: a number when it is written as one, else the string. */
 export function flagValue(raw: string): string | number {

@@ -102,6 +102,15 @@ export function isoTime(time: string | number | null): string {
 
 /** Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages. */
 export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>): string {
+  // A dataset × difficulty with no task at all (gsm8k has no hard questions) would be an empty column.
+  const planned = evaluation.columns.filter(
+    (c) =>
+      evaluation.table.length === 0 ||
+      evaluation.table.some((row) =>
+        row.cells.some((x) => x.dataset === c.dataset && x.difficulty === c.difficulty && x.total > 0),
+      ),
+  );
+  evaluation = { ...evaluation, columns: planned };
   const datasets: { dataset: string; difficulties: string[] }[] = [];
   for (const c of evaluation.columns) {
     const last = datasets[datasets.length - 1];

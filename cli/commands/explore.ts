@@ -12,6 +12,7 @@ import {
   parse,
   printJson,
   sleeper,
+  urlFlag,
 } from '../context.ts';
 import { EXIT_FAILURE } from '../http.ts';
 import { Progress } from '../progress.ts';
@@ -115,7 +116,7 @@ function finished(e: Exploration): number {
   return e.counts.done + e.counts.failed + e.counts.cancelled;
 }
 
-export function explorationReport(e: Exploration): string {
+export function explorationReport(e: Exploration, url = ''): string {
   const c = e.counts;
   const u = e.usage;
   return (
@@ -124,7 +125,7 @@ export function explorationReport(e: Exploration): string {
     `Solved ${e.solved} of ${finished(e)} finished trees: success rate ${percentCell(e.successRate)}%\n` +
     `Usage: ${u.nodes} nodes, ${u.iterations} iterations, ${u.modelCalls} model calls, ` +
     `${u.inputTokens} input + ${u.outputTokens} output tokens\n` +
-    `Export its trajectories: tooldrift export sft --exploration ${e.id} --out sft.jsonl\n`
+    `Export its trajectories: tooldrift export sft --exploration ${e.id} --out sft.jsonl${url}\n`
   );
 }
 
@@ -162,6 +163,6 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
     progress.abort();
   }
   if (values.json) printJson(io, view);
-  else io.stdout(explorationReport(view));
+  else io.stdout(explorationReport(view, urlFlag(values)));
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }

@@ -14,7 +14,7 @@ import { documentationSurfaceId } from '../../core/aids/index.ts';
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
+import { type Difficulty, type EvalSuite, suiteChanges } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -292,6 +292,8 @@ export interface EvalComparison {
   threshold: number;
   flagged: boolean;
   drops: ReturnType<typeof compareTables>;
+  /** Suite settings that changed between the two runs (empty: the same suite). */
+  suiteChanged: string[];
 }
 
 /**
@@ -317,7 +319,13 @@ export async function finishIfComplete(env: Bindings, evalId: string): Promise<b
       );
       const threshold = schedule?.threshold ?? 0.1;
       const drops = compareTables(before.table, current.table, threshold);
-      comparison = { previousEvalId: previous.id, threshold, flagged: drops.length > 0, drops };
+      comparison = {
+        previousEvalId: previous.id,
+        threshold,
+        flagged: drops.length > 0,
+        drops,
+        suiteChanged: suiteChanges(previous.suite as EvalSuite, suite),
+      };
     }
   }
   await markEvalDone(env, evalId, {

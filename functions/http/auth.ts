@@ -54,8 +54,15 @@ export async function authenticate(
 }
 
 /** Requires a valid key; `admin` routes require an admin key. Sets `principal` on the context. */
+/** The middleware `requireKey('admin')` returned, so the OpenAPI document can mark admin-only routes. */
+const ADMIN_GATES = new WeakSet<object>();
+
+export function isAdminGate(middleware: unknown): boolean {
+  return typeof middleware === 'function' && ADMIN_GATES.has(middleware);
+}
+
 export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
     const config = readConfig(c.env);
     const header = c.req.header('authorization');
     const principal = await authenticate(header, config.apiKeys, config.adminKeys);
@@ -73,6 +80,8 @@ export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
     c.set('principal', principal);
     await next();
   };
+  if (role === 'admin') ADMIN_GATES.add(gate);
+  return gate;
 }
 
 /**

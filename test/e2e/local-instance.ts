@@ -39,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { copyDocsAssets } from '../../scripts/lib/docs-assets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -187,6 +188,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       join(dir, 'seed.log'),
     );
     const seeded = performance.now();
+    copyDocsAssets(); // /docs loads Swagger UI from the assets, as `npm start` provides them
 
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${port}`;
