@@ -9,6 +9,7 @@ import { evalsCommand } from './commands/evals.ts';
 import { exploreCommand } from './commands/explore.ts';
 import { exportCommand } from './commands/export.ts';
 import { methodsCommand } from './commands/methods.ts';
+import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
@@ -25,6 +26,7 @@ Commands:
   evals list | show ID      past evaluations; one evaluation's tables
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
+  retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   evals: evalsCommand,
   methods: methodsCommand,
   schedules: schedulesCommand,
+  retrieve: retrieveCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */

@@ -280,3 +280,32 @@ export const schedules = sqliteTable('schedules', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Chain-of-Tools toolsets (issue 14): a named pool of tools. Uploaded and surface toolsets keep their tools in
+ * `toolset_tools`; a synthetic toolset stores only its catalog options (`spec`), from which
+ * core/retrieval/catalog.ts regenerates the same tools bit for bit.
+ */
+export const toolsets = sqliteTable('toolsets', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  source: text('source', { enum: ['upload', 'surface', 'synthetic'] }).notNull(),
+  /** Surface id, or the synthetic catalog's options. */
+  spec: text('spec', { mode: 'json' }).$type<unknown>(),
+  toolCount: integer('tool_count').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const toolsetTools = sqliteTable(
+  'toolset_tools',
+  {
+    toolsetId: text('toolset_id')
+      .notNull()
+      .references(() => toolsets.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    parameters: text('parameters', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [uniqueIndex('toolset_tools_position').on(t.toolsetId, t.position)],
+);

@@ -34,6 +34,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
+import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
 import { registerWorldRoutes } from './routes/world.ts';
 
@@ -125,6 +126,7 @@ const ROUTE_MODULES = [
   registerExplorationRoutes,
   registerEvalRoutes,
   registerScheduleRoutes,
+  registerToolsetRoutes,
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,

@@ -1,6 +1,6 @@
 /**
  * The dashboard shell: hash routing (#/surfaces, #/explorations/…, #/evals/…, #/schedules/…, #/trajectories/…,
- * #/sessions/…), the API-key gate, and each view's lifetime: a view gets an AbortSignal that aborts when the
+ * #/sessions/…, #/toolsets/…), the API-key gate, and each view's lifetime: a view gets an AbortSignal that aborts when the
  * route changes, so its polling and event streams stop.
  */
 import { getKey, setKey } from './api.js';
@@ -10,6 +10,7 @@ import * as explorations from './views/explorations.js';
 import * as schedules from './views/schedules.js';
 import * as sessions from './views/sessions.js';
 import * as surfaces from './views/surfaces.js';
+import * as toolsets from './views/toolsets.js';
 import * as trajectories from './views/trajectories.js';
 
 const ROUTES = [
@@ -24,6 +25,8 @@ const ROUTES = [
   [/^\/schedules\/([^/]+)$/, 'schedules', (m) => schedules.renderSchedule(m[1])],
   [/^\/trajectories$/, 'trajectories', (_m, params) => trajectories.renderList(params)],
   [/^\/trajectories\/([^/]+)$/, 'trajectories', (m) => trajectories.renderTrajectory(m[1])],
+  [/^\/toolsets$/, 'toolsets', () => toolsets.renderList()],
+  [/^\/toolsets\/([^/]+)$/, 'toolsets', (m) => toolsets.renderToolset(m[1])],
   [/^\/sessions$/, 'sessions', () => sessions.renderList()],
   [/^\/sessions\/([^/]+)$/, 'sessions', (m) => sessions.renderSession(m[1])],
 ];

@@ -1,0 +1,272 @@
+/**
+ * `tooldrift retrieve bench`: the Chain-of-Tools retrieval benchmark on the user's own files, in Node, without a
+ * server (issue 14 §6). Files are JSON Lines: tools `{"name", "description", "parameters"?}`, queries
+ * `{"query", "tools": [gold names]}`. Prints per ranker n, top-1, top-5, NDCG@1/5/10 (binary relevance, %), the
+ * time to build it and the mean time per query; `--json` prints `{"rankers": {id: {n, top1, …}}}`. Bad files
+ * get a line-numbered message and exit code 2.
+ */
+import { readFile } from 'node:fs/promises';
+import { type BenchStep, RANKER_IDS, type RankerId, runBench } from '../../core/retrieval/bench.ts';
+import { RETRIEVER_DEFAULTS, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
+import { JsonlError, parseQueriesJsonl, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
+import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
+import { type CliIO, parse, printJson } from '../context.ts';
+import { EXIT_USAGE } from '../http.ts';
+import { CliError } from '../problem.ts';
+import { Progress } from '../progress.ts';
+import { ENCODER_IDS, type EncoderId, loadEncoder } from '../retrieval/encoders.ts';
+import { renderTable } from '../table.ts';
+
+export const RETRIEVE_HELP = `Usage: tooldrift retrieve bench --tools tools.jsonl --queries test.jsonl [--train train.jsonl]
+         [--dev dev.jsonl] [--rankers bm25,char,dense,hybrid,cotools] [--encoder use|lexical] [--json]
+
+Ranks the tools of tools.jsonl for every query of test.jsonl and reports, per ranker, n, top-1 and top-5
+accuracy (a gold tool first / among the first five) and NDCG@1/@5/@10 with binary relevance, in percent.
+Runs locally; no server or network is used.
+
+  --tools FILE       JSON Lines: {"name": "...", "description": "...", "parameters": {...}?}
+  --queries FILE     JSON Lines: {"query": "...", "tools": ["gold tool name", ...]}
+  --train FILE       training queries (same format); required by the cotools ranker
+  --dev FILE         dev queries, scored after training (training report)
+  --rankers LIST     comma-separated, from ${RANKER_IDS.join(', ')} (default: all; cotools only with --train)
+  --encoder E        frozen encoder for dense, hybrid and cotools: use (Universal Sentence Encoder lite,
+                     bundled weights) or lexical (default use)
+  --epochs N --lr X --batch N --accumulation N --intermediate D --seed S
+                     cotools training (defaults: the paper's ${RETRIEVER_DEFAULTS.epochs} epochs, lr ${RETRIEVER_DEFAULTS.lr},
+                     batch ${RETRIEVER_DEFAULTS.batchSize}, accumulation ${RETRIEVER_DEFAULTS.accumulation}, D = 4 × encoder size)
+  --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
+  --json             print {"rankers": {"bm25": {"n", "top1", "top5", "ndcg1", "ndcg5", "ndcg10"}, ...}}
+  -h, --help         this help`;
+
+const OPTIONS = {
+  tools: { type: 'string' },
+  queries: { type: 'string' },
+  train: { type: 'string' },
+  dev: { type: 'string' },
+  rankers: { type: 'string' },
+  encoder: { type: 'string' },
+  epochs: { type: 'string' },
+  lr: { type: 'string' },
+  batch: { type: 'string' },
+  accumulation: { type: 'string' },
+  intermediate: { type: 'string' },
+  seed: { type: 'string' },
+  scale: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function readText(path: string, flag: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(
+      [
+        `${flag} ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
+      ],
+      EXIT_USAGE,
+    );
+  }
+}
+
+function fileError(path: string, err: unknown): never {
+  if (err instanceof JsonlError) throw new CliError([`${path}:${err.line}: ${err.reason}`], EXIT_USAGE);
+  throw err;
+}
+
+async function loadTools(path: string): Promise<Tool[]> {
+  const text = await readText(path, '--tools');
+  try {
+    const tools = parseToolsJsonl(text);
+    if (tools.length === 0) throw new CliError([`${path}: no tools.`], EXIT_USAGE);
+    return tools;
+  } catch (err) {
+    return fileError(path, err);
+  }
+}
+
+async function loadQueries(path: string, flag: string, tools: Tool[]): Promise<QueryExample[]> {
+  const text = await readText(path, flag);
+  try {
+    const queries = parseQueriesJsonl(text, tools);
+    if (queries.length === 0) throw new CliError([`${path}: no queries.`], EXIT_USAGE);
+    return queries;
+  } catch (err) {
+    return fileError(path, err);
+  }
+}
+
+function positive(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new CliError(
+      [`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value)}.`],
+      EXIT_USAGE,
+    );
+  return n;
+}
+
+function parseRankers(value: string | undefined, hasTrain: boolean): RankerId[] {
+  if (value === undefined) return RANKER_IDS.filter((r) => r !== 'cotools' || hasTrain);
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !(RANKER_IDS as readonly string[]).includes(id));
+  if (unknown.length > 0 || ids.length === 0)
+    throw new CliError(
+      [
+        `--rankers: unknown ranker ${JSON.stringify(unknown[0] ?? value)}; choose from ${RANKER_IDS.join(', ')}.`,
+      ],
+      EXIT_USAGE,
+    );
+  if (ids.includes('cotools') && !hasTrain)
+    throw new CliError(
+      ['The cotools ranker is trained: pass --train train.jsonl (or leave cotools out of --rankers).'],
+      EXIT_USAGE,
+    );
+  return [...new Set(ids)] as RankerId[];
+}
+
+const pct = (x: number) => x.toFixed(2);
+
+export async function retrieveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('retrieve', args, OPTIONS, true);
+  if (values.help) {
+    io.stdout(`${RETRIEVE_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1 || positionals[0] !== 'bench')
+    throw new CliError(
+      [
+        'Say what to do: `tooldrift retrieve bench --tools F --queries F`.',
+        'Run `tooldrift retrieve --help` for the options.',
+      ],
+      EXIT_USAGE,
+    );
+  if (!values.tools || !values.queries)
+    throw new CliError(['--tools FILE and --queries FILE are required.'], EXIT_USAGE);
+  const encoderId = (values.encoder ?? 'use') as EncoderId;
+  if (!ENCODER_IDS.includes(encoderId))
+    throw new CliError(
+      [`--encoder must be one of ${ENCODER_IDS.join(', ')}, got ${JSON.stringify(values.encoder)}.`],
+      EXIT_USAGE,
+    );
+  const rankers = parseRankers(values.rankers, values.train !== undefined);
+  const cotools: RetrieverTrainOptions = {};
+  const setIf = <K extends keyof RetrieverTrainOptions>(key: K, v: RetrieverTrainOptions[K] | undefined) => {
+    if (v !== undefined) cotools[key] = v;
+  };
+  setIf('epochs', positive('epochs', values.epochs, true));
+  setIf('lr', positive('lr', values.lr, false));
+  setIf('batchSize', positive('batch', values.batch, true));
+  setIf('accumulation', positive('accumulation', values.accumulation, true));
+  setIf('intermediate', positive('intermediate', values.intermediate, true));
+  setIf('seed', values.seed);
+  setIf('scale', positive('scale', values.scale, false));
+
+  const tools = await loadTools(values.tools);
+  const queries = await loadQueries(values.queries, '--queries', tools);
+  const train = values.train ? await loadQueries(values.train, '--train', tools) : undefined;
+  const dev = values.dev ? await loadQueries(values.dev, '--dev', tools) : undefined;
+  const needsEncoder = rankers.some((r) => r !== 'bm25' && r !== 'char');
+  let progress: Progress | undefined;
+  let label = '';
+  const onStep = (step: BenchStep) => {
+    if (step.label !== label) {
+      progress?.finish(step.total, step.total);
+      label = step.label;
+      progress = new Progress({
+        label: step.label,
+        unit: step.unit,
+        tty: io.stderrIsTTY,
+        write: io.stderr,
+        ...(io.now ? { now: io.now } : {}),
+        intervalMs: io.progressIntervalMs ?? 5_000,
+      });
+    }
+    if (step.done >= step.total) {
+      progress?.finish(step.done, step.total);
+      progress = undefined;
+      label = '';
+    } else progress?.update(step.done, step.total);
+  };
+  // The encoder is loaded only when a ranker needs it (USE takes ≈ 0.3 s and ≈ 250 MB).
+  const encoder = needsEncoder ? await loadEncoder(encoderId, tools) : await loadEncoder('lexical', tools);
+  const report = await runBench({
+    tools,
+    sets: { test: queries },
+    rankers,
+    encoder,
+    train,
+    dev,
+    cotools,
+    onStep,
+  });
+  progress?.abort();
+
+  if (values.json) {
+    printJson(io, {
+      rankers: Object.fromEntries(
+        Object.entries(report.rankers).map(([id, r]) => [
+          id,
+          { ...r.sets.test, buildMs: r.buildMs, queryMs: Number(r.queryMs.toFixed(3)) },
+        ]),
+      ),
+      pool: report.pool,
+      encoder: needsEncoder ? report.encoder : null,
+      encodeMs: Math.round(report.encodeMs),
+      ...(report.training ? { training: report.training } : {}),
+    });
+    return 0;
+  }
+  const rows = Object.entries(report.rankers).map(([id, r]) => {
+    const s = r.sets.test;
+    return [
+      id,
+      String(s?.n ?? 0),
+      pct(s?.top1 ?? 0),
+      pct(s?.top5 ?? 0),
+      pct(s?.ndcg1 ?? 0),
+      pct(s?.ndcg5 ?? 0),
+      pct(s?.ndcg10 ?? 0),
+      String(r.buildMs),
+      r.queryMs.toFixed(2),
+    ];
+  });
+  io.stdout(
+    `${renderTable({
+      header: [
+        [
+          { text: 'ranker' },
+          { text: 'n' },
+          { text: 'top-1' },
+          { text: 'top-5' },
+          { text: 'NDCG@1' },
+          { text: 'NDCG@5' },
+          { text: 'NDCG@10' },
+          { text: 'build ms' },
+          { text: 'ms/query' },
+        ],
+      ],
+      align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      rows,
+    })}\n`,
+  );
+  const notes = [`${report.pool} tools, ${queries.length} queries.`];
+  if (needsEncoder)
+    notes.push(
+      `Encoder ${report.encoder} (${report.dimensions}-d): pool encoded in ${Math.round(report.encodeMs)} ms.`,
+    );
+  if (report.training) {
+    const t = report.training;
+    notes.push(
+      `cotools trained on ${t.pairs} queries in ${Math.round(t.ms)} ms; loss per epoch: ${t.epochs.map((e) => e.loss.toFixed(4)).join(', ')}.`,
+    );
+    if (t.dev)
+      notes.push(`cotools dev (${t.dev.n} queries): top-1 ${pct(t.dev.top1)}, top-5 ${pct(t.dev.top5)}.`);
+  }
+  io.stdout(`${notes.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,191 @@
+/**
+ * The retrieval benchmark behind `tooldrift retrieve bench` and `npm run bench:retrieval`: builds every requested
+ * ranker over one tool pool, trains `cotools` when training queries are given, and scores each query set
+ * (metrics.ts). Frozen tool vectors are computed once and shared by `dense`, `hybrid` and `cotools`.
+ */
+import type { EmbeddingModel } from '../models/types.ts';
+import { cotoolsRanker } from './cotools/ranker.ts';
+import { type EpochReport, type RetrieverTrainOptions, trainRetriever } from './cotools/retriever.ts';
+import { embedAll } from './dense.ts';
+import { type RetrievalScores, scoreRankings } from './metrics.ts';
+import { createRanker } from './rankers.ts';
+import { toolText } from './text.ts';
+import type { QueryExample, Ranker, Tool } from './types.ts';
+
+export const RANKER_IDS = ['bm25', 'char', 'dense', 'hybrid', 'cotools'] as const;
+export type RankerId = (typeof RANKER_IDS)[number];
+
+/** Gold tool positions of each query; throws `UnknownToolError` naming the first query with an unknown tool. */
+export class UnknownToolError extends Error {
+  constructor(
+    readonly query: number,
+    readonly tool: string,
+  ) {
+    super(`query ${query + 1} names tool ${JSON.stringify(tool)}, which is not in the pool`);
+  }
+}
+
+export function resolveGold(tools: readonly Tool[], queries: readonly QueryExample[]): Set<number>[] {
+  const position = new Map<string, number>();
+  for (const [i, t] of tools.entries()) if (!position.has(t.name)) position.set(t.name, i);
+  return queries.map((q, qi) => {
+    const gold = new Set<number>();
+    for (const name of q.tools) {
+      const at = position.get(name);
+      if (at === undefined) throw new UnknownToolError(qi, name);
+      gold.add(at);
+    }
+    return gold;
+  });
+}
+
+export interface BenchStep {
+  /** e.g. `encode tools`, `train cotools`. */
+  label: string;
+  unit: string;
+  done: number;
+  total: number;
+}
+
+export interface BenchInput {
+  tools: readonly Tool[];
+  /** Named query sets to score (e.g. `test`, or `dev`/`seen`/`unseen`). */
+  sets: Record<string, readonly QueryExample[]>;
+  rankers: readonly RankerId[];
+  /** The frozen encoder (dense, hybrid, cotools). */
+  encoder: EmbeddingModel;
+  /** Training queries (required for `cotools`). */
+  train?: readonly QueryExample[] | undefined;
+  /** Dev queries: scored after training for the training report. */
+  dev?: readonly QueryExample[] | undefined;
+  cotools?: RetrieverTrainOptions;
+  /** Texts per encoder call. */
+  batchSize?: number;
+  onStep?: (step: BenchStep) => void;
+  /** Called with each ranker once built (the benchmark script times the dense index through it). */
+  onRanker?: (id: RankerId, ranker: Ranker) => void;
+}
+
+export interface RankerReport {
+  sets: Record<string, RetrievalScores>;
+  /** Milliseconds to build the ranker (index, embeddings, training). */
+  buildMs: number;
+  /** Mean milliseconds per query (encoding + lookup). */
+  queryMs: number;
+}
+
+export interface BenchReport {
+  pool: number;
+  encoder: string;
+  dimensions: number;
+  /** Milliseconds to embed the pool with the frozen encoder (shared by the dense rankers). */
+  encodeMs: number;
+  rankers: Partial<Record<RankerId, RankerReport>>;
+  training?: { pairs: number; epochs: EpochReport[]; ms: number; dev?: RetrievalScores };
+}
+
+export async function runBench(input: BenchInput): Promise<BenchReport> {
+  const { tools, encoder } = input;
+  const step = (label: string, unit: string) => (done: number, total: number) =>
+    input.onStep?.({ label, unit, done, total });
+  const golds = Object.fromEntries(
+    Object.entries(input.sets).map(([name, qs]) => [name, resolveGold(tools, qs)]),
+  );
+  const needsVectors = input.rankers.some((r) => r === 'dense' || r === 'hybrid' || r === 'cotools');
+  let encodeMs = 0;
+  let features: Float32Array[] = [];
+  if (needsVectors) {
+    const t0 = performance.now();
+    features = await embedAll(encoder, tools.map(toolText), {
+      batchSize: input.batchSize,
+      onProgress: step('encode tools', 'tools'),
+    });
+    encodeMs = performance.now() - t0;
+  }
+  const report: BenchReport = {
+    pool: tools.length,
+    encoder: `${encoder.provider}/${encoder.model}`,
+    dimensions: encoder.dimensions,
+    encodeMs,
+    rankers: {},
+  };
+  const built = new Map<RankerId, { ranker: Ranker; ms: number }>();
+  const untrained = new Map<string, Ranker>();
+  const build = async (id: RankerId): Promise<{ ranker: Ranker; ms: number }> => {
+    const ready = built.get(id);
+    if (ready) return ready;
+    const t0 = performance.now();
+    let ranker: Ranker;
+    switch (id) {
+      case 'bm25':
+      case 'char':
+      case 'dense':
+      case 'hybrid':
+        ranker = await createRanker(id, tools, {
+          encoder,
+          features,
+          batchSize: input.batchSize,
+          built: untrained,
+        });
+        break;
+      case 'cotools': {
+        if (!input.train?.length) throw new RangeError('the cotools ranker needs training queries (--train)');
+        const trainGold = resolveGold(tools, input.train);
+        const trainVectors = await embedAll(
+          encoder,
+          input.train.map((q) => q.query),
+          { batchSize: input.batchSize, onProgress: step('encode training queries', 'queries') },
+        );
+        const pairs = trainVectors.map((h, i) => ({ h, tools: [...(trainGold[i] as Set<number>)] }));
+        const t1 = performance.now();
+        const trained = trainRetriever(
+          pairs,
+          (i) => features[i] as Float32Array,
+          encoder.dimensions,
+          input.cotools,
+          undefined,
+          step('train cotools', 'batches'),
+        );
+        const trainMs = performance.now() - t1;
+        ranker = cotoolsRanker(trained.weights, features, encoder, step('encode pool (cotools)', 'tools'));
+        report.training = { pairs: pairs.length, epochs: trained.epochs, ms: trainMs };
+        if (input.dev?.length) {
+          const hits = await ranker.rank(
+            input.dev.map((q) => q.query),
+            10,
+          );
+          report.training.dev = scoreRankings(
+            hits.map((h) => h.map((x) => x.index)),
+            resolveGold(tools, input.dev),
+          );
+        }
+        break;
+      }
+    }
+    const entry = { ranker, ms: performance.now() - t0 };
+    built.set(id, entry);
+    input.onRanker?.(id, ranker);
+    return entry;
+  };
+  for (const id of input.rankers) {
+    const { ranker, ms } = await build(id);
+    const sets: Record<string, RetrievalScores> = {};
+    let queryTime = 0;
+    let queryCount = 0;
+    for (const [name, queries] of Object.entries(input.sets)) {
+      const t0 = performance.now();
+      const texts = queries.map((q) => q.query);
+      const hits: number[][] = [];
+      const chunk = 200;
+      for (let at = 0; at < texts.length; at += chunk) {
+        for (const h of await ranker.rank(texts.slice(at, at + chunk), 10)) hits.push(h.map((x) => x.index));
+        step(`${id} ${name}`, 'queries')(Math.min(texts.length, at + chunk), texts.length);
+      }
+      queryTime += performance.now() - t0;
+      queryCount += texts.length;
+      sets[name] = scoreRankings(hits, golds[name] as Set<number>[]);
+    }
+    report.rankers[id] = { sets, buildMs: Math.round(ms), queryMs: queryCount ? queryTime / queryCount : 0 };
+  }
+  return report;
+}

@@ -1,0 +1,76 @@
+/**
+ * JSON Lines input for tool pools and query sets (the `tooldrift retrieve bench` file contract and
+ * `POST /v1/toolsets` uploads): one JSON object per line, blank lines ignored, every problem reported with its
+ * 1-based line number.
+ */
+import type { z } from 'zod';
+import { type QueryExample, QueryExampleSchema, type Tool, ToolSchema } from './types.ts';
+
+export class JsonlError extends Error {
+  constructor(
+    /** 1-based line number. */
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = 'JsonlError';
+  }
+}
+
+function issueText(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/** Parses and validates every line; throws the first `JsonlError`. `maxLines` bounds the work. */
+export function parseJsonl<T>(text: string, schema: z.ZodType<T>, maxLines = Number.POSITIVE_INFINITY): T[] {
+  const out: T[] = [];
+  const lines = text.split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (out.length >= maxLines) throw new JsonlError(i + 1, `more than ${maxLines} records`);
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new JsonlError(i + 1, `not valid JSON (${(err as Error).message})`);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new JsonlError(i + 1, issueText(parsed.error));
+    out.push(parsed.data);
+  }
+  return out;
+}
+
+/** Tools, with names unique within the pool. */
+export function parseToolsJsonl(text: string, maxLines?: number): Tool[] {
+  const tools = parseJsonl(text, ToolSchema, maxLines);
+  const seen = new Map<string, number>();
+  let record = 0;
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    if (raw.trim() === '') continue;
+    const name = (tools[record++] as Tool).name;
+    const first = seen.get(name);
+    if (first !== undefined)
+      throw new JsonlError(i + 1, `duplicate tool name ${JSON.stringify(name)} (first on line ${first})`);
+    seen.set(name, i + 1);
+  }
+  return tools;
+}
+
+/** Queries whose gold tools must all be in `tools` (by name). */
+export function parseQueriesJsonl(text: string, tools: readonly Tool[], maxLines?: number): QueryExample[] {
+  const queries = parseJsonl(text, QueryExampleSchema, maxLines);
+  const names = new Set(tools.map((t) => t.name));
+  let record = 0;
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    if (raw.trim() === '') continue;
+    const q = queries[record++] as QueryExample;
+    const missing = q.tools.find((name) => !names.has(name));
+    if (missing !== undefined)
+      throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
+  }
+  return queries;
+}
