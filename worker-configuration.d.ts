@@ -25,11 +25,12 @@ interface __BaseEnv_Env {
 	RATE_LIMITER: DurableObjectNamespace<import("./functions/index").RateLimiter>;
 	SESSIONS: DurableObjectNamespace<import("./functions/index").EpisodeSession>;
 	TREES: DurableObjectNamespace<import("./functions/index").SearchTreeObject>;
+	STE: DurableObjectNamespace<import("./functions/index").SteExplorerObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./functions/index");
-		durableNamespaces: "RateLimiter" | "EpisodeSession" | "SearchTreeObject";
+		durableNamespaces: "RateLimiter" | "EpisodeSession" | "SearchTreeObject" | "SteExplorerObject";
 	}
 	interface ProductionEnv {
 		DB: D1Database;
@@ -55,6 +56,7 @@ declare namespace Cloudflare {
 		RATE_LIMITER: DurableObjectNamespace<import("./functions/index").RateLimiter>;
 		SESSIONS: DurableObjectNamespace<import("./functions/index").EpisodeSession>;
 		TREES: DurableObjectNamespace<import("./functions/index").SearchTreeObject>;
+		STE: DurableObjectNamespace<import("./functions/index").SteExplorerObject>;
 	}
 	interface Env extends __BaseEnv_Env {}
 }

@@ -82,3 +82,56 @@ export interface Exploration {
   updatedAt: string;
   links: Record<string, string>;
 }
+
+/** An STE run as GET /v1/ste/runs/{id} returns it (functions/routes/ste.ts SteRunView). */
+export interface SteRun {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  surface: string;
+  surfaceVersion: string;
+  docs: string;
+  since: string | null;
+  trigger: string | null;
+  progress: {
+    tools: number;
+    toolsDone: number;
+    trialsDone: number;
+    trialsTotal: number;
+    exemplars: number;
+    modelCalls: number;
+  };
+  tools: {
+    tool: string;
+    status: SteRun['status'];
+    phase: string;
+    trialsDone: number;
+    trialsTotal: number;
+    solved: number;
+    kept: number;
+    dropped: number;
+    exemplars: number;
+    modelCalls: number;
+    error: string | null;
+  }[];
+  config: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  links: Record<string, string>;
+}
+
+export interface SteExemplar {
+  id: string;
+  run: string;
+  surface: string;
+  surfaceVersion: string;
+  tool: string;
+  query: string;
+  action: string;
+  actionInput: string;
+  observation: string;
+  finalAnswer: string;
+  paraphraseOf: string | null;
+  episode: number;
+  trial: number;
+  createdAt: string;
+}

@@ -11,6 +11,7 @@ import { exportCommand } from './commands/export.ts';
 import { methodsCommand } from './commands/methods.ts';
 import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
+import { steCommand } from './commands/ste.ts';
 import type { CliIO } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
 import { CliError } from './problem.ts';
@@ -26,6 +27,7 @@ Commands:
   evals list | show ID      past evaluations; one evaluation's tables
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule
+  ste run | status ID | exemplars   STE runs (simulated trial and error) and their exemplars
   retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
@@ -38,6 +40,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   evals: evalsCommand,
   methods: methodsCommand,
   schedules: schedulesCommand,
+  ste: steCommand,
   retrieve: retrieveCommand,
 };
 

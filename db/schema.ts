@@ -282,6 +282,130 @@ export const schedules = sqliteTable('schedules', {
 });
 
 /**
+ * STE runs (simulated trial and error, issue 15): one row per run; its tools explore in their own Durable
+ * Objects (`ste_tools` rows hold their progress). `trigger` makes launches idempotent (a schedule's stage change
+ * launches one run: `schedule:<id>:<stage>`).
+ */
+export const steRuns = sqliteTable(
+  'ste_runs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    surfaceId: text('surface_id').notNull(),
+    /** Content hash of the explored surface (a surface id can be redefined; exemplars belong to a version). */
+    surfaceVersion: text('surface_version').notNull(),
+    docsSurfaceId: text('docs_surface_id').notNull(),
+    /** Continual learning: only the tools changed since this surface were explored. */
+    sinceSurfaceId: text('since_surface_id'),
+    config: text('config', { mode: 'json' }).$type<unknown>().notNull(),
+    toolsTotal: integer('tools_total').notNull(),
+    trigger: text('trigger'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('ste_runs_trigger').on(t.trigger), index('ste_runs_created').on(t.createdAt, t.id)],
+);
+
+/** One explored tool of a run: its Durable Object's progress and outcome. */
+export const steTools = sqliteTable(
+  'ste_tools',
+  {
+    /** `${runId}/${tool}` */
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    tool: text('tool').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    phase: text('phase').notNull().default('query'),
+    trialsDone: integer('trials_done').notNull().default(0),
+    trialsTotal: integer('trials_total').notNull(),
+    solved: integer('solved').notNull().default(0),
+    kept: integer('kept').notNull().default(0),
+    dropped: integer('dropped').notNull().default(0),
+    exemplars: integer('exemplars').notNull().default(0),
+    modelCalls: integer('model_calls').notNull().default(0),
+    error: text('error'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('ste_tools_run').on(t.runId, t.status)],
+);
+
+/** Kept exemplars (and their paraphrases), by surface and surface version; ids are deterministic per run. */
+export const steExemplars = sqliteTable(
+  'ste_exemplars',
+  {
+    /** `${runId}/${exemplar id}`: a redelivered or repeated report cannot duplicate an exemplar. */
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    surfaceVersion: text('surface_version').notNull(),
+    tool: text('tool').notNull(),
+    query: text('query').notNull(),
+    action: text('action').notNull(),
+    actionInput: text('action_input').notNull(),
+    observation: text('observation').notNull(),
+    finalAnswer: text('final_answer').notNull(),
+    paraphraseOf: text('paraphrase_of'),
+    episode: integer('episode').notNull(),
+    trial: integer('trial').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    index('ste_exemplars_surface').on(t.surfaceId, t.tool, t.createdAt, t.id),
+    index('ste_exemplars_run').on(t.runId, t.createdAt, t.id),
+  ],
+);
+
+/** Long-term memory: every explored query of a tool with the reflection's Solved mark, in order. */
+export const steMemory = sqliteTable(
+  'ste_memory',
+  {
+    /** `${runId}/${tool}/${position}` */
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    surfaceVersion: text('surface_version').notNull(),
+    tool: text('tool').notNull(),
+    position: integer('position').notNull(),
+    query: text('query').notNull(),
+    solved: integer('solved', { mode: 'boolean' }).notNull(),
+  },
+  (t) => [index('ste_memory_run').on(t.runId, t.tool, t.position)],
+);
+
+/** Trial transcripts with the reflection and the filter's verdict. */
+export const steTrials = sqliteTable(
+  'ste_trials',
+  {
+    /** `${runId}/${tool}/${episode}.${trial}` */
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    surfaceVersion: text('surface_version').notNull(),
+    tool: text('tool').notNull(),
+    episode: integer('episode').notNull(),
+    trial: integer('trial').notNull(),
+    query: text('query').notNull(),
+    steps: text('steps', { mode: 'json' }).$type<unknown>().notNull(),
+    finalAnswer: text('final_answer'),
+    reflection: text('reflection').notNull(),
+    solved: integer('solved', { mode: 'boolean' }).notNull(),
+    verdict: text('verdict', { mode: 'json' }).$type<unknown>(),
+  },
+  (t) => [index('ste_trials_run').on(t.runId, t.tool, t.episode, t.trial)],
+);
+
+/** Drift schedules watched by STE: each stage change launches the configured run for the changed tools once. */
+export const steSchedules = sqliteTable('ste_schedules', {
+  id: text('id').primaryKey(),
+  /** A drift schedule (core/surfaces/schedule.ts ScheduleSchema). */
+  schedule: text('schedule', { mode: 'json' }).$type<unknown>().notNull(),
+  /** The run settings (POST /v1/ste/runs body without surface, since and tools). */
+  run: text('run', { mode: 'json' }).$type<unknown>().notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
  * Chain-of-Tools toolsets (issue 14): a named pool of tools. Uploaded and surface toolsets keep their tools in
  * `toolset_tools`; a synthetic toolset stores only its catalog options (`spec`), from which
  * core/retrieval/catalog.ts regenerates the same tools bit for bit.

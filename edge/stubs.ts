@@ -8,6 +8,7 @@
  */
 import type { EpisodeSession } from '../durable-objects/episode-session.ts';
 import type { SearchTreeObject } from '../durable-objects/search-tree.ts';
+import type { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
 import type { Bindings } from './env.ts';
 import type { TreeLocationHint } from './jobs/explore-tree.ts';
 
@@ -35,4 +36,9 @@ export function treeStub(
 ): RpcMethods<SearchTreeObject> {
   const id = env.TREES.idFromName(treeId);
   return methodsOf(locationHint ? env.TREES.get(id, { locationHint }) : env.TREES.get(id));
+}
+
+/** The stub of one STE tool exploration: one object per (run, tool). */
+export function steStub(env: Bindings, runId: string, tool: string): RpcMethods<SteExplorerObject> {
+  return methodsOf(env.STE.get(env.STE.idFromName(`${runId}/${tool}`)));
 }

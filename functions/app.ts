@@ -33,6 +33,7 @@ import { registerScheduleRoutes } from './routes/schedules.ts';
 import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
+import { registerSteRoutes } from './routes/ste.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
@@ -130,6 +131,7 @@ const ROUTE_MODULES = [
   registerExplorationListRoutes,
   registerTrajectoryRoutes,
   registerSessionListRoutes,
+  registerSteRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

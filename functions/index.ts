@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 export { SearchTreeObject } from '../durable-objects/search-tree.ts';
+export { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
 
 const app = createApp();
 

@@ -25,6 +25,7 @@ import {
   type StepPrompts,
   toolEvoStepPrompts,
 } from '../prompts/registry.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
@@ -69,6 +70,8 @@ export interface ReactLoopOptions {
   reflection?: boolean;
   /** UpdateTool descriptions carried over from earlier episodes, listed from the first step on. */
   memory?: readonly string[];
+  /** STE demonstrations for this question (the demonstrations aid), shown before the turn marker. */
+  demonstrations?: readonly SteDemonstration[];
   /** Kernel dependencies; default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
   deps?: KernelDeps;
   /** The clock for surfaces with deprecation/sunset dates. */
@@ -139,6 +142,7 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       newTools: state.newTools,
       steps,
       now: opts.now,
+      demonstrations: opts.demonstrations,
     });
     const request: GenerateRequest = {
       messages,

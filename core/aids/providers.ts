@@ -5,6 +5,7 @@
  * its `resolve` here (reading stores only through the `AidContext` the caller passes) and add the resolved value
  * to `ResolvedAids` — methods and requests do not change.
  */
+import type { SteDemonstration } from '../prompts/ste.ts';
 import type { Surface } from '../surfaces/model.ts';
 import {
   AID_SLOTS,
@@ -22,12 +23,25 @@ export interface ResolvedAids {
   documentation: Surface;
   /** UpdateTool descriptions listed from the first step on. */
   updateMemory: readonly string[];
+  /**
+   * STE demonstrations for a question (the `demonstrations` slot): the exemplars most similar to it, shown
+   * before the agent's turn (core/ste/demonstrations.ts). Absent when the slot was not requested.
+   */
+  demonstrations?: (question: string) => Promise<readonly SteDemonstration[]>;
 }
 
 /** Lookups the edge provides to providers (stores live in the edge, not in core). */
 export interface AidContext {
   /** A built-in or stored surface by id, or null. */
   surface(id: string): Promise<Surface | null>;
+  /**
+   * The demonstrations of an exemplar set (an STE run id) for a question, `count` at most; null when the set
+   * does not exist or has no exemplars. Absent: this caller cannot serve the slot.
+   */
+  demonstrations?(
+    set: string,
+    count: number,
+  ): Promise<((question: string) => Promise<SteDemonstration[]>) | null>;
 }
 
 /** A requested aid that cannot be given: the slot's member is the JSON pointer of the request field. */
@@ -82,10 +96,11 @@ export const AID_PROVIDERS: { [S in AidSlot]: AidProvider<S> } = {
   },
   demonstrations: {
     slot: 'demonstrations',
-    available: false,
-    summary: 'STE exemplars retrieved for the question and shown as demonstrations.',
+    available: true,
+    summary:
+      'STE exemplars of a run (`set`: the run id), the `count` most similar to the question, shown as demonstrations.',
     options: DemonstrationsAidSchema,
-    unavailable: () => `the demonstrations aid ${NOT_AVAILABLE}`,
+    unavailable: () => null,
   },
   toolPool: {
     slot: 'toolPool',
@@ -147,5 +162,20 @@ export async function resolveAids(
     const field = aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
     throw new AidUnavailableError('documentation', field, `no surface named ${id}`);
   }
-  return { documentation, updateMemory: aids?.updateMemory?.lines ?? [] };
+  const resolved: ResolvedAids = { documentation, updateMemory: aids?.updateMemory?.lines ?? [] };
+  const demos = aids?.demonstrations;
+  if (demos) {
+    const lookup = ctx.demonstrations ? await ctx.demonstrations(demos.set, demos.count) : null;
+    if (!lookup) {
+      throw new AidUnavailableError(
+        'demonstrations',
+        'aids.demonstrations.set',
+        ctx.demonstrations
+          ? `no exemplars in set ${demos.set}`
+          : `the demonstrations aid ${NOT_AVAILABLE} here`,
+      );
+    }
+    resolved.demonstrations = lookup;
+  }
+  return resolved;
 }

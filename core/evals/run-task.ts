@@ -34,6 +34,8 @@ export interface EvalTaskInput {
   /** Milliseconds since some origin, for the run's wall time (default Date.now). */
   clock?: () => number;
   signal?: AbortSignal;
+  /** The demonstrations aid's lookup, when the suite asks for demonstrations (resolved by the caller). */
+  demonstrations?: ResolvedAids['demonstrations'];
 }
 
 /** The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). */
@@ -42,8 +44,14 @@ export function taskSeed(suite: EvalSuite, method: EvalMethod, surface: string, 
 }
 
 /** The aids of a suite for one run, given the documentation surface the caller looked up. */
-export function suiteAids(suite: EvalSuite, docs: Surface): ResolvedAids {
-  return { documentation: docs, updateMemory: suite.aids?.updateMemory?.lines ?? [] };
+export function suiteAids(
+  suite: EvalSuite,
+  docs: Surface,
+  demonstrations?: ResolvedAids['demonstrations'],
+): ResolvedAids {
+  const aids: ResolvedAids = { documentation: docs, updateMemory: suite.aids?.updateMemory?.lines ?? [] };
+  if (demonstrations) aids.demonstrations = demonstrations;
+  return aids;
 }
 
 export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
@@ -57,7 +65,7 @@ export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
     world: input.world,
     surface: input.surface,
     deps: input.deps,
-    aids: suiteAids(input.suite, input.docs),
+    aids: suiteAids(input.suite, input.docs, input.demonstrations),
     ...(method.memory !== null && input.memory !== undefined ? { memory: input.memory } : {}),
     limits: { maxSteps: input.suite.maxSteps },
     ...(temperature !== undefined ? { temperature } : {}),

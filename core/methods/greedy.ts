@@ -12,7 +12,7 @@ export const greedy = defineMethod({
   summary:
     'ReAct agent at temperature 0 with the ToolEvo prompt; UpdateTool lines help within the episode only.',
   options: z.strictObject({}),
-  aids: ['documentation', 'updateMemory'],
+  aids: ['documentation', 'updateMemory', 'demonstrations'],
   memory: null,
   run: (input) => runReact(input, { prompts: toolEvoStepPrompts(false) }),
 });

@@ -23,7 +23,7 @@ export const mcts = defineMethod({
   summary:
     'A small ToolEvo Monte Carlo tree search per task (self-reflection, tool update); answers its best path.',
   options: MctsBudgetSchema,
-  aids: ['documentation'],
+  aids: ['documentation', 'demonstrations'],
   memory: null,
   async run(input) {
     const clock = input.clock ?? Date.now;
@@ -45,6 +45,9 @@ export const mcts = defineMethod({
         seed: input.seeds.search,
       },
     );
+    const demonstrations = input.aids.demonstrations
+      ? await input.aids.demonstrations(input.task.question)
+      : [];
     await runSearch(
       tree,
       searchEnv(tree, {
@@ -53,6 +56,7 @@ export const mcts = defineMethod({
         surface: input.surface,
         docs: input.aids.documentation,
         deps: input.deps,
+        demonstrations,
         ...(input.now ? { now: input.now } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       }),

@@ -13,7 +13,7 @@ export const reactReflexion = defineMethod({
   summary:
     'Greedy ReAct agent that answers a failed step with the self-reflection prompt before its next step.',
   options: z.strictObject({}),
-  aids: ['documentation', 'updateMemory'],
+  aids: ['documentation', 'updateMemory', 'demonstrations'],
   memory: null,
   run: (input) => runReact(input, { prompts: toolEvoStepPrompts(true) }),
 });

@@ -14,6 +14,9 @@ export async function runReact(
   const started = clock();
   // The aid's lines first, then the carried ones (which repeat the aid's lines after the first task).
   const memory = [...new Set([...input.aids.updateMemory, ...(choice.memory ?? [])])];
+  const demonstrations = input.aids.demonstrations
+    ? await input.aids.demonstrations(input.task.question)
+    : [];
   const episode = await runReactEpisode({
     model: input.model,
     world: input.world,
@@ -26,6 +29,7 @@ export async function runReact(
     seed: input.seeds.model,
     prompts: choice.prompts,
     ...(memory.length > 0 ? { memory } : {}),
+    ...(demonstrations.length > 0 ? { demonstrations } : {}),
     ...(input.now ? { now: input.now } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });

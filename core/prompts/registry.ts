@@ -2,7 +2,8 @@
  * Every prompt template by id, with the input type each one takes: the one way the system produces a prompt.
  * Production code renders through `renderPrompt(id, input)`; which id a step uses is decided by the method (its
  * `StepPrompts`), never by the loop that sends it. Implemented: the ToolEvo agent prompt and its reflection
- * variant, the training prompt of SFT/DPO records, the MCP instructions of an episode session; the STE and DRAFT prompts are declared slots (id, input type, purpose) that later
+ * variant, the STE prompts (prompts/ste.ts), the training prompt of SFT/DPO records, the MCP instructions of an
+ * episode session; the DRAFT prompts are declared slots (id, input type, purpose) that later
  * work fills in here — until then `promptTemplate` reports them as not implemented rather than sending a
  * placeholder to a model.
  *
@@ -14,33 +15,31 @@
  *   proposes changes, and a rewriter that produces the revised documentation.
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import type { TrajectoryStep } from './react-format.ts';
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
+import {
+  STE_DEMONSTRATIONS_PROMPT,
+  STE_EXPLORE_PROMPT,
+  STE_FOLLOW_UP_PROMPT,
+  STE_JUDGE_PROMPT,
+  STE_OBSERVATION_PROMPT,
+  STE_PARAPHRASE_MORE_PROMPT,
+  STE_PARAPHRASE_PROMPT,
+  STE_REFLECT_PROMPT,
+  type SteDemonstrationsInput,
+  type SteExploreInput,
+  type SteFollowUpInput,
+  type SteJudgeInput,
+  type SteObservationInput,
+  type SteParaphraseInput,
+  type SteReflectInput,
+} from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
 import { TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
 export type ToolDocText = string;
-
-export interface SteExploreInput {
-  /** The tool being explored. */
-  tool: ToolDocText;
-  /** The other tools the model may use while trying the query. */
-  toolList: string;
-  /** Queries explored earlier for this tool (long-term memory), oldest first. */
-  pastQueries: readonly string[];
-  /** The trials of the current exploration episode (short-term memory). */
-  trials: readonly TrajectoryStep[];
-}
-
-export interface SteReflectInput {
-  tool: ToolDocText;
-  query: string;
-  /** The trial being judged. */
-  trial: readonly TrajectoryStep[];
-}
 
 export interface DraftExploreInput {
   /** The current (possibly revised) documentation of the tool. */
@@ -72,7 +71,13 @@ export interface PromptInputs {
   'toolevo/agent': AgentPromptInput;
   'toolevo/reflection': ReflectionPromptInput;
   'ste/explore': SteExploreInput;
+  'ste/follow-up': SteFollowUpInput;
+  'ste/observation': SteObservationInput;
   'ste/reflect': SteReflectInput;
+  'ste/judge': SteJudgeInput;
+  'ste/paraphrase': SteParaphraseInput;
+  'ste/paraphrase-more': Record<string, never>;
+  'ste/demonstrations': SteDemonstrationsInput;
   'draft/explore': DraftExploreInput;
   'draft/analyze': DraftAnalyzeInput;
   'draft/rewrite': DraftRewriteInput;
@@ -87,8 +92,14 @@ type Templates = { [K in PromptId]: PromptTemplate<PromptInputs[K]> | null };
 const TEMPLATES: Templates = {
   'toolevo/agent': TOOLEVO_AGENT_PROMPT,
   'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT,
-  'ste/explore': null,
-  'ste/reflect': null,
+  'ste/explore': STE_EXPLORE_PROMPT,
+  'ste/follow-up': STE_FOLLOW_UP_PROMPT,
+  'ste/observation': STE_OBSERVATION_PROMPT,
+  'ste/reflect': STE_REFLECT_PROMPT,
+  'ste/judge': STE_JUDGE_PROMPT,
+  'ste/paraphrase': STE_PARAPHRASE_PROMPT,
+  'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT,
+  'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT,
   'draft/explore': null,
   'draft/analyze': null,
   'draft/rewrite': null,
@@ -104,7 +115,13 @@ const STEP_PROMPT_IDS = new Set<PromptId>([
   'toolevo/agent',
   'toolevo/reflection',
   'ste/explore',
+  'ste/follow-up',
+  'ste/observation',
   'ste/reflect',
+  'ste/judge',
+  'ste/paraphrase',
+  'ste/paraphrase-more',
+  'ste/demonstrations',
   'draft/explore',
   'draft/analyze',
   'draft/rewrite',
@@ -113,8 +130,14 @@ const STEP_PROMPT_IDS = new Set<PromptId>([
 const PURPOSES: Record<PromptId, string> = {
   'toolevo/agent': TOOLEVO_AGENT_PROMPT.description,
   'toolevo/reflection': TOOLEVO_REFLECTION_PROMPT.description,
-  'ste/explore': 'STE exploration: imagine a user query for one tool and try the tool on it.',
-  'ste/reflect': 'STE reflection: judge whether a trial fulfilled its query.',
+  'ste/explore': STE_EXPLORE_PROMPT.description,
+  'ste/follow-up': STE_FOLLOW_UP_PROMPT.description,
+  'ste/observation': STE_OBSERVATION_PROMPT.description,
+  'ste/reflect': STE_REFLECT_PROMPT.description,
+  'ste/judge': STE_JUDGE_PROMPT.description,
+  'ste/paraphrase': STE_PARAPHRASE_PROMPT.description,
+  'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT.description,
+  'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT.description,
   'draft/explore': 'DRAFT explorer: write a query that probes what the documentation leaves unclear.',
   'draft/analyze':
     'DRAFT analyzer: compare the documentation with the observed behaviour and propose revisions.',

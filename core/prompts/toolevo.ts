@@ -24,6 +24,7 @@ import type { Surface } from '../surfaces/model.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
 import { FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from './few-shots.ts';
 import { type TrajectoryStep, trajectoryText } from './react-format.ts';
+import { renderDemonstrations, type SteDemonstration } from './ste.ts';
 import type { PromptTemplate } from './types.ts';
 
 export const TOOLEVO_AGENT_VERSION = `1+examples.${FEW_SHOTS_VERSION}`;
@@ -65,6 +66,11 @@ export interface AgentPromptInput {
   steps?: readonly TrajectoryStep[];
   /** For documentation of surfaces whose tools have sunset dates. */
   now?: ResolveOptions['now'];
+  /**
+   * STE demonstrations (the demonstrations aid): retrieved exemplars placed after the worked examples and
+   * before the turn marker (`ste/demonstrations` layout). Absent or empty → the prompt is unchanged.
+   */
+  demonstrations?: readonly SteDemonstration[];
 }
 
 /**
@@ -75,7 +81,9 @@ export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'st
   const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
-  return `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${TURN_MARKER}`;
+  const demos = renderDemonstrations(input.demonstrations ?? [], false);
+  const block = demos === '' ? '' : `${demos}\n\n`;
+  return `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${block}${TURN_MARKER}`;
 }
 
 /** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */

@@ -22,6 +22,7 @@
 import type { Candidate, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
@@ -44,6 +45,8 @@ export interface SearchEnv {
   docs: Surface;
   /** Kernel dependencies with Finish judged against the task's gold. */
   deps: KernelDeps;
+  /** STE demonstrations for the task's question (the demonstrations aid), shown in every expansion prompt. */
+  demonstrations?: readonly SteDemonstration[];
   now?: Date;
   signal?: AbortSignal;
 }
@@ -102,6 +105,7 @@ export async function expandState(
     newTools: parent.state.newTools,
     steps,
     now: env.now,
+    ...(env.demonstrations ? { demonstrations: env.demonstrations } : {}),
   });
   const response = await env.model.generate(
     {

@@ -26,6 +26,7 @@
  */
 
 import type { TextModel } from '../models/types.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -60,6 +61,8 @@ export interface SearchEnvInput {
   docs?: Surface;
   /** Default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
   deps?: KernelDeps;
+  /** STE demonstrations for the task's question. */
+  demonstrations?: readonly SteDemonstration[];
   now?: Date;
   signal?: AbortSignal;
 }
@@ -72,6 +75,7 @@ export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
     docs: input.docs ?? PC_SURFACE,
     deps: input.deps ?? createKernelDeps({ gold: tree.task.gold }),
   };
+  if (input.demonstrations && input.demonstrations.length > 0) env.demonstrations = input.demonstrations;
   if (input.now) env.now = input.now;
   if (input.signal) env.signal = input.signal;
   return env;

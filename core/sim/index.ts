@@ -24,7 +24,9 @@
  * Modules: prompt-reader (the prompt's question, tool list, steps), observations (what an observation says),
  * shapes (how a tool wants its arguments, from docs or a param example), knowledge (tools and history read
  * together), questions (task template recognition), replay (the plan so far), policy (the next step), noise,
- * phrasing, decider (choices and their probabilities), skills (the knobs and presets).
+ * phrasing, decider (choices and their probabilities), skills (the knobs and presets); ste (the STE prompt
+ * kinds: imagining queries, reflecting, judging, paraphrasing — ste-queries holds its query grammar) and
+ * demonstrations (reading STE's in-context demonstrations).
  */
 
 import type {
@@ -40,6 +42,7 @@ import { Decider } from './decider.ts';
 import { nextStep, type PolicyStep } from './policy.ts';
 import { readPrompt } from './prompt-reader.ts';
 import { resolveSkills, SIM_PRESETS, type SimPreset, type SimSkills, type SimSkillsInput } from './skills.ts';
+import { steKind, steReply } from './ste.ts';
 
 export type { PolicyStep, StepKind } from './policy.ts';
 export {
@@ -213,7 +216,8 @@ export function createSimModel(options: SimModelOptions & Readonly<Record<string
         const draws = temperature > 0 ? DISTINCT_REDRAWS : 1;
         for (let r = 0; r < draws; r++) {
           const decider = makeDecider(policySeed, hash, temperature, seed, r === 0 ? `${i}` : `${i}/${r}`);
-          step = nextStep(prompt, skills, decider);
+          const ste = steKind(request.messages) !== null ? steReply(request.messages, skills, decider) : null;
+          step = ste !== null ? { text: ste, kind: 'call' } : nextStep(prompt, skills, decider);
           logprob = decider.logprob;
           if (!seen.has(step.text)) break;
         }

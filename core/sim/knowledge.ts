@@ -8,6 +8,7 @@ import { PyDict } from '../util/python-format.ts';
 import { pyJsonLoads } from '../world/kernel/json-decode.ts';
 import { KERNEL_TOOL_NAMES, type KernelToolName } from '../world/kernel/kernel.ts';
 import { parseReact } from '../world/react-parse.ts';
+import { addDemonstrations } from './demonstrations.ts';
 import {
   classifyObservation,
   type Deprecation,
@@ -66,6 +67,8 @@ export interface Knowledge {
   nameToKernel: Map<string, KernelToolName>;
   /** Replacement name → what deprecation messages said about it (the latest message wins). */
   announced: Map<string, { kernel: KernelToolName; deprecation: Deprecation; shape: CallShape }>;
+  /** The call shape in-context demonstrations show for a kernel tool (the first demonstration of it). */
+  demonstrated: Map<KernelToolName, CallShape>;
 }
 
 function memoryExample(line: ToolLine): Entries | null {
@@ -132,7 +135,14 @@ export function readHistory(prompt: ReadPrompt): History {
     if (!nameToKernel.has(line.name)) nameToKernel.set(line.name, kernel);
   }
 
-  const knowledge: Knowledge = { documented, memory, nameToKernel, announced: new Map() };
+  const knowledge: Knowledge = {
+    documented,
+    memory,
+    nameToKernel,
+    announced: new Map(),
+    demonstrated: new Map(),
+  };
+  addDemonstrations(knowledge, prompt.demonstrations ?? []);
   const steps: HistoryStep[] = prompt.steps.map((step, index) => {
     const parsed = parseReact(step.text);
     const action = parsed.ok ? parsed.action : null;

@@ -84,7 +84,8 @@ export type WritingNote =
   | 'adopt-name'
   | 'repair'
   | 'retry'
-  | 'back-to-documented';
+  | 'back-to-documented'
+  | 'demonstration';
 
 export function noteThought(
   note: WritingNote,
@@ -114,6 +115,11 @@ export function noteThought(
       return d.style('note:repair', [
         `The parameters were not accepted; following the error message and the example, I correct them.`,
         `My parameters for ${ctx.name} were wrong, so I fix them to match the expected format.`,
+      ]);
+    case 'demonstration':
+      return d.style('note:demonstration', [
+        `The examples for similar queries call ${ctx.name}, so I do the same.`,
+        `Following the examples I was shown, I use ${ctx.name}.`,
       ]);
     case 'retry':
       return d.style('note:retry', [

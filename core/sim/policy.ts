@@ -30,6 +30,7 @@
  */
 import { reactStepText, writeActionInput, writeJsonEntries } from '../prompts/react-format.ts';
 import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../world/kernel/kernel.ts';
+import type { Solver } from '../world/tasks/types.ts';
 import type { Decider } from './decider.ts';
 import type { History, HistoryStep, Knowledge, MemoryEntry } from './knowledge.ts';
 import { readHistory } from './knowledge.ts';
@@ -100,7 +101,7 @@ function rememberedReplacement(k: Knowledge, kernel: KernelToolName): MemoryEntr
 function chooseWriting(
   call: KernelCall,
   history: History,
-  p: { update: number; reflect: number; memory: number },
+  p: { update: number; reflect: number; memory: number; demo: number },
   d: Decider,
 ): Writing {
   const k = history.knowledge;
@@ -157,6 +158,10 @@ function chooseWriting(
   const memory = k.memory.get(kernel);
   if (memory && memory.name !== documented.name && d.chance(`memory:${kernel}`, p.memory)) {
     return { kind: 'write', shape: memory.shape, note: 'memory' };
+  }
+  const demo = k.demonstrated.get(kernel);
+  if (demo && demo.name !== documented.name && d.chance(`demo:${kernel}`, p.demo)) {
+    return { kind: 'write', shape: demo, note: 'demonstration' };
   }
   // The previous step could not be read (unparsable text or JSON): the same call, written properly this time.
   const previous = history.steps.at(-1)?.observation.kind;
@@ -276,16 +281,30 @@ function pickNoise(kinds: readonly NoiseKind[], skills: SimSkills, d: Decider): 
 }
 
 export function nextStep(prompt: ReadPrompt, skills: SimSkills, d: Decider): PolicyStep {
+  const match = prompt.question ? matchQuestion(prompt.question) : null;
+  return nextStepWith(prompt, skills, d, match ? () => match.template.solve(match.slots) : null);
+}
+
+/**
+ * The next step for a plan: `solve` starts the solver of the question (a task template's reference solver, or
+ * the plan of a query the policy imagined itself in STE); null → the question is not understood.
+ */
+export function nextStepWith(
+  prompt: ReadPrompt,
+  skills: SimSkills,
+  d: Decider,
+  solve: (() => Solver) | null,
+): PolicyStep {
   const history = readHistory(prompt);
   const gain = prompt.reflection ? skills.reflectionPromptGain : 0;
   const p = {
     update: skills.pUpdate + (1 - skills.pUpdate) * gain,
     reflect: skills.pReflect + (1 - skills.pReflect) * gain,
     memory: skills.pMemory,
+    demo: skills.pDemo,
   };
 
-  const match = prompt.question ? matchQuestion(prompt.question) : null;
-  if (!match) {
+  if (!solve) {
     return { text: finishText(unknownQuestionThought(d), 'unknown'), kind: 'unknown-question' };
   }
 
@@ -294,7 +313,7 @@ export function nextStep(prompt: ReadPrompt, skills: SimSkills, d: Decider): Pol
     return updateToolStep(record, history, d);
   }
 
-  const replay = replaySolver(match, history);
+  const replay = replaySolver(solve, history);
   if (replay.kind === 'stuck') {
     return { text: finishText(giveUpThought(d), guessAnswer(lastResult(history))), kind: 'give-up' };
   }

@@ -8,6 +8,7 @@
  * `Thought: … Action: … Action Input: … Observation: …` separated by blank lines.
  */
 import { REFLECTION_LABEL } from '../prompts/reflection.ts';
+import { STE_DEMOS_HEADER } from '../prompts/ste.ts';
 import { TURN_MARKER } from '../prompts/toolevo.ts';
 
 export interface ToolLine {
@@ -35,6 +36,31 @@ export interface ReadPrompt {
   steps: PromptStep[];
   /** The prompt ends with a self-reflection paragraph. */
   reflection: boolean;
+  /** In-context demonstrations (STE) before the question, in order. */
+  demonstrations?: PromptDemonstration[];
+}
+
+export interface PromptDemonstration {
+  query: string;
+  action: string;
+  actionInput: string;
+}
+
+/** The demonstrations block (`ste/demonstrations` layout) of a prompt head: query, action, action input each. */
+export function readDemonstrations(head: string): PromptDemonstration[] {
+  const at = head.lastIndexOf(STE_DEMOS_HEADER);
+  if (at < 0) return [];
+  const out: PromptDemonstration[] = [];
+  for (const block of head.slice(at + STE_DEMOS_HEADER.length).split(/\n---(?:\n|$)/)) {
+    const m = /^\s*User Query: (.*)\nAction: (.*)\nAction Input: ([\s\S]*?)\s*$/.exec(block);
+    if (m)
+      out.push({
+        query: (m[1] as string).trim(),
+        action: (m[2] as string).trim(),
+        actionInput: m[3] as string,
+      });
+  }
+  return out;
 }
 
 const TOOL_LINE = /^\((\d+)\) (.+)$/;
@@ -116,5 +142,8 @@ export function readPrompt(text: string): ReadPrompt {
     tools.push(t);
   }
   const { steps, reflection } = readSteps(rest);
-  return { question, tools, steps, reflection };
+  const demonstrations = readDemonstrations(head);
+  return demonstrations.length > 0
+    ? { question, tools, steps, reflection, demonstrations }
+    : { question, tools, steps, reflection };
 }

@@ -11,8 +11,8 @@
 
 import { writeJsonEntries } from '../prompts/react-format.ts';
 import type { KernelCall } from '../world/kernel/kernel.ts';
+import type { Solver } from '../world/tasks/types.ts';
 import type { History, HistoryStep } from './knowledge.ts';
-import type { QuestionMatch } from './questions.ts';
 import { inferShape, renderCall } from './shapes.ts';
 
 export type Replay =
@@ -31,8 +31,9 @@ export function stepMatchesCall(step: HistoryStep, call: KernelCall): boolean {
   return writeJsonEntries(renderCall(shape, call)) === writeJsonEntries(step.args);
 }
 
-export function replaySolver(match: QuestionMatch, history: History): Replay {
-  const solver = match.template.solve(match.slots);
+/** Replays a fresh run of the plan (`solve()` starts the solver: a task template's, or an imagined query's). */
+export function replaySolver(solve: () => Solver, history: History): Replay {
+  const solver = solve();
   const steps = history.steps;
   let cursor = 0;
   let executed = 0;

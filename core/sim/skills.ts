@@ -11,6 +11,10 @@
  *   of an adopted replacement, shape its parameters like the param example (otherwise it keeps the old tool's
  *   parameter keys under the new name and meets a parameter error). Without it the simulator repeats the
  *   failing call.
+ * - `pDemo` — follow an in-context demonstration (STE's demonstrations aid): for the first call of a kernel tool
+ *   that a demonstration in the prompt shows under another name than the documented one, write the call the
+ *   way the demonstration does (its name and argument shape) instead of the documented tool. A demonstration
+ *   is attributed to a kernel tool by reading its query (see demonstrations.ts).
  * - `pMemory` — use an UpdateTool line of its tool list (its memory of a changed tool) for the first call of that
  *   tool, instead of the documented tool.
  *
@@ -44,6 +48,7 @@ export interface SimSkills {
   pUpdate: number;
   pReflect: number;
   pMemory: number;
+  pDemo: number;
   noise: number;
   noiseKinds: Record<NoiseKind, number>;
   reflectionPromptGain: number;
@@ -63,6 +68,7 @@ export const SIM_PRESETS = {
     pUpdate: 0.15,
     pReflect: 0.2,
     pMemory: 0.8,
+    pDemo: 0.8,
     noise: 0.03,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0.15,
@@ -71,6 +77,7 @@ export const SIM_PRESETS = {
     pUpdate: 0.9,
     pReflect: 0.85,
     pMemory: 0.95,
+    pDemo: 0.95,
     noise: 0.03,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0.15,
@@ -79,6 +86,7 @@ export const SIM_PRESETS = {
     pUpdate: 1,
     pReflect: 1,
     pMemory: 1,
+    pDemo: 1,
     noise: 0,
     noiseKinds: { ...DEFAULT_NOISE_KINDS },
     reflectionPromptGain: 0,
@@ -113,6 +121,7 @@ export function resolveSkills(input: SimSkillsInput = {}, preset: SimPreset = 's
     pUpdate: probability('pUpdate', input.pUpdate ?? base.pUpdate),
     pReflect: probability('pReflect', input.pReflect ?? base.pReflect),
     pMemory: probability('pMemory', input.pMemory ?? base.pMemory),
+    pDemo: probability('pDemo', input.pDemo ?? base.pDemo),
     noise: probability('noise', input.noise ?? base.noise),
     noiseKinds: kinds,
     reflectionPromptGain: probability(

@@ -22,6 +22,7 @@ import type { Gold } from '../../core/world/tasks/types.ts';
 import type { Bindings } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
 import { textModelFor } from '../models.ts';
+import { steDemonstrations } from '../ste-demonstrations.ts';
 import {
   evalForDueTime,
   evalStatus,
@@ -203,6 +204,8 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
   const [surface, docs] = await Promise.all([findSurface(env, plan.surface), findSurface(env, docsId)]);
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
+  const asked = suite.aids?.demonstrations;
+  const demonstrations = asked ? await steDemonstrations(env)(asked.set, asked.count) : undefined;
 
   // The method's memory rule (core/methods), replayed over runs recorded by an earlier delivery.
   const carrier = getMethod(plan.method).memory;
@@ -224,6 +227,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
     else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
+    else if (demonstrations === null) outcome = runError(`exemplar set ${asked?.set} has no exemplars`);
     else {
       try {
         outcome = await runEvalTask({
@@ -236,6 +240,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
           docs: docs as Surface,
           deps: edgeKernelDeps(env, task.gold),
           memory,
+          ...(demonstrations ? { demonstrations } : {}),
         });
       } catch (err) {
         if (attempt < MAX_ATTEMPTS) throw err;

@@ -6,9 +6,10 @@
 import { canaryJob } from './canary.ts';
 import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
+import { steToolJob } from './ste-tool.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
-export const JOB_KINDS: readonly JobKind[] = [canaryJob, evalGroupJob, exploreTreeJob];
+export const JOB_KINDS: readonly JobKind[] = [canaryJob, evalGroupJob, exploreTreeJob, steToolJob];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */
 const extraKinds = new Map<string, JobHandler>();

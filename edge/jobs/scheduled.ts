@@ -1,7 +1,8 @@
 /**
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
- * canary job and launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts).
+ * canary job, launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts) and the STE
+ * runs of drift-schedule stage changes (edge/jobs/ste-schedules.ts).
  */
 import type { Bindings } from '../env.ts';
 import type { Logger } from '../log.ts';
@@ -9,6 +10,7 @@ import { claimCronTick, finishCronTick } from '../stores/cron-ticks.ts';
 import { CANARY } from './canary.ts';
 import { enqueueJob } from './enqueue.ts';
 import { launchDueSchedules } from './schedules.ts';
+import { launchSteStageChanges } from './ste-schedules.ts';
 
 export interface TickOutcome {
   claimed: boolean;
@@ -32,6 +34,7 @@ export async function runScheduledTick(
     { id: `canary:${scheduledTime}` },
   );
   const launches = await launchDueSchedules(env, scheduledTime, log);
+  const steLaunches = await launchSteStageChanges(env, scheduledTime, log);
   const summary = {
     canaryJobId: canary.id,
     evaluations: launches.map((l) => ({
@@ -41,6 +44,7 @@ export async function runScheduledTick(
       created: l.created,
       ...(l.error ? { error: l.error } : {}),
     })),
+    ste: steLaunches,
   };
   await finishCronTick(env, cron, scheduledTime, summary);
   log.info('cron tick handled', { cron, scheduledTime, ...summary });

@@ -16,6 +16,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { preferencePairsAfter, trainingTrajectoriesAfter } from '../../edge/stores/trajectories.ts';
 import type { AppEnv } from '../app-env.ts';
+import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
 import { AUTH_PROBLEMS, keyed, problemResponses } from '../http/openapi.ts';
 
 const PAGE = 50;
@@ -31,8 +32,6 @@ const ExportFilter = z.object({
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 type ExportFilter = z.infer<typeof ExportFilter>;
-
-const NDJSON = 'application/x-ndjson';
 
 const ndjsonResponse = (description: string) => ({
   description,
@@ -62,28 +61,6 @@ const dpoRoute = createRoute({
   request: { query: ExportFilter },
   responses: { 200: ndjsonResponse('DPO pairs'), ...problemResponses(400, ...AUTH_PROBLEMS) },
 });
-
-/** A stream that asks `page(cursor)` for lines until it returns no cursor. */
-function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: string[]; next: C | null }>) {
-  const encoder = new TextEncoder();
-  let cursor: C | null = first;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (cursor === null) {
-        controller.close();
-        return;
-      }
-      const { lines, next } = await page(cursor);
-      cursor = next;
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
-      if (cursor === null) controller.close();
-    },
-  });
-}
-
-function ndjson(body: ReadableStream<Uint8Array>): Response {
-  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
-}
 
 async function sftPage(env: Bindings, f: ExportFilter, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);

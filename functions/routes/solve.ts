@@ -23,7 +23,9 @@ import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../..
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
+import { InvalidInputError } from '../../edge/errors.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
+import { steDemonstrations } from '../../edge/ste-demonstrations.ts';
 import { findSurface, requireSurface, unknownSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
@@ -144,10 +146,24 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
     const surface = await requireSurface(c.env, body.surface, 'surface');
-    const lookup = { surface: (id: string) => findSurface(c.env, id) };
+    const lookup = {
+      surface: (id: string) => findSurface(c.env, id),
+      demonstrations: steDemonstrations(c.env),
+    };
     const aids = await resolveAids(body.aids, body.promptSurface, lookup).catch((err: unknown) => {
       if (err instanceof AidUnavailableError && err.slot === 'documentation') {
         throw unknownSurface(documentationSurfaceId(body.aids, body.promptSurface), err.field);
+      }
+      if (err instanceof AidUnavailableError) {
+        // An exemplar set (an STE run id) without exemplars.
+        throw new InvalidInputError(`${err.message} (a demonstrations set is the id of an STE run).`, [
+          {
+            in: 'body',
+            field: err.field,
+            pointer: `/${err.field.replaceAll('.', '/')}`,
+            message: err.message,
+          },
+        ]);
       }
       throw err;
     });

@@ -43,9 +43,7 @@ describe('GET /v1/methods', () => {
       expect(item?.options.type).toBe('object');
     }
     expect(body.items.find((m) => m.id === 'mcts')?.options.properties?.simulations?.default).toBe(8);
-    expect(body.aids.map((a) => [a.slot, a.available])).toEqual(
-      AID_SLOTS.map((s) => [s, s === 'documentation' || s === 'updateMemory']),
-    );
+    expect(body.aids.map((a) => [a.slot, a.available])).toEqual(AID_SLOTS.map((s) => [s, s !== 'toolPool']));
   });
 
   it('is described in /openapi.json, and solve and suites carry the aid fields', async () => {
@@ -64,7 +62,6 @@ describe('aids in requests', () => {
   it('answers aids that are not available yet with a 400 problem naming the field', async () => {
     const task = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
     const cases: [unknown, string, RegExp][] = [
-      [{ demonstrations: { set: 'ste-1' } }, '/aids/demonstrations', /not available yet/],
       [{ toolPool: { pool: 'all', topK: 2 } }, '/aids/toolPool', /not available yet/],
       [{ documentation: { docset: 'draft-1' } }, '/aids/documentation', /not available yet/],
     ];
@@ -76,6 +73,17 @@ describe('aids in requests', () => {
       const suite = await pointers(await post('/v1/evals', { methods: ['greedy'], aids }));
       expect(suite.find((e) => e.pointer === pointer)?.message).toMatch(message);
     }
+    // Demonstrations are available: an exemplar set (an STE run id) without exemplars is a 400 on its set.
+    const noSet = await pointers(
+      await post('/v1/solve', {
+        taskId: task.id,
+        model: { provider: 'sim' },
+        aids: { demonstrations: { set: 'ste-1' } },
+      }),
+    );
+    expect(noSet.find((e) => e.pointer === '/aids/demonstrations/set')?.message).toMatch(
+      /no exemplars in set ste-1/,
+    );
     const unused = await pointers(
       await post('/v1/solve', {
         taskId: task.id,

@@ -140,7 +140,7 @@ describe('aid slots', () => {
     expect(Object.fromEntries(aidListing().map((a) => [a.slot, a.available]))).toEqual({
       documentation: true,
       updateMemory: true,
-      demonstrations: false,
+      demonstrations: true,
       toolPool: false,
     });
     for (const slot of AID_SLOTS) expect(AID_PROVIDERS[slot].options).toBeDefined();
@@ -148,11 +148,6 @@ describe('aid slots', () => {
 
   it('rejects aids that are not available yet or that a listed method does not use', () => {
     const cases: [unknown, string[], RegExp][] = [
-      [
-        { demonstrations: { set: 'ste-1' } },
-        ['aids', 'demonstrations'],
-        /demonstrations aid is not available yet/,
-      ],
       [{ toolPool: { pool: 'all' } }, ['aids', 'toolPool'], /toolPool aid is not available yet/],
       [{ documentation: { docset: 'draft-1' } }, ['aids', 'documentation'], /docset is not available yet/],
       [{ documentation: {} }, ['aids', 'documentation'], /exactly one of surface and docset/],

@@ -196,13 +196,22 @@ describe('reflection prompt', () => {
 });
 
 describe('prompt registry', () => {
-  it('lists the ToolEvo templates as implemented and the STE/DRAFT prompts as declared slots', () => {
+  it('lists the ToolEvo and STE templates as implemented and the DRAFT prompts as declared slots', () => {
     const slots = promptSlots();
+    const ste = [
+      'ste/explore',
+      'ste/follow-up',
+      'ste/observation',
+      'ste/reflect',
+      'ste/judge',
+      'ste/paraphrase',
+      'ste/paraphrase-more',
+      'ste/demonstrations',
+    ];
     expect(slots.map((s) => s.id)).toEqual([
       'toolevo/agent',
       'toolevo/reflection',
-      'ste/explore',
-      'ste/reflect',
+      ...ste,
       'draft/explore',
       'draft/analyze',
       'draft/rewrite',
@@ -210,9 +219,10 @@ describe('prompt registry', () => {
     expect(slots.filter((s) => s.version !== null).map((s) => s.id)).toEqual([
       'toolevo/agent',
       'toolevo/reflection',
+      ...ste,
     ]);
     expect(promptTemplate('toolevo/agent')).toBe(TOOLEVO_AGENT_PROMPT);
-    expect(() => promptTemplate('ste/explore')).toThrow(/declared slot/);
+    expect(promptTemplate('ste/explore').id).toBe('ste/explore');
     expect(() => promptTemplate('draft/rewrite')).toThrow(/declared slot/);
   });
 

@@ -1,0 +1,211 @@
+/**
+ * `tooldrift ste run|status|exemplars`: STE (simulated trial and error) runs on a tooldrift instance.
+ * - `run` starts a run (POST /v1/ste/runs) and shows a progress bar over the trials of all its tools while
+ *   polling GET /v1/ste/runs/{id}, then prints the per-tool table (trials, solved, kept/dropped by the filter,
+ *   exemplars);
+ * - `status ID` prints that table for a run;
+ * - `exemplars` lists kept exemplars (filters: --surface, --tool, --run; --limit, --cursor for the next page).
+ * Requests are validated by the API; its problems are printed as they come.
+ */
+import type { SteExemplar, SteRun } from '../api-types.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printJson,
+  sleeper,
+} from '../context.ts';
+import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
+import { CliError } from '../problem.ts';
+import { Progress } from '../progress.ts';
+import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+import { renderTable } from '../table.ts';
+
+export const STE_HELP = `Usage: tooldrift ste run [flags] | ste status ID | ste exemplars [filters] [--json] [--url URL] [--key KEY]
+
+STE (simulated trial and error): the model imagines queries for each tool of a surface, tries them, reflects,
+and keeps the good trials as exemplars (demonstrations, or SFT data: tooldrift export is /v1/exports/ste-sft.jsonl).
+
+ste run:
+  --surface ID           surface to explore (default pc)
+  --docs ID              surface whose documentation the prompts show (default: --surface)
+  --since ID             explore only the tools changed since this surface (continual learning)
+  --tools LIST           explore only these tools
+  --episodes N           episodes per tool (default 15)
+  --trials N             trials per episode (default 4)
+  --max-calls N          tool calls per trial (default 4)
+  --no-paraphrase        keep exemplars without paraphrases
+  --seed S               seed (default '0')
+  --no-wait              print the run id and return at once
+
+${MODEL_HELP}
+
+ste exemplars:
+  --surface ID  --tool NAME  --run ID   filters
+  --limit N     --cursor C              page size and the nextCursor of the previous page
+
+${CONNECTION_HELP}
+
+Exit codes: 0 succeeded, 1 the server refused or the run failed or was cancelled, 2 invalid flags.`;
+
+const OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  ...MODEL_OPTIONS,
+  surface: { type: 'string' },
+  docs: { type: 'string' },
+  since: { type: 'string' },
+  tools: { type: 'string' },
+  episodes: { type: 'string' },
+  trials: { type: 'string' },
+  'max-calls': { type: 'string' },
+  'no-paraphrase': { type: 'boolean' },
+  seed: { type: 'string' },
+  'no-wait': { type: 'boolean' },
+  tool: { type: 'string' },
+  run: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+} as const;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The body of POST /v1/ste/runs the flags describe; unset flags are left to the API's defaults. */
+export function steRunBody(values: Values): Record<string, unknown> {
+  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const body: Record<string, unknown> = {};
+  for (const key of ['surface', 'docs', 'since', 'seed'] as const) {
+    const v = s(key);
+    if (v !== undefined) body[key] = v;
+  }
+  const tools = s('tools');
+  if (tools !== undefined) body.tools = listValue(tools);
+  for (const [key, flag] of [
+    ['episodes', 'episodes'],
+    ['trials', 'trials'],
+    ['maxCalls', 'max-calls'],
+  ] as const) {
+    const v = s(flag);
+    if (v !== undefined) body[key] = flagValue(v);
+  }
+  if (values['no-paraphrase']) body.paraphrase = false;
+  const model = modelFromFlags(values);
+  if (model !== undefined) body.model = model;
+  return body;
+}
+
+export function steRunReport(r: SteRun): string {
+  const table = renderTable({
+    header: [
+      [
+        { text: 'tool' },
+        { text: 'status' },
+        { text: 'trials' },
+        { text: 'solved' },
+        { text: 'kept' },
+        { text: 'dropped' },
+        { text: 'exemplars' },
+        { text: 'calls' },
+      ],
+    ],
+    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    rows: r.tools.map((t) => [
+      t.tool,
+      t.status,
+      `${t.trialsDone}/${t.trialsTotal}`,
+      String(t.solved),
+      String(t.kept),
+      String(t.dropped),
+      String(t.exemplars),
+      String(t.modelCalls),
+    ]),
+  });
+  const since = r.since ? ` (tools changed since ${r.since})` : '';
+  return (
+    `STE run ${r.id} — ${r.status}: surface ${r.surface}@${r.surfaceVersion}${since}, docs ${r.docs}\n` +
+    `${r.progress.toolsDone}/${r.progress.tools} tools done, ${r.progress.trialsDone}/${r.progress.trialsTotal} trials, ` +
+    `${r.progress.exemplars} exemplars, ${r.progress.modelCalls} model calls\n${table}`
+  );
+}
+
+async function runCommand(values: Values, io: CliIO): Promise<number> {
+  const client = clientFor(io, values as never);
+  let run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
+  if (values['no-wait']) {
+    if (values.json) printJson(io, run);
+    else io.stdout(`Started STE run ${run.id} (${run.progress.tools} tools).\n`);
+    return 0;
+  }
+  const progress = new Progress({
+    label: `ste ${run.id}`,
+    unit: 'trials',
+    tty: io.stderrIsTTY,
+    write: io.stderr,
+    ...(io.now ? { now: io.now } : {}),
+    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+  });
+  const sleep = sleeper(io);
+  try {
+    while (run.status === 'queued' || run.status === 'running') {
+      progress.update(
+        run.progress.trialsDone,
+        run.progress.trialsTotal,
+        `${run.progress.exemplars} exemplars`,
+      );
+      await sleep(io.pollMs ?? 1_000);
+      run = await client.get<SteRun>(`/v1/ste/runs/${encodeURIComponent(run.id)}`);
+    }
+    progress.finish(run.progress.trialsDone, run.progress.trialsTotal, run.status);
+  } finally {
+    progress.abort();
+  }
+  if (values.json) printJson(io, run);
+  else io.stdout(steRunReport(run));
+  return run.status === 'succeeded' ? 0 : EXIT_FAILURE;
+}
+
+async function exemplarsCommand(values: Values, io: CliIO): Promise<number> {
+  const client = clientFor(io, values as never);
+  const query = new URLSearchParams();
+  for (const key of ['surface', 'tool', 'run', 'limit', 'cursor'] as const) {
+    const v = values[key];
+    if (typeof v === 'string') query.set(key, v);
+  }
+  const qs = query.toString();
+  const page = await client.get<{ items: SteExemplar[]; nextCursor: string | null }>(
+    `/v1/ste/exemplars${qs ? `?${qs}` : ''}`,
+  );
+  if (values.json) {
+    printJson(io, page);
+    return 0;
+  }
+  for (const e of page.items) {
+    io.stdout(`${e.tool}\t${e.query}\n\t${e.action} ${e.actionInput}\n`);
+  }
+  io.stdout(
+    `${page.items.length} exemplars${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}\n`,
+  );
+  return 0;
+}
+
+export async function steCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse('ste', args, OPTIONS, true);
+  const [sub, id, ...extra] = positionals;
+  if (values.help || sub === undefined) {
+    io.stdout(`${STE_HELP}\n`);
+    return sub === undefined && !values.help ? EXIT_USAGE : 0;
+  }
+  if (sub === 'run' && id === undefined) return runCommand(values, io);
+  if (sub === 'exemplars' && id === undefined) return exemplarsCommand(values, io);
+  if (sub === 'status' && id !== undefined && extra.length === 0) {
+    const run = await clientFor(io, values).get<SteRun>(`/v1/ste/runs/${encodeURIComponent(id)}`);
+    if (values.json) printJson(io, run);
+    else io.stdout(steRunReport(run));
+    return 0;
+  }
+  throw new CliError(
+    [`Unknown or incomplete subcommand: ste ${positionals.join(' ')}`, 'Run `tooldrift ste --help`.'],
+    EXIT_USAGE,
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * The STE prompts (simulated trial and error, spec `ste.md`): tooldrift's own wording with the structure of the
+ * authors' prompts. One exploration *episode* is one growing conversation (short-term memory):
+ *
+ * ```text
+ * system  STE_SYSTEM
+ * user    ste/explore: the explored tool's documentation, the other tools, the step format, [long-term memory
+ *         block — only in the query-synthesis call that opens an episode, never stored], the query request
+ * assistant  User Query: <query>                    ← query synthesis (stop "Thought:")
+ * assistant  Thought / Action / Action Input        ← ReAct step (stop "Observation:")
+ * user    ste/observation: Observation: <observation>
+ * …       (at most 4 calls per trial; Finish gives the final answer)
+ * user    ste/reflect: did you fulfil the query? Yes or No
+ * assistant  Yes|No …
+ * user    ste/follow-up: imagine a follow-up query   ← the next trial of the same episode
+ * ```
+ *
+ * The judge (three Yes/No criteria) and the paraphraser are separate conversations; the demonstrations block is
+ * what an answering agent is given (queries with their action and action input, `---` separators, the turn).
+ *
+ * Every template starts or contains a fixed marker line, so a reader of the prompt alone (the simulated policy)
+ * can tell which step it is asked for.
+ */
+import type { ChatMessage } from '../models/types.ts';
+import type { PromptTemplate } from './types.ts';
+
+const STE_VERSION = 'ste.1';
+
+export const STE_SYSTEM = 'You are learning to use a tool by trying it out on queries you imagine yourself.';
+
+/** The first line of the episode prompt (also how a reader recognises an STE exploration). */
+export const STE_EXPLORE_HEADER = 'You are exploring this tool:';
+/** The line that ends every query request; the model answers with `User Query: …`. */
+export const STE_QUERY_LABEL = 'User Query:';
+export const STE_QUERY_REQUEST = `Write the query on one line starting with "${STE_QUERY_LABEL}", then solve it step by step.`;
+/** Introduces the long-term memory block (spec: "already explored, with whether they were solved"). */
+export const STE_LTM_INTRO = 'These queries were already explored, each with whether it was solved:';
+export const STE_LTM_OUTRO =
+  'Explore a query that teaches you something new about the tool. Avoid queries that are too close to the ones above.';
+export const STE_FOLLOW_UP_MARKER = 'Now imagine a follow-up query';
+export const STE_REFLECT_QUESTION =
+  'Looking back at your steps, did you fulfil the user query in the end? Answer Yes or No.';
+export const STE_JUDGE_HEADER = 'Judge this attempt to answer a user query with a tool.';
+export const STE_PARAPHRASE_HEADER = 'Paraphrase this user query.';
+export const STE_PARAPHRASE_MORE =
+  'Paraphrase the same query once more, differently from your earlier versions.';
+export const STE_DEMOS_HEADER = 'Examples of calls that answered similar queries:';
+export const STE_DEMO_SEPARATOR = '---';
+export const STE_TURN = "Now it's your turn.";
+
+/** One long-term-memory line (spec: `Query: <query> | Solved: <Yes|No>`). */
+export interface SteMemoryLine {
+  query: string;
+  solved: boolean;
+}
+
+export function ltmLine(entry: SteMemoryLine): string {
+  return `Query: ${entry.query} | Solved: ${entry.solved ? 'Yes' : 'No'}`;
+}
+
+export interface SteExploreInput {
+  /** The explored tool's documentation line (`Name[params], description`). */
+  tool: string;
+  /** Every tool of the documentation (`(n) Name[params], description` lines), for calls the query needs. */
+  toolList: string;
+  /** Long-term memory, oldest first; empty → no block (the first episode, or stored history). */
+  memory: readonly SteMemoryLine[];
+}
+
+const STEP_FORMAT = [
+  'Answer the query in steps. Each step is:',
+  'Thought: your reasoning',
+  'Action: the name of exactly one tool from the list',
+  'Action Input: the parameters of that tool as one JSON object',
+  'The environment then answers with an Observation. When you know the answer, call Finish with it.',
+].join('\n');
+
+export function renderExplore(input: SteExploreInput): string {
+  const parts = [
+    `${STE_EXPLORE_HEADER}\n${input.tool}`,
+    `All tools you may call:\n${input.toolList}`,
+    STEP_FORMAT,
+  ];
+  if (input.memory.length > 0) {
+    parts.push(`${STE_LTM_INTRO}\n${input.memory.map(ltmLine).join('\n')}\n${STE_LTM_OUTRO}`);
+  }
+  parts.push(
+    `Imagine a plausible query a user could ask that this tool helps to answer. ${STE_QUERY_REQUEST}`,
+  );
+  return parts.join('\n\n');
+}
+
+export const STE_EXPLORE_PROMPT: PromptTemplate<SteExploreInput> = {
+  id: 'ste/explore',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    'STE episode opening: the tool documentation, the tool list, the step format, the long-term-memory block (query-synthesis call only) and the request to imagine a query.',
+  render(input): ChatMessage[] {
+    return [
+      { role: 'system', content: STE_SYSTEM },
+      { role: 'user', content: renderExplore(input) },
+    ];
+  },
+};
+
+export type SteFollowUpInput = Record<string, never>;
+
+export const STE_FOLLOW_UP_PROMPT: PromptTemplate<SteFollowUpInput> = {
+  id: 'ste/follow-up',
+  family: 'ste',
+  version: STE_VERSION,
+  description: 'STE next trial of an episode: imagine a follow-up query in the same conversation.',
+  render(): ChatMessage[] {
+    return [
+      {
+        role: 'user',
+        content: `${STE_FOLLOW_UP_MARKER} that builds on what you have seen so far, or explores another use of the tool. ${STE_QUERY_REQUEST}`,
+      },
+    ];
+  },
+};
+
+export interface SteObservationInput {
+  observation: string;
+}
+
+export const STE_OBSERVATION_PROMPT: PromptTemplate<SteObservationInput> = {
+  id: 'ste/observation',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    'STE ReAct step: the observation of the last call, after which the model writes its next step.',
+  render(input): ChatMessage[] {
+    return [{ role: 'user', content: `Observation: ${input.observation}` }];
+  },
+};
+
+export type SteReflectInput = Record<string, never>;
+
+export const STE_REFLECT_PROMPT: PromptTemplate<SteReflectInput> = {
+  id: 'ste/reflect',
+  family: 'ste',
+  version: STE_VERSION,
+  description: 'STE reflection after a trial: did the model fulfil the query (Yes/No)?',
+  render(): ChatMessage[] {
+    return [{ role: 'user', content: STE_REFLECT_QUESTION }];
+  },
+};
+
+export interface SteJudgeInput {
+  tool: string;
+  query: string;
+  /** The last successfully parsed call: action, action input and its observation. */
+  action: string;
+  actionInput: string;
+  observation: string;
+  finalAnswer: string;
+}
+
+/** The three criteria (spec: Filtering), in order. */
+export const STE_JUDGE_CRITERIA: readonly string[] = [
+  'Does the final answer answer the query, and is it informative?',
+  'Is the final answer faithful to the execution results?',
+  'Were the tool calls appropriate for the query?',
+];
+
+export const STE_JUDGE_PROMPT: PromptTemplate<SteJudgeInput> = {
+  id: 'ste/judge',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    'STE filter: judge a trial with a final answer on three Yes/No criteria (informative, faithful, appropriate calls).',
+  render(input): ChatMessage[] {
+    const criteria = STE_JUDGE_CRITERIA.map((c, i) => `${i + 1}. ${c}`).join('\n');
+    return [
+      { role: 'system', content: 'You check tool-use transcripts carefully.' },
+      {
+        role: 'user',
+        content: [
+          STE_JUDGE_HEADER,
+          `Tool: ${input.tool}`,
+          `${STE_QUERY_LABEL} ${input.query}`,
+          `Action: ${input.action}\nAction Input: ${input.actionInput}\nObservation: ${input.observation}`,
+          `Final Answer: ${input.finalAnswer}`,
+          `Answer each question with Yes or No, one line each, as "1. Yes":\n${criteria}`,
+        ].join('\n\n'),
+      },
+    ];
+  },
+};
+
+export interface SteParaphraseInput {
+  query: string;
+}
+
+export const STE_PARAPHRASE_PROMPT: PromptTemplate<SteParaphraseInput> = {
+  id: 'ste/paraphrase',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    'STE paraphrase: reword an exemplar query keeping its meaning and values (later paraphrases follow in the same conversation).',
+  render(input): ChatMessage[] {
+    return [
+      { role: 'system', content: 'You rewrite user queries.' },
+      {
+        role: 'user',
+        content: `${STE_PARAPHRASE_HEADER} Keep its meaning and every value in it exactly; change the wording. Reply with the paraphrase only.\n\n${STE_QUERY_LABEL} ${input.query}`,
+      },
+    ];
+  },
+};
+
+export const STE_PARAPHRASE_MORE_PROMPT: PromptTemplate<Record<string, never>> = {
+  id: 'ste/paraphrase-more',
+  family: 'ste',
+  version: STE_VERSION,
+  description: 'STE paraphrase, second and later: one more paraphrase in the same conversation.',
+  render(): ChatMessage[] {
+    return [{ role: 'user', content: STE_PARAPHRASE_MORE }];
+  },
+};
+
+/** One in-context demonstration: a query with the action and action input that answered it. */
+export interface SteDemonstration {
+  query: string;
+  action: string;
+  actionInput: string;
+}
+
+export interface SteDemonstrationsInput {
+  demonstrations: readonly SteDemonstration[];
+}
+
+/**
+ * The demonstrations block (spec: Exploitation): each demonstration is the query followed by its action and
+ * action input, separated by `---` lines, then the turn. Empty without demonstrations.
+ */
+export function renderDemonstrations(demos: readonly SteDemonstration[], turn = true): string {
+  if (demos.length === 0) return '';
+  const body = demos
+    .map((d) => `${STE_QUERY_LABEL} ${d.query}\nAction: ${d.action}\nAction Input: ${d.actionInput}`)
+    .join(`\n${STE_DEMO_SEPARATOR}\n`);
+  return `${STE_DEMOS_HEADER}\n${body}\n${STE_DEMO_SEPARATOR}${turn ? `\n${STE_TURN}` : ''}`;
+}
+
+export const STE_DEMONSTRATIONS_PROMPT: PromptTemplate<SteDemonstrationsInput> = {
+  id: 'ste/demonstrations',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    'STE in-context demonstrations: retrieved exemplar queries with their action and action input, `---` separators, then the turn.',
+  render(input): ChatMessage[] {
+    return [{ role: 'user', content: renderDemonstrations(input.demonstrations) }];
+  },
+};

@@ -1,0 +1,541 @@
+/**
+ * The STE exploration engine for one tool (spec `ste.md`, "Exploration" and "Filtering"), as a resumable state
+ * machine: `advance(ctx, state, budget)` makes at most `budget` model calls and returns the new state, which is
+ * a plain JSON value (store it, send it, resume it anywhere). Running the engine in many small chunks with the
+ * state serialised between them gives exactly the result of one run: every request's seed is derived from the
+ * run seed and the call's position (tool, phase, episode, trial, turn), never from a counter of the chunk.
+ *
+ * Phases, in order:
+ * 1. `query` — query synthesis: at the start of an episode the `ste/explore` prompt with the long-term-memory
+ *    block (every query explored so far for the tool, `Query: … | Solved: Yes/No`) — the block is sent in that
+ *    call only and the stored conversation keeps the prompt without it; later trials of the episode append
+ *    `ste/follow-up` to the same conversation (short-term memory). Stop at "Thought:".
+ * 2. `step` — ReAct steps (stop at "Observation:"), each run on the server surface through the surface adapter
+ *    (`stepSurface`, the same kernel and adapter as sessions); at most `maxCalls` per trial, a parse error uses a
+ *    turn and its error text is the observation; Finish ends the trial with a final answer.
+ * 3. `reflect` — `ste/reflect`; the trial failed if the reply contains "No" anywhere (the authors' parse). The
+ *    result is the `Solved:` mark of the trial's long-term-memory line.
+ * 4. `judge` — every trial that ended with a final answer and made a call before it is judged on the three
+ *    criteria (`ste/judge`, the last successfully parsed call with its observation and the final answer); any
+ *    "No" rejects it. Trials without a final answer are not judged (dropped as `no-final-answer`); a final
+ *    answer without any parsed call is dropped without a judge call (`no-call`: an exemplar needs an action —
+ *    a tooldrift decision, the authors' filter had nothing to show either).
+ * 5. `paraphrase` — each kept exemplar is paraphrased `paraphraseCount(kept)` times, the first in one call and
+ *    the rest in the same conversation (`ste/paraphrase`, `ste/paraphrase-more`).
+ * 6. `done`.
+ *
+ * The environment state is fresh for each trial (every imagined query is a new task); the conversation keeps
+ * the earlier trials of the episode. Not implemented: the paper's hold-out of 15 examples per tool as test data
+ * (tooldrift evaluates on its own task splits).
+ */
+import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import { addUsage, emptyUsage } from '../models/types.ts';
+import { renderPrompt } from '../prompts/registry.ts';
+import { STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
+import { PROMPT_VERSION } from '../prompts/types.ts';
+import { stepSurface } from '../surfaces/adapter.ts';
+import { renderToolList } from '../surfaces/docs.ts';
+import type { Surface } from '../surfaces/model.ts';
+import { toolCallText } from '../surfaces/signature.ts';
+import { hash128 } from '../util/random.ts';
+import type { KernelDeps } from '../world/kernel/kernel.ts';
+import { pyStrip } from '../world/kernel/python-text.ts';
+import { type EnvState, initialState } from '../world/kernel/state.ts';
+import { createKernelDeps } from '../world/kernel-deps.ts';
+import { parseReact } from '../world/react-parse.ts';
+import type { World } from '../world/types.ts';
+import {
+  paraphraseCount,
+  STE_EPISODES,
+  STE_JUDGE_MAX_TOKENS,
+  STE_MAX_CALLS,
+  STE_MAX_TOKENS,
+  STE_PARAPHRASE_MAX_TOKENS,
+  STE_QUERY_STOP,
+  STE_STEP_STOP,
+  STE_TEMPERATURE,
+  STE_TRIALS,
+} from './constants.ts';
+
+export interface SteOptions {
+  /** The exposed name of the explored tool on the server surface. */
+  tool: string;
+  /** Run seed: every request's seed derives from it and the call's position. */
+  seed: string;
+  episodes: number;
+  trials: number;
+  maxCalls: number;
+  /** Filter and paraphrase after exploring (default true); false stops after the last reflection. */
+  filter: boolean;
+  paraphrase: boolean;
+}
+
+export type SteOptionsInput = Pick<SteOptions, 'tool' | 'seed'> & Partial<Omit<SteOptions, 'tool' | 'seed'>>;
+
+/** One ReAct step of a trial. */
+export interface SteStep {
+  /** The generated text (cut at "Observation:"). */
+  text: string;
+  observation: string;
+  /** The parsed action name (absent when the text could not be parsed). */
+  action?: string;
+  /** The raw Action Input text (absent when the text could not be parsed). */
+  actionInput?: string;
+  /** The call reached the kernel and did not fail (Finish included). */
+  ok: boolean;
+  /** The step gave the final answer (Finish). */
+  final?: true;
+}
+
+export interface SteTrial {
+  episode: number;
+  trial: number;
+  query: string;
+  steps: SteStep[];
+  /** Python str() of the Finish answer, or null when the trial ended without one. */
+  finalAnswer: string | null;
+  /** The reflection reply and its parse (failed if "No" appears anywhere). */
+  reflection: string;
+  solved: boolean;
+}
+
+export type SteVerdict =
+  | { kind: 'kept'; reply: string; criteria: (boolean | null)[] }
+  | { kind: 'rejected'; reply: string; criteria: (boolean | null)[] }
+  | { kind: 'no-final-answer' }
+  | { kind: 'no-call' };
+
+export interface SteExemplar {
+  /** `{tool}/{episode}.{trial}` for an explored exemplar, `…/p{n}` for its paraphrases. */
+  id: string;
+  tool: string;
+  query: string;
+  action: string;
+  actionInput: string;
+  observation: string;
+  finalAnswer: string;
+  episode: number;
+  trial: number;
+  /** The id of the exemplar this one paraphrases. */
+  paraphraseOf?: string;
+}
+
+export type StePhase = 'query' | 'step' | 'reflect' | 'judge' | 'paraphrase' | 'done';
+
+export interface SteState {
+  version: 1;
+  options: SteOptions;
+  phase: StePhase;
+  episode: number;
+  trial: number;
+  /** The current episode's conversation (short-term memory), without the long-term-memory block. */
+  conversation: ChatMessage[];
+  /** The trial in progress. */
+  current: { query: string; steps: SteStep[]; env: EnvState; finalAnswer: string | null } | null;
+  /** Long-term memory: every query explored for the tool, with the reflection's mark. */
+  memory: SteMemoryLine[];
+  trials: SteTrial[];
+  /** Index into `trials` of the next trial to judge. */
+  judged: number;
+  verdicts: SteVerdict[];
+  exemplars: SteExemplar[];
+  /** Paraphrasing: the kept exemplar being paraphrased, the paraphrases made of it, its conversation. */
+  paraphrasing: { index: number; made: number; conversation: ChatMessage[] };
+  calls: number;
+  usage: Usage;
+  /** The model as the provider named it in the last response (the simulator labels itself). */
+  model: string | null;
+  promptVersion: string;
+}
+
+export interface SteContext {
+  model: TextModel;
+  /** The filter's judge (the authors used a stronger model); default: `model`. */
+  judge?: TextModel;
+  world: World;
+  /** The surface the server runs; tool calls go through its adapter. */
+  surface: Surface;
+  /** The surface whose documentation the prompts show (default: `surface`). */
+  docs?: Surface;
+  deps?: KernelDeps;
+  now?: Date;
+  signal?: AbortSignal;
+}
+
+export function steOptions(input: SteOptionsInput): SteOptions {
+  const o: SteOptions = {
+    tool: input.tool,
+    seed: input.seed,
+    episodes: input.episodes ?? STE_EPISODES,
+    trials: input.trials ?? STE_TRIALS,
+    maxCalls: input.maxCalls ?? STE_MAX_CALLS,
+    filter: input.filter ?? true,
+    paraphrase: input.paraphrase ?? true,
+  };
+  for (const [k, v] of [
+    ['episodes', o.episodes],
+    ['trials', o.trials],
+    ['maxCalls', o.maxCalls],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`STE ${k} must be an integer ≥ 1, got ${v}`);
+  }
+  return o;
+}
+
+export function initialSteState(input: SteOptionsInput): SteState {
+  return {
+    version: 1,
+    options: steOptions(input),
+    phase: 'query',
+    episode: 0,
+    trial: 0,
+    conversation: [],
+    current: null,
+    memory: [],
+    trials: [],
+    judged: 0,
+    verdicts: [],
+    exemplars: [],
+    paraphrasing: { index: 0, made: 0, conversation: [] },
+    calls: 0,
+    usage: emptyUsage(),
+    model: null,
+    promptVersion: PROMPT_VERSION,
+  };
+}
+
+/** The explored tool's documentation line and the whole tool list, from the documentation surface. */
+export function toolDocs(docs: Surface, tool: string, now?: Date): { tool: string; toolList: string } {
+  const t = docs.tools.find((x) => x.name === tool);
+  return {
+    tool: t ? `${toolCallText(t)}, ${t.description}` : tool,
+    toolList: renderToolList(docs, { now }),
+  };
+}
+
+function requestSeed(state: SteState, label: string): number {
+  return hash128(`${state.options.seed}/${state.options.tool}/${label}`)[0];
+}
+
+function cut(text: string, stops: readonly string[]): string {
+  let end = text.length;
+  for (const s of stops) {
+    const at = text.indexOf(s);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
+/** The query out of a query-synthesis reply: the text after `User Query:` up to the line end (else the first line). */
+export function parseQuery(reply: string): string {
+  const at = reply.indexOf(STE_QUERY_LABEL);
+  const from = at >= 0 ? reply.slice(at + STE_QUERY_LABEL.length) : reply;
+  return pyStrip(from.trim().split('\n')[0] ?? '');
+}
+
+/** The authors' reflection parse: the trial failed if "No" appears anywhere in the reply. */
+export function reflectionSolved(reply: string): boolean {
+  return !reply.includes('No');
+}
+
+/**
+ * The judge's three Yes/No answers (null where a criterion was not answered) and the decision: kept only when
+ * no "No" appears (any "No" rejects, as in the reflection parse) and at least one "Yes" does.
+ */
+export function parseJudge(reply: string): { kept: boolean; criteria: (boolean | null)[] } {
+  const criteria: (boolean | null)[] = [null, null, null];
+  for (const m of reply.matchAll(/(?:^|\n)\s*\(?([123])[.):]?\s*(Yes|No)\b/g)) {
+    criteria[Number(m[1]) - 1] = m[2] === 'Yes';
+  }
+  const kept = !reply.includes('No') && /Yes/.test(reply);
+  return { kept, criteria };
+}
+
+/** A paraphrase reply → the query (first non-empty line, without a label or quotes). */
+export function parseParaphrase(reply: string): string {
+  const line = reply.split('\n').find((l) => l.trim() !== '') ?? '';
+  return pyStrip(
+    line
+      .trim()
+      .replace(/^(User Query:|Paraphrase:|Query:)\s*/i, '')
+      .replace(/^"(.*)"$/, '$1'),
+  );
+}
+
+async function call(
+  ctx: SteContext,
+  state: SteState,
+  model: TextModel,
+  messages: ChatMessage[],
+  label: string,
+  opts: { stop?: string[]; maxTokens: number },
+): Promise<string> {
+  const request: GenerateRequest = {
+    messages,
+    n: 1,
+    temperature: STE_TEMPERATURE,
+    maxTokens: opts.maxTokens,
+    seed: requestSeed(state, label),
+  };
+  if (opts.stop) request.stop = opts.stop;
+  const response = await model.generate(request, ctx.signal);
+  state.calls++;
+  state.usage = addUsage(state.usage, response.usage);
+  state.model = response.model;
+  return response.candidates[0]?.text ?? '';
+}
+
+/** The last successfully parsed call before the final answer (what the judge and the exemplar show). */
+export function lastCall(steps: readonly SteStep[]): SteStep | null {
+  return steps.findLast((s) => s.action !== undefined && s.actionInput !== undefined && !s.final) ?? null;
+}
+
+function nextTrialOrEpisode(state: SteState): void {
+  state.current = null;
+  if (state.trial + 1 < state.options.trials) {
+    state.trial++;
+  } else {
+    state.trial = 0;
+    state.episode++;
+    state.conversation = [];
+  }
+  if (state.episode >= state.options.episodes) {
+    state.phase = state.options.filter ? 'judge' : 'done';
+  } else {
+    state.phase = 'query';
+  }
+}
+
+async function queryCall(ctx: SteContext, state: SteState): Promise<void> {
+  const label = `q/${state.episode}/${state.trial}`;
+  let sent: ChatMessage[];
+  let kept: ChatMessage[];
+  if (state.trial === 0) {
+    const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
+    // Long-term memory only in this call; the stored conversation is the prompt without it.
+    sent = renderPrompt('ste/explore', { ...docs, memory: state.memory });
+    kept = renderPrompt('ste/explore', { ...docs, memory: [] });
+  } else {
+    sent = [...state.conversation, ...renderPrompt('ste/follow-up', {})];
+    kept = sent;
+  }
+  const reply = cut(
+    await call(ctx, state, ctx.model, sent, label, { stop: STE_QUERY_STOP, maxTokens: STE_MAX_TOKENS }),
+    STE_QUERY_STOP,
+  );
+  const query = parseQuery(reply);
+  state.conversation = [...kept, { role: 'assistant', content: `${STE_QUERY_LABEL} ${query}` }];
+  state.current = { query, steps: [], env: initialState(), finalAnswer: null };
+  state.phase = 'step';
+}
+
+async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
+  const current = state.current as NonNullable<SteState['current']>;
+  const turn = current.steps.length;
+  const text = pyStrip(
+    cut(
+      await call(ctx, state, ctx.model, state.conversation, `s/${state.episode}/${state.trial}/${turn}`, {
+        stop: STE_STEP_STOP,
+        maxTokens: STE_MAX_TOKENS,
+      }),
+      STE_STEP_STOP,
+    ),
+  );
+  const deps = ctx.deps ?? createKernelDeps({});
+  const result = await stepSurface(ctx.world, ctx.surface, current.env, text, deps, { now: ctx.now });
+  current.env = result.state;
+  const parsed = parseReact(text, ctx.surface.messages.filtered);
+  const finished = result.outcome.kind === 'finished';
+  const step: SteStep = {
+    text,
+    observation: finished ? '' : result.observation,
+    ok: result.outcome.kind === 'ok' || finished,
+  };
+  if (parsed.ok) {
+    step.action = parsed.action;
+    step.actionInput = parsed.actionInput;
+  }
+  if (finished) step.final = true;
+  current.steps.push(step);
+  state.conversation.push({ role: 'assistant', content: text });
+  if (finished) {
+    current.finalAnswer = result.state.answer ?? '';
+    state.phase = 'reflect';
+    return;
+  }
+  state.conversation.push(...renderPrompt('ste/observation', { observation: result.observation }));
+  if (current.steps.length >= state.options.maxCalls) state.phase = 'reflect';
+}
+
+async function reflectCall(ctx: SteContext, state: SteState): Promise<void> {
+  const current = state.current as NonNullable<SteState['current']>;
+  const messages = [...state.conversation, ...renderPrompt('ste/reflect', {})];
+  const reply = pyStrip(
+    await call(ctx, state, ctx.model, messages, `r/${state.episode}/${state.trial}`, {
+      maxTokens: STE_MAX_TOKENS,
+    }),
+  );
+  const solved = reflectionSolved(reply);
+  state.conversation = [...messages, { role: 'assistant', content: reply }];
+  state.trials.push({
+    episode: state.episode,
+    trial: state.trial,
+    query: current.query,
+    steps: current.steps,
+    finalAnswer: current.finalAnswer,
+    reflection: reply,
+    solved,
+  });
+  state.memory.push({ query: current.query, solved });
+  nextTrialOrEpisode(state);
+}
+
+function exemplarOf(state: SteState, trial: SteTrial, last: SteStep): SteExemplar {
+  return {
+    id: `${state.options.tool}/${trial.episode}.${trial.trial}`,
+    tool: state.options.tool,
+    query: trial.query,
+    action: last.action as string,
+    actionInput: last.actionInput as string,
+    observation: last.observation,
+    finalAnswer: trial.finalAnswer as string,
+    episode: trial.episode,
+    trial: trial.trial,
+  };
+}
+
+/** Judges the next trial; trials that cannot be judged are recorded without a model call. */
+async function judgeNext(ctx: SteContext, state: SteState): Promise<boolean> {
+  const trial = state.trials[state.judged] as SteTrial;
+  const last = lastCall(trial.steps);
+  let called = false;
+  if (trial.finalAnswer === null) state.verdicts.push({ kind: 'no-final-answer' });
+  else if (!last) state.verdicts.push({ kind: 'no-call' });
+  else {
+    const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
+    const messages = renderPrompt('ste/judge', {
+      tool: docs.tool,
+      query: trial.query,
+      action: last.action as string,
+      actionInput: last.actionInput as string,
+      observation: last.observation,
+      finalAnswer: trial.finalAnswer,
+    });
+    const reply = pyStrip(
+      await call(ctx, state, ctx.judge ?? ctx.model, messages, `j/${trial.episode}/${trial.trial}`, {
+        maxTokens: STE_JUDGE_MAX_TOKENS,
+      }),
+    );
+    called = true;
+    const { kept, criteria } = parseJudge(reply);
+    state.verdicts.push({ kind: kept ? 'kept' : 'rejected', reply, criteria });
+    if (kept) state.exemplars.push(exemplarOf(state, trial, last));
+  }
+  state.judged++;
+  if (state.judged >= state.trials.length) {
+    state.phase = state.options.paraphrase ? 'paraphrase' : 'done';
+    state.paraphrasing = { index: 0, made: 0, conversation: [] };
+  }
+  return called;
+}
+
+/** The explored exemplars (not paraphrases), in the order they were kept. */
+export function originalExemplars(state: SteState): SteExemplar[] {
+  return state.exemplars.filter((e) => e.paraphraseOf === undefined);
+}
+
+async function paraphraseNext(ctx: SteContext, state: SteState): Promise<boolean> {
+  const originals = originalExemplars(state);
+  const count = paraphraseCount(originals.length);
+  const p = state.paraphrasing;
+  if (p.index >= originals.length || count === 0) {
+    state.phase = 'done';
+    return false;
+  }
+  const source = originals[p.index] as SteExemplar;
+  const messages =
+    p.made === 0
+      ? renderPrompt('ste/paraphrase', { query: source.query })
+      : [...p.conversation, ...renderPrompt('ste/paraphrase-more', {})];
+  const reply = await call(ctx, state, ctx.model, messages, `p/${source.id}/${p.made}`, {
+    maxTokens: STE_PARAPHRASE_MAX_TOKENS,
+  });
+  const query = parseParaphrase(reply);
+  p.conversation = [...messages, { role: 'assistant', content: pyStrip(reply) }];
+  p.made++;
+  const seen = state.exemplars.some(
+    (e) => (e.id === source.id || e.paraphraseOf === source.id) && e.query === query,
+  );
+  if (query !== '' && !seen) {
+    state.exemplars.push({ ...source, id: `${source.id}/p${p.made}`, query, paraphraseOf: source.id });
+  }
+  if (p.made >= count) state.paraphrasing = { index: p.index + 1, made: 0, conversation: [] };
+  if (state.paraphrasing.index >= originals.length) state.phase = 'done';
+  return true;
+}
+
+/** Budget of one `advance` chunk: model calls (a trial step is one model call plus one tool call). */
+export interface SteBudget {
+  calls: number;
+}
+
+/**
+ * Makes at most `budget.calls` model calls and returns the new state (the input is not modified). Judging a
+ * trial that needs no call does not count against the budget.
+ */
+export async function advance(ctx: SteContext, input: SteState, budget: SteBudget): Promise<SteState> {
+  const state = structuredClone(input);
+  let spent = 0;
+  while (spent < budget.calls && state.phase !== 'done') {
+    switch (state.phase) {
+      case 'query':
+        await queryCall(ctx, state);
+        spent++;
+        break;
+      case 'step':
+        await stepCall(ctx, state);
+        spent++;
+        break;
+      case 'reflect':
+        await reflectCall(ctx, state);
+        spent++;
+        break;
+      case 'judge':
+        if (state.trials.length === 0) state.phase = 'done';
+        else if (await judgeNext(ctx, state)) spent++;
+        break;
+      case 'paraphrase':
+        if (await paraphraseNext(ctx, state)) spent++;
+        break;
+    }
+  }
+  return state;
+}
+
+/** Runs the engine to the end. */
+export async function exploreTool(ctx: SteContext, input: SteOptionsInput | SteState): Promise<SteState> {
+  let state = 'version' in input ? input : initialSteState(input);
+  while (state.phase !== 'done') state = await advance(ctx, state, { calls: 64 });
+  return state;
+}
+
+/** Progress of an exploration: trials done of all, for progress bars. */
+export function steProgress(state: SteState): {
+  phase: StePhase;
+  trialsDone: number;
+  trialsTotal: number;
+  judged: number;
+  kept: number;
+  exemplars: number;
+  calls: number;
+} {
+  return {
+    phase: state.phase,
+    trialsDone: state.trials.length,
+    trialsTotal: state.options.episodes * state.options.trials,
+    judged: state.judged,
+    kept: originalExemplars(state).length,
+    exemplars: state.exemplars.length,
+    calls: state.calls,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * An STE run request (issue 15): what `POST /v1/ste/runs` accepts and an STE schedule's `run` holds, and the
+ * resolved configuration stored with the run. Pure zod, so the HTTP route (which names it `CreateSteRun` in the
+ * OpenAPI document) and the cron tick's stage-change launches validate it the same way.
+ */
+import { z } from 'zod';
+import { type ModelChoice, ModelChoiceSchema } from '../models/choice.ts';
+
+export const CreateSteRun = z.strictObject({
+  surface: z.string().min(1).max(100).default('pc').describe('The server surface to explore.'),
+  docs: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Surface whose documentation the prompts show (default: the explored surface).'),
+  since: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Continual learning: explore only the tools that changed between this surface and `surface`.'),
+  tools: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('Explore only these tools (exposed names of `surface`).'),
+  model: ModelChoiceSchema.default({}),
+  judge: ModelChoiceSchema.optional().describe("The filter's judge (default: `model`)."),
+  seed: z.string().min(1).max(200).default('0'),
+  episodes: z.number().int().min(1).max(15).default(15).describe('Episodes per tool (spec: 15).'),
+  trials: z
+    .number()
+    .int()
+    .min(1)
+    .max(8)
+    .default(4)
+    .describe('Trials per episode (spec: 4; the code default 3).'),
+  maxCalls: z.number().int().min(1).max(10).default(4).describe('Calls per trial (spec: 4).'),
+  paraphrase: z.boolean().default(true),
+  /** Model calls per alarm of each tool (tests use small chunks). */
+  chunkCalls: z.number().int().min(1).max(100).optional(),
+});
+export type CreateSteRunInput = z.infer<typeof CreateSteRun>;
+
+/** What a launch stores in `ste_runs.config` (the validated request, resolved). */
+export interface SteRunConfig {
+  surface: string;
+  docs: string;
+  since: string | null;
+  tools: string[];
+  model: ModelChoice;
+  judge: ModelChoice | null;
+  seed: string;
+  episodes: number;
+  trials: number;
+  maxCalls: number;
+  paraphrase: boolean;
+  chunkCalls?: number;
+}

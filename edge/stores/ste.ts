@@ -1,0 +1,390 @@
+/**
+ * Every D1 query of STE (issue 15): runs, their tools' progress rows, and what a finished tool reports —
+ * exemplars, long-term-memory entries and trial transcripts, keyed by surface and surface version. Routes, the
+ * job handler, the cron launch and the Durable Object call these functions; none of them touches drizzle.
+ *
+ * Idempotence: report rows have deterministic ids (`${runId}/${tool}/…`, `${runId}/${exemplar id}`) and are
+ * inserted with ON CONFLICT DO NOTHING, so a repeated report (a retried alarm, a redelivered message) adds
+ * nothing; a run launched with a `trigger` exists at most once.
+ */
+import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { SteExemplar, SteState } from '../../core/ste/engine.ts';
+import { database } from '../../db/client.ts';
+import { steExemplars, steMemory, steRuns, steSchedules, steTools, steTrials } from '../../db/schema.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
+
+export type SteRunRow = typeof steRuns.$inferSelect;
+export type SteToolRow = typeof steTools.$inferSelect;
+export type SteExemplarRow = typeof steExemplars.$inferSelect;
+export type SteStatus = SteRunRow['status'];
+
+const OPEN: SteStatus[] = ['queued', 'running'];
+
+/** D1 allows 100 bound parameters per statement. */
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(100 / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+export interface NewSteRun {
+  id: string;
+  surfaceId: string;
+  surfaceVersion: string;
+  docsSurfaceId: string;
+  sinceSurfaceId: string | null;
+  config: unknown;
+  tools: string[];
+  trialsPerTool: number;
+  trigger: string | null;
+}
+
+/** Creates the run and its tool rows; with a trigger that already launched a run, returns that run instead. */
+export async function createSteRun(
+  d1: D1Database,
+  run: NewSteRun,
+): Promise<{ id: string; created: boolean }> {
+  const db = database(d1);
+  const now = Date.now();
+  const inserted = await db
+    .insert(steRuns)
+    .values({
+      id: run.id,
+      status: 'queued',
+      surfaceId: run.surfaceId,
+      surfaceVersion: run.surfaceVersion,
+      docsSurfaceId: run.docsSurfaceId,
+      sinceSurfaceId: run.sinceSurfaceId,
+      config: run.config,
+      toolsTotal: run.tools.length,
+      trigger: run.trigger,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: steRuns.id });
+  if (inserted.length === 0) {
+    const existing = run.trigger
+      ? await db.select({ id: steRuns.id }).from(steRuns).where(eq(steRuns.trigger, run.trigger)).limit(1)
+      : [];
+    return { id: existing[0]?.id ?? run.id, created: false };
+  }
+  const rows = run.tools.map((tool) => ({
+    id: `${run.id}/${tool}`,
+    runId: run.id,
+    tool,
+    status: 'queued' as const,
+    trialsTotal: run.trialsPerTool,
+    updatedAt: now,
+  }));
+  for (const part of chunks(rows, 14)) await db.insert(steTools).values(part).onConflictDoNothing();
+  return { id: run.id, created: true };
+}
+
+export async function findSteRun(d1: D1Database, id: string): Promise<SteRunRow | null> {
+  const rows = await database(d1).select().from(steRuns).where(eq(steRuns.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function steRunByTrigger(d1: D1Database, trigger: string): Promise<SteRunRow | null> {
+  const rows = await database(d1).select().from(steRuns).where(eq(steRuns.trigger, trigger)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function steToolsOf(d1: D1Database, runId: string): Promise<SteToolRow[]> {
+  return database(d1).select().from(steTools).where(eq(steTools.runId, runId)).orderBy(asc(steTools.id));
+}
+
+export async function findSteTool(d1: D1Database, runId: string, tool: string): Promise<SteToolRow | null> {
+  const rows = await database(d1)
+    .select()
+    .from(steTools)
+    .where(eq(steTools.id, `${runId}/${tool}`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Newest first, keyset pages by (createdAt, id). */
+export async function listSteRuns(
+  d1: D1Database,
+  opts: { limit: number; cursor?: string; surface?: string },
+): Promise<Page<SteRunRow>> {
+  return newestFirstPage({ time: steRuns.createdAt, id: steRuns.id }, opts, (after, order, limit) =>
+    database(d1)
+      .select()
+      .from(steRuns)
+      .where(and(opts.surface ? eq(steRuns.surfaceId, opts.surface) : undefined, after))
+      .orderBy(...order)
+      .limit(limit),
+  );
+}
+
+/** The job started the tool's object: queued → running, for the tool and its run. */
+export async function markSteToolStarted(d1: D1Database, runId: string, tool: string): Promise<void> {
+  const db = database(d1);
+  const now = Date.now();
+  await db
+    .update(steTools)
+    .set({ status: 'running', updatedAt: now })
+    .where(and(eq(steTools.id, `${runId}/${tool}`), eq(steTools.status, 'queued')));
+  await db
+    .update(steRuns)
+    .set({ status: 'running', updatedAt: now })
+    .where(and(eq(steRuns.id, runId), eq(steRuns.status, 'queued')));
+}
+
+function counters(state: SteState) {
+  return {
+    phase: state.phase,
+    trialsDone: state.trials.length,
+    solved: state.trials.filter((t) => t.solved).length,
+    kept: state.verdicts.filter((v) => v.kind === 'kept').length,
+    dropped: state.verdicts.filter((v) => v.kind !== 'kept').length,
+    exemplars: state.exemplars.length,
+    modelCalls: state.calls,
+  };
+}
+
+/** Live counters of a running tool. */
+export async function reportSteProgress(d1: D1Database, runId: string, state: SteState): Promise<void> {
+  await database(d1)
+    .update(steTools)
+    .set({ ...counters(state), updatedAt: Date.now() })
+    .where(and(eq(steTools.id, `${runId}/${state.options.tool}`), inArray(steTools.status, OPEN)));
+}
+
+export interface SteRunKey {
+  runId: string;
+  surfaceId: string;
+  surfaceVersion: string;
+}
+
+/**
+ * A finished tool: its exemplars, long-term memory and trials (idempotent inserts), its row, and the run's
+ * status once no tool of it is open. `status` is the tool's final status.
+ */
+export async function reportSteOutcome(
+  d1: D1Database,
+  key: SteRunKey,
+  state: SteState,
+  status: 'succeeded' | 'failed' | 'cancelled',
+  error: string | null,
+): Promise<void> {
+  const db = database(d1);
+  const tool = state.options.tool;
+  const now = Date.now();
+  const base = { runId: key.runId, surfaceId: key.surfaceId, surfaceVersion: key.surfaceVersion, tool };
+  if (status === 'succeeded') {
+    const exemplarRows = state.exemplars.map((e) => ({
+      ...base,
+      id: `${key.runId}/${e.id}`,
+      query: e.query,
+      action: e.action,
+      actionInput: e.actionInput,
+      observation: e.observation,
+      finalAnswer: e.finalAnswer,
+      paraphraseOf: e.paraphraseOf === undefined ? null : `${key.runId}/${e.paraphraseOf}`,
+      episode: e.episode,
+      trial: e.trial,
+      createdAt: now,
+    }));
+    for (const part of chunks(exemplarRows, 14))
+      await db.insert(steExemplars).values(part).onConflictDoNothing();
+  }
+  const memoryRows = state.memory.map((m, position) => ({
+    ...base,
+    id: `${key.runId}/${tool}/${position}`,
+    position,
+    query: m.query,
+    solved: m.solved,
+  }));
+  for (const part of chunks(memoryRows, 8)) await db.insert(steMemory).values(part).onConflictDoNothing();
+  const trialRows = state.trials.map((t, i) => ({
+    ...base,
+    id: `${key.runId}/${tool}/${t.episode}.${t.trial}`,
+    episode: t.episode,
+    trial: t.trial,
+    query: t.query,
+    steps: t.steps,
+    finalAnswer: t.finalAnswer,
+    reflection: t.reflection,
+    solved: t.solved,
+    // Trials are judged in order, one verdict each.
+    verdict: state.verdicts[i] ?? null,
+  }));
+  for (const part of chunks(trialRows, 13)) await db.insert(steTrials).values(part).onConflictDoNothing();
+  await db
+    .update(steTools)
+    .set({ ...counters(state), status, error, updatedAt: now })
+    .where(and(eq(steTools.id, `${key.runId}/${tool}`), inArray(steTools.status, OPEN)));
+  await closeSteRunIfDone(d1, key.runId);
+}
+
+/** The run's status once none of its tools is open: failed if any tool failed, else succeeded. */
+export async function closeSteRunIfDone(d1: D1Database, runId: string): Promise<void> {
+  const db = database(d1);
+  const groups = await db
+    .select({ status: steTools.status, n: sql<number>`count(*)` })
+    .from(steTools)
+    .where(eq(steTools.runId, runId))
+    .groupBy(steTools.status);
+  if (groups.some((g) => OPEN.includes(g.status))) return;
+  const failed = groups.some((g) => g.status === 'failed');
+  await db
+    .update(steRuns)
+    .set({ status: failed ? 'failed' : 'succeeded', updatedAt: Date.now() })
+    .where(and(eq(steRuns.id, runId), inArray(steRuns.status, OPEN)));
+}
+
+/** Cancels a run: returns the tools that were running (their objects must be stopped). */
+export async function cancelSteRun(d1: D1Database, runId: string): Promise<string[]> {
+  const db = database(d1);
+  const now = Date.now();
+  await db
+    .update(steRuns)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(steRuns.id, runId), inArray(steRuns.status, OPEN)));
+  const open = await db
+    .select({ tool: steTools.tool, status: steTools.status })
+    .from(steTools)
+    .where(and(eq(steTools.runId, runId), inArray(steTools.status, OPEN)));
+  await db
+    .update(steTools)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(steTools.runId, runId), inArray(steTools.status, OPEN)));
+  return open.filter((t) => t.status === 'running').map((t) => t.tool);
+}
+
+export interface SteExemplarFilter {
+  surface?: string;
+  surfaceVersion?: string;
+  tool?: string;
+  run?: string;
+}
+
+function exemplarWhere(f: SteExemplarFilter) {
+  return and(
+    f.surface ? eq(steExemplars.surfaceId, f.surface) : undefined,
+    f.surfaceVersion ? eq(steExemplars.surfaceVersion, f.surfaceVersion) : undefined,
+    f.tool ? eq(steExemplars.tool, f.tool) : undefined,
+    f.run ? eq(steExemplars.runId, f.run) : undefined,
+  );
+}
+
+/** Newest first, keyset pages by (createdAt, id). */
+export async function listSteExemplars(
+  d1: D1Database,
+  f: SteExemplarFilter & { limit: number; cursor?: string },
+): Promise<Page<SteExemplarRow>> {
+  return newestFirstPage({ time: steExemplars.createdAt, id: steExemplars.id }, f, (after, order, limit) =>
+    database(d1)
+      .select()
+      .from(steExemplars)
+      .where(and(exemplarWhere(f), after))
+      .orderBy(...order)
+      .limit(limit),
+  );
+}
+
+/** Export pages in id order after `after`. */
+export async function steExemplarsAfter(
+  d1: D1Database,
+  f: SteExemplarFilter,
+  after: string,
+  limit: number,
+): Promise<SteExemplarRow[]> {
+  return database(d1)
+    .select()
+    .from(steExemplars)
+    .where(and(exemplarWhere(f), gt(steExemplars.id, after)))
+    .orderBy(asc(steExemplars.id))
+    .limit(limit);
+}
+
+/** A run's long-term memory per tool, in order (the dashboard's LTM view). */
+export async function steMemoryOf(d1: D1Database, runId: string) {
+  return database(d1)
+    .select({
+      tool: steMemory.tool,
+      position: steMemory.position,
+      query: steMemory.query,
+      solved: steMemory.solved,
+    })
+    .from(steMemory)
+    .where(eq(steMemory.runId, runId))
+    .orderBy(asc(steMemory.tool), asc(steMemory.position));
+}
+
+export type SteScheduleRow = typeof steSchedules.$inferSelect;
+
+export async function createSteSchedule(
+  d1: D1Database,
+  row: { id: string; schedule: unknown; run: unknown },
+): Promise<SteScheduleRow> {
+  const [created] = await database(d1)
+    .insert(steSchedules)
+    .values({ ...row, enabled: true, createdAt: Date.now() })
+    .returning();
+  return created as SteScheduleRow;
+}
+
+export async function findSteSchedule(d1: D1Database, id: string): Promise<SteScheduleRow | null> {
+  const rows = await database(d1).select().from(steSchedules).where(eq(steSchedules.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function enabledSteSchedules(d1: D1Database): Promise<SteScheduleRow[]> {
+  return database(d1)
+    .select()
+    .from(steSchedules)
+    .where(eq(steSchedules.enabled, true))
+    .orderBy(asc(steSchedules.id));
+}
+
+export async function deleteSteSchedule(d1: D1Database, id: string): Promise<void> {
+  await database(d1).delete(steSchedules).where(eq(steSchedules.id, id));
+}
+
+/** The runs a schedule's stage changes launched (their trigger starts with `ste-schedule:<id>:`). */
+export async function steRunsOfSchedule(d1: D1Database, id: string): Promise<SteRunRow[]> {
+  return (
+    database(d1)
+      .select()
+      .from(steRuns)
+      // A prefix range on the unique trigger index (`:` + 1 is `;`).
+      .where(and(gte(steRuns.trigger, `ste-schedule:${id}:`), lt(steRuns.trigger, `ste-schedule:${id};`)))
+      .orderBy(asc(steRuns.createdAt))
+  );
+}
+
+/** Every exemplar of a run (an exemplar set of the demonstrations aid), oldest first, at most `limit`. */
+export async function steExemplarsOfRun(
+  d1: D1Database,
+  runId: string,
+  limit: number,
+): Promise<SteExemplarRow[]> {
+  return database(d1)
+    .select()
+    .from(steExemplars)
+    .where(eq(steExemplars.runId, runId))
+    .orderBy(asc(steExemplars.id))
+    .limit(limit);
+}
+
+/** A stored exemplar as the engine's exemplar (its id is the stored `${runId}/…` id). */
+export function exemplarOfRow(r: SteExemplarRow): SteExemplar {
+  const e: SteExemplar = {
+    id: r.id,
+    tool: r.tool,
+    query: r.query,
+    action: r.action,
+    actionInput: r.actionInput,
+    observation: r.observation,
+    finalAnswer: r.finalAnswer,
+    episode: r.episode,
+    trial: r.trial,
+  };
+  if (r.paraphraseOf !== null) e.paraphraseOf = r.paraphraseOf;
+  return e;
+}

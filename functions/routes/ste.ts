@@ -1,0 +1,537 @@
+/**
+ * STE (simulated trial and error, issue 15): runs that explore a surface's tools — each tool in its own Durable
+ * Object (`SteExplorerObject`), fanned out through the JOBS queue (`ste-tool`, edge/jobs/ste-tool.ts) — and what
+ * they keep: exemplars (filter by surface, surface version, tool, run; keyset pages) and their SFT export
+ * (`/v1/exports/ste-sft.jsonl`, two chat records per exemplar: the call, then the final answer).
+ * Drift-aware continual learning: `since` restricts a run to the tools changed between two surfaces.
+ * Every D1 query is in edge/stores/ste.ts.
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { CreateSteRun } from '../../core/ste/run-request.ts';
+import { steSftRecords } from '../../core/ste/sft.ts';
+import type { Surface } from '../../core/surfaces/model.ts';
+import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { textModelFor } from '../../edge/models.ts';
+import { launchSteRun } from '../../edge/ste-launch.ts';
+import {
+  cancelSteRun,
+  createSteSchedule,
+  deleteSteSchedule,
+  exemplarOfRow,
+  findSteRun,
+  findSteSchedule,
+  listSteExemplars,
+  listSteRuns,
+  type SteExemplarRow,
+  type SteRunRow,
+  steExemplarsAfter,
+  steMemoryOf,
+  steRunsOfSchedule,
+  steToolsOf,
+} from '../../edge/stores/ste.ts';
+import { findSurface } from '../../edge/stores/surfaces.ts';
+import { steStub } from '../../edge/stubs.ts';
+import type { AppEnv } from '../app-env.ts';
+import { cursorParam, linkNext } from '../http/keyset.ts';
+import { linesStream, NDJSON, ndjson } from '../http/ndjson.ts';
+import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
+import { progressEvents } from '../http/sse.ts';
+
+const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
+
+const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+const ToolProgress = z.object({
+  tool: z.string(),
+  status: z.enum(STATUSES),
+  phase: z.string(),
+  trialsDone: z.number().int(),
+  trialsTotal: z.number().int(),
+  solved: z.number().int(),
+  kept: z.number().int().openapi({ description: 'Trials the filter kept.' }),
+  dropped: z.number().int().openapi({ description: 'Trials the filter dropped (or could not judge).' }),
+  exemplars: z.number().int().openapi({ description: 'Kept exemplars with their paraphrases.' }),
+  modelCalls: z.number().int(),
+  error: z.string().nullable(),
+});
+
+const SteRunView = z
+  .object({
+    id: z.string(),
+    status: z.enum(STATUSES),
+    surface: z.string(),
+    surfaceVersion: z.string(),
+    docs: z.string(),
+    since: z.string().nullable(),
+    trigger: z.string().nullable(),
+    progress: z.object({
+      tools: z.number().int(),
+      toolsDone: z.number().int(),
+      trialsDone: z.number().int(),
+      trialsTotal: z.number().int(),
+      exemplars: z.number().int(),
+      modelCalls: z.number().int(),
+    }),
+    tools: z.array(ToolProgress),
+    config: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('SteRun');
+type SteRunView = z.infer<typeof SteRunView>;
+
+const RunId = z.object({ id: z.string().min(1).max(100) });
+
+const ExemplarQuery = z.object({
+  surface: z.string().min(1).max(100).optional(),
+  surfaceVersion: z.string().min(1).max(64).optional(),
+  tool: z.string().min(1).max(200).optional(),
+  run: z.string().min(1).max(100).optional(),
+});
+
+const SteExemplarView = z
+  .object({
+    id: z.string(),
+    run: z.string(),
+    surface: z.string(),
+    surfaceVersion: z.string(),
+    tool: z.string(),
+    query: z.string(),
+    action: z.string(),
+    actionInput: z.string(),
+    observation: z.string(),
+    finalAnswer: z.string(),
+    paraphraseOf: z.string().nullable(),
+    episode: z.number().int(),
+    trial: z.number().int(),
+    createdAt: z.string(),
+  })
+  .openapi('SteExemplar');
+
+const createRun = createRoute({
+  method: 'post',
+  path: '/v1/ste/runs',
+  tags: ['STE'],
+  summary:
+    "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
+  ...keyed('user'),
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSteRunJson } } } },
+  responses: {
+    202: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const listRuns = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs',
+  tags: ['STE'],
+  summary: 'STE runs, newest first (keyset pages)',
+  ...keyed('user'),
+  request: {
+    query: z.object({
+      surface: z.string().min(1).max(100).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      cursor: cursorParam(100),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of runs',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(SteRunView), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const getRun = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}',
+  tags: ['STE'],
+  summary:
+    'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
+  ...keyed('user'),
+  request: { params: RunId },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteRun = createRoute({
+  method: 'delete',
+  path: '/v1/ste/runs/{id}',
+  tags: ['STE'],
+  summary: 'Cancel an STE run: queued tools never start, running tools stop',
+  ...keyed('user'),
+  request: { params: RunId },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: SteRunView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const runEvents = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}/events',
+  tags: ['STE'],
+  summary: 'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+  ...keyed('user'),
+  request: { params: RunId },
+  responses: {
+    200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const runMemory = createRoute({
+  method: 'get',
+  path: '/v1/ste/runs/{id}/memory',
+  tags: ['STE'],
+  summary: "A run's long-term memory per tool: every explored query with its Solved mark, in order",
+  ...keyed('user'),
+  request: { params: RunId },
+  responses: {
+    200: {
+      description: 'Long-term memory',
+      content: {
+        'application/json': {
+          schema: z.object({
+            items: z.array(
+              z.object({
+                tool: z.string(),
+                position: z.number().int(),
+                query: z.string(),
+                solved: z.boolean(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const listExemplars = createRoute({
+  method: 'get',
+  path: '/v1/ste/exemplars',
+  tags: ['STE'],
+  summary: 'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
+  ...keyed('user'),
+  request: {
+    query: ExemplarQuery.extend({
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+      cursor: cursorParam(300),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of exemplars',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(SteExemplarView), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+const CreateSteSchedule = z
+  .object({
+    schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
+    run: CreateSteRun.omit({ surface: true, since: true, tools: true })
+      .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
+      .describe('The run each stage change launches (over the tools the change touched).'),
+  })
+  .strict()
+  .openapi('CreateSteSchedule');
+
+const SteScheduleView = z
+  .object({
+    id: z.string(),
+    schedule: z.record(z.string(), z.unknown()),
+    run: z.record(z.string(), z.unknown()),
+    enabled: z.boolean(),
+    runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
+    createdAt: z.string(),
+  })
+  .openapi('SteSchedule');
+
+const ScheduleId = z.object({ id: z.string().min(1).max(100) });
+
+const createSchedule = createRoute({
+  method: 'post',
+  path: '/v1/ste/schedules',
+  tags: ['STE'],
+  summary:
+    'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
+  ...keyed('user'),
+  request: { body: { required: true, content: { 'application/json': { schema: CreateSteSchedule } } } },
+  responses: {
+    201: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
+    ...problemResponses(400, 413, 415, ...AUTH_PROBLEMS),
+  },
+});
+
+const getSchedule = createRoute({
+  method: 'get',
+  path: '/v1/ste/schedules/{id}',
+  tags: ['STE'],
+  summary: 'A watched drift schedule with the STE runs its stage changes launched',
+  ...keyed('user'),
+  request: { params: ScheduleId },
+  responses: {
+    200: { description: 'The watch', content: { 'application/json': { schema: SteScheduleView } } },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+const deleteSchedule = createRoute({
+  method: 'delete',
+  path: '/v1/ste/schedules/{id}',
+  tags: ['STE'],
+  summary: 'Stop watching a drift schedule (runs already launched continue)',
+  ...keyed('user'),
+  request: { params: ScheduleId },
+  responses: {
+    204: { description: 'Deleted' },
+    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
+  },
+});
+
+async function scheduleView(env: Bindings, id: string): Promise<z.infer<typeof SteScheduleView>> {
+  const row = await findSteSchedule(env.DB, id);
+  if (!row) throw new ProblemError('not-found', { detail: `No STE schedule with id ${id}.` });
+  const runs = await steRunsOfSchedule(env.DB, id);
+  return {
+    id: row.id,
+    schedule: row.schedule as Record<string, unknown>,
+    run: row.run as Record<string, unknown>,
+    enabled: row.enabled,
+    runs: runs.map((r) => ({ id: r.id, status: r.status, trigger: r.trigger })),
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+const steSft = createRoute({
+  method: 'get',
+  path: '/v1/exports/ste-sft.jsonl',
+  tags: ['Exports'],
+  summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
+  description:
+    'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
+  ...keyed('user'),
+  request: { query: ExemplarQuery },
+  responses: {
+    200: {
+      description: 'SFT records',
+      content: { [NDJSON]: { schema: z.string().openapi({ description: 'One JSON object per line.' }) } },
+    },
+    ...problemResponses(400, ...AUTH_PROBLEMS),
+  },
+});
+
+async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
+  const tools = await steToolsOf(env.DB, run.id);
+  const sum = (f: (t: (typeof tools)[number]) => number) => tools.reduce((s, t) => s + f(t), 0);
+  return {
+    id: run.id,
+    status: run.status,
+    surface: run.surfaceId,
+    surfaceVersion: run.surfaceVersion,
+    docs: run.docsSurfaceId,
+    since: run.sinceSurfaceId,
+    trigger: run.trigger,
+    progress: {
+      tools: run.toolsTotal,
+      toolsDone: tools.filter((t) => t.status !== 'queued' && t.status !== 'running').length,
+      trialsDone: sum((t) => t.trialsDone),
+      trialsTotal: sum((t) => t.trialsTotal),
+      exemplars: sum((t) => t.exemplars),
+      modelCalls: sum((t) => t.modelCalls),
+    },
+    tools: tools.map((t) => ({
+      tool: t.tool,
+      status: t.status,
+      phase: t.phase,
+      trialsDone: t.trialsDone,
+      trialsTotal: t.trialsTotal,
+      solved: t.solved,
+      kept: t.kept,
+      dropped: t.dropped,
+      exemplars: t.exemplars,
+      modelCalls: t.modelCalls,
+      error: t.error,
+    })),
+    config: run.config as Record<string, unknown>,
+    createdAt: new Date(run.createdAt).toISOString(),
+    updatedAt: new Date(run.updatedAt).toISOString(),
+    links: {
+      self: `/v1/ste/runs/${run.id}`,
+      events: `/v1/ste/runs/${run.id}/events`,
+      memory: `/v1/ste/runs/${run.id}/memory`,
+      exemplars: `/v1/ste/exemplars?run=${encodeURIComponent(run.id)}`,
+    },
+  };
+}
+
+async function runOrProblem(env: Bindings, id: string): Promise<SteRunRow> {
+  const run = await findSteRun(env.DB, id);
+  if (!run) throw new ProblemError('not-found', { detail: `No STE run with id ${id}.` });
+  return run;
+}
+
+function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
+  return {
+    id: r.id,
+    run: r.runId,
+    surface: r.surfaceId,
+    surfaceVersion: r.surfaceVersion,
+    tool: r.tool,
+    query: r.query,
+    action: r.action,
+    actionInput: r.actionInput,
+    observation: r.observation,
+    finalAnswer: r.finalAnswer,
+    paraphraseOf: r.paraphraseOf,
+    episode: r.episode,
+    trial: r.trial,
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+/** What the run's event stream sends: status and progress, done once the run is no longer queued or running. */
+async function runProgress(env: Bindings, id: string) {
+  const run = await findSteRun(env.DB, id);
+  if (!run) return null;
+  const view = await runView(env, run);
+  return {
+    data: { status: view.status, progress: view.progress, tools: view.tools },
+    done: view.status !== 'queued' && view.status !== 'running',
+  };
+}
+
+const EXPORT_PAGE = 50;
+
+export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(createSchedule, async (c) => {
+    const body = c.req.valid('json');
+    for (const [i, stage] of body.schedule.stages.entries()) {
+      if (!(await findSurface(c.env, stage.surface))) {
+        throw new ProblemError('validation-error', {
+          detail: `Unknown surface ${stage.surface} in stage ${i}.`,
+          errors: [
+            {
+              in: 'body',
+              field: 'schedule',
+              pointer: `/schedule/stages/${i}/surface`,
+              message: `no surface named ${stage.surface}`,
+            },
+          ],
+        });
+      }
+    }
+    textModelFor(c.env, body.run.model);
+    const id = crypto.randomUUID();
+    await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run });
+    return c.json(await scheduleView(c.env, id), 201);
+  });
+
+  app.openapi(getSchedule, async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id), 200));
+
+  app.openapi(deleteSchedule, async (c) => {
+    const { id } = c.req.valid('param');
+    await scheduleView(c.env, id);
+    await deleteSteSchedule(c.env.DB, id);
+    return c.body(null, 204);
+  });
+
+  app.openapi(createRun, async (c) => {
+    const { run } = await launchSteRun(c.env, c.req.valid('json'));
+    return c.json(await runView(c.env, run), 202);
+  });
+
+  app.openapi(listRuns, async (c) => {
+    const q = c.req.valid('query');
+    const page = await listSteRuns(c.env.DB, q);
+    linkNext(c, page.nextCursor);
+    const items = [];
+    for (const r of page.items) items.push(await runView(c.env, r));
+    return c.json({ items, nextCursor: page.nextCursor }, 200);
+  });
+
+  app.openapi(getRun, async (c) =>
+    c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id)), 200),
+  );
+
+  app.openapi(deleteRun, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id);
+    const running = await cancelSteRun(c.env.DB, id);
+    // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
+    for (const tool of running) await steStub(c.env, id, tool).cancel();
+    return c.json(await runView(c.env, await runOrProblem(c.env, id)), 200);
+  });
+
+  app.openapi(runEvents, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id); // 404 before the stream starts
+    return progressEvents(c, () => runProgress(c.env, id), 'the STE run was deleted') as never;
+  });
+
+  app.openapi(runMemory, async (c) => {
+    const { id } = c.req.valid('param');
+    await runOrProblem(c.env, id);
+    return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
+  });
+
+  app.openapi(listExemplars, async (c) => {
+    const q = c.req.valid('query');
+    const page = await listSteExemplars(c.env.DB, q);
+    linkNext(c, page.nextCursor);
+    return c.json({ items: page.items.map(exemplarView), nextCursor: page.nextCursor }, 200);
+  });
+
+  app.openapi(steSft, (c) => {
+    const f = c.req.valid('query');
+    const env = c.env;
+    const docsBySurface = new Map<string, Surface | null>();
+    const body = linesStream('', async (after: string) => {
+      const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
+      const lines: string[] = [];
+      for (const r of rows) {
+        if (!docsBySurface.has(r.surfaceId))
+          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
+        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
+        const records = steSftRecords(exemplarOfRow(r), docs);
+        records.forEach((record, i) => {
+          lines.push(
+            JSON.stringify({
+              ...record,
+              meta: {
+                exemplarId: r.id,
+                run: r.runId,
+                surface: r.surfaceId,
+                surfaceVersion: r.surfaceVersion,
+                tool: r.tool,
+                sample: i === 0 ? 'call' : 'answer',
+                paraphraseOf: r.paraphraseOf,
+              },
+            }),
+          );
+        });
+      }
+      return { lines, next: rows.length === EXPORT_PAGE ? (rows.at(-1)?.id ?? null) : null };
+    });
+    return ndjson(body) as never;
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * STE runs (issue 15): the list of runs with a start form (surface, documentation, tools changed since another
+ * surface, episodes, trials, seed), and one run: per tool its trials, Solved marks, exemplars kept and dropped by
+ * the filter (live over the run's event stream), the long-term memory (every explored query with its Solved
+ * mark) and the kept exemplars. Numbers measured with the simulator describe the simulator.
+ */
+import { api, streamEvents } from '../api.js';
+import { append, attempt, field, h, kv, select, shortId, statusTag, table, when } from '../ui.js';
+
+const toolColumns = [
+  { label: 'Tool', cell: (t) => t.tool },
+  { label: 'Status', cell: (t) => statusTag(t.status) },
+  { label: 'Phase', cell: (t) => t.phase },
+  { label: 'Trials', cell: (t) => `${t.trialsDone}/${t.trialsTotal}`, num: true },
+  { label: 'Solved', cell: (t) => String(t.solved), num: true },
+  { label: 'Kept', cell: (t) => String(t.kept), num: true },
+  { label: 'Dropped', cell: (t) => String(t.dropped), num: true },
+  { label: 'Exemplars', cell: (t) => String(t.exemplars), num: true },
+  { label: 'Model calls', cell: (t) => String(t.modelCalls), num: true },
+];
+
+export function renderList() {
+  return async (main, signal) => {
+    const [surfaces, runs] = await Promise.all([
+      api('/v1/surfaces', { signal }),
+      api('/v1/ste/runs?limit=50', { signal }),
+    ]);
+    const ids = surfaces.items.map((s) => s.id);
+    const form = h(
+      'form',
+      { class: 'card', 'aria-labelledby': 'new-ste' },
+      h('h3', { id: 'new-ste' }, 'New STE run'),
+      h(
+        'div',
+        { class: 'fields' },
+        field('Surface to explore', select('surface', ids, 's-ood')),
+        field('Documentation', select('docs', ['(the explored surface)', ...ids], '(the explored surface)')),
+        field('Only tools changed since', select('since', ['(all tools)', ...ids], '(all tools)')),
+        field(
+          'Episodes per tool',
+          h('input', { type: 'number', name: 'episodes', min: 1, max: 15, value: 15 }),
+        ),
+        field('Trials per episode', h('input', { type: 'number', name: 'trials', min: 1, max: 8, value: 4 })),
+        field('Seed', h('input', { type: 'text', name: 'seed', value: '0' })),
+      ),
+      h('button', { type: 'submit' }, 'Start STE run'),
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const f = new FormData(form);
+      const body = {
+        surface: f.get('surface'),
+        episodes: Number(f.get('episodes')),
+        trials: Number(f.get('trials')),
+        seed: f.get('seed'),
+      };
+      if (!String(f.get('docs')).startsWith('(')) body.docs = f.get('docs');
+      if (!String(f.get('since')).startsWith('(')) body.since = f.get('since');
+      const created = await attempt(() => api('/v1/ste/runs', { method: 'POST', body }));
+      if (created) location.hash = `#/ste/${created.id}`;
+    });
+    append(
+      main,
+      h('h2', {}, 'STE runs'),
+      form,
+      table(
+        'Simulated trial and error: runs newest first',
+        [
+          { label: 'Run', cell: (r) => h('a', { href: `#/ste/${r.id}` }, shortId(r.id)) },
+          { label: 'Status', cell: (r) => statusTag(r.status) },
+          { label: 'Surface', cell: (r) => `${r.surface}${r.since ? ` (since ${r.since})` : ''}` },
+          { label: 'Tools', cell: (r) => `${r.progress.toolsDone}/${r.progress.tools}`, num: true },
+          { label: 'Exemplars', cell: (r) => String(r.progress.exemplars), num: true },
+          { label: 'Started', cell: (r) => when(Date.parse(r.createdAt)) },
+        ],
+        runs.items,
+        { testid: 'ste-runs' },
+      ),
+    );
+  };
+}
+
+export function renderRun(id) {
+  return async (main, signal) => {
+    const run = await api(`/v1/ste/runs/${id}`, { signal });
+    const tools = h('div', { 'data-testid': 'ste-tools' });
+    const summary = h('div');
+    const draw = (view) => {
+      summary.replaceChildren(
+        kv([
+          ['Status', statusTag(view.status)],
+          ['Surface', `${run.surface} @ ${run.surfaceVersion}`],
+          ['Documentation', run.docs],
+          ['Tools changed since', run.since ?? '—'],
+          ['Trials', `${view.progress.trialsDone}/${view.progress.trialsTotal}`],
+          ['Exemplars', String(view.progress.exemplars)],
+          ['Model calls', String(view.progress.modelCalls)],
+        ]),
+      );
+      tools.replaceChildren(
+        table('Per tool: trials, Solved marks, filter decisions', toolColumns, view.tools),
+      );
+    };
+    draw(run);
+    const memory = h('div');
+    const exemplars = h('div');
+    const loadDetails = async () => {
+      const [ltm, ex] = await Promise.all([
+        api(`/v1/ste/runs/${id}/memory`, { signal }),
+        api(`/v1/ste/exemplars?run=${encodeURIComponent(id)}&limit=50`, { signal }),
+      ]);
+      memory.replaceChildren(
+        table(
+          'Long-term memory: every explored query with its Solved mark',
+          [
+            { label: 'Tool', cell: (m) => m.tool },
+            { label: '#', cell: (m) => String(m.position), num: true },
+            { label: 'Query', cell: (m) => m.query },
+            { label: 'Solved', cell: (m) => (m.solved ? 'Yes' : 'No') },
+          ],
+          ltm.items,
+          { testid: 'ste-memory', empty: 'Written when a tool finishes.' },
+        ),
+      );
+      exemplars.replaceChildren(
+        table(
+          'Kept exemplars (first 50)',
+          [
+            { label: 'Tool', cell: (e) => e.tool },
+            { label: 'Query', cell: (e) => e.query },
+            { label: 'Action', cell: (e) => h('code', {}, `${e.action} ${e.actionInput}`) },
+            { label: 'Paraphrase of', cell: (e) => (e.paraphraseOf ? shortId(e.paraphraseOf) : '—') },
+          ],
+          ex.items,
+          { testid: 'ste-exemplars' },
+        ),
+      );
+    };
+    append(
+      main,
+      h('h2', {}, `STE run ${shortId(id)}`),
+      summary,
+      tools,
+      h('h3', {}, 'Long-term memory'),
+      memory,
+      h('h3', {}, 'Exemplars'),
+      exemplars,
+    );
+    await loadDetails();
+    if (run.status === 'queued' || run.status === 'running') {
+      await streamEvents(
+        `/v1/ste/runs/${id}/events`,
+        (name, data) => {
+          if (name === 'progress' || name === 'done') draw({ ...run, ...data });
+          if (name === 'done') loadDetails();
+        },
+        signal,
+      ).catch(() => {});
+    }
+  };
+}
