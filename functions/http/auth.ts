@@ -53,7 +53,6 @@ export async function authenticate(
   return { role: isAdmin ? 'admin' : 'user', keyId: hex(digest).slice(0, 16) };
 }
 
-/** Requires a valid key; `admin` routes require an admin key. Sets `principal` on the context. */
 /** The middleware `requireKey('admin')` returned, so the OpenAPI document can mark admin-only routes. */
 const ADMIN_GATES = new WeakSet<object>();
 
@@ -61,6 +60,7 @@ export function isAdminGate(middleware: unknown): boolean {
   return typeof middleware === 'function' && ADMIN_GATES.has(middleware);
 }
 
+/** Requires a valid key; `admin` routes require an admin key. Sets `principal` on the context. */
 export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
   const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
     const config = readConfig(c.env);
