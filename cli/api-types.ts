@@ -59,7 +59,7 @@ export interface EvalDetail extends EvalSummary {
 export interface EvalCreated {
   id: string;
   status: 'running';
-  total: number;
+  progress: { done: number; total: number };
   links: { self: string; results: string };
 }
 

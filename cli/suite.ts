@@ -60,7 +60,8 @@ export const SUITE_HELP = `Suite (flags override --suite):
                           prompt on (w/o self-reflection removes it on invocation errors only)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
-  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven)
+  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven), or
+                          gsm8k (generated arithmetic problems, easy only)
   --difficulties LIST     easy,hard (default both)
   --split S               test | dev | train (default test)
   --sample N|all          tasks per dataset × difficulty, 1..200, or all (the full split) (default 5)
@@ -72,6 +73,13 @@ export const SUITE_HELP = `Suite (flags override --suite):
                           reported as budget exhausted, not as wrong answers
   --mcts-depth-preset P   paper (T = --mcts-depth, depth > T) | toolevo-code (the authors' per-dataset T)
   --reflection-prompt     tooldrift's explicit reflection prompt on error states (default off)`;
+
+/** SUITE_HELP without the lines of the given flags (a command that gives them another meaning lists its own). */
+export function suiteHelpWithout(...flags: string[]): string {
+  return SUITE_HELP.split('\n')
+    .filter((line) => !flags.some((f) => line.trimStart().startsWith(`${f} `)))
+    .join('\n');
+}
 
 /** A flag value as JSON would carry it: a number when it is written as one, else the string. */
 export function flagValue(raw: string): string | number {

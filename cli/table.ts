@@ -107,6 +107,15 @@ export function isoTime(time: string | number | null): string {
  * (`pooled`) as a last column.
  */
 export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>): string {
+  // A dataset × difficulty with no task at all (gsm8k has no hard questions) would be an empty column.
+  const planned = evaluation.columns.filter(
+    (c) =>
+      evaluation.table.length === 0 ||
+      evaluation.table.some((row) =>
+        row.cells.some((x) => x.dataset === c.dataset && x.difficulty === c.difficulty && x.total > 0),
+      ),
+  );
+  evaluation = { ...evaluation, columns: planned };
   const pooled = evaluation.table.some((r) => r.pooled !== undefined);
   const datasets: { dataset: string; difficulties: string[] }[] = [];
   for (const c of evaluation.columns) {

@@ -154,3 +154,15 @@ export function suiteColumns(suite: EvalSuite): { dataset: string; difficulty: D
   }
   return out;
 }
+
+/**
+ * The suite settings that differ between two runs of a schedule (its suite edited in between), by field name,
+ * sorted; the label (`name`) does not count. A drop comparison across such runs compares only what both ran.
+ */
+export function suiteChanges(before: EvalSuite, after: EvalSuite): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('name');
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+}

@@ -17,7 +17,7 @@ import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../../
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
-import { type Difficulty, type EvalSuite, MAX_TASK_RUNS } from '../../core/evals/suite.ts';
+import { type Difficulty, type EvalSuite, MAX_TASK_RUNS, suiteChanges } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
 import { ModelError } from '../../core/models/errors.ts';
@@ -394,6 +394,8 @@ export interface EvalComparison {
   threshold: number;
   flagged: boolean;
   drops: ReturnType<typeof compareTables>;
+  /** Suite settings that changed between the two runs (empty: the same suite). */
+  suiteChanged: string[];
 }
 
 /**
@@ -419,7 +421,13 @@ export async function finishIfComplete(env: Bindings, evalId: string): Promise<b
       );
       const threshold = schedule?.threshold ?? 0.1;
       const drops = compareTables(before.table, current.table, threshold);
-      comparison = { previousEvalId: previous.id, threshold, flagged: drops.length > 0, drops };
+      comparison = {
+        previousEvalId: previous.id,
+        threshold,
+        flagged: drops.length > 0,
+        drops,
+        suiteChanged: suiteChanges(previous.suite as EvalSuite, suite),
+      };
     }
   }
   await markEvalDone(env, evalId, {

@@ -55,6 +55,10 @@ export const EvalComparisonSchema = z
     threshold: z.number(),
     flagged: z.boolean(),
     drops: z.array(Drop),
+    suiteChanged: z.array(z.string()).optional().openapi({
+      description:
+        'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
+    }),
   })
   .openapi('EvalComparison');
 
