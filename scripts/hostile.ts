@@ -3,9 +3,12 @@
  * total, how many were tried, refused, slow and leaked:
  *
  *     npm run hostile -- --url http://127.0.0.1:8787 --key dev-user-key [--category sql] [--json]
+ *     npm run hostile -- --key dev-user-key --admin-key dev-admin-key --category foreign-key
  *
  * Each case is sent once, one at a time, with a concurrent /health probe. Exits 1 unless every case was refused
- * with 0 slow and 0 leaked. Only 127.0.0.1/localhost URLs are accepted.
+ * with 0 slow and 0 leaked. Only 127.0.0.1/localhost URLs are accepted. The foreign-key category (a second user
+ * key reaching for the first key's objects; any 2xx is a leak) runs when a second key is given with
+ * --foreign-key, or issued (and revoked afterwards) with --admin-key.
  */
 import { parseArgs } from 'node:util';
 import { CATEGORIES, runHostile } from './lib/hostile-corpus.ts';
@@ -14,6 +17,8 @@ const { values } = parseArgs({
   options: {
     url: { type: 'string', default: 'http://127.0.0.1:8787' },
     key: { type: 'string', default: process.env.TOOLDRIFT_KEY ?? 'dev-user-key' },
+    'foreign-key': { type: 'string' },
+    'admin-key': { type: 'string' },
     category: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -22,13 +27,19 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    `usage: npm run hostile -- --url http://127.0.0.1:8787 --key <user key> [--category ${Object.keys(CATEGORIES).join('|')}]... [--json]`,
+    `usage: npm run hostile -- --url http://127.0.0.1:8787 --key <user key> [--foreign-key <second user key> | --admin-key <admin key>] [--category ${Object.keys(CATEGORIES).join('|')}]... [--json]`,
   );
   process.exit(0);
 }
 
 const report = await runHostile(
-  { baseUrl: values.url, key: values.key, categories: values.category },
+  {
+    baseUrl: values.url,
+    key: values.key,
+    foreignKey: values['foreign-key'],
+    adminKey: values['admin-key'],
+    categories: values.category,
+  },
   values.json
     ? undefined
     : (r) => {
@@ -36,7 +47,7 @@ const report = await runHostile(
           .filter(Boolean)
           .join(' ');
         console.log(
-          `${r.category.padEnd(7)} ${String(r.status).padStart(3)} ${String(r.ms).padStart(6)} ms  health ${String(r.healthMs).padStart(5)} ms  ${flags.padEnd(20)} ${r.name}`,
+          `${r.category.padEnd(11)} ${String(r.status).padStart(3)} ${String(r.ms).padStart(6)} ms  health ${String(r.healthMs).padStart(5)} ms  ${flags.padEnd(20)} ${r.name}`,
         );
         if (!r.refused || r.leaked) console.log(`        ${r.excerpt.replaceAll('\n', ' ')}`);
       },
@@ -45,12 +56,12 @@ const report = await runHostile(
 if (values.json) console.log(JSON.stringify(report, null, 2));
 else {
   const categories = [...new Set(report.results.map((r) => r.category))];
-  console.log('\ncategory  tried  refused  slow  leaked');
+  console.log('\ncategory     tried  refused  slow  leaked');
   for (const c of [...categories, 'total']) {
     const rows = c === 'total' ? report.results : report.results.filter((r) => r.category === c);
     const count = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).length;
     console.log(
-      `${c.padEnd(8)}  ${String(rows.length).padStart(5)}  ${String(count((r) => r.refused)).padStart(7)}  ${String(count((r) => r.slow)).padStart(4)}  ${String(count((r) => r.leaked)).padStart(6)}`,
+      `${c.padEnd(11)}  ${String(rows.length).padStart(5)}  ${String(count((r) => r.refused)).padStart(7)}  ${String(count((r) => r.slow)).padStart(4)}  ${String(count((r) => r.leaked)).padStart(6)}`,
     );
   }
 }

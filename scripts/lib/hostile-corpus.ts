@@ -12,6 +12,7 @@
  * Used by `npm run hostile` (scripts/hostile.ts) and the e2e test test/e2e/hostile.test.ts.
  */
 
+import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import { initialState } from '../../core/world/kernel/state.ts';
 
 /** ToolQA-D's SQLInterpreter error observation (spec §3.9/§3.13). */
@@ -22,6 +23,11 @@ export interface HostileContext {
   key: string;
   /** A fresh P_c session id (one per call, so step budgets never run out). */
   session(): Promise<string>;
+  /**
+   * An object the first key owns: POSTs `body` to `path` with the first key once (later calls with the same
+   * path and body return the same id) and returns the created object's `id` (the foreign-key category).
+   */
+  owned(path: string, body: unknown): Promise<string>;
 }
 
 export interface HostileCase {
@@ -32,6 +38,10 @@ export interface HostileCase {
   init: RequestInit;
   /** Whether the answer is the refusal this case expects. */
   refused(status: number, body: string): boolean;
+  /** Sent with the second user key instead of the first (the foreign-key category). */
+  foreign?: boolean;
+  /** This case's own leak rule, in addition to the general one (a 5xx, a stack trace…). */
+  leaks?(status: number, body: string): boolean;
 }
 
 export interface CaseResult {
@@ -288,11 +298,73 @@ function jsonCases(): HostileCase[] {
   ];
 }
 
-/** Every category, by name; the ownership phase adds `foreign-key`. */
+/**
+ * Foreign-key access (issue 13 item 6): a second user key reads, steps, drives, renames, cancels and deletes
+ * objects the first key created. Each answer must be a 404 problem (a foreign id reveals nothing); any 2xx is
+ * a leak. Needs a second user key (`foreignKey`, or `adminKey` to issue one).
+ */
+function foreignKeyCases(): HostileCase[] {
+  const suite = {
+    surfaces: ['pc'],
+    datasets: ['coffee'],
+    difficulties: ['easy'],
+    sampleSize: 1,
+    seed: 'hostile',
+  };
+  const steTool = S_OOD_SURFACE.tools.find((t) => t.kernel === 'LoadDB')?.name ?? 'LoadDB';
+  const objects: Record<string, [string, unknown]> = {
+    session: ['/v1/sessions', { seed: 'hostile-owned', surface: 'pc', stepBudget: 5 }],
+    evaluation: ['/v1/evals', suite],
+    schedule: ['/v1/schedules', { name: 'hostile-owned', cron: '0 4 * * *', suite }],
+    toolset: ['/v1/toolsets', { source: 'synthetic', name: 'hostile-owned', tools: 20, seed: 'hostile' }],
+    'STE run': [
+      '/v1/ste/runs',
+      { surface: 's-ood', tools: [steTool], seed: 'hostile', episodes: 1, trials: 1, chunkCalls: 3 },
+    ],
+    'DRAFT run': ['/v1/draft/runs', { surface: 's-in', tools: ['LoadDB'], chunkSteps: 2 }],
+    'DRAFT watch': ['/v1/draft/watches', { surface: 's-in', tools: ['LoadDB'] }],
+  };
+  const foreign = (object: string, what: string, sub: string, init: RequestInit): HostileCase => {
+    const [path, body] = objects[object] as [string, unknown];
+    return {
+      category: 'foreign-key',
+      name: `${what} another key's ${object}`,
+      path: async (ctx) => `${path}/${await ctx.owned(path, body)}${sub}`,
+      init,
+      foreign: true,
+      refused: problemWith(404),
+      leaks: (status) => status >= 200 && status < 300,
+    };
+  };
+  const get: RequestInit = { method: 'GET' };
+  const del: RequestInit = { method: 'DELETE' };
+  return [
+    foreign('session', 'read', '', get),
+    foreign('session', 'step', '/step', json({ action: 'LoadDB', action_input: { DBName: 'coffee' } })),
+    foreign('session', 'call a tool of', '/tools/LoadDB', json({ DBName: 'coffee' })),
+    foreign('evaluation', 'read', '', get),
+    foreign('evaluation', 'read the results of', '/results', get),
+    foreign('evaluation', 'cancel', '', del),
+    foreign('schedule', 'read', '', get),
+    foreign('schedule', 'rename', '', { ...json({ name: 'stolen' }), method: 'PATCH' }),
+    foreign('schedule', 'delete', '', del),
+    foreign('toolset', 'read', '', get),
+    foreign('toolset', 'search', '/search', json({ query: 'database', k: 3 })),
+    foreign('STE run', 'read', '', get),
+    foreign('STE run', 'read the memory of', '/memory', get),
+    foreign('STE run', 'cancel', '', del),
+    foreign('DRAFT run', 'read', '', get),
+    foreign('DRAFT run', 'cancel', '', del),
+    foreign('DRAFT watch', 'delete', '', del),
+  ];
+}
+
+/** Every category, by name. `foreign-key` runs only with a second user key (by default, and when named). */
 export const CATEGORIES: Record<string, () => HostileCase[]> = {
   sql: sqlCases,
   python: pythonCases,
   json: jsonCases,
+  'foreign-key': foreignKeyCases,
 };
 
 // ------------------------------------------------------------------------------------------------ running
@@ -321,6 +393,10 @@ export async function runHostile(
   options: {
     baseUrl: string;
     key: string;
+    /** A second user key for the foreign-key category. */
+    foreignKey?: string;
+    /** An admin key, to issue (and afterwards revoke) a second user key when `foreignKey` is not given. */
+    adminKey?: string;
     categories?: string[];
     slowMs?: number;
     probeMs?: number;
@@ -334,9 +410,32 @@ export async function runHostile(
   const probeMs = options.probeMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const auth = { authorization: `Bearer ${options.key}` };
+  const owned = new Map<string, Promise<string>>();
   const ctx: HostileContext = {
     baseUrl,
     key: options.key,
+    owned(path, body) {
+      const memo = `${path} ${JSON.stringify(body)}`;
+      let id = owned.get(memo);
+      if (!id) {
+        id = (async () => {
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const res = await fetch(`${baseUrl}${path}`, {
+              ...json(body),
+              headers: { 'content-type': 'application/json', ...auth },
+            });
+            if (res.ok) return ((await res.json()) as { id: string }).id;
+            if (res.status !== 429)
+              throw new Error(`could not create ${path}: ${res.status} ${await res.text()}`);
+            await res.arrayBuffer();
+            await pause(Number(res.headers.get('retry-after')) || 1);
+          }
+          throw new Error(`could not create ${path}: still rate-limited`);
+        })();
+        owned.set(memo, id);
+      }
+      return id;
+    },
     async session() {
       for (let attempt = 0; attempt < 10; attempt++) {
         const res = await fetch(`${baseUrl}/v1/sessions`, {
@@ -385,7 +484,7 @@ export async function runHostile(
       healthMs: Math.round(healthMs),
       refused: c.refused(status, body),
       slow: ms > slowMs || healthMs > probeMs,
-      leaked: status >= 500 || LEAK_PATTERNS.some((p) => p.test(body)),
+      leaked: status >= 500 || LEAK_PATTERNS.some((p) => p.test(body)) || (c.leaks?.(status, body) ?? false),
       excerpt: body.slice(0, 200),
       retryAfter,
     };
@@ -402,7 +501,13 @@ export async function runHostile(
     });
     await res.arrayBuffer();
   }
-  const names = options.categories ?? Object.keys(CATEGORIES);
+  const second = await secondKey(baseUrl, options);
+  const names =
+    options.categories ?? Object.keys(CATEGORIES).filter((n) => n !== 'foreign-key' || second !== undefined);
+  if (names.includes('foreign-key') && !second)
+    throw new Error(
+      'the foreign-key category needs a second user key: pass foreignKey (--foreign-key) or adminKey (--admin-key)',
+    );
   const results: CaseResult[] = [];
   for (const name of names) {
     const make = CATEGORIES[name];
@@ -410,7 +515,7 @@ export async function runHostile(
     for (const c of make()) {
       const path = typeof c.path === 'string' ? c.path : await c.path(ctx);
       const headers = new Headers(c.init.headers);
-      headers.set('authorization', auth.authorization);
+      headers.set('authorization', c.foreign ? `Bearer ${second?.key}` : auth.authorization);
       let result = await sendCase(c, `${baseUrl}${path}`, { ...c.init, headers });
       // A 429 is the rate limiter, not the case's answer: wait as told and send the case again (bounded).
       for (let retry = 0; result.status === 429 && retry < 10; retry++) {
@@ -422,11 +527,42 @@ export async function runHostile(
       onResult?.(reported);
     }
   }
+  // The first key removes (or cancels) what the foreign-key cases made; an object without a DELETE stays.
+  for (const [memo, id] of owned) {
+    const res = await fetch(`${baseUrl}${memo.split(' ')[0]}/${await id.catch(() => '')}`, {
+      method: 'DELETE',
+      headers: auth,
+    }).catch(() => undefined);
+    await res?.arrayBuffer();
+  }
+  await second?.release();
   return {
     tried: results.length,
     refused: results.filter((r) => r.refused).length,
     slow: results.filter((r) => r.slow).length,
     leaked: results.filter((r) => r.leaked).length,
     results,
+  };
+}
+
+/** The second user key: the one given, or one issued with the admin key (revoked by `release`). */
+async function secondKey(
+  baseUrl: string,
+  options: { foreignKey?: string; adminKey?: string },
+): Promise<{ key: string; release(): Promise<void> } | undefined> {
+  if (options.foreignKey) return { key: options.foreignKey, release: async () => {} };
+  if (!options.adminKey) return undefined;
+  const admin = { 'content-type': 'application/json', authorization: `Bearer ${options.adminKey}` };
+  const res = await fetch(`${baseUrl}/v1/keys`, { ...json({ name: 'hostile foreign key' }), headers: admin });
+  if (res.status !== 201)
+    throw new Error(`could not issue a second user key: ${res.status} ${await res.text()}`);
+  const issued = (await res.json()) as { id: string; secret: string };
+  return {
+    key: issued.secret,
+    async release() {
+      await (
+        await fetch(`${baseUrl}/v1/keys/${issued.id}`, { method: 'DELETE', headers: admin })
+      ).arrayBuffer();
+    },
   };
 }

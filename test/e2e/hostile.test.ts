@@ -8,6 +8,7 @@ import { runHostile } from '../../scripts/lib/hostile-corpus.ts';
 
 const baseUrl = inject('baseUrl');
 const userKey = inject('userKey');
+const adminKey = inject('adminKey');
 
 describe('hostile corpus against the local instance (issue 13)', () => {
   it('refuses every SQL, Python and JSON case quickly, with /health answering meanwhile and nothing leaked', async () => {
@@ -17,5 +18,16 @@ describe('hostile corpus against the local instance (issue 13)', () => {
     expect(report.tried).toBeGreaterThanOrEqual(50);
     expect(new Set(report.results.map((r) => r.category))).toEqual(new Set(['sql', 'python', 'json']));
     expect(report).toMatchObject({ refused: report.tried, slow: 0, leaked: 0 });
+  }, 300_000);
+
+  it('answers 404 to a second user key on every object of the first key, leaking nothing (foreign-key)', async () => {
+    const report = await runHostile({ baseUrl, key: userKey, adminKey, categories: ['foreign-key'] });
+    const bad = report.results.filter((r) => !r.refused || r.leaked);
+    expect(bad).toEqual([]);
+    expect(report.tried).toBeGreaterThanOrEqual(15);
+    expect(new Set(report.results.map((r) => r.name.split(' ')[0]))).toEqual(
+      new Set(['read', 'step', 'call', 'cancel', 'rename', 'delete', 'search']),
+    );
+    expect(report).toMatchObject({ refused: report.tried, leaked: 0 });
   }, 300_000);
 });
