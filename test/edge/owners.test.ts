@@ -60,6 +60,19 @@ async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) =
   }
 }
 
+/** The ids a key sees in a list answer (`field` holds the items). */
+async function listedIds(path: string, field: string, key: string): Promise<string[]> {
+  const body = (await (await call(path, { key })).json()) as Record<string, { id: string }[]>;
+  return (body[field] ?? []).map((r) => r.id);
+}
+
+/** The owner and an admin see `id` in the list; the other user key does not. */
+async function expectListedForOwnerOnly(path: string, field: string, id: string, other: string) {
+  expect(await listedIds(path, field, USER_KEY)).toContain(id);
+  expect(await listedIds(path, field, ADMIN_KEY)).toContain(id);
+  expect(await listedIds(path, field, other)).not.toContain(id);
+}
+
 async function sha256Hex(text: string): Promise<string> {
   const d = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -351,13 +364,7 @@ describe('ownership', () => {
     );
     expect((await call(`/v1/toolsets/${id}`, { key: USER_KEY })).status).toBe(200);
     expect((await call(`/v1/toolsets/${id}`, { key: ADMIN_KEY })).status).toBe(200);
-    const listIds = async (key: string) =>
-      ((await (await call('/v1/toolsets', { key })).json()) as { toolsets: { id: string }[] }).toolsets.map(
-        (t) => t.id,
-      );
-    expect(await listIds(USER_KEY)).toContain(id);
-    expect(await listIds(ADMIN_KEY)).toContain(id);
-    expect(await listIds(other.secret)).not.toContain(id);
+    await expectListedForOwnerOnly('/v1/toolsets', 'toolsets', id, other.secret);
   });
 
   it('answers 404 to another user key on an STE run, its events, memory and cancel; lists and exemplars omit it', async () => {
@@ -373,13 +380,7 @@ describe('ownership', () => {
       404,
       'not-found',
     );
-    const runIds = async (key: string) =>
-      (
-        (await (await call('/v1/ste/runs?limit=100', { key })).json()) as { items: { id: string }[] }
-      ).items.map((r) => r.id);
-    expect(await runIds(USER_KEY)).toContain(id);
-    expect(await runIds(ADMIN_KEY)).toContain(id);
-    expect(await runIds(other.secret)).not.toContain(id);
+    await expectListedForOwnerOnly('/v1/ste/runs?limit=100', 'items', id, other.secret);
     expect((await call(`/v1/ste/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
     const done = await waitUntil(
       'STE run',
@@ -422,31 +423,20 @@ describe('ownership', () => {
       404,
       'not-found',
     );
-    const runIds = async (key: string) =>
-      (
-        (await (await call('/v1/draft/runs?limit=100', { key })).json()) as { runs: { id: string }[] }
-      ).runs.map((r) => r.id);
-    expect(await runIds(USER_KEY)).toContain(id);
-    expect(await runIds(ADMIN_KEY)).toContain(id);
-    expect(await runIds(other.secret)).not.toContain(id);
+    await expectListedForOwnerOnly('/v1/draft/runs?limit=100', 'runs', id, other.secret);
     expect((await call(`/v1/draft/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
     expect((await call(`/v1/draft/runs/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(200);
 
     const made = await send('/v1/draft/watches', 'POST', { surface: 's-in', tools: ['LoadDB'] }, USER_KEY);
     expect(made.status).toBe(201);
     const watch = (await made.json()) as { id: string };
-    const watchIds = async (key: string) =>
-      (
-        (await (await call('/v1/draft/watches', { key })).json()) as { watches: { id: string }[] }
-      ).watches.map((w) => w.id);
-    expect(await watchIds(ADMIN_KEY)).toContain(watch.id);
-    expect(await watchIds(other.secret)).not.toContain(watch.id);
+    await expectListedForOwnerOnly('/v1/draft/watches', 'watches', watch.id, other.secret);
     await expectProblem(
       await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: other.secret }),
       404,
       'not-found',
     );
-    expect(await watchIds(USER_KEY)).toContain(watch.id);
+    expect(await listedIds('/v1/draft/watches', 'watches', USER_KEY)).toContain(watch.id);
     expect((await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(
       204,
     );
