@@ -13,6 +13,8 @@ import { PC_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { apiKeys, evalResults } from '../../db/schema.ts';
+import { launchSteStageChanges } from '../../edge/jobs/ste-schedules.ts';
+import { createLogger } from '../../edge/log.ts';
 import { saveDocset } from '../../edge/stores/draft.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
@@ -440,6 +442,42 @@ describe('ownership', () => {
     expect((await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(
       204,
     );
+  });
+
+  it("answers 404 to another user key on an STE schedule; the runs its cron launches belong to the schedule's key", async () => {
+    const made = await send(
+      '/v1/ste/schedules',
+      'POST',
+      {
+        schedule: {
+          id: 'own-drift',
+          stages: [
+            { surface: 's-in', effectiveFrom: '2026-01-01' },
+            { surface: 's-ood', effectiveFrom: '2026-02-01' },
+          ],
+        },
+        run: { episodes: 1, trials: 1, paraphrase: false, seed: 'own', chunkCalls: 10 },
+      },
+      other.secret,
+    );
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    await expectProblem(await call(`/v1/ste/schedules/${id}`, { key: USER_KEY }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/ste/schedules/${id}`, { method: 'DELETE', key: USER_KEY }),
+      404,
+      'not-found',
+    );
+    expect((await call(`/v1/ste/schedules/${id}`, { key: ADMIN_KEY })).status).toBe(200);
+    const launched = (await launchSteStageChanges(env, Date.parse('2026-03-01'), createLogger('error'))).find(
+      (l) => l.scheduleId === id,
+    );
+    expect(launched).toMatchObject({ stage: 1, created: true });
+    const runId = launched?.runId as string;
+    await expectProblem(await call(`/v1/ste/runs/${runId}`, { key: USER_KEY }), 404, 'not-found');
+    expect((await call(`/v1/ste/runs/${runId}`, { key: other.secret })).status).toBe(200);
+    expect((await call(`/v1/ste/runs/${runId}`, { method: 'DELETE', key: other.secret })).status).toBe(200);
+    expect((await call(`/v1/ste/schedules/${id}`, { method: 'DELETE', key: other.secret })).status).toBe(204);
   });
 
   it("refuses another key's documentation set as an aid, as an unknown one; its owner may use it", async () => {
