@@ -1,0 +1,90 @@
+/**
+ * `npm run eval:draft-retrieval`: retrieval with raw vs DRAFT documentation (issue 16; the shape of the DRAFT
+ * paper's Table 3, ../shared/spec/draft.md "Reported figures"). The documentation was refined by the simulated
+ * policy (tooldrift-sim-v1): every figure describes simulator-refined documentation, not a language model's.
+ *
+ * For each drifted server surface (s-ood and one generated surface), DRAFT (paper settings, the simulator's
+ * `static` preset, seeded — the setup of `npm run eval:draft`) refines the stale P_c documentation. The
+ * surface's explored tools are then put in a pool of seeded synthetic-catalog distractors (1,000 and 10,000),
+ * documented once with the raw P_c lines and once with DRAFT's lines (core/draft/retrieval.ts), and the task
+ * questions are ranked by bm25, dense (the lexical encoder) and hybrid. Gold: every tool the task's reference
+ * plan calls (binary relevance, Finish excluded).
+ * Environment: EVAL_TASKS_PER_GROUP (default 3), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
+ */
+
+import { docRetrievalPools } from '../core/draft/retrieval.ts';
+import { runDraft } from '../core/draft/run.ts';
+import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
+import { type RankerId, runBench } from '../core/retrieval/bench.ts';
+import { syntheticCatalog } from '../core/retrieval/catalog.ts';
+import type { Tool } from '../core/retrieval/types.ts';
+import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
+import { PC_SURFACE, S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
+import { generateSurface } from '../core/surfaces/drift/index.ts';
+import { createKernelDeps } from '../core/world/kernel-deps.ts';
+import { generateTasks } from '../core/world/tasks/generate.ts';
+import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
+import { generateWorld } from '../core/world/world.ts';
+
+const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 3);
+const seed = process.env.EVAL_SEED ?? 'eval';
+const poolSizes = (process.env.EVAL_POOLS ?? '1000,10000').split(',').map(Number);
+const world = generateWorld({ seed: 'draft-eval', scale: 0.1 });
+const tasks = (
+  await generateTasks(world, TASK_TEMPLATES, { counts: () => ({ test: perGroup, dev: 0, train: 0 }) })
+).tasks;
+const GENERATED = generateSurface(PC_SURFACE, {
+  seed: 'draft-eval',
+  kinds: ['rename-tool', 'rename-params', 'flags', 'prefixes', 'wrap-response'],
+});
+const RANKERS: RankerId[] = ['bm25', 'dense', 'hybrid'];
+const encoder = new LexicalEmbeddingModel();
+const largest = Math.max(...poolSizes);
+const catalog = syntheticCatalog({
+  seed: `draft-retrieval-${seed}`,
+  tools: largest,
+  seenTools: 0,
+  trainPerTool: 0,
+  dev: 0,
+  testSeen: 0,
+  testUnseen: 0,
+}).tools.map(({ name, description, parameters }): Tool => ({ name, description, parameters }));
+
+const pct = (x: number) => x.toFixed(1);
+console.log(
+  `Retrieval with raw vs DRAFT documentation — simulator-refined: DRAFT ran with ${SIM_MODEL_LABEL};`,
+);
+console.log(
+  `encoder ${encoder.provider}/${encoder.model}; ${tasks.length} task questions; gold: all tools of the reference plan; seed ${seed}`,
+);
+console.log('');
+console.log('| server surface | pool | ranker | NDCG@1 raw | NDCG@1 DRAFT | NDCG@10 raw | NDCG@10 DRAFT |');
+console.log('|---|---:|---|---:|---:|---:|---:|');
+for (const server of [S_OOD_SURFACE, GENERATED]) {
+  const { docset } = await runDraft({
+    model: createSimModel({ preset: 'static' }),
+    embedder: encoder,
+    world,
+    docs: PC_SURFACE,
+    server,
+    deps: createKernelDeps({}),
+    options: { seed },
+  });
+  const documented = docRetrievalPools(docset, PC_SURFACE, tasks, []).documented.length;
+  for (const size of poolSizes) {
+    const built = docRetrievalPools(docset, PC_SURFACE, tasks, catalog.slice(0, size - documented));
+    const [raw, draft] = await Promise.all(
+      [built.raw, built.draft].map((tools) =>
+        runBench({ tools, sets: { tasks: built.queries }, rankers: RANKERS, encoder }),
+      ),
+    );
+    for (const r of RANKERS) {
+      const a = raw?.rankers[r]?.sets.tasks;
+      const b = draft?.rankers[r]?.sets.tasks;
+      if (!a || !b) throw new Error(`no scores for ${r}`);
+      console.log(
+        `| ${server.id} | ${raw?.pool} | ${r} | ${pct(a.ndcg1)} | ${pct(b.ndcg1)} | ${pct(a.ndcg10)} | ${pct(b.ndcg10)} |`,
+      );
+    }
+  }
+}
