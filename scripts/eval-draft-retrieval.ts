@@ -9,7 +9,7 @@
  * documented once with the raw P_c lines and once with DRAFT's lines (core/draft/retrieval.ts), and the task
  * questions are ranked by bm25, dense (the lexical encoder) and hybrid. Gold: every tool the task's reference
  * plan calls (binary relevance, Finish excluded).
- * Environment: EVAL_TASKS_PER_GROUP (default 3), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
+ * Environment: EVAL_TASKS_PER_GROUP (default 10: 150 questions), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
  */
 
 import { docRetrievalPools } from '../core/draft/retrieval.ts';
@@ -26,7 +26,7 @@ import { generateTasks } from '../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
 import { generateWorld } from '../core/world/world.ts';
 
-const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 3);
+const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 10);
 const seed = process.env.EVAL_SEED ?? 'eval';
 const poolSizes = (process.env.EVAL_POOLS ?? '1000,10000').split(',').map(Number);
 const world = generateWorld({ seed: 'draft-eval', scale: 0.1 });
