@@ -9,9 +9,10 @@
  * documented once with the raw P_c lines and once with DRAFT's lines (core/draft/retrieval.ts), and the task
  * questions are ranked by bm25, dense (the lexical encoder) and hybrid. Gold: every tool the task's reference
  * plan calls (binary relevance, Finish excluded).
- * Environment: EVAL_TASKS_PER_GROUP (default 10: 150 questions), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
+ * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_TASKS_PER_GROUP (default 10: 150 questions), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
  */
 
+import { ENCODER_IDS, type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
 import { docRetrievalPools } from '../core/draft/retrieval.ts';
 import { runDraft } from '../core/draft/run.ts';
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
@@ -38,7 +39,6 @@ const GENERATED = generateSurface(PC_SURFACE, {
   kinds: ['rename-tool', 'rename-params', 'flags', 'prefixes', 'wrap-response'],
 });
 const RANKERS: RankerId[] = ['bm25', 'dense', 'hybrid'];
-const encoder = new LexicalEmbeddingModel();
 const largest = Math.max(...poolSizes);
 const catalog = syntheticCatalog({
   seed: `draft-retrieval-${seed}`,
@@ -49,6 +49,12 @@ const catalog = syntheticCatalog({
   testSeen: 0,
   testUnseen: 0,
 }).tools.map(({ name, description, parameters }): Tool => ({ name, description, parameters }));
+const encoderId = (process.env.EVAL_ENCODER ?? 'lexical') as EncoderId;
+if (!ENCODER_IDS.includes(encoderId))
+  throw new RangeError(`EVAL_ENCODER must be one of ${ENCODER_IDS.join(', ')}`);
+// The retrieval encoder (lexical IDF fitted on the distractors, shared by both pools; cached, so the distractors
+// are embedded once). DRAFT itself measures diversity and Δ with the plain lexical encoder, as eval:draft does.
+const encoder = await loadEncoder(encoderId, catalog);
 
 const pct = (x: number) => x.toFixed(1);
 console.log(
@@ -63,7 +69,7 @@ console.log('|---|---:|---|---:|---:|---:|---:|');
 for (const server of [S_OOD_SURFACE, GENERATED]) {
   const { docset } = await runDraft({
     model: createSimModel({ preset: 'static' }),
-    embedder: encoder,
+    embedder: new LexicalEmbeddingModel(),
     world,
     docs: PC_SURFACE,
     server,
