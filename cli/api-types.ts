@@ -22,7 +22,8 @@ export interface EvalSummary {
 
 /** A cell and a row of the results table, as core/evals/aggregate.ts computes them for the API. */
 export type EvalCell = TableCell;
-export type EvalRow = TableRow;
+export type EvalRow = Omit<TableRow, 'pooled' | 'pooledEasy' | 'pooledHard'> &
+  Partial<Pick<TableRow, 'pooled' | 'pooledEasy' | 'pooledHard'>>;
 
 export interface EvalDetail extends EvalSummary {
   suite: Record<string, unknown>;
@@ -30,7 +31,8 @@ export interface EvalDetail extends EvalSummary {
   columns: { dataset: string; difficulty: Difficulty }[];
   table: EvalRow[];
   taxonomy: {
-    categories: { id: string; label: string; rule: string }[];
+    categories: { id: string; label: string; rule: string; group?: string }[];
+    groups?: { id: string; label: string }[];
     rows: {
       method: string;
       surface: string;
@@ -38,7 +40,11 @@ export interface EvalDetail extends EvalSummary {
       failures: number;
       /** Task runs that could not run to an answer (infrastructure errors), outside the taxonomy. */
       runErrors?: number;
+      /** Searches stopped by the suite's model-call cap without an answer, outside the taxonomy. */
+      budgetExhausted?: number;
       counts: Record<string, number>;
+      /** Failures per top-level type. */
+      groups?: Record<string, number>;
     }[];
   };
   usage: { modelCalls: number; inputTokens: number; outputTokens: number; latencyMs: number };
@@ -53,7 +59,7 @@ export interface EvalDetail extends EvalSummary {
 export interface EvalCreated {
   id: string;
   status: 'running';
-  total: number;
+  progress: { done: number; total: number };
   links: { self: string; results: string };
 }
 

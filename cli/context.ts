@@ -73,6 +73,11 @@ export function clientFor(
   return new ApiClient({ baseUrl, key, ...(io.fetch ? { fetch: io.fetch } : {}) });
 }
 
+/** ` --url URL` when the command was given one, for the follow-up commands a report suggests. */
+export function urlFlag(values: { url?: string | undefined }): string {
+  return values.url ? ` --url ${values.url}` : '';
+}
+
 export function sleeper(io: CliIO): (ms: number) => Promise<void> {
   return io.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
 }

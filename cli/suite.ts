@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { EvalSuiteSchema } from '../core/evals/suite.ts';
+import { EvalSuiteSchema, SEARCH_METHODS, TABLE5_METHODS } from '../core/evals/suite.ts';
 import { METHOD_IDS } from '../core/methods/registry.ts';
 import { EXIT_USAGE } from './http.ts';
 import { CliError, problemLines } from './problem.ts';
@@ -36,6 +36,10 @@ export const SUITE_OPTIONS = {
   'mcts-simulations': { type: 'string' },
   'mcts-k': { type: 'string' },
   'mcts-depth': { type: 'string' },
+  'mcts-max-calls': { type: 'string' },
+  'mcts-depth-preset': { type: 'string' },
+  'reflection-prompt': { type: 'boolean' },
+  table5: { type: 'boolean' },
   aids: { type: 'string' },
   ...MODEL_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
@@ -51,17 +55,31 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --suite FILE            a suite as JSON (the body of POST /v1/evals)
   --name NAME             a label for the evaluation
   --methods LIST          ${METHOD_IDS.join(',')} (default greedy;
-                          \`tooldrift methods\` describes them)
+                          \`tooldrift methods\` describes them; mcts-oracle is an upper bound)
+  --table5                the Table 5 ablation suite: mcts and its three ablations, with the reflection
+                          prompt on (w/o self-reflection removes it on invocation errors only)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
-  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven)
+  --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven), or
+                          gsm8k (generated arithmetic problems, easy only)
   --difficulties LIST     easy,hard (default both)
   --split S               test | dev | train (default test)
-  --sample N              tasks per dataset × difficulty, 1..100 (default 5)
+  --sample N|all          tasks per dataset × difficulty, 1..200, or all (the full split) (default 5)
   --max-steps N           greedy step limit, 1..50 (default 20)
   --aids JSON             what the agents are given, e.g. '{"updateMemory":{"lines":["..."]}}'
   --seed S                sampling seed (default '0')
-  --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)`;
+  --mcts-simulations N, --mcts-k N, --mcts-depth N   MCTS settings (defaults 8, 3, 15)
+  --mcts-max-calls N      an explicit model-call cap per task run (default none); runs that hit it are
+                          reported as budget exhausted, not as wrong answers
+  --mcts-depth-preset P   paper (T = --mcts-depth, depth > T) | toolevo-code (the authors' per-dataset T)
+  --reflection-prompt     tooldrift's explicit reflection prompt on error states (default off)`;
+
+/** SUITE_HELP without the lines of the given flags (a command that gives them another meaning lists its own). */
+export function suiteHelpWithout(...flags: string[]): string {
+  return SUITE_HELP.split('\n')
+    .filter((line) => !flags.some((f) => line.trimStart().startsWith(`${f} `)))
+    .join('\n');
+}
 
 /** A flag value as JSON would carry it: a number when it is written as one, else the string. */
 export function flagValue(raw: string): string | number {
@@ -149,6 +167,7 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
     ['simulations', 'mcts-simulations'],
     ['k', 'mcts-k'],
     ['maxDepth', 'mcts-depth'],
+    ['maxModelCalls', 'mcts-max-calls'],
   ] as const) {
     const v = str(values, flag);
     if (v !== undefined) {
@@ -156,7 +175,33 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
       mctsSet = true;
     }
   }
-  if (mctsSet) suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+  const preset = str(values, 'mcts-depth-preset');
+  if (preset !== undefined) {
+    mcts.depthPreset = preset;
+    mctsSet = true;
+  }
+  if (values.table5 === true) {
+    if (suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
+    if (mcts.reflectionPrompt === undefined) mcts.reflectionPrompt = true;
+    mctsSet = true;
+  }
+  if (values['reflection-prompt'] === true) {
+    mcts.reflectionPrompt = true;
+    mctsSet = true;
+  }
+  if (mctsSet) {
+    suite.mcts = suite.mcts !== undefined && typeof suite.mcts !== 'object' ? suite.mcts : mcts;
+    // The search variants (mcts-oracle, the Table 5 ablations) take the same settings from the --mcts-* flags.
+    const listed = Array.isArray(suite.methods) ? (suite.methods as unknown[]) : [];
+    for (const m of listed)
+      if (
+        typeof m === 'string' &&
+        m !== 'mcts' &&
+        SEARCH_METHODS.includes(m as never) &&
+        suite[m] === undefined
+      )
+        suite[m] = { ...mcts };
+  }
   const aids = str(values, 'aids');
   if (aids !== undefined) {
     try {

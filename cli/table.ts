@@ -3,6 +3,7 @@
  * one easy/hard column pair per dataset and the averages, like the seed's Tables 2–5), its error taxonomy
  * (seed Table 7) and simple listings. Columns are separated by two spaces; numbers are right-aligned.
  */
+import { ABLATION_METHODS, type EvalMethod, UPPER_BOUND_METHODS } from '../core/evals/suite.ts';
 import type { EvalDetail } from './api-types.ts';
 
 export interface HeaderCell {
@@ -100,8 +101,22 @@ export function isoTime(time: string | number | null): string {
   return Number.isNaN(date.getTime()) ? String(time) : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages. */
+/**
+ * Success % per method × surface and per dataset × difficulty, with easy, hard and overall averages — the paper's
+ * averages (plain means of the per-dataset rates) — and, when the server reports it, the average over questions
+ * (`pooled`) as a last column.
+ */
 export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>): string {
+  // A dataset × difficulty with no task at all (gsm8k has no hard questions) would be an empty column.
+  const planned = evaluation.columns.filter(
+    (c) =>
+      evaluation.table.length === 0 ||
+      evaluation.table.some((row) =>
+        row.cells.some((x) => x.dataset === c.dataset && x.difficulty === c.difficulty && x.total > 0),
+      ),
+  );
+  evaluation = { ...evaluation, columns: planned };
+  const pooled = evaluation.table.some((r) => r.pooled !== undefined);
   const datasets: { dataset: string; difficulties: string[] }[] = [];
   for (const c of evaluation.columns) {
     const last = datasets[datasets.length - 1];
@@ -114,6 +129,7 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
       { text: 'surface' },
       ...datasets.map((d) => ({ text: d.dataset, span: d.difficulties.length })),
       { text: 'average', span: 3 },
+      ...(pooled ? [{ text: 'pooled' }] : []),
     ],
     [
       { text: '' },
@@ -122,6 +138,7 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
       { text: 'easy' },
       { text: 'hard' },
       { text: 'all' },
+      ...(pooled ? [{ text: 'all' }] : []),
     ],
   ];
   const rows = evaluation.table.map((row) => [
@@ -134,19 +151,32 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
     percentCell(row.averageEasy),
     percentCell(row.averageHard),
     percentCell(row.average),
+    ...(pooled ? [percentCell(row.pooled ?? null)] : []),
   ]);
   const align: ('left' | 'right')[] = ['left', 'left', ...evaluation.columns.map(() => 'right' as const)];
   align.push('right', 'right', 'right');
+  if (pooled) align.push('right');
   return renderTable({ header, align, rows });
 }
 
+/** A count with its share of the failures: `4 (66.7%)`, or `0` alone. */
+export function countShare(count: number, failures: number): string {
+  return count === 0 || failures === 0
+    ? String(count)
+    : `${count} (${((count / failures) * 100).toFixed(1)}%)`;
+}
+
 /**
- * Failed task runs per method × surface and their error class (each failure has exactly one). Task runs that
- * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any.
+ * Failed task runs per method × surface and their error label (each failure has exactly one), with each label's
+ * share of the failures beside its count, then the top-level types when the server reports them. Task runs that
+ * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any; so
+ * are searches stopped by a suite's model-call cap (`budget exhausted`).
  */
 export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string {
   const { categories, rows } = evaluation.taxonomy;
+  const groups = evaluation.taxonomy.groups ?? [];
   const runErrors = rows.some((r) => (r.runErrors ?? 0) > 0);
+  const budget = rows.some((r) => (r.budgetExhausted ?? 0) > 0);
   return renderTable({
     header: [
       [
@@ -154,7 +184,9 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
         { text: 'surface' },
         { text: 'failures' },
         ...categories.map((c) => ({ text: c.id })),
+        ...groups.map((g) => ({ text: g.id })),
         ...(runErrors ? [{ text: 'run errors' }] : []),
+        ...(budget ? [{ text: 'budget exhausted' }] : []),
       ],
     ],
     align: [
@@ -162,16 +194,44 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
       'left',
       'right',
       ...categories.map(() => 'right' as const),
+      ...groups.map(() => 'right' as const),
       ...(runErrors ? ['right' as const] : []),
+      ...(budget ? ['right' as const] : []),
     ],
     rows: rows.map((r) => [
       r.method,
       r.surface,
       String(r.failures),
-      ...categories.map((c) => String(r.counts[c.id] ?? 0)),
+      ...categories.map((c) => countShare(r.counts[c.id] ?? 0, r.failures)),
+      ...groups.map((g) => countShare(r.groups?.[g.id] ?? 0, r.failures)),
       ...(runErrors ? [String(r.runErrors ?? 0)] : []),
+      ...(budget ? [String(r.budgetExhausted ?? 0)] : []),
     ]),
   });
+}
+
+/**
+ * What the numbers are: `mcts-oracle` rows are upper bounds (the answer is picked with the gold verdicts), every
+ * number measured with the simulator describes the simulator, and ablation rows measured with it describe how the
+ * simulator reacts (it responds to the reflection text), not the method.
+ */
+export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
+  const methods = new Set(e.table.map((r) => r.method));
+  const notes: string[] = [];
+  if ([...methods].some((m) => UPPER_BOUND_METHODS.includes(m as EvalMethod)))
+    notes.push(
+      'mcts-oracle: upper bound — the answer is the first Finish judged correct against gold when the search found one.',
+    );
+  if (methods.has('mcts'))
+    notes.push('mcts: answer chosen without gold (the most visited Finish, ties by Q).');
+  if (e.model.simulated) {
+    notes.push('Simulator behaviour: every rate was measured with the simulated policy, not a model.');
+    if ([...methods].some((m) => ABLATION_METHODS.includes(m as EvalMethod)))
+      notes.push(
+        'Ablation rows describe how the simulator reacts (it responds to the reflection text), not evidence for the method.',
+      );
+  }
+  return notes.length === 0 ? [] : ['\n', ...notes.map((n) => `${n}\n`)];
 }
 
 /** The whole report of one evaluation: a heading, the results table, the taxonomy and any regression flag. */
@@ -186,6 +246,7 @@ export function evalReport(e: EvalDetail): string {
     '\nError taxonomy (failed task runs)\n',
     taxonomyTable(e),
   ];
+  parts.push(...reportNotes(e));
   if (e.status === 'running') parts.push('\nStill running: rates are over the task runs finished so far.\n');
   if (e.comparison) {
     const c = e.comparison;

@@ -188,7 +188,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         if (r.id !== i) throw new Error(`search tree storage is missing node ${i}`);
         return JSON.parse(r.json) as SearchNode;
       });
-    const { dataset: _dataset, ...task } = meta.params.task;
+    // The dataset stays on the task: the search draws the prompt's few-shots from that dataset's pool.
+    const task = meta.params.task;
     return {
       format: TREE_FORMAT,
       task,
@@ -209,8 +210,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
   async start(params: TreeStartParams): Promise<TreeProgress> {
     const existing = this.readMeta();
     if (existing) return this.progressOf(existing);
-    const { dataset: _dataset, ...task } = params.task;
-    const root = createTree(task, params.config);
+    const root = createTree(params.task, params.config);
     const meta: Meta = {
       params,
       iteration: 0,

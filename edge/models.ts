@@ -19,7 +19,7 @@ export {
 } from '../core/models/choice.ts';
 
 interface ProviderStatus {
-  provider: ModelProvider;
+  provider: ModelProvider | 'replay';
   available: boolean;
   /** Why not, when unavailable. */
   reason?: string;
@@ -82,6 +82,18 @@ export function modelCatalog(env: Bindings) {
         embeddings: true,
         simulated: false,
       },
+    },
+    {
+      // Cassettes live in files (scripts/lib/cassette-file.ts): replay is a Node-side provider for regression runs
+      // of agents on recorded real-model answers; it is listed so the catalogue matches the README's providers.
+      provider: 'replay',
+      available: false,
+      reason:
+        'replay runs Node-side only (cassettes in files, scripts/lib/cassette-file.ts); the Worker has no cassette store',
+      models: [],
+      defaultModel: '',
+      // A cassette answers with the recorded model's capabilities; these are ReplayModel's defaults.
+      capabilities: { n: true, logprobs: false, seed: false, embeddings: false, simulated: false },
     },
   ];
   return {

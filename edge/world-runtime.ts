@@ -3,6 +3,7 @@
  * it), and SQLInterpreter's executor over the D1 mirror tables the seeder wrote.
  */
 
+import { worldSqlPolicy } from '../core/sandbox/sql/mirror.ts';
 import type { SqlExecutor } from '../core/sandbox/sql/run.ts';
 import type { KernelDeps } from '../core/world/kernel/kernel.ts';
 import { createKernelDeps } from '../core/world/kernel-deps.ts';
@@ -26,5 +27,5 @@ export function d1SqlExecutor(db: D1Database): SqlExecutor {
 }
 
 export function edgeKernelDeps(env: Bindings, gold?: unknown): KernelDeps {
-  return createKernelDeps({ sql: d1SqlExecutor(env.DB), gold });
+  return createKernelDeps({ sql: d1SqlExecutor(env.DB), sqlPolicy: worldSqlPolicy(worldFor(env)), gold });
 }

@@ -14,6 +14,9 @@ import { readConfig } from '../edge/env.ts';
 import { DomainError } from '../edge/errors.ts';
 import { createLogger } from '../edge/log.ts';
 import type { AppEnv } from './app-env.ts';
+import { requestIdEverywhere, serveAsset, uriLength } from './http/edges.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
+import { documentAdminRoutes } from './http/openapi.ts';
 import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerDraftRoutes } from './routes/draft.ts';
@@ -99,9 +102,13 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (!result.success) return validationProblem(c, result.target, result.error);
 };
 
-/** The routes of one module as a sub-app of its own, mounted on the app with `app.route()`. */
+/**
+ * The routes of one module as a sub-app of its own, mounted on the app with `app.route()`; its admin-only routes
+ * are marked in the OpenAPI document (documentAdminRoutes).
+ */
 function routeModule(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
   const sub = new OpenAPIHono<AppEnv>({ defaultHook });
+  documentAdminRoutes(sub);
   register(sub);
   return sub;
 }
@@ -135,6 +142,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
   app.use(requestId({ limitLength: 128 }));
+  app.use(requestIdEverywhere);
+  app.use(uriLength);
 
   // Structured access log with the request id; the key's digest only, never the key.
   app.use(async (c, next) => {
@@ -179,6 +188,12 @@ export function createApp(): OpenAPIHono<AppEnv> {
           detail: `Malformed JSON in request body: ${text.trim() === '' ? 'the body is empty' : (e as Error).message}`,
         });
       }
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        return problem(c, 'validation-error', {
+          detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`,
+          extensions: { maxDepth: MAX_JSON_DEPTH },
+        });
+      }
     }
     await next();
   });
@@ -188,12 +203,17 @@ export function createApp(): OpenAPIHono<AppEnv> {
     scheme: 'bearer',
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
+  documentAdminRoutes(app);
 
   for (const register of ROUTE_MODULES) app.route('/', routeModule(register));
   // The documentation describes the whole app, so it is registered on the app itself.
   registerDocsRoutes(app);
 
-  app.notFound((c) => problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }));
+  app.notFound(
+    async (c) =>
+      (await serveAsset(c)) ??
+      problem(c, 'not-found', { detail: `No route matches ${c.req.method} ${c.req.path}.` }),
+  );
   app.onError(errorToResponse);
   return app;
 }

@@ -7,7 +7,7 @@
  *
  * Files: `sft.jsonl`, `dpo.jsonl` (streamed to disk as served, through a `.part` file renamed on success, never
  * held in memory) and `manifest.json` (per file: source URL, bytes, sha256, validation summary; the filters; the
- * time; the token estimator). The key goes only into the Authorization header: it is never printed, never in a
+ * time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated calls). The key goes only into the Authorization header: it is never printed, never in a
  * URL, never in the manifest.
  *
  * Exit codes: 0 exported and valid (over-length and duplicate warnings allowed), 1 exported but with defective
@@ -49,6 +49,37 @@ export interface ExportOptions {
   fetch?: typeof fetch;
 }
 
+/** What the SFT export reports per record (`meta.selection`, core/search/trajectories.ts `trajectoryStats`). */
+export interface RecordSelection {
+  /** 1-based line of the record in the file. */
+  line: number;
+  trajectoryId: string | null;
+  steps: number;
+  deprecationErrors: number;
+  repeats: number;
+}
+
+/** The selection stats of one export line, or null when the line does not carry them. */
+export function recordSelection(line: string, lineNo: number): RecordSelection | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const meta = (value as { meta?: { trajectoryId?: unknown; selection?: Record<string, unknown> } } | null)
+    ?.meta;
+  const sel = meta?.selection;
+  if (!sel || typeof sel.steps !== 'number') return null;
+  return {
+    line: lineNo,
+    trajectoryId: typeof meta.trajectoryId === 'string' ? meta.trajectoryId : null,
+    steps: sel.steps,
+    deprecationErrors: Number(sel.deprecationErrors ?? 0),
+    repeats: Number(sel.repeats ?? 0),
+  };
+}
+
 export interface ExportedFile {
   path: string;
   /** The URL fetched (the base URL without credentials, plus the filters). */
@@ -57,6 +88,8 @@ export interface ExportedFile {
   sha256: string;
   records: number;
   validation: ReportSummary;
+  /** SFT only: per record, its steps, the deprecation errors it met and the calls it repeated after an error. */
+  selection?: RecordSelection[];
 }
 
 export interface Manifest {
@@ -123,7 +156,7 @@ async function download(
   kind: RecordKind,
   url: string,
   options: ExportOptions,
-): Promise<{ bytes: number; sha256: string; validator: JsonlValidator }> {
+): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
@@ -146,6 +179,14 @@ async function download(
   const decoder = new TextDecoder();
   let rest = '';
   let bytes = 0;
+  let lineNo = 0;
+  const selection: RecordSelection[] = [];
+  const observe = (line: string) => {
+    lineNo++;
+    if (kind !== 'sft') return;
+    const sel = recordSelection(line, lineNo);
+    if (sel) selection.push(sel);
+  };
   try {
     const reader = response.body.getReader();
     for (;;) {
@@ -158,13 +199,18 @@ async function download(
       let nl = rest.indexOf('\n');
       while (nl >= 0) {
         const line = rest.slice(0, nl);
-        validator.line(line.endsWith('\r') ? line.slice(0, -1) : line);
+        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+        validator.line(text);
+        observe(text);
         rest = rest.slice(nl + 1);
         nl = rest.indexOf('\n');
       }
     }
     rest += decoder.decode();
-    if (rest !== '') validator.line(rest, false);
+    if (rest !== '') {
+      validator.line(rest, false);
+      observe(rest);
+    }
     await new Promise<void>((res, rej) => file.end((e?: Error | null) => (e ? rej(e) : res())));
   } catch (error) {
     file.destroy();
@@ -173,7 +219,7 @@ async function download(
     throw new ExportHttpError(`GET ${url}: the download broke off: ${why}`);
   }
   renameSync(part, target);
-  return { bytes, sha256: hash.digest('hex'), validator };
+  return { bytes, sha256: hash.digest('hex'), validator, selection };
 }
 
 /** Downloads both exports into `outDir` and writes manifest.json; throws ExportHttpError on a refused request. */
@@ -188,7 +234,7 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
   const files = {} as Record<RecordKind, ExportedFile>;
   for (const kind of FILES) {
     const url = exportUrl(baseUrl, kind, filters);
-    const { bytes, sha256, validator } = await download(kind, url, options);
+    const { bytes, sha256, validator, selection } = await download(kind, url, options);
     const report = validator.report();
     files[kind] = {
       path: `${kind}.jsonl`,
@@ -197,6 +243,7 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
       sha256,
       records: report.valid,
       validation: summarizeReport(report),
+      ...(kind === 'sft' ? { selection } : {}),
     };
   }
   const manifest: Manifest = {

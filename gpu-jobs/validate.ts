@@ -174,13 +174,41 @@ export interface CheckedRecord {
   tokens: number;
 }
 
-/** `{"messages": [system, user, assistant], "meta"?: {...}}` */
+/**
+ * The roles an SFT record of `length` messages must have: single-turn `[system, user, assistant]`, or multi-turn
+ * `[system, user, assistant, user, assistant, …]` (odd length, an assistant turn per step, a user turn per
+ * observation between them). Any other length gets the single-turn roles (reported as a bad shape).
+ */
+export function sftRoles(length: number): string[] {
+  if (length < 3 || length % 2 === 0) return ['system', 'user', 'assistant'];
+  return [
+    'system',
+    'user',
+    ...Array.from({ length: length - 2 }, (_, i) => (i % 2 === 0 ? 'assistant' : 'user')),
+  ];
+}
+
+/** Multi-turn observation turns (user messages after the question) must read `Observation: …`. */
+function checkObservations(messages: readonly Message[] | null, problems: Problem[]): void {
+  messages?.forEach((m, i) => {
+    if (i > 1 && m.role === 'user' && !m.content.startsWith('Observation: '))
+      problems.push({ kind: 'bad-shape', message: `messages[${i}].content must start with "Observation: "` });
+  });
+}
+
+/**
+ * `{"messages": [system, user, assistant], "meta"?: {...}}` (single-turn) or
+ * `{"messages": [system, user, assistant, user ("Observation: …"), assistant, …], "meta"?: {...}}` (multi-turn).
+ */
 export function checkSftRecord(value: unknown): CheckedRecord {
   const problems: Problem[] = [];
   if (!isObject(value))
     return { problems: [{ kind: 'not-object', message: 'not a JSON object' }], messages: null, tokens: 0 };
-  const messages = checkMessages(value, 'messages', ['system', 'user', 'assistant'], problems);
+  const list = value.messages;
+  const roles = sftRoles(Array.isArray(list) ? list.length : 0);
+  const messages = checkMessages(value, 'messages', roles, problems);
   checkQuestion(messages?.[1], 'messages[1]', problems);
+  checkObservations(messages, problems);
   checkMeta(value, problems);
   if (problems.length > 0 || !messages) return { problems, messages: null, tokens: 0 };
   return { problems, messages, tokens: estimateConversationTokens(messages) };

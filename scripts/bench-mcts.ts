@@ -5,6 +5,9 @@
  *  - model calls per solved task with and without cached rollout, next to the success rate of each (the
  *    comparison is only meaningful at equal success, so both are printed); a task counts as solved when the
  *    search reached a correct Finish anywhere, including in a rollout the uncached variant then discards;
+ *  - priors: the original's raw priors (default) against tooldrift's normalised option — success, model calls per
+ *    solved task, and the mean sum of sibling priors (the factor by which raw priors scale the exploration term
+ *    against normalised ones, whose siblings sum to 1);
  *  - greedy baseline success for reference.
  * Environment: BENCH_TASKS (default 12), BENCH_SIMULATIONS (default 8).
  */
@@ -49,6 +52,9 @@ interface RunStats {
   bytes: number;
   wallMs: number;
   modelMs: number;
+  /** Sum over expanded nodes of their children's priors, and the number of such nodes. */
+  priorSum: number;
+  families: number;
 }
 
 async function runAll(
@@ -64,6 +70,8 @@ async function runAll(
     bytes: 0,
     wallMs: 0,
     modelMs: 0,
+    priorSum: 0,
+    families: 0,
   };
   for (const task of tasks) {
     const { model, ms } = timed(createSimModel({ preset: 'static', seed: 'bench' }));
@@ -84,6 +92,11 @@ async function runAll(
     stats.iterations += summary.iterations;
     stats.modelCalls += summary.modelCalls;
     stats.nodes += summary.nodes;
+    for (const n of tree.nodes) {
+      if (n.children.length === 0) continue;
+      stats.families++;
+      for (const c of n.children) stats.priorSum += tree.nodes[c]?.prior ?? 0;
+    }
     stats.bytes += tree.nodes.reduce(
       (n, node) => n + new TextEncoder().encode(JSON.stringify(node)).length,
       0,
@@ -110,6 +123,7 @@ async function main(): Promise<void> {
   const base: SearchConfigInput = { simulations, k: 3, maxDepth: 12 };
   const cached = await runAll(world, tasks, { ...base, cachedRollout: true });
   const uncached = await runAll(world, tasks, { ...base, cachedRollout: false });
+  const normalised = await runAll(world, tasks, { ...base, priors: 'normalised' });
   const greedy = await runAll(world, tasks, { mode: 'greedy', maxDepth: 12 });
 
   const perSolved = (s: RunStats) => (s.solved > 0 ? s.modelCalls / s.solved : Number.NaN);
@@ -129,6 +143,14 @@ async function main(): Promise<void> {
   );
   console.log(
     `model calls per solved task       cached rollout ${f(perSolved(cached), 1)}, without ${f(perSolved(uncached), 1)}; ratio ${f(perSolved(uncached) / perSolved(cached))}×`,
+  );
+  const massRaw = cached.priorSum / cached.families;
+  const massNorm = normalised.priorSum / normalised.families;
+  console.log(
+    `priors raw (default) vs normalised success ${cached.solved}/${tasks.length} vs ${normalised.solved}/${tasks.length}; model calls per solved task ${f(perSolved(cached), 1)} vs ${f(perSolved(normalised), 1)}`,
+  );
+  console.log(
+    `mean Σ sibling priors             raw ${f(massRaw, 3)}, normalised ${f(massNorm, 3)}; exploration term raw/normalised ≈ ${f(massRaw / massNorm)}×`,
   );
 }
 

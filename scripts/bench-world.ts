@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { worldSqlPolicy } from '../core/sandbox/sql/mirror.ts';
 import { callKernel, type KernelCall } from '../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../core/world/kernel/state.ts';
 import { createKernelDeps } from '../core/world/kernel-deps.ts';
@@ -158,7 +159,7 @@ async function main(): Promise<void> {
   );
 
   const all = await cases(world);
-  const deps = createKernelDeps({ sql: mirror.executor, gold: '21:43' });
+  const deps = createKernelDeps({ sql: mirror.executor, sqlPolicy: worldSqlPolicy(world), gold: '21:43' });
   const inProcess = new Map<string, { p50: number; p99: number }>();
   for (const c of all) inProcess.set(c.name, await measure(() => callKernel(world, c.state, c.call, deps)));
   const noop = await measure(async () => undefined);

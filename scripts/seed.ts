@@ -27,6 +27,7 @@ import { generateTasks } from '../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
 import { ContentHash, generateWorld, hashWorld } from '../core/world/world.ts';
 import { type SeededWorld, worldSeedStatements } from '../db/world-seed.ts';
+import { summariseMigrations } from './lib/migrations-output.ts';
 import { localD1, ROOT as root, wranglerVars } from './lib/wrangler-config.ts';
 
 const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -81,13 +82,23 @@ function parseSeededWorld(value: string | undefined): SeededWorld | null {
   }
 }
 
+/**
+ * `wrangler d1 migrations apply`, its output summarised in one line (wrangler prints the migration table again
+ * after every migration it applies); the full output only when it fails.
+ */
 function migrateWithWrangler(): void {
   const r = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', ...target], {
     cwd: root,
-    stdio: 'inherit',
+    encoding: 'utf8',
     env: quiet,
+    maxBuffer: 16 * 1024 * 1024,
   });
-  if (r.status !== 0) throw new Error('applying D1 migrations failed');
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0) {
+    process.stderr.write(output);
+    throw new Error('applying D1 migrations failed');
+  }
+  console.log(summariseMigrations(output));
 }
 
 /** Where the seed goes. */

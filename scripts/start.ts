@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyDocsAssets } from './lib/docs-assets.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -31,7 +32,10 @@ async function main(): Promise<void> {
     console.log('Created .dev.vars from .dev.vars.example (local development keys).');
   }
   // CI=1 keeps wrangler from prompting; --local never touches a remote database.
-  const quiet = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' };
+  // CLOUDFLARE_CF_FETCH_ENABLED=false: Miniflare would otherwise download the `request.cf` sample from
+  // workers.cloudflare.com on start and print a getaddrinfo stack trace when offline; a placeholder does locally.
+  const offline = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
+  const quiet = { ...process.env, CI: '1', ...offline };
   const extra = process.argv.slice(2);
   const persistAt = extra.indexOf('--persist-to');
   const persist = persistAt >= 0 ? extra.slice(persistAt, persistAt + 2) : [];
@@ -41,9 +45,10 @@ async function main(): Promise<void> {
     quiet,
   );
   if (seeded !== 0) process.exit(seeded);
+  copyDocsAssets();
 
   const devArgs = ['dev', '--port', port, '--local', ...extra];
-  const code = await run(wrangler, devArgs, { ...process.env, WRANGLER_SEND_METRICS: 'false' });
+  const code = await run(wrangler, devArgs, { ...process.env, ...offline });
   process.exit(code);
 }
 

@@ -11,6 +11,7 @@ import {
   parse,
   printJson,
   sleeper,
+  urlFlag,
 } from '../context.ts';
 import { type ApiClient, EXIT_FAILURE } from '../http.ts';
 import { Progress } from '../progress.ts';
@@ -77,8 +78,8 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
     if (values.json) printJson(io, created);
     else
       io.stdout(
-        `Started evaluation ${created.id} (${created.total} task runs).\n` +
-          `Follow it with: tooldrift evals show ${created.id}\n`,
+        `Started evaluation ${created.id} (${created.progress.total} task runs).\n` +
+          `Follow it with: tooldrift evals show ${created.id}${urlFlag(values)}\n`,
       );
     return 0;
   }

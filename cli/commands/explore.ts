@@ -4,7 +4,15 @@
  * The request is validated by the API; its problems are printed as they come.
  */
 import type { Exploration } from '../api-types.ts';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printJson,
+  urlFlag,
+} from '../context.ts';
 import { EXIT_FAILURE } from '../http.ts';
 import { pollWithProgress } from '../progress.ts';
 import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
@@ -23,7 +31,7 @@ Tasks (ids, or a filter: the first --limit matching tasks by id):
   --limit N              tasks (default 10)
 
 Search:
-  --surface ID           server surface (default pc)
+  --surface ID           server surface (default s-in, where ToolEvo explores)
   --prompt-surface ID    surface whose docs the agent sees (default pc)
   --trees N              trees per task (default 20)
   --mode M               mcts | greedy (default mcts)
@@ -107,7 +115,7 @@ function finished(e: Exploration): number {
   return e.counts.done + e.counts.failed + e.counts.cancelled;
 }
 
-export function explorationReport(e: Exploration): string {
+export function explorationReport(e: Exploration, url = ''): string {
   const c = e.counts;
   const u = e.usage;
   return (
@@ -116,7 +124,7 @@ export function explorationReport(e: Exploration): string {
     `Solved ${e.solved} of ${finished(e)} finished trees: success rate ${percentCell(e.successRate)}%\n` +
     `Usage: ${u.nodes} nodes, ${u.iterations} iterations, ${u.modelCalls} model calls, ` +
     `${u.inputTokens} input + ${u.outputTokens} output tokens\n` +
-    `Export its trajectories: tooldrift export sft --exploration ${e.id} --out sft.jsonl\n`
+    `Export its trajectories: tooldrift export sft --exploration ${e.id} --out sft.jsonl${url}\n`
   );
 }
 
@@ -144,6 +152,6 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
     refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
   });
   if (values.json) printJson(io, view);
-  else io.stdout(explorationReport(view));
+  else io.stdout(explorationReport(view, urlFlag(values)));
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }

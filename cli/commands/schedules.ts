@@ -3,7 +3,13 @@ import type { Schedule } from '../api-types.ts';
 import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
-import { flagValue, SUITE_HELP, SUITE_OPTIONS, suiteFromFlags, validateScheduleSuite } from '../suite.ts';
+import {
+  flagValue,
+  SUITE_OPTIONS,
+  suiteFromFlags,
+  suiteHelpWithout,
+  validateScheduleSuite,
+} from '../suite.ts';
 import { isoTime, percentCell, renderTable } from '../table.ts';
 
 export const SCHEDULES_HELP = `Usage:
@@ -16,7 +22,7 @@ Create:
   --threshold X      flag a run whose success rate drops by more than X (0..1, default 0.1)
   --disabled         create it disabled
 
-${SUITE_HELP}
+${suiteHelpWithout('--name')}
 
 ${CONNECTION_HELP}`;
 

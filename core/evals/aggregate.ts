@@ -5,10 +5,29 @@
  *
  * Success rates count finished task runs only (`done`), so a running evaluation shows rates so far; runs that
  * could not be run (`run-error`) count as failures in the rates but are kept out of the taxonomy.
+ *
+ * Averages are computed the paper's way: every average in ToolEvo's Tables 2–5 is the plain mean of the
+ * per-dataset success rates (each dataset × difficulty cell weighs the same, whatever its number of questions —
+ * coffee-hard has 130). The average over questions (pooled) is kept as a second column (`pooled*`).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - Columns are datasets in tooldrift's catalogue order (flights, coffee, airbnb, yelp, agenda, scirex, dblp),
+ *   easy before hard within each; the paper's printed column order could not be checked here (the paper is not
+ *   among the sources, spec §9).
+ * - Averages leave out cells with no finished task run (a running or partial evaluation), so a row's average is
+ *   over the cells that have a rate.
  */
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
 import { suiteColumns } from './suite.ts';
-import { ERROR_CATEGORIES, type ErrorCategory, RUN_ERROR } from './taxonomy.ts';
+import {
+  BUDGET_EXHAUSTED,
+  ERROR_CATEGORIES,
+  ERROR_GROUPS,
+  type ErrorCategory,
+  type ErrorGroup,
+  errorGroup,
+  RUN_ERROR,
+} from './taxonomy.ts';
 
 export interface ResultRow {
   method: string;
@@ -37,9 +56,14 @@ export interface TableRow {
   method: EvalMethod;
   surface: string;
   cells: TableCell[];
+  /** Mean of the cells' success rates (the paper's average; cells without a finished run are left out). */
   average: number | null;
   averageEasy: number | null;
   averageHard: number | null;
+  /** Correct / done over all questions of the row (tooldrift's earlier average). */
+  pooled: number | null;
+  pooledEasy: number | null;
+  pooledHard: number | null;
 }
 
 export interface TaxonomyRow {
@@ -47,13 +71,17 @@ export interface TaxonomyRow {
   surface: string;
   failures: number;
   runErrors: number;
+  /** Searches stopped by the suite's model-call cap without an answer (not counted as wrong answers). */
+  budgetExhausted: number;
   counts: Record<ErrorCategory, number>;
+  /** Failures per top-level type (ERROR_GROUPS). */
+  groups: Record<ErrorGroup, number>;
 }
 
 export interface EvalAggregates {
   columns: { dataset: string; difficulty: Difficulty }[];
   table: TableRow[];
-  taxonomy: { categories: typeof ERROR_CATEGORIES; rows: TaxonomyRow[] };
+  taxonomy: { categories: typeof ERROR_CATEGORIES; groups: typeof ERROR_GROUPS; rows: TaxonomyRow[] };
   usage: { modelCalls: number; inputTokens: number; outputTokens: number; latencyMs: number };
   /** Correct / done over the whole evaluation, null before the first run finishes. */
   successRate: number | null;
@@ -62,6 +90,11 @@ export interface EvalAggregates {
 
 function rate(correct: number, done: number): number | null {
   return done === 0 ? null : correct / done;
+}
+
+/** The paper's average: the plain mean of per-dataset rates (null when no cell has a finished run). */
+export function meanRate(rates: readonly number[]): number | null {
+  return rates.length === 0 ? null : rates.reduce((a, b) => a + b, 0) / rates.length;
 }
 
 function cellKey(method: string, surface: string, dataset: string, difficulty: string): string {
@@ -88,7 +121,9 @@ export function aggregate(
         surface,
         failures: 0,
         runErrors: 0,
+        budgetExhausted: 0,
         counts: Object.fromEntries(ERROR_CATEGORIES.map((c) => [c.id, 0])) as Record<ErrorCategory, number>,
+        groups: Object.fromEntries(ERROR_GROUPS.map((g) => [g.id, 0])) as Record<ErrorGroup, number>,
       });
     }
   let done = 0;
@@ -110,9 +145,11 @@ export function aggregate(
     const t = taxonomy.get(`${r.method}\u0000${r.surface}`);
     if (t && !r.correct) {
       if (r.errorClass === RUN_ERROR) t.runErrors++;
+      else if (r.errorClass === BUDGET_EXHAUSTED) t.budgetExhausted++;
       else if (r.errorClass && r.errorClass in t.counts) {
         t.failures++;
         t.counts[r.errorClass as ErrorCategory]++;
+        t.groups[errorGroup(r.errorClass as ErrorCategory)]++;
       }
     }
   }
@@ -120,6 +157,7 @@ export function aggregate(
   for (const method of suite.methods)
     for (const surface of suite.surfaces) {
       const sums = { all: [0, 0], easy: [0, 0], hard: [0, 0] } as Record<string, [number, number]>;
+      const rates: Record<string, number[]> = { all: [], easy: [], hard: [] };
       const cells = columns.map((col): TableCell => {
         const c = counts.get(cellKey(method, surface, col.dataset, col.difficulty)) ?? {
           done: 0,
@@ -129,6 +167,7 @@ export function aggregate(
           const s = sums[k] as [number, number];
           s[0] += c.correct;
           s[1] += c.done;
+          if (c.done > 0) rates[k]?.push(c.correct / c.done);
         }
         return {
           ...col,
@@ -138,7 +177,7 @@ export function aggregate(
           successRate: rate(c.correct, c.done),
         };
       });
-      const avg = (k: string) => {
+      const pooled = (k: string) => {
         const [c, d] = sums[k] as [number, number];
         return rate(c, d);
       };
@@ -146,15 +185,18 @@ export function aggregate(
         method,
         surface,
         cells,
-        average: avg('all'),
-        averageEasy: avg('easy'),
-        averageHard: avg('hard'),
+        average: meanRate(rates.all ?? []),
+        averageEasy: meanRate(rates.easy ?? []),
+        averageHard: meanRate(rates.hard ?? []),
+        pooled: pooled('all'),
+        pooledEasy: pooled('easy'),
+        pooledHard: pooled('hard'),
       });
     }
   return {
     columns,
     table,
-    taxonomy: { categories: ERROR_CATEGORIES, rows: [...taxonomy.values()] },
+    taxonomy: { categories: ERROR_CATEGORIES, groups: ERROR_GROUPS, rows: [...taxonomy.values()] },
     usage,
     successRate: rate(correct, done),
     done,

@@ -36,7 +36,7 @@ export function planGroups(
     ...col,
     taskIds: sampleTaskIds(
       candidates(col.dataset, col.difficulty),
-      suite.sampleSize,
+      suite.sampleSize === 'all' ? Number.POSITIVE_INFINITY : suite.sampleSize,
       suite.seed,
       `${col.dataset}/${col.difficulty}/${suite.split}`,
     ),

@@ -21,7 +21,8 @@ export { outcomeLabel } from '../methods/method.ts';
 export interface EvalTaskInput {
   method: EvalMethod;
   suite: EvalSuite;
-  task: { id: string; question: string; gold: Gold };
+  /** `dataset` and `difficulty` pick the few-shot pool and the `toolevo-code` depth of search methods. */
+  task: { id: string; question: string; gold: Gold; dataset?: string; difficulty?: 'easy' | 'hard' };
   model: TextModel;
   world: World;
   surface: Surface;
@@ -38,9 +39,13 @@ export interface EvalTaskInput {
   demonstrations?: ResolvedAids['demonstrations'];
 }
 
-/** The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). */
+/**
+ * The model's seed for a task run: from the suite seed, method, surface and task (so reruns repeat). `mcts-oracle`
+ * is seeded as `mcts`: the same search, answered by another rule, so the two rows differ only by that rule.
+ */
 export function taskSeed(suite: EvalSuite, method: EvalMethod, surface: string, taskId: string): number {
-  return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${method}/${surface}/${taskId}`)[0] as number);
+  const seeded = method === 'mcts-oracle' ? 'mcts' : method;
+  return suite.model?.seed ?? (hash128(`eval/${suite.seed}/${seeded}/${surface}/${taskId}`)[0] as number);
 }
 
 /** The aids of a suite for one run, given the documentation surface the caller looked up. */

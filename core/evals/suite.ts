@@ -7,6 +7,15 @@
  * with options has a member named by its id holding them (e.g. `mcts: { simulations, k, maxDepth }`). `aids`
  * (core/aids) says what every method of the suite is given besides the documentation of `promptSurface`; a slot
  * a listed method does not use, or one without a provider yet, is rejected.
+ *
+ * Search methods (core/methods/mcts.ts): `mcts` answers without gold (the most visited Finish, ties by Q);
+ * `mcts-oracle` is the same search answered by the first Finish judged correct — an upper bound, labelled so
+ * wherever it is shown; the Table 5 ablations `mcts-no-reflection` (w/o self-reflection as the paper defines it:
+ * no reflection on invocation errors, kept on deprecation errors — needs `reflectionPrompt`),
+ * `mcts-no-tool-update` and `mcts-no-cached-rollout`. `TABLE5_METHODS` is the Table-5-shaped suite. Their
+ * settings follow the paper by default (core/search/config.ts); `depthPreset: 'toolevo-code'` takes the authors'
+ * per-dataset depth table, `reflectionPrompt` tooldrift's explicit reflection prompt, and `maxModelCalls` an
+ * explicit per-task model-call cap (off by default).
  */
 import { z } from 'zod';
 import { AidsSchema, aidIssues, SurfaceIdSchema } from '../aids/index.ts';
@@ -19,6 +28,23 @@ export { MctsBudgetSchema } from '../methods/mcts.ts';
 export const EVAL_METHODS = METHOD_IDS;
 export type EvalMethod = MethodId;
 
+/** The methods that run a search. */
+export const SEARCH_METHODS: readonly EvalMethod[] = EVAL_METHODS.filter((m) => m.startsWith('mcts'));
+
+/** Methods whose success rate is an upper bound (the answer is picked with the gold verdicts). */
+export const UPPER_BOUND_METHODS: readonly EvalMethod[] = ['mcts-oracle'];
+
+/** The Table 5 ablation suite: ToolEvo's search and its three ablations. */
+export const TABLE5_METHODS: readonly EvalMethod[] = [
+  'mcts',
+  'mcts-no-reflection',
+  'mcts-no-tool-update',
+  'mcts-no-cached-rollout',
+];
+
+/** Ablation methods: results measured with the simulator describe the simulator, not the method. */
+export const ABLATION_METHODS: readonly EvalMethod[] = TABLE5_METHODS.slice(1);
+
 export const DIFFICULTIES = ['easy', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
@@ -30,8 +56,21 @@ export const SPLITS = ['test', 'dev', 'train'] as const;
  */
 export const DEFAULT_EVAL_DATASETS = DATASET_NAMES.filter((d) => d !== 'gsm8k');
 
-/** Task runs of one evaluation at most (methods × surfaces × datasets × difficulties × sample size). */
-export const MAX_TASK_RUNS = 5000;
+/**
+ * Task runs of one evaluation at most (methods × surfaces × datasets × difficulties × sample size): the full
+ * 1,530-question test split on three surfaces with two methods is 9,180 task runs. Each is one row of
+ * `eval_results`; the queue carries one message per method × surface × dataset × difficulty group (84 for that
+ * suite), so the cap bounds stored rows and a group's length (≤ 130 tasks, coffee-hard), not queue messages.
+ */
+export const MAX_TASK_RUNS = 10_000;
+
+/**
+ * Questions per dataset × difficulty of the full test split (ToolQA-D: 100 per cell, 130 for coffee-hard), used to
+ * check `sampleSize: "all"` against MAX_TASK_RUNS before the world is read; the launch checks the real count.
+ */
+export function fullSplitSize(dataset: string, difficulty: Difficulty): number {
+  return dataset === 'coffee' && difficulty === 'hard' ? 130 : 100;
+}
 
 function unique<T>(label: string) {
   return (xs: readonly T[], ctx: z.RefinementCtx) => {
@@ -72,7 +111,8 @@ export const EvalSuiteSchema = z
       .superRefine(unique('difficulty'))
       .default([...DIFFICULTIES]),
     split: z.enum(SPLITS).default('test'),
-    sampleSize: z.number().int().min(1).max(100).default(5),
+    /** Tasks per dataset × difficulty, or `"all"` (the whole split: the paper's full test set). */
+    sampleSize: z.union([z.number().int().min(1).max(200), z.literal('all')]).default(5),
     maxSteps: z.number().int().min(1).max(50).default(20),
     // One member per method with options (the methods' own schemas; typed loosely: read them with
     // suiteMethodOptions from core/methods/registry.ts).
@@ -86,8 +126,12 @@ export const EvalSuiteSchema = z
     const methods = s.methods.filter((id) => isMethodId(id)).map((id) => getMethod(id));
     for (const issue of aidIssues(s.aids, methods))
       ctx.addIssue({ code: 'custom', path: ['aids', ...issue.path], message: issue.message });
-    const runs =
-      s.methods.length * s.surfaces.length * s.datasets.length * s.difficulties.length * s.sampleSize;
+    let perSurface = 0;
+    for (const dataset of s.datasets)
+      for (const difficulty of s.difficulties)
+        if (dataset !== 'gsm8k' || difficulty === 'easy')
+          perSurface += s.sampleSize === 'all' ? fullSplitSize(dataset, difficulty) : s.sampleSize;
+    const runs = s.methods.length * s.surfaces.length * perSurface;
     if (runs > MAX_TASK_RUNS) {
       ctx.addIssue({
         code: 'custom',
@@ -109,4 +153,16 @@ export function suiteColumns(suite: EvalSuite): { dataset: string; difficulty: D
       if (suite.difficulties.includes(difficulty)) out.push({ dataset, difficulty });
   }
   return out;
+}
+
+/**
+ * The suite settings that differ between two runs of a schedule (its suite edited in between), by field name,
+ * sorted; the label (`name`) does not count. A drop comparison across such runs compares only what both ran.
+ */
+export function suiteChanges(before: EvalSuite, after: EvalSuite): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('name');
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
 }

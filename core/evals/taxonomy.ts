@@ -1,22 +1,33 @@
 /**
- * The error taxonomy of failed task runs, after the categories of ToolEvo's Table 7, classified from the
- * trajectory alone by the rules below (first match wins; every failed run gets exactly one category):
+ * The error taxonomy of failed task runs, with the labels and definitions of ToolEvo's Table 7, classified from
+ * the trajectory alone by the rules below (first match wins; every failed run gets exactly one label):
  *
  * 1. `deprecated-repeat` — repeated use of deprecated tools: a deprecated or retired tool name was called again
  *    after the server had answered it with a deprecation message.
- * 2. `looping` — invocation looping: the same call (action and Action Input, ignoring spaces) was made three
- *    times or more.
- * 3. `incorrect-output` — the run ended with Finish, and the answer was wrong.
- * 4. `instructions-not-followed` — no Finish, and the agent broke the ReAct format at least once (a step the
+ * 2. `tool-misuse` — the paper's tool misuse: after a deprecation error, the agent called a tool that does not
+ *    exist (a hallucinated replacement the server does not offer).
+ * 3. `looping` — invocation looping, part 1: the same call (action and Action Input, ignoring spaces) was made
+ *    three times or more.
+ * 4. `incorrect-output` — the run ended with Finish, and the answer was wrong.
+ * 5. `instructions-not-followed` — no Finish, and the agent broke the ReAct format at least once (a step the
  *    environment could not parse, an Action Input that was not a JSON object) or stopped generating.
- * 5. `invalid-invocation` — no Finish, and the agent called a tool the server does not offer or with a
- *    parameter set it does not take at least once.
- * 6. `tool-misuse` — every other failure: no Finish although each call was well-formed and reached a tool
- *    (tool errors — a database not loaded, an unknown column, a bad SQL or Python program — or a plan that
- *    ran out of steps).
+ * 6. `invalid-invocation` — no Finish, and the agent called a tool the server does not offer (without a
+ *    deprecation error before it), with a parameter set it does not take, or with arguments the tool rejected.
+ * 7. `looping` — invocation looping, part 2: every other failure — no Finish although each call was well-formed
+ *    and ran: the agent kept invoking tools without progress until its steps or budget ran out.
+ *
+ * The labels are grouped into three top-level types (`ERROR_GROUPS`) and the aggregates print each label's share
+ * of the failures beside its count.
  *
  * Runs whose task could not be run at all (the model provider failed after every retry) are not agent
- * failures; they carry the class `run-error` and are counted apart.
+ * failures; they carry the class `run-error` and are counted apart. Searches that ran out of a suite's explicit
+ * model-call cap (`mcts.maxModelCalls`, off by default) carry `budget-exhausted`, also counted apart.
+ *
+ * Deliberate differences from ToolQA-D:
+ * - The paper labels failures by hand; these rules classify from the trajectory alone, and the grouping of the
+ *   six labels into three top-level types (tool-use, reasoning, instruction-following) is tooldrift's reading of
+ *   Table 7 (the paper is not among the sources, spec §9).
+ * - Kernel tool errors (a database not loaded, an unknown column, a bad program) count as invalid invocation.
  */
 import type { EvalEnding, EvalStep } from './run-task.ts';
 
@@ -24,37 +35,56 @@ export const ERROR_CATEGORIES = [
   {
     id: 'invalid-invocation',
     label: 'Invalid invocation',
-    rule: 'No Finish; called a tool the server does not offer, or with parameters it does not take.',
+    group: 'tool-use',
+    rule: 'No Finish; called a tool the server does not offer (no deprecation error before), with parameters it does not take, or with arguments the tool rejected.',
   },
   {
     id: 'deprecated-repeat',
     label: 'Repeated use of deprecated tools',
+    group: 'tool-use',
     rule: 'Called a deprecated or retired tool again after its deprecation message.',
+  },
+  {
+    id: 'tool-misuse',
+    label: 'Tool misuse',
+    group: 'tool-use',
+    rule: 'After a deprecation error, called a tool that does not exist (a hallucinated replacement).',
   },
   {
     id: 'looping',
     label: 'Invocation looping',
-    rule: 'Made the same call (action and Action Input) three times or more.',
+    group: 'reasoning',
+    rule: 'Kept invoking tools without progress: the same call three times or more, or no Finish although every call was well-formed.',
   },
   {
     id: 'incorrect-output',
     label: 'Incorrect output',
+    group: 'reasoning',
     rule: 'Ended with Finish, and the answer was wrong.',
   },
   {
     id: 'instructions-not-followed',
     label: 'Instructions not followed',
+    group: 'instruction-following',
     rule: 'No Finish; broke the ReAct format (unparsable step, Action Input not a JSON object) or stopped generating.',
-  },
-  {
-    id: 'tool-misuse',
-    label: 'Tool misuse',
-    rule: 'No Finish although every call was well-formed (tool errors, or a plan that ran out of steps).',
   },
 ] as const;
 
+/**
+ * The three top-level error types the labels are grouped into. The grouping is tooldrift's reading of Table 7
+ * (tool-use errors, reasoning errors, instruction-following errors); see docs/toolqa-d-differences.md.
+ */
+export const ERROR_GROUPS = [
+  { id: 'tool-use', label: 'Tool-use errors' },
+  { id: 'reasoning', label: 'Reasoning errors' },
+  { id: 'instruction-following', label: 'Instruction-following errors' },
+] as const;
+export type ErrorGroup = (typeof ERROR_GROUPS)[number]['id'];
+
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number]['id'];
 export const RUN_ERROR = 'run-error';
+/** A search that ran out of the suite's explicit model-call cap before it finished: not a wrong answer. */
+export const BUDGET_EXHAUSTED = 'budget-exhausted';
 
 export interface ClassifiableRun {
   correct: boolean;
@@ -70,12 +100,20 @@ function callKey(step: Pick<EvalStep, 'text' | 'action'>): string | null {
   return `${step.action}\u0000${input.replace(/\s+/g, '')}`;
 }
 
-/** The category of a run (null for a correct run; `run-error` when it could not be run). */
-export function classifyRun(run: ClassifiableRun): ErrorCategory | typeof RUN_ERROR | null {
+/**
+ * The category of a run (null for a correct run; `run-error` when it could not be run; `budget-exhausted` when a
+ * search hit the suite's model-call cap without an answer).
+ */
+export function classifyRun(
+  run: ClassifiableRun,
+): ErrorCategory | typeof RUN_ERROR | typeof BUDGET_EXHAUSTED | null {
   if (run.correct) return null;
   if (run.ending === 'error') return RUN_ERROR;
+  if (run.ending === 'call-budget') return BUDGET_EXHAUSTED;
   const deprecatedCalls = new Map<string, number>();
   const calls = new Map<string, number>();
+  let deprecationSeen = false;
+  let hallucinatedAfterDeprecation = false;
   let formatBroken = false;
   let invalid = false;
   for (const s of run.steps) {
@@ -86,12 +124,25 @@ export function classifyRun(run: ClassifiableRun): ErrorCategory | typeof RUN_ER
     const key = callKey(s);
     if (key !== null) calls.set(key, (calls.get(key) ?? 0) + 1);
     if (s.outcome === 'rejected:filtered' || s.outcome === 'rejected:argument-error') formatBroken = true;
-    if (s.outcome === 'rejected:invalid-action' || s.outcome === 'rejected:param-error') invalid = true;
+    if (s.outcome === 'rejected:invalid-action' && deprecationSeen) hallucinatedAfterDeprecation = true;
+    if (
+      s.outcome === 'rejected:invalid-action' ||
+      s.outcome === 'rejected:param-error' ||
+      s.outcome.startsWith('error:')
+    )
+      invalid = true;
+    if (s.outcome === 'rejected:retired') deprecationSeen = true;
   }
   if ([...deprecatedCalls.values()].some((n) => n >= 2)) return 'deprecated-repeat';
+  if (hallucinatedAfterDeprecation) return 'tool-misuse';
   if ([...calls.values()].some((n) => n >= 3)) return 'looping';
   if (run.ending === 'finish') return 'incorrect-output';
   if (formatBroken || run.ending === 'empty-generation') return 'instructions-not-followed';
   if (invalid) return 'invalid-invocation';
-  return 'tool-misuse';
+  return 'looping';
+}
+
+/** The top-level type of a label. */
+export function errorGroup(category: ErrorCategory): ErrorGroup {
+  return (ERROR_CATEGORIES.find((c) => c.id === category) as (typeof ERROR_CATEGORIES)[number]).group;
 }

@@ -54,6 +54,11 @@ export const PROBLEM_TYPES = {
     title: 'Request body too large',
     description: 'The body exceeds the documented maximum size (MAX_BODY_BYTES).',
   },
+  'uri-too-long': {
+    status: 414,
+    title: 'URI too long',
+    description: 'The URL exceeds the maximum length the API accepts; send large inputs in a request body.',
+  },
   'unsupported-media-type': {
     status: 415,
     title: 'Unsupported media type',

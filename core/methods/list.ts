@@ -4,5 +4,5 @@
  */
 export { greedy } from './greedy.ts';
 export { greedyMemory } from './greedy-memory.ts';
-export { mcts } from './mcts.ts';
+export { mcts, mctsNoCachedRollout, mctsNoReflection, mctsNoToolUpdate, mctsOracle } from './mcts.ts';
 export { reactReflexion } from './react-reflexion.ts';

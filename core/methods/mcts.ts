@@ -1,13 +1,23 @@
 /**
- * `mcts` — a small ToolEvo search per task (core/search: MCTS with self-reflection and tool update, ToolEVO
- * §3.2–3.3, spec toolqa-d.md §8.1); its answer is the Finish of the path core/search/answer.ts picks (the first
- * correct Finish when the search found one).
+ * The search methods — a small ToolEvo search per task (core/search: MCTS with self-reflection and tool update,
+ * ToolEVO §3.2–3.3, spec toolqa-d.md §8.1) — differing only in how the answer is read off the tree and in the
+ * Table 5 ablation they switch on:
+ * - `mcts`: the answer is chosen without gold, the most visited Finish, ties by Q (core/search/answer.ts);
+ * - `mcts-oracle`: the same search, answered by the first Finish judged correct when there is one — an upper
+ *   bound, labelled so wherever it is shown (evaluations seed it as `mcts`, so the two rows share their trees);
+ * - `mcts-no-reflection` (w/o self-reflection as the paper defines it: the reflection prompt is removed on
+ *   invocation errors and kept on deprecation errors; it needs `reflectionPrompt`), `mcts-no-tool-update`
+ *   (UpdateTool adds nothing to the tool list), `mcts-no-cached-rollout` (rollout states are thrown away).
  *
- * Options are the search budget; the model-call cap defaults to simulations × depth × 2. The temperature is the
- * search's own (0.5) unless the model choice sets one.
+ * Options are the search budget plus `depthPreset` (the paper's T, or the authors' per-dataset table),
+ * `reflectionPrompt` (tooldrift's explicit reflection prompt, off by default) and `maxModelCalls` (an explicit
+ * cap, off by default as in the original, which has only a per-question wall clock; a search stopped by it
+ * without a Finish ends as `call-budget`). The temperature is the search's own (0.5) unless the model choice sets
+ * one.
  */
 import { z } from 'zod';
-import { answerLeaf } from '../search/answer.ts';
+import { type AnswerRule, answerLeaf } from '../search/answer.ts';
+import { DEPTH_PRESETS, depthFor, type SearchConfigInput } from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
 import { node, pathTo, solutions } from '../search/tree.ts';
 import { defineMethod, memoryText, outcomeLabel } from './method.ts';
@@ -16,80 +26,147 @@ export const MctsBudgetSchema = z.strictObject({
   simulations: z.number().int().min(1).max(50).default(8),
   k: z.number().int().min(1).max(5).default(3),
   maxDepth: z.number().int().min(1).max(30).default(15),
+  /**
+   * An explicit model-call cap per task run (off by default: the original has only a per-question wall clock).
+   * A search that reaches it without a Finish ends as `call-budget`, reported apart from wrong answers.
+   */
+  maxModelCalls: z.number().int().min(1).max(100_000).optional(),
+  /** `paper`: T = maxDepth with depth > T; `toolevo-code`: the authors' per-dataset T and comparison. */
+  depthPreset: z.enum(DEPTH_PRESETS).default('paper'),
+  /** tooldrift's explicit reflection prompt on error states (off: ToolEvo reflects in its next Thought). */
+  reflectionPrompt: z.boolean().default(false),
 });
 
-export const mcts = defineMethod({
-  id: 'mcts',
-  summary:
-    'A small ToolEvo Monte Carlo tree search per task (self-reflection, tool update); answers its best path.',
-  options: MctsBudgetSchema,
-  aids: ['documentation', 'demonstrations'],
-  memory: null,
-  async run(input) {
-    const clock = input.clock ?? Date.now;
-    const started = clock();
-    const budget = input.options;
-    const tree = createSearch(
-      {
-        ...(input.task.id !== undefined ? { id: input.task.id } : {}),
-        question: input.task.question,
-        gold: input.task.gold,
-      },
-      {
-        mode: 'mcts',
-        simulations: budget.simulations,
-        k: budget.k,
-        maxDepth: budget.maxDepth,
-        maxModelCalls: input.limits.maxModelCalls ?? budget.simulations * budget.maxDepth * 2,
-        ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
-        seed: input.seeds.search,
-      },
-    );
-    const demonstrations = input.aids.demonstrations
-      ? await input.aids.demonstrations(input.task.question)
-      : [];
-    await runSearch(
-      tree,
-      searchEnv(tree, {
-        model: input.model,
-        world: input.world,
-        surface: input.surface,
-        docs: input.aids.documentation,
-        deps: input.deps,
-        demonstrations,
-        ...(input.now ? { now: input.now } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      }),
-    );
-    const leaf = answerLeaf(tree);
-    const end = leaf === null ? null : node(tree, leaf);
-    const finished = end?.ending === 'finish';
-    return {
-      answer: finished ? (end?.state.answer ?? null) : null,
-      correct: finished && end?.reward === 1,
-      ending: finished ? 'finish' : end?.terminal ? 'budget' : 'open',
-      steps: (leaf === null ? [] : pathTo(tree, leaf)).map((id) => {
-        const n = node(tree, id);
-        return {
-          text: n.text,
-          observation: n.observation,
-          ...(n.action !== undefined ? { action: n.action } : {}),
-          outcome: outcomeLabel(n.outcome),
-        };
-      }),
-      toolUpdates: end ? end.state.newTools.map(memoryText) : [],
-      modelCalls: tree.usage.modelCalls,
-      inputTokens: tree.usage.inputTokens,
-      outputTokens: tree.usage.outputTokens,
-      latencyMs: Math.max(0, clock() - started),
-      model: tree.model ?? input.model.model,
-      newTools: end ? [...end.state.newTools] : [],
-      search: {
-        nodes: tree.nodes.length,
-        iterations: tree.iteration,
-        solutions: solutions(tree).length,
-        ending: end?.ending ?? null,
-      },
-    };
-  },
-});
+/** No model-call cap: the search is bounded by its simulations and depth only. */
+const NO_CAP = Number.MAX_SAFE_INTEGER;
+
+function searchMethod<Id extends string>(
+  id: Id,
+  summary: string,
+  answerRule: AnswerRule,
+  ablation: SearchConfigInput = {},
+) {
+  return defineMethod({
+    id,
+    summary,
+    options: MctsBudgetSchema,
+    aids: ['documentation', 'demonstrations'],
+    memory: null,
+    async run(input) {
+      const clock = input.clock ?? Date.now;
+      const started = clock();
+      const budget = input.options;
+      const { dataset, difficulty } = input.task;
+      const depth =
+        dataset !== undefined && difficulty !== undefined
+          ? depthFor(budget.depthPreset, { dataset, difficulty }, budget.maxDepth)
+          : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
+      const tree = createSearch(
+        {
+          ...(input.task.id !== undefined ? { id: input.task.id } : {}),
+          question: input.task.question,
+          gold: input.task.gold,
+          ...(dataset !== undefined ? { dataset } : {}),
+        },
+        {
+          mode: 'mcts',
+          simulations: budget.simulations,
+          k: budget.k,
+          ...depth,
+          reflectionPrompt: budget.reflectionPrompt,
+          ...ablation,
+          maxModelCalls: budget.maxModelCalls ?? input.limits.maxModelCalls ?? NO_CAP,
+          ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+          seed: input.seeds.search,
+        },
+      );
+      const demonstrations = input.aids.demonstrations
+        ? await input.aids.demonstrations(input.task.question)
+        : [];
+      await runSearch(
+        tree,
+        searchEnv(tree, {
+          model: input.model,
+          world: input.world,
+          surface: input.surface,
+          docs: input.aids.documentation,
+          deps: input.deps,
+          demonstrations,
+          ...(input.now ? { now: input.now } : {}),
+          ...(input.signal ? { signal: input.signal } : {}),
+        }),
+      );
+      const leaf = answerLeaf(tree, answerRule);
+      const end = leaf === null ? null : node(tree, leaf);
+      const finished = end?.ending === 'finish';
+      return {
+        answer: finished ? (end?.state.answer ?? null) : null,
+        correct: finished && end?.reward === 1,
+        ending: finished
+          ? 'finish'
+          : tree.stopReason === 'budget'
+            ? 'call-budget'
+            : end?.ending === 'empty'
+              ? 'empty-generation'
+              : end?.terminal
+                ? 'budget'
+                : 'open',
+        steps: (leaf === null ? [] : pathTo(tree, leaf)).map((nid) => {
+          const n = node(tree, nid);
+          return {
+            text: n.text,
+            observation: n.observation,
+            ...(n.action !== undefined ? { action: n.action } : {}),
+            outcome: outcomeLabel(n.outcome),
+          };
+        }),
+        toolUpdates: end ? end.state.newTools.map(memoryText) : [],
+        modelCalls: tree.usage.modelCalls,
+        inputTokens: tree.usage.inputTokens,
+        outputTokens: tree.usage.outputTokens,
+        latencyMs: Math.max(0, clock() - started),
+        model: tree.model ?? input.model.model,
+        newTools: end ? [...end.state.newTools] : [],
+        search: {
+          nodes: tree.nodes.length,
+          iterations: tree.iteration,
+          solutions: solutions(tree).length,
+          ending: end?.ending ?? null,
+        },
+      };
+    },
+  });
+}
+
+export const mcts = searchMethod(
+  'mcts',
+  'A small ToolEvo Monte Carlo tree search per task; answers the most visited Finish (no gold).',
+  'visits',
+);
+
+export const mctsOracle = searchMethod(
+  'mcts-oracle',
+  'UPPER BOUND: the mcts search answered by the first Finish judged correct against gold.',
+  'oracle',
+);
+
+export const mctsNoReflection = searchMethod(
+  'mcts-no-reflection',
+  'Table 5 ablation of mcts: w/o self-reflection (no reflection prompt on invocation errors; needs reflectionPrompt).',
+  'visits',
+  { selfReflection: false },
+);
+
+export const mctsNoToolUpdate = searchMethod(
+  'mcts-no-tool-update',
+  'Table 5 ablation of mcts: w/o tool update (UpdateTool adds nothing to the tool list).',
+  'visits',
+  { toolUpdate: false },
+);
+
+export const mctsNoCachedRollout = searchMethod(
+  'mcts-no-cached-rollout',
+  'Table 5 ablation of mcts: w/o cached rollout (rollout states are thrown away).',
+  'visits',
+  { cachedRollout: false },
+);

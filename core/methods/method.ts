@@ -22,7 +22,12 @@ export interface EvalStep {
   outcome: string;
 }
 
-export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'open';
+/**
+ * How a task run ended: `finish`; `budget` (the greedy step limit, or a search whose answering path ended without a
+ * Finish); `empty-generation`; `call-budget` (a search stopped by an explicit model-call cap without a Finish to
+ * answer with — reported apart, not as a wrong answer); `open`.
+ */
+export type EvalEnding = 'finish' | 'budget' | 'empty-generation' | 'call-budget' | 'open';
 
 /** The task-run shape an evaluation stores, the same for every method (aggregates and the taxonomy rely on it). */
 export interface EvalOutcome {
@@ -50,6 +55,9 @@ export interface MethodOutcome extends EvalOutcome {
 export interface MethodTask {
   id?: string;
   question: string;
+  /** The task's dataset and difficulty (search methods: the few-shot pool and the `toolevo-code` depth). */
+  dataset?: string;
+  difficulty?: 'easy' | 'hard';
   /** Finish is judged against it (a free question passes '' and reports `correct` as unknown). */
   gold: Gold;
 }

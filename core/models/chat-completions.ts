@@ -28,6 +28,7 @@ export function chatCompletionBody(
   if (features.n > 1) body.n = features.n;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
   if (request.stop && request.stop.length > 0) body.stop = request.stop;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (features.seed !== undefined) body.seed = features.seed;

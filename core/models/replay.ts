@@ -47,6 +47,7 @@ export function normalizeRequest(request: GenerateRequest, defaultModel: string)
     n: request.n ?? 1,
     temperature: request.temperature,
     topP: request.topP,
+    frequencyPenalty: request.frequencyPenalty,
     stop: request.stop && request.stop.length > 0 ? request.stop : undefined,
     maxTokens: request.maxTokens,
     seed: request.seed,

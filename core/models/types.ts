@@ -14,6 +14,11 @@ export interface GenerateRequest {
   n?: number;
   temperature?: number;
   topP?: number;
+  /**
+   * OpenAI-style frequency penalty (ToolEvo's batched search uses 1.2, spec §8.1). Sent to providers that accept
+   * it (OpenAI-compatible servers, Workers AI); the simulator ignores it.
+   */
+  frequencyPenalty?: number;
   stop?: string[];
   maxTokens?: number;
   /** Makes sampling repeatable where the provider supports it (and always for `sim`). */

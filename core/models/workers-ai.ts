@@ -3,7 +3,7 @@
  * (`env.AI.run(model, inputs, { signal })`). Model names are configuration; what each model accepts comes
  * from the table below, built from the typed input schemas in @cloudflare/workers-types:
  * - `legacy` text-generation models (Llama, Mistral, …) take `{ messages, max_tokens, temperature, top_p,
- *   seed }` and answer `{ response, usage }`. They have no `n`, no log-probabilities and no stop sequences,
+ *   frequency_penalty, seed }` and answer `{ response, usage }`. They have no `n`, no log-probabilities and no stop sequences,
  *   so k candidates cost k calls, no log-probabilities are reported, and stop sequences are applied here by
  *   cutting the text at the first one (as an OpenAI server would, the stop sequence itself is not kept).
  * - `chat-completions` models (gpt-oss, GLM, Kimi, …) take and answer the OpenAI chat-completions format,
@@ -255,6 +255,9 @@ export class WorkersAiTextModel implements TextModel {
     if (request.maxTokens !== undefined) inputs.max_tokens = request.maxTokens;
     if (request.temperature !== undefined) inputs.temperature = request.temperature;
     if (request.topP !== undefined) inputs.top_p = request.topP;
+    // AiTextGenerationInput takes frequency_penalty (0–2); a negative value is not accepted there.
+    if (request.frequencyPenalty !== undefined && request.frequencyPenalty >= 0)
+      inputs.frequency_penalty = request.frequencyPenalty;
     if (seed !== undefined) inputs.seed = seed;
     if (info.stop && request.stop && request.stop.length > 0) inputs.stop = request.stop;
     if (info.structuredOutput && request.jsonSchema) {

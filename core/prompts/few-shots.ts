@@ -16,7 +16,7 @@ import { translateCall } from '../surfaces/translate.ts';
 import type { KernelCall } from '../world/kernel/kernel.ts';
 import { reactStepText, writeActionInput } from './react-format.ts';
 
-export const FEW_SHOTS_VERSION = '1';
+export const FEW_SHOTS_VERSION = '2';
 
 export interface FewShotStep {
   thought: string;
@@ -28,6 +28,8 @@ export interface FewShotStep {
 
 export interface FewShotExample {
   id: string;
+  /** The dataset whose pool the example belongs to (ToolEvo draws few-shots per dataset). */
+  dataset: string;
   question: string;
   steps: readonly FewShotStep[];
 }
@@ -42,6 +44,7 @@ const step = (
 export const TOOLEVO_FEW_SHOTS: readonly FewShotExample[] = [
   {
     id: 'coffee-week-mean',
+    dataset: 'coffee',
     question:
       'What was the average closing price of coffee over the trading days from 2015-03-02 to 2015-03-06, rounded to two decimals?',
     steps: [
@@ -82,6 +85,7 @@ export const TOOLEVO_FEW_SHOTS: readonly FewShotExample[] = [
   },
   {
     id: 'agenda-place',
+    dataset: 'agenda',
     question: 'Where was Chloe going to watch a film on the evening of 2022/01/04?',
     steps: [
       step(
@@ -100,6 +104,7 @@ export const TOOLEVO_FEW_SHOTS: readonly FewShotExample[] = [
   },
   {
     id: 'dblp-strongest-coauthor',
+    dataset: 'dblp',
     question:
       'With which co-author has Anke Hansen written the most papers, according to the DBLP co-author network?',
     steps: [
@@ -140,4 +145,64 @@ export function renderFewShot(example: FewShotExample, docs: Surface): string {
     parts.push(`${reactStepText(s.thought, name, writeActionInput(args))}\n\nObservation: ${observation}`);
   }
   return parts.join('\n\n');
+}
+
+/**
+ * ToolEvo's UpdateTool examples (spec §5.1): a deprecation message, the call of the tool it names, and the
+ * UpdateTool call that records it. tooldrift's wording; the tool names are invented and belong to no surface, so
+ * that the examples teach the reaction to a deprecation without giving away a surface's replacement names (the
+ * original's examples used P_s_in's real names).
+ */
+export const TOOLEVO_UPDATE_EXAMPLES: readonly string[] = [
+  [
+    'Thought: The database is loaded; now I keep only the rows of 2022-03-25.',
+    'Action: FilterDB',
+    'Action Input: {"condition": "Date=2022-03-25"}',
+    'Observation: Error: FilterDB[condition] is deprecated and will be removed in future releases. Use Select_Rows_Where[rule1], param example: {"rule1": "Date>=2021-05-01", "rule2": "Date<=2021-05-02"} instead.',
+    'Thought: FilterDB is deprecated and the message names Select_Rows_Where, which takes numbered rules. I filter with it.',
+    'Action: Select_Rows_Where',
+    'Action Input: {"rule1": "Date=2022-03-25"}',
+    'Observation: We have successfully filtered the data (12 rows).',
+    'Thought: The new filter tool worked the first time, so I record it with UpdateTool for the steps to come.',
+    'Action: UpdateTool',
+    'Action Input: {"newtool_desc": "Select_Rows_Where[rule1, rule2, ...], the new version of FilterDB: keeps the rows that satisfy every numbered rule, e.g. {\\"rule1\\": \\"Date>=2021-05-01\\", \\"rule2\\": \\"Date<=2021-05-02\\"}."}',
+    'Observation: The description for the new tool has been updated successfully.',
+  ].join('\n\n'),
+  [
+    'Thought: I need the Price column of the filtered rows.',
+    'Action: GetValue',
+    'Action Input: {"column_name": "Price"}',
+    'Observation: Error: GetValue[column_name] is deprecated and will be removed in future releases. Use Read_Column[field, AsList], param example: {"field": "Price", "AsList": "True"} instead.',
+    'Thought: GetValue is deprecated; Read_Column replaces it. I read the Price column with it.',
+    'Action: Read_Column',
+    'Action Input: {"field": "Price", "AsList": "True"}',
+    'Observation: {"Price": ["120.0", "95.5", "143.0"]}',
+    'Thought: Read_Column works. Before going on, I add its description with UpdateTool.',
+    'Action: UpdateTool',
+    'Action Input: {"newtool_desc": "Read_Column[field, AsList], the new version of GetValue: returns the values of one column of the filtered rows, e.g. {\\"field\\": \\"Price\\", \\"AsList\\": \\"True\\"}."}',
+    'Observation: The description for the new tool has been updated successfully.',
+  ].join('\n\n'),
+];
+
+/** Few-shots per generation call (ToolEvo's `num_examples`). */
+export const FEW_SHOTS_PER_CALL = 2;
+
+/**
+ * The examples of one generation call, drawn with `rng` as ToolEvo does for every call (spec §5.1): one of the
+ * UpdateTool examples, then `FEW_SHOTS_PER_CALL` examples of the task's dataset. A dataset with fewer examples of
+ * its own than that is topped up from the other datasets' examples (drawn with the same stream).
+ */
+export function drawFewShots(
+  dataset: string | undefined,
+  rng: { pick<T>(xs: readonly T[]): T; sample<T>(xs: readonly T[], n: number): T[] },
+  pool: readonly FewShotExample[] = TOOLEVO_FEW_SHOTS,
+): { update: string; examples: FewShotExample[] } {
+  const update = rng.pick(TOOLEVO_UPDATE_EXAMPLES);
+  const own = pool.filter((e) => e.dataset === dataset);
+  const examples = rng.sample(own, Math.min(FEW_SHOTS_PER_CALL, own.length));
+  if (examples.length < FEW_SHOTS_PER_CALL) {
+    const others = pool.filter((e) => e.dataset !== dataset);
+    examples.push(...rng.sample(others, FEW_SHOTS_PER_CALL - examples.length));
+  }
+  return { update, examples };
 }

@@ -45,7 +45,7 @@ import {
   type SteReflectInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
-import { TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
+import { SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -68,6 +68,7 @@ export interface PromptInputs {
   'draft/rewrite': DraftRewriteInput;
   'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
+  'toolevo/sft': TrainingPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
 
@@ -91,6 +92,7 @@ const TEMPLATES: Templates = {
   'draft/rewrite': DRAFT_REWRITE_PROMPT,
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT,
   'toolevo/training': TRAINING_PROMPT,
+  'toolevo/sft': SFT_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
 
@@ -131,6 +133,7 @@ const PURPOSES: Record<PromptId, string> = {
   'draft/rewrite': DRAFT_REWRITE_PROMPT.description,
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT.description,
   'toolevo/training': TRAINING_PROMPT.description,
+  'toolevo/sft': SFT_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };
 

@@ -1,8 +1,12 @@
 /**
  * The ToolEvo agent prompt (the structure of spec §5.1, tooldrift's own wording): a header with the tool list
  * rendered from the documentation surface (P_c in the ToolQA-D setting) followed by the UpdateTool lines of the
- * current path, numbered guidelines including the UpdateTool rule, three worked examples in the documented API,
- * the question, then the trajectory so far.
+ * current path, numbered guidelines including the UpdateTool rule, worked examples in the documented API, the
+ * question, then the trajectory so far.
+ *
+ * Examples: with `fewShots` (the search's default, as in ToolEvo) one UpdateTool example and two examples of the
+ * task's dataset, drawn for every generation call with a stream seeded by the caller (the tree's seed and the
+ * expanded state), so the prompt is still a function of its input; without it, three fixed examples.
  *
  * Layout (one system message with the role, one user message with everything else):
  *
@@ -12,17 +16,22 @@
  * \n\n{steps joined by \n\n}\n\n                          ← or just \n\n when there is no step yet
  * ```
  *
- * Differences from the ToolQA-D prompt (on purpose): the tool list appears once (the MCTS copy doubled it,
- * §4.10 item 19); the examples are fixed (not resampled per call) so that the prompt is a function of its input;
- * they are valid JSON (the original UpdateTool examples used single quotes, item 18); no example shows a drifted
- * API — drift is discovered through the environment's answers, as the guidelines say.
+ * Deliberate differences from ToolQA-D's prompt:
+ * - The tool list appears once (the MCTS copy doubled it, §4.10 item 19).
+ * - The examples are valid JSON (the original UpdateTool examples used single quotes, item 18).
+ * - The UpdateTool examples use invented tool names, not a surface's real replacements (the original showed
+ *   P_s_in's names).
+ * - The dataset pools hold tooldrift's examples (one each for coffee, agenda and dblp so far), topped up from the
+ *   other datasets' examples where a dataset has fewer than two.
+ * - Callers without a per-call seed (the greedy agent) show three fixed examples and no UpdateTool example.
  */
 import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
+import { Rng } from '../util/random.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import { FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from './few-shots.ts';
+import { drawFewShots, FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from './few-shots.ts';
 import { type TrajectoryStep, trajectoryText } from './react-format.ts';
 import { renderDemonstrations, type SteDemonstration } from './ste.ts';
 import type { PromptTemplate } from './types.ts';
@@ -34,7 +43,7 @@ export const TURN_MARKER = 'Now it is your turn.';
 
 export const TOOLEVO_SYSTEM = 'You are an agent that answers questions by calling tools.';
 
-const HEADER =
+export const TOOLEVO_HEADER =
   'Answer the question below by working with tools, one step at a time. These tools are available:';
 
 /** The guidelines; number 4 is ToolEvo's UpdateTool rule. */
@@ -67,10 +76,23 @@ export interface AgentPromptInput {
   /** For documentation of surfaces whose tools have sunset dates. */
   now?: ResolveOptions['now'];
   /**
+   * ToolEvo's per-call few-shots (spec §5.1): one UpdateTool example and two examples of `dataset`, drawn with a
+   * stream seeded by `seed`. Without it the three fixed examples are shown (tooldrift's variant, used where no
+   * per-call seed exists, e.g. the greedy agent).
+   */
+  fewShots?: { dataset?: string | undefined; seed: string };
+  /**
    * STE demonstrations (the demonstrations aid): retrieved exemplars placed after the worked examples and
    * before the turn marker (`ste/demonstrations` layout). Absent or empty → the prompt is unchanged.
    */
   demonstrations?: readonly SteDemonstration[];
+}
+
+/** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
+function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots'>): string {
+  if (!input.fewShots) return TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
+  const drawn = drawFewShots(input.fewShots.dataset, new Rng(`few-shots/${input.fewShots.seed}`));
+  return [drawn.update, ...drawn.examples.map((e) => renderFewShot(e, input.docs))].join('\n\n');
 }
 
 /**
@@ -80,10 +102,10 @@ export interface AgentPromptInput {
 export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'steps'>): string {
   const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
   const guidelines = TOOLEVO_GUIDELINES.map((g, i) => `${i + 1}. ${g}`).join('\n');
-  const examples = TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
+  const examples = renderExamples(input);
   const demos = renderDemonstrations(input.demonstrations ?? [], false);
   const block = demos === '' ? '' : `${demos}\n\n`;
-  return `${HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${block}${TURN_MARKER}`;
+  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${guidelines}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${block}${TURN_MARKER}`;
 }
 
 /** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */

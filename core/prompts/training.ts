@@ -6,9 +6,10 @@
  * their observations (what the agent prompt shows after the question at that state).
  */
 import type { ChatMessage } from '../messages/chat.ts';
+import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { TrajectoryStep } from './react-format.ts';
-import { agentInstructions, agentPromptTail, TOOLEVO_AGENT_VERSION } from './toolevo.ts';
+import { agentInstructions, agentPromptTail, TOOLEVO_AGENT_VERSION, TOOLEVO_HEADER } from './toolevo.ts';
 import type { PromptTemplate } from './types.ts';
 
 export interface TrainingPromptInput {
@@ -31,6 +32,25 @@ export const TRAINING_PROMPT: PromptTemplate<TrainingPromptInput> = {
     return [
       { role: 'system', content: agentInstructions({ docs: input.docs }) },
       { role: 'user', content: `Question: ${input.question.trim()}${tail}` },
+    ];
+  },
+};
+
+/**
+ * ToolEvo's SFT prompt (spec §5.1, tooldrift's wording): the system message is the header and the tool list over
+ * the documentation surface — no guidelines, no few-shots — and the user message the question. The default system
+ * message of SFT records (core/search/trajectories.ts); `toolevo/training` stays for DPO and single-turn records.
+ */
+export const SFT_PROMPT: PromptTemplate<TrainingPromptInput> = {
+  id: 'toolevo/sft',
+  family: 'toolevo',
+  version: `${TOOLEVO_AGENT_VERSION}+sft.1`,
+  description:
+    "ToolEvo's SFT prompt (SFT records): the header and the tool list as the system message, the question as the user message.",
+  render(input): [ChatMessage, ChatMessage] {
+    return [
+      { role: 'system', content: `${TOOLEVO_HEADER}\n\n${renderToolList(input.docs)}` },
+      { role: 'user', content: `Question: ${input.question.trim()}` },
     ];
   },
 };

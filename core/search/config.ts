@@ -3,12 +3,81 @@
  * checked before a search runs. Defaults follow the issue (k = 5, T = 15) where it departs from ToolQA-D's run
  * scripts (k = 2, depth per dataset); everything else is the spec's value.
  *
+ * Faithful defaults (issue 17) with tooldrift's variants as named options:
+ * - `depthRule: 'paper'` — ToolEVO Algorithm 1 stops when depth > T, so a non-Finish step at depth T + 1 is
+ *   terminal. `'code'` is the authors' code: the parent's depth is compared (`parent.depth > max_depth`), so a
+ *   step at depth T + 2 is the first terminal one. `'tooldrift'` is the older rule `depth >= T`. The code's
+ *   per-dataset T table is the preset `TOOLEVO_CODE_DEPTH` (`depthFor`, used with `depthPreset: 'toolevo-code'`
+ *   by suites and explorations).
+ * - `priors: 'raw'` — P = exp(mean token log-prob) of each candidate, the first of duplicate texts kept (spec §8.2).
+ *   `'normalised'` is tooldrift's variant (normalised over siblings, duplicates' weights added).
+ * - `emptyCandidates: 'any'` — one empty candidate among the k makes the expanded state terminal with −1, and a
+ *   prompt over `promptWordLimit` words counts as an empty generation (spec §5.3, §8.2). `'all'` reacts only when
+ *   every candidate is empty (tooldrift's earlier rule).
+ * - `frequencyPenalty: 1.2` — the authors' batched generator (spec §8.1); providers that accept it get it.
+ * - `fewShots: 'per-call'` — as in the original, every generation call shows one UpdateTool example and two
+ *   examples of the task's dataset, drawn with a stream seeded by the tree's seed and the expanded state
+ *   (spec §5.1); `'fixed'` shows tooldrift's three fixed examples.
+ * - `reflectionPrompt: false` — the original has no separate reflection prompt: reflection is the next
+ *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
+ *   "Reflection:" prompt on error states.
+ *
+ * Deliberate differences from ToolQA-D:
+ * - k = 5 candidates per expansion by default (the run scripts use 2); T = 15 for every dataset by default (the
+ *   paper's value; the code's per-dataset table is the `toolevo-code` depth preset).
+ * - Without log-probabilities (providers that give none) raw priors are 1 for every candidate.
+ * - The options listed above (`depthRule: 'tooldrift'`, `priors: 'normalised'`, `emptyCandidates: 'all'`,
+ *   `promptWordLimit: 0`, `reflectionPrompt: true`; all together `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's
+ *   variants, off by default.
+ * - `selfReflection: false` (the ablation) needs `reflectionPrompt`: it keeps the reflection prompt on
+ *   deprecation errors and removes it on invocation errors, the paper's definition of "w/o self-reflection";
+ *   without the explicit prompt there is no separate reflection to remove (the original reflects in its next
+ *   Thought), so the flag changes nothing.
+ * - Per-tree model-call and token budgets (`maxModelCalls`, `maxTokens`) stand in for the original's 3,600 s
+ *   per-question wall-clock limit.
+ *
  * Ablations: `selfReflection: false` (error states are expanded with the plain agent prompt), `toolUpdate: false`
  * (UpdateTool is answered as usual but adds nothing to the path's tool list), `cachedRollout: false` (rollout
  * states are thrown away after the rollout, so a later expansion of the same state calls the model again), and
  * `mode: 'greedy'` (one path: k = 1, temperature 0, the search ends when that path reaches a terminal state).
  */
 import { z } from 'zod';
+
+export const DEPTH_RULES = ['paper', 'code', 'tooldrift'] as const;
+export type DepthRule = (typeof DEPTH_RULES)[number];
+export const PRIOR_MODES = ['raw', 'normalised'] as const;
+export type PriorMode = (typeof PRIOR_MODES)[number];
+export const EMPTY_CANDIDATE_RULES = ['any', 'all'] as const;
+export const DEPTH_PRESETS = ['paper', 'toolevo-code'] as const;
+export type DepthPreset = (typeof DEPTH_PRESETS)[number];
+
+/**
+ * The authors' per-dataset `max_depth` (spec §8.1, MCTS run scripts): easy — agenda 8, scirex 6, every other
+ * set 15; hard — scirex 6, every other set 20. Datasets the table does not name (gsm8k) get the paper's 15.
+ */
+export function toolevoCodeDepth(dataset: string, difficulty: 'easy' | 'hard'): number {
+  if (dataset === 'scirex') return 6;
+  if (difficulty === 'hard') return 20;
+  return dataset === 'agenda' ? 8 : 15;
+}
+
+/** Depth settings of a preset: the paper's T = 15 with `depth > T`, or the code's table with its comparison. */
+export function depthFor(
+  preset: DepthPreset,
+  task: { dataset: string; difficulty: 'easy' | 'hard' },
+  maxDepth = 15,
+): { maxDepth: number; depthRule: DepthRule } {
+  return preset === 'toolevo-code'
+    ? { maxDepth: toolevoCodeDepth(task.dataset, task.difficulty), depthRule: 'code' }
+    : { maxDepth, depthRule: 'paper' };
+}
+
+/** Whether a non-Finish step at `depth` ends its path (the step's parent is at `depth − 1`). */
+export function depthExceeded(depth: number, maxDepth: number, rule: DepthRule): boolean {
+  if (rule === 'tooldrift') return depth >= maxDepth;
+  if (rule === 'code') return depth - 1 > maxDepth;
+  return depth > maxDepth;
+}
 
 export const SearchConfigSchema = z
   .object({
@@ -17,8 +86,17 @@ export const SearchConfigSchema = z
     k: z.number().int().min(1).max(64).default(5),
     cPuct: z.number().min(0).default(1.25),
     temperature: z.number().min(0).default(0.5),
-    /** Max depth T: a non-Finish step at depth T is terminal (−1). */
+    /** Max depth T (see `depthRule` for the comparison). */
     maxDepth: z.number().int().min(1).default(15),
+    depthRule: z.enum(DEPTH_RULES).default('paper'),
+    priors: z.enum(PRIOR_MODES).default('raw'),
+    emptyCandidates: z.enum(EMPTY_CANDIDATE_RULES).default('any'),
+    /** A prompt longer than this many whitespace-separated words is not sent (an empty generation); 0 = no limit. */
+    promptWordLimit: z.number().int().min(0).default(8000),
+    frequencyPenalty: z.number().min(-2).max(2).default(1.2),
+    reflectionPrompt: z.boolean().default(false),
+    /** `per-call`: ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the dataset); `fixed`. */
+    fewShots: z.enum(['per-call', 'fixed']).default('per-call'),
     /** Simulations M (iterations of select → expand → evaluate → back-propagate). */
     simulations: z.number().int().min(1).default(12),
     /** `max_load_db`: a path whose load counter exceeds it ends with −1. */
@@ -36,8 +114,24 @@ export const SearchConfigSchema = z
   })
   .strict();
 
-export type SearchConfig = z.output<typeof SearchConfigSchema>;
 export type SearchConfigInput = z.input<typeof SearchConfigSchema>;
+
+/**
+ * tooldrift's earlier search settings as one named option set (every item a documented variant): depth >= T,
+ * normalised priors, an expansion fails only when every sample is empty, no prompt-length limit, no frequency
+ * penalty, the explicit reflection prompt on error states, the three fixed few-shots.
+ */
+export const TOOLDRIFT_SEARCH_VARIANT = {
+  depthRule: 'tooldrift',
+  priors: 'normalised',
+  emptyCandidates: 'all',
+  promptWordLimit: 0,
+  frequencyPenalty: 0,
+  reflectionPrompt: true,
+  fewShots: 'fixed',
+} as const satisfies Partial<SearchConfigInput>;
+
+export type SearchConfig = z.output<typeof SearchConfigSchema>;
 
 /** The validated configuration; greedy mode forces k = 1 and temperature 0. */
 export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig {

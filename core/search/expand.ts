@@ -1,23 +1,26 @@
 /**
  * Expansion of one state: k candidate steps in one model call, each distinct non-empty text executed on the
  * server surface from the state's own EnvState, with the terminal checks of spec §8.2 (in this order: Finish → ±1
- * from the world's answer matching; depth T reached → −1; load counter above `maxLoads` → −1).
+ * from the world's answer matching; depth limit (`depthRule`, config.ts) → −1; load counter above `maxLoads` → −1).
  *
  * The prompt is the ToolEvo agent prompt over the documentation surface, the path's UpdateTool lines and the path's
- * steps; when the state is an error state (the step was rejected — unparsable, unknown tool, deprecated or retired,
- * wrong parameters — or the tool answered with an error) and self-reflection is on, the reflection prompt (ToolEVO
- * eq. 5: a ~ π(· | s_t, reflection)) is used instead, so the search tries to repair the step rather than stop.
+ * steps. As in the original, reflection (ToolEVO eq. 5: a ~ π(· | s_t, reflection)) is the next Thought/Action the
+ * same policy samples on an error state. With the tooldrift option `reflectionPrompt` an error state (the step was
+ * rejected — unparsable, unknown tool, deprecated or retired, wrong parameters — or the tool answered with an
+ * error) is expanded with the explicit reflection prompt instead; the ablation `selfReflection: false` keeps that
+ * prompt on deprecation errors only (the paper's "w/o self-reflection" removes it on invocation errors).
+ *
+ * Empty generations (spec §5.3, §8.2): with `emptyCandidates: 'any'` (the original) one empty candidate among the
+ * k, or a prompt longer than `promptWordLimit` words (never sent), makes the expanded state terminal with −1, and
+ * the caller back-propagates that −1; `'all'` reacts only when every candidate is empty.
  *
  * Every model call is seeded from the tree's seed and the expanded state's key (its node id), so a state expanded
  * again after a restart gets the same candidates.
  *
  * Deliberate differences from ToolQA-D:
- * - A non-Finish step at depth T is terminal, so a path has at most T steps (the original checked the parent's
- *   depth against max_depth and allowed up to T + 2).
  * - With `toolUpdate` off, UpdateTool is answered as usual but its line is not added to the path's tool list
  *   (the ablation "without tool update").
- * - No prompt-length limit (the original skipped generation above 8,000 words); the per-tree model-call and token
- *   budgets take its place.
+ * - The per-tree model-call and token budgets (off unless a suite sets them) end a path with −1 (`budget`).
  */
 import type { Candidate, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
@@ -29,7 +32,8 @@ import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
 import type { World } from '../world/types.ts';
-import { mergedPriors } from './puct.ts';
+import { depthExceeded } from './config.ts';
+import { candidatePriors } from './puct.ts';
 import type { NodeEnding, SearchNode, SearchTree } from './tree.ts';
 
 /** The stop string of ToolQA-D's generation calls. */
@@ -56,11 +60,35 @@ export type ChildDraft = Omit<SearchNode, 'id' | 'parent' | 'children'>;
 export type Expansion =
   | { kind: 'children'; drafts: ChildDraft[] }
   /** No child could be made: the state itself becomes terminal with this ending (−1). */
-  | { kind: 'fail'; ending: Extract<NodeEnding, 'no-child' | 'budget'> };
+  | { kind: 'fail'; ending: Extract<NodeEnding, 'no-child' | 'empty' | 'budget'> };
 
 /** Error states (spec: invocation, parameter or deprecation errors) get the reflection prompt. */
 export function isErrorState(outcome: StepOutcome | null): boolean {
   return outcome !== null && (outcome.kind === 'rejected' || outcome.kind === 'error');
+}
+
+/** A deprecation error: the surface answered a deprecated or retired tool name with its deprecation message. */
+export function isDeprecationError(outcome: StepOutcome | null): boolean {
+  return outcome?.kind === 'rejected' && outcome.reason === 'retired';
+}
+
+/**
+ * Whether the explicit reflection prompt expands a state: only with `reflectionPrompt` (a tooldrift option), on
+ * error states; with the ablation `selfReflection: false` only on deprecation errors (the paper's definition).
+ */
+export function usesReflectionPrompt(
+  config: Pick<SearchTree['config'], 'reflectionPrompt' | 'selfReflection'>,
+  outcome: StepOutcome | null,
+): boolean {
+  if (!config.reflectionPrompt || !isErrorState(outcome)) return false;
+  return config.selfReflection || isDeprecationError(outcome);
+}
+
+/** Whitespace-separated words of a prompt (the original's length test, `len(prompt.split())`). */
+export function promptWords(messages: readonly { content: string }[]): number {
+  let words = 0;
+  for (const m of messages) words += m.content.split(/\s+/).filter((w) => w !== '').length;
+  return words;
 }
 
 /** The text before the first stop string, trimmed. */
@@ -96,8 +124,9 @@ export async function expandState(
 ): Promise<Expansion> {
   if (budgetSpent(tree)) return { kind: 'fail', ending: 'budget' };
   const config = tree.config;
-  // The search's prompt choice is ToolEvo's, switched by the `selfReflection` ablation (search/config.ts).
-  const prompts = toolEvoStepPrompts(config.selfReflection);
+  // The search's prompt choice: ToolEvo's agent prompt; tooldrift's reflection prompt on error states only with
+  // `reflectionPrompt` (and, with the `selfReflection: false` ablation, on deprecation errors only).
+  const prompts = toolEvoStepPrompts(usesReflectionPrompt(config, parent.outcome));
   const prompt = isErrorState(parent.outcome) ? prompts.afterFailure : prompts.step;
   const messages = renderPrompt(prompt, {
     question: tree.task.question,
@@ -105,13 +134,19 @@ export async function expandState(
     newTools: parent.state.newTools,
     steps,
     now: env.now,
+    ...(config.fewShots === 'per-call'
+      ? { fewShots: { dataset: tree.task.dataset, seed: `${config.seed}/${key}` } }
+      : {}),
     ...(env.demonstrations ? { demonstrations: env.demonstrations } : {}),
   });
+  if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
+    return { kind: 'fail', ending: 'empty' };
   const response = await env.model.generate(
     {
       messages,
       n: config.k,
       temperature: config.temperature,
+      frequencyPenalty: config.frequencyPenalty,
       stop: SEARCH_STOP,
       maxTokens: config.maxNewTokens,
       seed: requestSeed(tree, key),
@@ -127,14 +162,18 @@ export async function expandState(
   tree.model = response.model;
 
   const texts: { text: string; candidate: Candidate }[] = [];
+  let empty = response.candidates.length === 0;
   for (const candidate of response.candidates) {
     const text = cutStep(candidate.text);
     if (text !== '') texts.push({ text, candidate });
+    else empty = true;
   }
   if (texts.length === 0) return { kind: 'fail', ending: 'no-child' };
+  // Spec §8.2: any empty sample makes the state terminal (−1) in the original.
+  if (empty && config.emptyCandidates === 'any') return { kind: 'fail', ending: 'empty' };
 
   const drafts: ChildDraft[] = [];
-  for (const { text, prior } of mergedPriors(texts)) {
+  for (const { text, prior } of candidatePriors(texts, config.priors)) {
     const step = await stepSurface(env.world, env.surface, parent.state, text, env.deps, { now: env.now });
     const state = config.toolUpdate ? step.state : { ...step.state, newTools: parent.state.newTools };
     const depth = parent.depth + 1;
@@ -143,7 +182,7 @@ export async function expandState(
     if (step.outcome.kind === 'finished') {
       ending = 'finish';
       reward = step.outcome.correct ? 1 : -1;
-    } else if (depth >= config.maxDepth) {
+    } else if (depthExceeded(depth, config.maxDepth, config.depthRule)) {
       ending = 'depth';
       reward = -1;
     } else if (state.loads > config.maxLoads) {

@@ -19,9 +19,13 @@
  * The search ends after M simulations, when the root is exhausted (every path terminal), when the per-tree
  * model-call or token budget is spent, or — in greedy mode — when its single path is terminal.
  *
+ * A leaf whose expansion yields an empty generation (spec §8.2: any empty sample, or a prompt over the word limit)
+ * or no child becomes terminal with −1, and that −1 is back-propagated from it — as in the original, where the
+ * empty node's −1 reward is the value the iteration back-propagates.
+ *
  * Deliberate differences from ToolQA-D:
- * - A leaf whose expansion yields no child (or hits the budget) becomes terminal with −1 and that −1 is
- *   back-propagated from it (the original only marked it terminal).
+ * - A search may carry a model-call or token budget (off by default, set by evaluation suites that ask for one):
+ *   running out makes the state being expanded terminal (`budget`, −1) and ends the search.
  * - Greedy mode (k = 1, temperature 0, one iteration) is a single path through the same machinery, for baselines.
  */
 

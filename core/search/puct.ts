@@ -10,22 +10,48 @@
  * non-terminal child with the highest score, ties broken uniformly by the iteration's seeded stream; if every
  * child is terminal the node itself becomes terminal (`exhausted`) and selection stops.
  *
- * Priors: P(child) = geometric-mean token probability of its candidate text, normalised over the siblings so that
- * they sum to 1; uniform when the provider gives no log-probabilities.
+ * Priors (`priors` in config.ts):
+ * - `raw` (default, the original, spec §8.2): P(child) = exp(mean token log-prob) of its candidate text — the raw
+ *   geometric-mean token probability, not normalised; of duplicate texts the first is kept with its own prior.
+ *   Without log-probabilities every candidate gets P = 1 (the original always had them; tooldrift's choice).
+ * - `normalised` (tooldrift's variant): the same probabilities added up per distinct text and normalised over the
+ *   siblings so that they sum to 1; uniform without log-probabilities. With 5 confident candidates this shrinks
+ *   the exploration term about 4.5× against `raw`.
  *
  * Deliberate differences from ToolQA-D:
- * - Priors are normalised over the siblings (the original used the raw geometric mean, so a family of long,
- *   confident candidates weighed more than the same number of short ones); duplicated candidates are merged and
- *   their weights added, so an action sampled twice has twice the prior.
  * - Ties are broken by the seeded stream rather than Python's global `random`.
  */
 import type { Candidate } from '../models/types.ts';
 import { candidateProbability } from '../models/types.ts';
 import type { Rng } from '../util/random.ts';
+import type { PriorMode } from './config.ts';
 import { node, q, type SearchNode, type SearchTree } from './tree.ts';
 
 export function puctScore(child: SearchNode, parentVisits: number, cPuct: number): number {
   return q(child) + (cPuct * child.prior * Math.sqrt(parentVisits)) / (1 + child.visits);
+}
+
+/** Raw priors (the original): each distinct text once, the first occurrence's probability (1 without one). */
+export function rawPriors(candidates: readonly { text: string; candidate: Candidate }[]): {
+  text: string;
+  prior: number;
+}[] {
+  const seen = new Set<string>();
+  const out: { text: string; prior: number }[] = [];
+  for (const c of candidates) {
+    if (seen.has(c.text)) continue;
+    seen.add(c.text);
+    out.push({ text: c.text, prior: candidateProbability(c.candidate) ?? 1 });
+  }
+  return out;
+}
+
+/** The priors of a family of candidates under `mode`. */
+export function candidatePriors(
+  candidates: readonly { text: string; candidate: Candidate }[],
+  mode: PriorMode,
+): { text: string; prior: number }[] {
+  return mode === 'raw' ? rawPriors(candidates) : mergedPriors(candidates);
 }
 
 /**

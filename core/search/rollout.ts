@@ -8,8 +8,9 @@
  * children are walked again — no model call is repeated for a cached state. With `cachedRollout` off, the rollout's
  * states are scratch values dropped afterwards, so expanding the same state later calls the model again.
  *
- * A state that yields no child becomes terminal (`no-child`, −1) when it is in the tree; a scratch state just ends
- * the rollout with −1.
+ * A state that yields no child or an empty generation becomes terminal (`no-child` / `empty`, −1) when it is in
+ * the tree; a scratch state just ends the rollout with −1. Either way the rollout's value is −1, back-propagated
+ * from the evaluated child (spec §8.2).
  */
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import type { Rng } from '../util/random.ts';
@@ -31,8 +32,12 @@ export function pathSteps(tree: SearchTree, id: number): TrajectoryStep[] {
   });
 }
 
-/** Makes a tree state terminal with −1 (`no-child` or `budget`). */
-export function markFailed(ctx: IterationContext, n: SearchNode, ending: 'no-child' | 'budget'): void {
+/** Makes a tree state terminal with −1 (`no-child`, `empty` or `budget`). */
+export function markFailed(
+  ctx: IterationContext,
+  n: SearchNode,
+  ending: 'no-child' | 'empty' | 'budget',
+): void {
   ctx.journal.touch(n);
   n.expanded = true;
   n.terminal = true;

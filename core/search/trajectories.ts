@@ -1,46 +1,59 @@
 /**
  * Training data from finished search trees (ToolEVO §3.4, spec §8): the root→Finish paths of a tree as
- * trajectories, the seeded choice of at most 4 successful trajectories per task for SFT, chat-format SFT records,
- * and DPO preference pairs from sibling branches.
+ * trajectories, the choice of at most 4 successful trajectories per task for SFT, chat-format SFT records, and DPO
+ * preference pairs from sibling branches.
  *
  * Trajectory text is the spec §5.3 trajectory format (`trajectoryText`): every step as
  * `<Thought/Action/Action Input>\n\nObservation: <observation>`, steps joined by a blank line.
  *
- * SFT record (one JSON object per line; the `messages` column of TRL's SFTTrainer and of LLaMA-Factory's
- * sharegpt format with `"formatting": "sharegpt", "columns": {"messages": "messages"}` and OpenAI-style
- * role/content tags):
+ * Selection (`selectForTraining`): ToolEvo wants trajectories that hit a deprecation, reflect and recover — once.
+ * The default (`clean`) ranks a task's successes by (a call repeated after it failed: no before yes, fewer steps,
+ * a shuffle seeded by (seed, task id)) and keeps the first 4; `uniform` is the paper's seeded uniform choice of ≤ 4.
+ * `trajectoryStats` gives what the export manifest reports per record: steps, deprecation errors met, repeats.
+ *
+ * SFT record (one JSON object per line, the `messages` column of TRL's SFTTrainer and of LLaMA-Factory's sharegpt
+ * format with OpenAI-style role/content tags). Default `multi-turn`:
  *
  * ```json
  * {"messages": [
- *    {"role": "system", "content": "<agent prompt header: P_c tool list, guidelines, format, examples, 'Now it is your turn.'>"},
+ *    {"role": "system", "content": "<header + P_c tool list (no guidelines, no few-shots: ToolEvo's SFT prompt)>"},
  *    {"role": "user", "content": "Question: <question>"},
- *    {"role": "assistant", "content": "<the trajectory text, Finish step included>"}],
+ *    {"role": "assistant", "content": "<step 1: Thought/Action/Action Input>"},
+ *    {"role": "user", "content": "Observation: <observation 1>"},
+ *    …,
+ *    {"role": "assistant", "content": "<Finish step>"}],
  *  "meta": {...}}
  * ```
  *
- * The system message is the ToolEvo agent prompt head rendered over the P_c documentation only (no UpdateTool
- * lines: the trajectory itself shows the drift being discovered and the UpdateTool calls), as in ToolEVO §3.4.
- * The assistant message holds the observations too, exactly as the agent saw the path; mask them in training if
- * wanted (every observation starts a line with `Observation: `).
+ * so a trainer that computes the loss on assistant turns only (TRL `assistant_only_loss`, LLaMA-Factory's default)
+ * never learns environment text; the final Finish observation is left out (it is the environment's verdict).
+ * `single-turn` (an option) is the earlier layout: one assistant message with the whole trajectory, observations
+ * included. `systemPrompt: 'agent-head'` (an option) uses the full agent prompt head (guidelines and few-shots)
+ * instead of the tool list only.
  *
  * DPO record (TRL's conversational preference format `prompt` / `chosen` / `rejected`):
  *
  * ```json
- * {"prompt": [{"role": "system", "content": "<same header>"},
+ * {"prompt": [{"role": "system", "content": "<agent prompt head>"},
  *             {"role": "user", "content": "Question: <question>\n\n<shared steps with observations>"}],
  *  "chosen": [{"role": "assistant", "content": "<the step toward a correct Finish>"}],
  *  "rejected": [{"role": "assistant", "content": "<the sibling step>"}],
  *  "meta": {...}}
  * ```
  *
- * The user message of a pair is what the agent prompt shows after the question at that state (the shared prefix
- * in the trajectory format); chosen and rejected are generated step texts (Thought/Action/Action Input, no
- * observation), i.e. what the model produces at that state.
- *
  * A pair is made at every node p with a child a whose subtree holds a correct Finish and a child b whose subtree
- * holds a failure but no correct Finish: one pair per (p, a, b), whatever the number of leaves below them. Over a
- * whole tree, failures are all terminal nodes with reward −1 (wrong Finish, depth, loads, no child, budget); over
+ * holds a failure but no correct Finish, when a and b differ in action or Action Input (a pair differing only in
+ * Thought wording teaches nothing about tool use; `dpoPairsFromPaths` reports how many it dropped). Over a whole
+ * tree, failures are all terminal nodes with reward −1 (wrong Finish, depth, loads, no child, empty, budget); over
  * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
+ *
+ * Deliberate differences from ToolQA-D:
+ * - The default SFT selection (`clean`) is tooldrift's: ToolEvo draws ≤ 4 successes per task uniformly
+ *   (`uniform`, an option), which keeps trajectories that repeat a failed call several times.
+ * - Multi-turn SFT records are tooldrift's layout (ToolEvo's SFT user message holds the question and the previous
+ *   steps joined by newlines, spec §5.1); the system message matches ToolEvo's SFT prompt (tool list only) in
+ *   tooldrift's wording.
+ * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input.
  */
 
 import type { ChatMessage } from '../messages/chat.ts';
@@ -59,6 +72,8 @@ export interface TrajectoryStepRecord extends TrajectoryStep {
   action?: string;
   /** The step's outcome kind: ok, error, rejected, finished. */
   outcome: string | null;
+  /** The reason of a rejected or failed step (`retired` for a deprecation error); absent in older records. */
+  reason?: string;
 }
 
 /** Who and what produced a tree (copied onto every trajectory). */
@@ -101,6 +116,8 @@ function stepRecord(tree: SearchTree, id: number): TrajectoryStepRecord {
     outcome: n.outcome?.kind ?? null,
   };
   if (n.action !== undefined) step.action = n.action;
+  if (n.outcome && (n.outcome.kind === 'rejected' || n.outcome.kind === 'error'))
+    step.reason = n.outcome.reason;
   return step;
 }
 
@@ -124,35 +141,110 @@ export function extractTrajectories(tree: SearchTree, meta: TrajectoryMeta): Tra
   return out;
 }
 
+/** What the export manifest reports per SFT record. */
+export interface TrajectoryStats {
+  steps: number;
+  /** Steps answered with a deprecation message (a deprecated or retired tool name). */
+  deprecationErrors: number;
+  /** Calls (action and Action Input, ignoring whitespace) made again after the same call had failed. */
+  repeats: number;
+}
+
+/** The call of a step as written (action and Action Input, whitespace removed), null when it is not a call. */
+function callOf(step: Pick<TrajectoryStepRecord, 'text' | 'action'>): string | null {
+  if (step.action === undefined) return null;
+  const at = step.text.search(/Action Input\s*:/);
+  const input = at < 0 ? '' : step.text.slice(at).replace(/^Action Input\s*:/, '');
+  return `${step.action}\u0000${input.replace(/\s+/g, '')}`;
+}
+
+/** A deprecation error: the stored reason, or (older records without one) the deprecation message's wording. */
+function isDeprecation(step: Pick<TrajectoryStepRecord, 'outcome' | 'reason' | 'observation'>): boolean {
+  if (step.reason !== undefined) return step.reason === 'retired';
+  return step.outcome === 'rejected' && /deprecated|retired/i.test(step.observation);
+}
+
+export function trajectoryStats(
+  steps: readonly Pick<TrajectoryStepRecord, 'text' | 'action' | 'outcome' | 'reason' | 'observation'>[],
+): TrajectoryStats {
+  const failed = new Set<string>();
+  let deprecationErrors = 0;
+  let repeats = 0;
+  for (const s of steps) {
+    const call = callOf(s);
+    if (call !== null && failed.has(call)) repeats++;
+    if (isDeprecation(s)) deprecationErrors++;
+    if (call !== null && (s.outcome === 'rejected' || s.outcome === 'error')) failed.add(call);
+  }
+  return { steps: steps.length, deprecationErrors, repeats };
+}
+
+export const SELECTION_RULES = ['clean', 'uniform'] as const;
+export type SelectionRule = (typeof SELECTION_RULES)[number];
+
+/** A trajectory as selection sees it (steps are needed by the `clean` rule; without them every record ties). */
+export interface SelectableTrajectory {
+  id: string;
+  taskId: string;
+  reward: number;
+  /** Stored step records (`TrajectoryStepRecord`; D1 gives them as JSON values). */
+  steps?: readonly unknown[];
+}
+
 /**
- * Ids of the trajectories chosen for training: per task, at most `max` successes, drawn by a shuffle seeded by
- * (seed, task id) over the successes sorted by id, so the choice does not depend on the order they arrive in.
+ * Ids of the trajectories chosen for training: per task, at most `max` successes. Both rules start from a shuffle
+ * seeded by (seed, task id) over the successes sorted by id, so the choice does not depend on the order they
+ * arrive in. `uniform` (the paper) keeps the first `max` of the shuffle; `clean` (default) first orders them by
+ * repeats-after-error (none first), then by number of steps, the shuffle breaking ties.
  */
 export function selectForTraining(
-  trajectories: readonly { id: string; taskId: string; reward: number }[],
+  trajectories: readonly SelectableTrajectory[],
   seed: string,
   max = 4,
+  rule: SelectionRule = 'clean',
 ): Set<string> {
-  const byTask = new Map<string, string[]>();
+  const byTask = new Map<string, Map<string, SelectableTrajectory>>();
   for (const t of trajectories) {
     if (t.reward !== 1) continue;
-    const ids = byTask.get(t.taskId) ?? [];
-    ids.push(t.id);
-    byTask.set(t.taskId, ids);
+    const ts = byTask.get(t.taskId) ?? new Map<string, SelectableTrajectory>();
+    ts.set(t.id, t);
+    byTask.set(t.taskId, ts);
   }
   const chosen = new Set<string>();
   for (const taskId of [...byTask.keys()].sort()) {
-    const ids = [...new Set(byTask.get(taskId))].sort();
-    for (const id of new Rng(`${seed}/select/${taskId}`).sample(ids, max)) chosen.add(id);
+    const ts = byTask.get(taskId) as Map<string, SelectableTrajectory>;
+    const ids = [...ts.keys()].sort();
+    const shuffled = new Rng(`${seed}/select/${taskId}`).sample(ids, ids.length);
+    if (rule === 'clean') {
+      const key = (id: string) => {
+        const stats = trajectoryStats((ts.get(id)?.steps ?? []) as TrajectoryStepRecord[]);
+        return [stats.repeats > 0 ? 1 : 0, stats.steps] as const;
+      };
+      const keys = new Map(shuffled.map((id) => [id, key(id)]));
+      // Array.prototype.sort is stable: equal keys keep the seeded shuffle's order.
+      shuffled.sort((a, b) => {
+        const [ra, sa] = keys.get(a) as readonly [number, number];
+        const [rb, sb] = keys.get(b) as readonly [number, number];
+        return ra - rb || sa - sb;
+      });
+    }
+    for (const id of shuffled.slice(0, max)) chosen.add(id);
   }
   return chosen;
 }
 
 export type { ChatMessage } from '../messages/chat.ts';
 
+export const SFT_FORMATS = ['multi-turn', 'single-turn'] as const;
+export type SftFormat = (typeof SFT_FORMATS)[number];
+
 export interface RecordOptions {
   /** The documentation surface of the training prompt (default P_c). */
   docsSurface?: Surface;
+  /** SFT layout (default `multi-turn`: one assistant turn per step, observations as user turns). */
+  format?: SftFormat;
+  /** SFT system prompt: `tools` (default, ToolEvo's SFT prompt: header and tool list) or `agent-head`. */
+  systemPrompt?: 'tools' | 'agent-head';
 }
 
 /** The training prompt's messages (the registered `toolevo/training` template, core/prompts/training.ts). */
@@ -174,8 +266,18 @@ export function trainingSystemPrompt(docs: Surface = PC_SURFACE): string {
   return trainingPrompt('', { docsSurface: docs })[0].content;
 }
 
+/** ToolEvo's SFT system prompt (spec §5.1): the header and the tool list only — no guidelines, no few-shots. */
+export function sftToolsPrompt(docs: Surface = PC_SURFACE): string {
+  return (renderPrompt('toolevo/sft', { question: '', docs })[0] as ChatMessage).content;
+}
+
 export interface SftRecord {
-  messages: [ChatMessage, ChatMessage, ChatMessage];
+  messages: ChatMessage[];
+}
+
+/** The observation turn of a multi-turn record. */
+export function observationTurn(observation: string): ChatMessage {
+  return { role: 'user', content: `Observation: ${observation}` };
 }
 
 export function sftRecord(
@@ -183,12 +285,22 @@ export function sftRecord(
   task: { question: string },
   options: RecordOptions = {},
 ): SftRecord {
-  return {
-    messages: [
-      ...trainingPrompt(task.question, options),
-      { role: 'assistant', content: trajectoryText(trajectory.steps) },
-    ],
-  };
+  const head: ChatMessage[] =
+    options.systemPrompt === 'agent-head'
+      ? trainingPrompt(task.question, options)
+      : (renderPrompt('toolevo/sft', {
+          question: task.question,
+          docs: options.docsSurface ?? PC_SURFACE,
+        }) as ChatMessage[]);
+  if (options.format === 'single-turn')
+    return { messages: [...head, { role: 'assistant', content: trajectoryText(trajectory.steps) }] };
+  const turns: ChatMessage[] = [];
+  trajectory.steps.forEach((step, i) => {
+    turns.push({ role: 'assistant', content: step.text });
+    // The last step's observation is the environment's verdict on the Finish: not part of the conversation.
+    if (i < trajectory.steps.length - 1) turns.push(observationTurn(step.observation));
+  });
+  return { messages: [...head, ...turns] };
 }
 
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */
@@ -208,11 +320,28 @@ export interface DpoPair {
   rejected: string;
 }
 
-/**
- * Pairs from paths of one tree (they share the root; equal node ids are the same node). See the module comment
- * for the rule.
- */
+/** Whether two step texts make the same call (Action and Action Input, whitespace ignored; Thought aside). */
+export function sameCall(a: string, b: string): boolean {
+  const call = (text: string) => {
+    const m = /Action\s*:([\s\S]*)$/.exec(text);
+    return m ? (m[1] as string).replace(/\s+/g, '') : text.replace(/\s+/g, '');
+  };
+  return call(a) === call(b);
+}
+
+/** Pairs, and how many candidate pairs were dropped because both sides made the same call. */
+export interface DpoPairSet {
+  pairs: DpoPair[];
+  dropped: number;
+}
+
+/** Pairs from paths of one tree (they share the root; equal node ids are the same node). */
 export function dpoPairsFromPaths(paths: readonly ScoredPath[]): DpoPair[] {
+  return dpoPairSetFromPaths(paths).pairs;
+}
+
+/** See the module comment for the rule; `dropped` counts the candidates with equal action and Action Input. */
+export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
   interface ChildInfo {
     success: boolean;
     failure: boolean;
@@ -236,12 +365,17 @@ export function dpoPairsFromPaths(paths: readonly ScoredPath[]): DpoPair[] {
     });
   }
   const pairs: DpoPair[] = [];
+  let dropped = 0;
   for (const parent of [...children.keys()].sort((a, b) => a - b)) {
     const siblings = [...(children.get(parent) ?? new Map<number, ChildInfo>())].sort((a, b) => a[0] - b[0]);
     for (const [a, good] of siblings) {
       if (!good.success) continue;
       for (const [b, bad] of siblings) {
         if (bad.success || !bad.failure) continue;
+        if (sameCall(good.step.text, bad.step.text)) {
+          dropped++;
+          continue;
+        }
         pairs.push({
           parent,
           chosenNode: a,
@@ -253,11 +387,16 @@ export function dpoPairsFromPaths(paths: readonly ScoredPath[]): DpoPair[] {
       }
     }
   }
-  return pairs;
+  return { pairs, dropped };
 }
 
 /** Pairs over every terminal path of the tree (failures: all terminal nodes with reward −1). */
 export function dpoPairs(tree: SearchTree): DpoPair[] {
+  return dpoPairSet(tree).pairs;
+}
+
+/** `dpoPairs` with the number of candidates dropped for equal calls. */
+export function dpoPairSet(tree: SearchTree): DpoPairSet {
   const paths: ScoredPath[] = [];
   for (const leaf of tree.nodes) {
     if (!leaf.terminal || leaf.reward === null || leaf.id === ROOT) continue;
@@ -268,7 +407,7 @@ export function dpoPairs(tree: SearchTree): DpoPair[] {
       reward: leaf.reward,
     });
   }
-  return dpoPairsFromPaths(paths);
+  return dpoPairSetFromPaths(paths);
 }
 
 export interface DpoRecord {

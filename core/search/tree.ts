@@ -29,6 +29,8 @@ export type NodeEnding =
   | 'loads'
   /** `Fail to generate parsable text for next step.` (no non-empty candidate). */
   | 'no-child'
+  /** An empty generation: one of the k samples was empty, or the prompt was over the word limit (spec §8.2). */
+  | 'empty'
   /** The tree's model-call or token budget ran out before this state could be expanded. */
   | 'budget'
   /** Every child is terminal (no reward of its own; selection cannot go further). */
@@ -39,6 +41,7 @@ export const ENDING_MARKERS: Readonly<Partial<Record<NodeEnding, string>>> = {
   depth: 'Fail to solve the problem within limited steps.',
   loads: 'Fail to load too many times.',
   'no-child': 'Fail to generate parsable text for next step.',
+  empty: 'Fail to generate text for next step (empty generation).',
   budget: 'Fail to finish within the search budget.',
 };
 
@@ -76,6 +79,8 @@ export interface SearchTask {
   id?: string;
   question: string;
   gold: Gold;
+  /** The task's dataset: the few-shot pool of the prompt (ToolEvo draws dataset-specific examples). */
+  dataset?: string;
 }
 
 export interface SearchUsage {

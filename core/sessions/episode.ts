@@ -16,6 +16,7 @@ import { renderToolList } from '../surfaces/docs.ts';
 import type { FaultConfig } from '../surfaces/faults.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { resolveSchedule, type Schedule } from '../surfaces/schedule.ts';
+import { plainJson } from '../util/python-format.ts';
 import type { KernelCall, KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { Gold } from '../world/tasks/types.ts';
@@ -174,7 +175,9 @@ export async function runSessionStep(
     done,
   };
   if (step.action !== undefined) entry.action = step.action;
-  if (step.call) entry.call = step.call;
+  // The call's arguments may hold decoded Python values (PyInt, PyDict…): the entry crosses the Durable Object
+  // RPC boundary and storage, which take plain data only.
+  if (step.call) entry.call = { ...step.call, args: plainJson(step.call.args) as KernelCall['args'] };
   if (step.kernel) entry.kernel = step.kernel;
   if (step.deprecation) entry.deprecation = step.deprecation;
   return { progress: next, entry };

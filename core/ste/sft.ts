@@ -5,13 +5,20 @@
  * training prompt over the given documentation; the user turn starts with `Question: `), so gpu-jobs'
  * validator and trainers take them unchanged.
  */
+
+import type { ChatMessage } from '../messages/chat.ts';
 import { reactStepText, writeActionInput } from '../prompts/react-format.ts';
 import { type SftRecord, trainingSystemPrompt } from '../search/trajectories.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { formatStep } from '../world/react-parse.ts';
 import type { SteExemplar } from './engine.ts';
 
-export function steSftRecords(e: SteExemplar, docs?: Surface): [SftRecord, SftRecord] {
+/** An STE sample: always one (system, user, assistant) exchange, a single-turn `SftRecord`. */
+export interface SteSftRecord extends SftRecord {
+  messages: [ChatMessage, ChatMessage, ChatMessage];
+}
+
+export function steSftRecords(e: SteExemplar, docs?: Surface): [SteSftRecord, SteSftRecord] {
   const system = trainingSystemPrompt(docs);
   const question = `Question: ${e.query.trim()}`;
   const call = reactStepText(`I use ${e.action} for this query.`, e.action, e.actionInput);

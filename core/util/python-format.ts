@@ -30,6 +30,29 @@ export class PyDict {
   constructor(readonly entries: readonly (readonly [string, PyRenderable])[]) {}
 }
 
+/**
+ * A decoded Python value as plain JSON data, for records that cross a structured-clone or RPC boundary (which
+ * refuse class instances): ints and floats become numbers (non-finite floats and ints beyond 2^53 their Python
+ * repr), tuples arrays, dicts objects. Other values are returned as they are.
+ */
+export function plainJson(v: unknown): unknown {
+  if (v instanceof PyInt) {
+    return typeof v.value === 'bigint'
+      ? Number.isSafeInteger(Number(v.value))
+        ? Number(v.value)
+        : v.value.toString()
+      : v.value;
+  }
+  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v.value : pyFloatRepr(v.value);
+  if (v instanceof PyTuple) return v.items.map(plainJson);
+  if (Array.isArray(v)) return v.map(plainJson);
+  if (v instanceof PyDict) return Object.fromEntries(v.entries.map(([k, x]) => [k, plainJson(x)]));
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainJson(x)]));
+  }
+  return v;
+}
+
 /** Python `repr(float)`: shortest round-trip digits, always a `.` or exponent, exponent when e < -4 or e >= 16. */
 export function pyFloatRepr(x: number): string {
   if (Number.isNaN(x)) return 'nan';

@@ -4,12 +4,15 @@
  * sandbox. Without an executor, SQL calls fail with the tool's error observation.
  */
 import { runPythonCode } from '../sandbox/python/tool.ts';
+import type { SqlPolicy } from '../sandbox/sql/guard.ts';
 import { runSqlTool, type SqlExecutor, type SqlRunLimits } from '../sandbox/sql/run.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
 export interface KernelDepsOptions {
   sql?: SqlExecutor;
   sqlLimits?: SqlRunLimits;
+  /** The SQL guard's policy; `worldSqlPolicy(world)` bounds every query's work by the world's row counts. */
+  sqlPolicy?: SqlPolicy;
   /** The gold answer Finish is judged against. */
   gold?: unknown;
 }
@@ -20,9 +23,7 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
     gold: options.gold,
     sql: async (query) => {
       if (!executor) throw new Error('no SQL mirror is attached');
-      return options.sqlLimits
-        ? runSqlTool(query, executor, undefined, options.sqlLimits)
-        : runSqlTool(query, executor);
+      return runSqlTool(query, executor, options.sqlPolicy, options.sqlLimits);
     },
     // The kernel strips the output and substitutes the print hint itself (spec §3.10 step 7).
     python: (code, namespace) => runPythonCode(code, namespace as never),

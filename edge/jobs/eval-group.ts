@@ -17,7 +17,7 @@ import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../../
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
 import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
-import type { Difficulty, EvalSuite } from '../../core/evals/suite.ts';
+import { type Difficulty, type EvalSuite, MAX_TASK_RUNS, suiteChanges } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { getMethod } from '../../core/methods/registry.ts';
 import { ModelError } from '../../core/models/errors.ts';
@@ -158,6 +158,12 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
     throw new InvalidInputError(
       `No ${suite.split} tasks match the suite's datasets and difficulties in this world.`,
       [{ in: 'body', field: 'datasets', pointer: '/datasets', message: 'no tasks to run' }],
+    );
+  }
+  if (total > MAX_TASK_RUNS) {
+    throw new InvalidInputError(
+      `The suite plans ${total} task runs in this world; at most ${MAX_TASK_RUNS}.`,
+      [{ in: 'body', field: 'sampleSize', pointer: '/sampleSize', message: 'too many task runs' }],
     );
   }
   const id = opts.id ?? crypto.randomUUID();
@@ -314,7 +320,13 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
         outcome = await runEvalTask({
           method: plan.method,
           suite,
-          task: { id: task.id, question: task.question, gold: task.gold as Gold },
+          task: {
+            id: task.id,
+            question: task.question,
+            gold: task.gold as Gold,
+            dataset: plan.dataset,
+            difficulty: plan.difficulty,
+          },
           model: meteredModel(model, meter, { runId: taskId }),
           world,
           surface: surface as Surface,
@@ -382,6 +394,8 @@ export interface EvalComparison {
   threshold: number;
   flagged: boolean;
   drops: ReturnType<typeof compareTables>;
+  /** Suite settings that changed between the two runs (empty: the same suite). */
+  suiteChanged: string[];
 }
 
 /**
@@ -407,7 +421,13 @@ export async function finishIfComplete(env: Bindings, evalId: string): Promise<b
       );
       const threshold = schedule?.threshold ?? 0.1;
       const drops = compareTables(before.table, current.table, threshold);
-      comparison = { previousEvalId: previous.id, threshold, flagged: drops.length > 0, drops };
+      comparison = {
+        previousEvalId: previous.id,
+        threshold,
+        flagged: drops.length > 0,
+        drops,
+        suiteChanged: suiteChanges(previous.suite as EvalSuite, suite),
+      };
     }
   }
   await markEvalDone(env, evalId, {

@@ -20,7 +20,8 @@ export async function getTask(env: Bindings, id: string): Promise<TaskRow | null
 /** The tasks with these ids (in no particular order; missing ids are left out). */
 export async function getTasks(env: Bindings, ids: readonly string[]): Promise<TaskRow[]> {
   const out: TaskRow[] = [];
-  // D1 binds at most 100 parameters per statement.
+  // D1 binds at most 100 parameters per statement (measured: a 130-id `IN` list fails every attempt; a group of
+  // the full split holds up to 130 tasks, coffee-hard).
   for (let i = 0; i < ids.length; i += 90) {
     out.push(
       ...(await database(env.DB)

@@ -15,7 +15,7 @@ import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
-  dpoPairs,
+  dpoPairSet,
   dpoRecord,
   extractTrajectories,
   selectForTraining,
@@ -28,7 +28,7 @@ import { type Database, database } from '../../db/client.ts';
 import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
-import { type Owner, visibleThrough } from './owners.ts';
+import { type Owner, visibleThrough, visibleToSql } from './owners.ts';
 
 /** Trajectories and preference pairs belong to their exploration's owner. */
 function ownExploration(
@@ -58,7 +58,8 @@ export interface RecordResult {
   /** Ids selected for training for this task after the update. */
   selected: string[];
   /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  pairs: { found: number; inserted: number };
+  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
+  pairs: { found: number; inserted: number; dropped: number };
 }
 
 export function preferencePairId(
@@ -164,7 +165,7 @@ export async function recordTrajectories(
       .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
       .returning({ id: trajectories.id }),
   );
-  const pairs = dpoPairs(tree);
+  const { pairs, dropped } = dpoPairSet(tree);
   const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
     db
       .insert(preferencePairs)
@@ -173,7 +174,12 @@ export async function recordTrajectories(
       .returning({ id: preferencePairs.id }),
   );
   const selected = await reselect(env, meta.explorationId, meta.taskId);
-  return { found: found.length, inserted, selected, pairs: { found: pairs.length, inserted: pairsInserted } };
+  return {
+    found: found.length,
+    inserted,
+    selected,
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+  };
 }
 
 /** Recomputes `selected` for one task of one exploration; returns the chosen ids, sorted. */
@@ -189,6 +195,7 @@ export async function reselect(
       id: trajectories.id,
       taskId: trajectories.taskId,
       reward: trajectories.reward,
+      steps: trajectories.steps,
       selected: trajectories.selected,
     })
     .from(trajectories)
@@ -298,6 +305,47 @@ function filterWhere(f: ExportFilter, table: typeof trajectories | typeof prefer
     f.dataset ? eq(table.dataset, f.dataset) : undefined,
     ownExploration(table.explorationId, f.owner),
   );
+}
+
+/**
+ * Whether an export filter's exploration id names something the owner may read: an exploration row it can see,
+ * or — for trajectories and pairs recorded without an exploration row — any trajectory or DPO pair of that id
+ * that is not owned through another key's exploration. Another key's exploration is unknown (a 404, as
+ * everywhere ownership applies).
+ */
+export async function explorationKnown(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  owner?: Owner,
+): Promise<boolean> {
+  const db = database(env.DB);
+  const parent = { table: explorations, id: explorations.id, ownerId: explorations.ownerId };
+  const [row, trajectory, pair] = await db.batch([
+    db
+      .select({ id: explorations.id, visible: visibleToSql(explorations.ownerId, owner) })
+      .from(explorations)
+      .where(eq(explorations.id, id))
+      .limit(1),
+    db
+      .select({ id: trajectories.id })
+      .from(trajectories)
+      .where(
+        and(eq(trajectories.explorationId, id), visibleThrough(trajectories.explorationId, parent, owner)),
+      )
+      .limit(1),
+    db
+      .select({ id: preferencePairs.id })
+      .from(preferencePairs)
+      .where(
+        and(
+          eq(preferencePairs.explorationId, id),
+          visibleThrough(preferencePairs.explorationId, parent, owner),
+        ),
+      )
+      .limit(1),
+  ]);
+  if (row[0]) return Boolean(row[0].visible);
+  return trajectory.length + pair.length > 0;
 }
 
 /** Successful trajectories selected for training, with their question, in id order after `after`. */

@@ -79,9 +79,16 @@ export function ownerOf(c: Context<AppEnv>): Owner {
   return { id: principal.ownerId, admin: principal.role === 'admin' };
 }
 
+/** The middleware `requireKey('admin')` returned, so the OpenAPI document can mark admin-only routes. */
+const ADMIN_GATES = new WeakSet<object>();
+
+export function isAdminGate(middleware: unknown): boolean {
+  return typeof middleware === 'function' && ADMIN_GATES.has(middleware);
+}
+
 /** Requires a valid key; `admin` routes require an admin key. Sets `principal` on the context. */
 export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
     const header = c.req.header('authorization');
     const principal = await authenticate(header, c.env);
     if (!principal) {
@@ -98,6 +105,8 @@ export function requireKey(role: Role = 'user'): MiddlewareHandler<AppEnv> {
     c.set('principal', principal);
     await next();
   };
+  if (role === 'admin') ADMIN_GATES.add(gate);
+  return gate;
 }
 
 /**

@@ -1,8 +1,8 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { type Role, requireKey } from './auth.ts';
+import { isAdminGate, type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
 import { rateLimit } from './rate-limit.ts';
 
@@ -169,3 +169,26 @@ export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
 
 /** Path parameters `{ id }` with the given id schema. */
 export const idParams = <T extends z.ZodType>(id: T) => z.object({ id });
+
+/**
+ * Makes the OpenAPI document say which routes need an admin key, from the middleware that enforces it: every
+ * route registered on `app` afterwards whose middleware includes `requireKey('admin')` gets an `x-admin-only`
+ * flag and a description that starts by saying so (its security stays the bearer scheme: the key is sent the
+ * same way), so the documentation cannot disagree with the check.
+ */
+export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
+  const register = app.openapi.bind(app);
+  type Route = Parameters<typeof register>[0];
+  app.openapi = ((route: Route, ...rest: unknown[]) => {
+    const middleware = ([] as unknown[]).concat(route.middleware ?? []);
+    const marked: Route = middleware.some(isAdminGate)
+      ? ({
+          ...route,
+          'x-admin-only': true,
+          description:
+            `**Admin key required** (ADMIN_API_KEYS; a user key gets 403). ${route.description ?? ''}`.trim(),
+        } as Route)
+      : route;
+    return (register as (...args: unknown[]) => unknown)(marked, ...rest);
+  }) as typeof app.openapi;
+}

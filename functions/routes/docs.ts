@@ -1,8 +1,7 @@
 /**
  * API description and documentation: `/openapi.json` (OpenAPI 3.1 generated from the route schemas), `/docs`
- * (a human page rendered on the server from that same document) and `/problems/{slug}` (one page per problem
- * type). The docs page is rendered here rather than with Swagger UI or Scalar because those load their
- * scripts from a CDN, and tooldrift must be fully usable offline; it needs no JavaScript at all.
+ * (Swagger UI over that same document, its files served from the Worker's assets so it works offline) and
+ * `/problems/{slug}` (one page per problem type).
  */
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { PROBLEM_TYPES, type ProblemSlug } from '../../core/http/problems.ts';
@@ -43,65 +42,38 @@ function page(title: string, body: string): string {
 <title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body>${body}</body></html>`;
 }
 
-type Operation = {
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  security?: unknown[];
-  parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
-  requestBody?: { content?: Record<string, { schema?: unknown }> };
-  responses?: Record<string, { description?: string }>;
-};
+/** Where the Swagger UI files are served from (copied out of `swagger-ui-dist` by scripts/lib/docs-assets.ts). */
+export const DOCS_VENDOR_PATH = '/docs/vendor';
 
+/**
+ * `/docs`: Swagger UI (swagger-ui-dist, served from the Worker's own assets — no CDN) rendering `/openapi.json`,
+ * with request and response schemas resolved and admin-only routes marked. Without JavaScript, the page still
+ * lists every route and problem type.
+ */
 export function renderDocsPage(doc: OpenApiDoc): string {
-  const byTag = new Map<string, string[]>();
+  const routes: string[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, raw] of Object.entries(item as Record<string, unknown>)) {
-      const op = raw as Operation;
+      const op = raw as { summary?: string; responses?: unknown; 'x-admin-only'?: boolean };
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      const tag = op.tags?.[0] ?? 'Other';
-      const params = (op.parameters ?? [])
-        .map(
-          (p) =>
-            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema ?? {}))}</code></td></tr>`,
-        )
-        .join('');
-      const body = op.requestBody?.content
-        ? Object.entries(op.requestBody.content)
-            .map(
-              ([type, c]) =>
-                `<p>Body <code>${escapeHtml(type)}</code></p><pre>${escapeHtml(JSON.stringify(c.schema ?? {}, null, 2))}</pre>`,
-            )
-            .join('')
-        : '';
-      const responses = Object.entries(op.responses ?? {})
-        .map(
-          ([code, r]) => `<tr><td>${escapeHtml(code)}</td><td>${escapeHtml(r.description ?? '')}</td></tr>`,
-        )
-        .join('');
-      const html = `<div class="op" id="${escapeHtml(`${method}-${path}`)}"><div><span class="m ${escapeHtml(method)}">${escapeHtml(method)}</span><code>${escapeHtml(path)}</code> ${op.security?.length ? '<span class="lock">API key</span>' : ''}</div>
-<p>${escapeHtml(op.summary ?? '')}${op.description ? ` — ${escapeHtml(op.description)}` : ''}</p>
-${params ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params}</table>` : ''}${body}
-<table><tr><th>status</th><th>meaning</th></tr>${responses}</table></div>`;
-      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+      routes.push(
+        `<li><code>${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</code> ${escapeHtml(op.summary ?? '')}${op['x-admin-only'] ? ' (admin key)' : ''}</li>`,
+      );
     }
   }
-  const sections = [...byTag.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([tag, ops]) => `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join('')}`)
-    .join('');
   const problems = Object.entries(PROBLEM_TYPES)
     .map(
       ([slug, p]) =>
-        `<tr><td><a href="/problems/${slug}"><code>/problems/${slug}</code></a></td><td>${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`,
+        `<li><a href="/problems/${slug}"><code>/problems/${slug}</code></a> ${p.status} ${escapeHtml(p.title)}</li>`,
     )
     .join('');
-  return page(
-    INFO.title,
-    `<h1>${escapeHtml(INFO.title)} <small>${escapeHtml(INFO.version)}</small></h1><p>${escapeHtml(INFO.description)}</p>
-<p>Machine-readable: <a href="/openapi.json"><code>/openapi.json</code></a> (OpenAPI 3.1).</p>${sections}
-<h2 id="problems">Problem types</h2><table><tr><th>type</th><th>status</th><th>meaning</th></tr>${problems}</table>`,
-  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(INFO.title)}</title><link rel="stylesheet" href="${DOCS_VENDOR_PATH}/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<noscript><div style="${'font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto'}"><h1>${escapeHtml(INFO.title)}</h1>
+<p>The interactive reference needs JavaScript; the machine-readable description is <a href="/openapi.json">/openapi.json</a>.</p>
+<h2>Routes</h2><ul>${routes.join('')}</ul><h2 id="problems">Problem types</h2><ul>${problems}</ul></div></noscript>
+<script src="${DOCS_VENDOR_PATH}/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
 }
 
 const routes = routeGroup('System');

@@ -55,6 +55,10 @@ export const EvalComparisonSchema = z
     threshold: z.number(),
     flagged: z.boolean(),
     drops: z.array(Drop),
+    suiteChanged: z.array(z.string()).optional().openapi({
+      description:
+        'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
+    }),
   })
   .openapi('EvalComparison');
 
@@ -67,20 +71,29 @@ const EvalView = EvalSummary.extend({
       method: z.enum(EVAL_METHODS),
       surface: z.string(),
       cells: z.array(Cell),
-      average: z.number().nullable(),
+      average: z
+        .number()
+        .nullable()
+        .openapi({ description: "Mean of the cells' success rates (the paper's average)." }),
       averageEasy: z.number().nullable(),
       averageHard: z.number().nullable(),
+      pooled: z.number().nullable().openapi({ description: 'Correct / done over all questions of the row.' }),
+      pooledEasy: z.number().nullable(),
+      pooledHard: z.number().nullable(),
     }),
   ),
   taxonomy: z.object({
-    categories: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string() })),
+    categories: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string(), group: z.string() })),
+    groups: z.array(z.object({ id: z.string(), label: z.string() })),
     rows: z.array(
       z.object({
         method: z.enum(EVAL_METHODS),
         surface: z.string(),
         failures: z.number().int(),
         runErrors: z.number().int(),
+        budgetExhausted: z.number().int(),
         counts: z.record(z.string(), z.number().int()),
+        groups: z.record(z.string(), z.number().int()),
       }),
     ),
   }),
@@ -248,7 +261,11 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
         model: row.model as { provider: string; name: string; simulated: boolean },
         columns: agg.columns,
         table: agg.table,
-        taxonomy: { categories: [...agg.taxonomy.categories], rows: agg.taxonomy.rows },
+        taxonomy: {
+          categories: [...agg.taxonomy.categories],
+          groups: [...agg.taxonomy.groups],
+          rows: agg.taxonomy.rows,
+        },
         usage: agg.usage,
         comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
       },

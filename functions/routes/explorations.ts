@@ -4,6 +4,7 @@
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES } from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
@@ -40,6 +41,30 @@ const SearchSettings = z
     mode: z.enum(['mcts', 'greedy']).default('mcts'),
     k: z.number().int().min(1).max(16).default(5).openapi({ description: 'Candidates per expansion.' }),
     maxDepth: z.number().int().min(1).max(50).default(15).openapi({ description: 'T: max depth of a path.' }),
+    depthRule: z.enum(DEPTH_RULES).default('paper').openapi({
+      description:
+        "How depth is compared with T: 'paper' (Algorithm 1: depth > T), 'code' (authors' code: parent depth > T), 'tooldrift' (depth >= T).",
+    }),
+    priors: z.enum(PRIOR_MODES).default('raw').openapi({
+      description:
+        "'raw' exp(mean token log-prob) as in ToolEvo; 'normalised' over siblings (tooldrift option).",
+    }),
+    emptyCandidates: z.enum(EMPTY_CANDIDATE_RULES).default('any').openapi({
+      description:
+        "'any': one empty sample makes the state terminal with −1 (ToolEvo); 'all': only when all are empty.",
+    }),
+    promptWordLimit: z.number().int().min(0).max(1_000_000).default(8000).openapi({
+      description: 'Prompts over this many words count as an empty generation (0: no limit).',
+    }),
+    frequencyPenalty: z.number().min(-2).max(2).default(1.2),
+    reflectionPrompt: z
+      .boolean()
+      .default(false)
+      .openapi({ description: 'tooldrift option: explicit reflection prompt on error states.' }),
+    fewShots: z.enum(['per-call', 'fixed']).default('per-call').openapi({
+      description:
+        "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
+    }),
     simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
     cPuct: z.number().min(0).max(100).default(1.25),
     temperature: z.number().min(0).max(2).default(0.5),
@@ -47,10 +72,10 @@ const SearchSettings = z
     maxModelCalls: z.number().int().min(1).max(100_000).default(2000),
     maxTokens: z.number().int().min(1).default(20_000_000),
     maxNewTokens: z.number().int().min(1).max(8192).default(1024),
-    selfReflection: z
-      .boolean()
-      .default(true)
-      .openapi({ description: 'Ablation: reflection prompt on errors.' }),
+    selfReflection: z.boolean().default(true).openapi({
+      description:
+        'Ablation (with reflectionPrompt): false keeps the reflection prompt on deprecation errors only, as the paper defines w/o self-reflection.',
+    }),
     toolUpdate: z
       .boolean()
       .default(true)
@@ -74,7 +99,11 @@ const CreateExploration = z
     tasks: z
       .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
       .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
-    surface: z.string().max(100).default('pc').openapi({ description: 'Server surface id.' }),
+    surface: z
+      .string()
+      .max(100)
+      .default('s-in')
+      .openapi({ description: 'Server surface id (default s-in: ToolEvo explores on P_s_in).' }),
     promptSurface: z
       .string()
       .max(100)

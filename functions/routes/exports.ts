@@ -7,14 +7,23 @@
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
  * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
- * that an export of any size never sits in memory at once.
+ * that an export of any size never sits in memory at once. An unknown exploration id is a 404, not an empty file.
+ * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
+ * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { sftRecord, type TrajectoryStepRecord } from '../../core/search/trajectories.ts';
+import {
+  SFT_FORMATS,
+  type SftFormat,
+  sftRecord,
+  type TrajectoryStepRecord,
+  trajectoryStats,
+} from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import {
+  explorationKnown,
   type ExportFilter as OwnedExportFilter,
   preferencePairsAfter,
   trainingTrajectoriesAfter,
@@ -23,6 +32,7 @@ import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { routeGroup } from '../http/openapi.ts';
+import { ProblemError } from '../http/problem.ts';
 
 const PAGE = 50;
 
@@ -37,6 +47,20 @@ const ExportFilter = z.object({
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 
+const SftQuery = ExportFilter.extend({
+  format: z.enum(SFT_FORMATS).default('multi-turn').openapi({
+    description:
+      'multi-turn: ToolEvo SFT system prompt (tool list only), an assistant turn per step, observations as user turns (mask them by training on assistant turns); single-turn: the earlier layout, agent prompt head as system and one assistant message with the whole trajectory.',
+  }),
+});
+
+/** A 404 problem when the filter names an exploration that is unknown or another key's (see `explorationKnown`). */
+async function requireExploration(env: Bindings, f: OwnedExportFilter): Promise<void> {
+  const id = f.exploration;
+  if (id && !(await explorationKnown(env, id, f.owner)))
+    throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+}
+
 const routes = routeGroup('Exports', 'user');
 
 const sftRoute = routes.get(
@@ -44,10 +68,10 @@ const sftRoute = routes.get(
   'SFT records (chat `messages`) from the successful trajectories selected for training',
   {
     description:
-      'Each line: {"messages": [system (ToolEvo agent prompt head over P_c docs), user ("Question: ..."), assistant (the ReAct trajectory with observations)], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates}}. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
-    query: ExportFilter,
+      'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+    query: SftQuery,
     ok: ndjsonOk('SFT records'),
-    problems: [400],
+    problems: [400, 404],
   },
 );
 
@@ -59,15 +83,24 @@ const dpoRoute = routes.get(
       'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
     query: ExportFilter,
     ok: ndjsonOk('DPO pairs'),
-    problems: [400],
+    problems: [400, 404],
   },
 );
 
-async function sftPage(env: Bindings, f: OwnedExportFilter, after: string) {
+async function sftPage(env: Bindings, f: OwnedExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
     JSON.stringify({
-      ...sftRecord({ steps: t.steps as TrajectoryStepRecord[] }, { question }, { docsSurface: PC_SURFACE }),
+      ...sftRecord(
+        { steps: t.steps as TrajectoryStepRecord[] },
+        { question },
+        {
+          docsSurface: PC_SURFACE,
+          format,
+          // single-turn is the earlier layout in full: the agent prompt head as the system message.
+          systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
+        },
+      ),
       meta: {
         trajectoryId: t.id,
         treeId: t.treeId,
@@ -80,6 +113,7 @@ async function sftPage(env: Bindings, f: OwnedExportFilter, after: string) {
         seed: t.seed,
         reward: t.reward,
         toolUpdates: t.toolUpdates,
+        selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
       },
     }),
   );
@@ -93,13 +127,16 @@ async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
 }
 
 export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(sftRoute, (c) => {
-    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
-    return ndjson(linesStream('', (after) => sftPage(c.env, f, after))) as never;
+  app.openapi(sftRoute, async (c) => {
+    const { format, ...query } = c.req.valid('query');
+    const f = { ...query, owner: ownerOf(c) };
+    await requireExploration(c.env, f);
+    return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
   });
 
-  app.openapi(dpoRoute, (c) => {
+  app.openapi(dpoRoute, async (c) => {
     const f = { ...c.req.valid('query'), owner: ownerOf(c) };
+    await requireExploration(c.env, f);
     return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
   });
 }

@@ -9,7 +9,8 @@
  * replacement tool the agent described is listed in its prompt from the next step on. `aids` (core/aids) adds
  * what the agent is given (documentation, UpdateTool memory); the method must use each aid asked for.
  *
- * The MCTS answer is the path core/search/answer.ts picks (the first correct Finish when the search found one).
+ * The MCTS answer is the path core/search/answer.ts picks for the method: the most visited Finish for `mcts`, the
+ * first correct Finish for `mcts-oracle` (an upper bound).
  */
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
@@ -126,11 +127,23 @@ type Step = z.infer<typeof SolveStep>;
 export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(solveRoute, async (c) => {
     const body = c.req.valid('json');
-    let task: { id: string | null; question: string; dataset: string | null; gold: Gold | undefined };
+    let task: {
+      id: string | null;
+      question: string;
+      dataset: string | null;
+      difficulty?: 'easy' | 'hard';
+      gold: Gold | undefined;
+    };
     if (body.taskId !== undefined) {
       const row = await getTask(c.env, body.taskId);
       if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-      task = { id: row.id, question: row.question, dataset: row.dataset, gold: row.gold as Gold };
+      task = {
+        id: row.id,
+        question: row.question,
+        dataset: row.dataset,
+        difficulty: row.difficulty as 'easy' | 'hard',
+        gold: row.gold as Gold,
+      };
     } else {
       task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
     }
@@ -155,7 +168,14 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
     }
     const o = await method.run({
       // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
-      task: { ...(task.id ? { id: task.id } : {}), question: task.question, gold: (task.gold ?? '') as Gold },
+      // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
+      task: {
+        ...(task.id ? { id: task.id } : {}),
+        question: task.question,
+        gold: (task.gold ?? '') as Gold,
+        ...(task.dataset ? { dataset: task.dataset } : {}),
+        ...(task.difficulty ? { difficulty: task.difficulty } : {}),
+      },
       options: options.data,
       model,
       world: worldFor(c.env),

@@ -72,12 +72,37 @@ def peft_config(config: dict[str, Any]):
     return LoraConfig(**config["lora"])
 
 
-def chat_token_count(tokenizer, messages: list[dict]) -> int:
-    """Tokens of a conversation under the model's chat template (list or BatchEncoding, by library version)."""
+def chat_ids(tokenizer, messages: list[dict]) -> list[int]:
+    """Token ids of a conversation under the model's chat template (list or BatchEncoding, by library version)."""
     ids = tokenizer.apply_chat_template(messages, tokenize=True)
     if hasattr(ids, "keys"):
         ids = ids["input_ids"]
-    return len(ids)
+    return list(ids)
+
+
+def chat_token_count(tokenizer, messages: list[dict]) -> int:
+    """Tokens of a conversation under the model's chat template."""
+    return len(chat_ids(tokenizer, messages))
+
+
+def assistant_token_mask(ids_of, messages: list[dict]) -> tuple[list[int], list[int]]:
+    """Token ids of the whole conversation and a mask that is 1 on assistant turns only.
+
+    `ids_of(prefix)` tokenizes a prefix of the conversation with the chat template. Message i owns the tokens the
+    prefix of i + 1 messages adds to the prefix of i, so environment text (system, question, observations as user
+    turns) is masked out of the loss whatever the template looks like. Raises ValueError when a template does not
+    extend its own prefixes (the split would be wrong).
+    """
+    ids: list[int] = []
+    mask: list[int] = []
+    for i, message in enumerate(messages):
+        full = list(ids_of(messages[: i + 1]))
+        if full[: len(ids)] != ids:
+            raise ValueError(f"the chat template does not extend the prefix at message {i}")
+        added = full[len(ids) :]
+        ids = full
+        mask.extend([1 if message["role"] == "assistant" else 0] * len(added))
+    return ids, mask
 
 
 def length_report(lengths: list[int], max_length: int, name: str) -> str:

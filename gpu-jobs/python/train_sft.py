@@ -4,11 +4,13 @@
     accelerate launch --num_processes 8 ../../gpu-jobs/python/train_sft.py trl/sft.json
     python ../../gpu-jobs/python/train_sft.py trl/sft.json --check-only   # token counts, no training
 
-Each export line is {"messages": [system, user, assistant], "meta": {...}}. It becomes a conversational
-prompt ([system, user]) / completion ([assistant]) pair, so the loss covers the assistant turn only (TRL's
-`completion_only_loss`); the assistant turn holds the whole ReAct trajectory, observations included, as the
-agent saw the path. Before training, every record is measured with the model's own chat template: the count
-over `max_length` is printed, and those records are dropped when the config says `drop_over_length`.
+Each export line is {"messages": [...], "meta": {...}} in one of two layouts: multi-turn (the default export:
+system, user question, then an assistant turn per step with the observations as user turns between them) or
+single-turn (system, user, one assistant message holding the whole trajectory). Every record is tokenized with
+the model's own chat template into `input_ids` and a `completion_mask` that is 1 on assistant turns only
+(common.assistant_token_mask), and TRL's `completion_only_loss` trains on those tokens alone: in the multi-turn
+layout the observations are masked out of the loss. Before training, the count over `max_length` is printed, and
+those records are dropped when the config says `drop_over_length`.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import chat_token_count, length_report, load_config, load_model, load_tokenizer, peft_config  # noqa: E402
-
-
-def to_prompt_completion(example: dict) -> dict:
-    messages = example["messages"]
-    return {"prompt": messages[:2], "completion": messages[2:]}
+from common import (  # noqa: E402
+    assistant_token_mask,
+    chat_ids,
+    length_report,
+    load_config,
+    load_model,
+    load_tokenizer,
+    peft_config,
+)
 
 
 def main() -> None:
@@ -38,14 +43,14 @@ def main() -> None:
 
     tokenizer = load_tokenizer(config["model_name_or_path"])
     raw = load_dataset("json", data_files=config["train_file"], split="train")
-    dataset = raw.map(to_prompt_completion, remove_columns=raw.column_names)
+
+    def tokenize(example: dict) -> dict:
+        ids, mask = assistant_token_mask(lambda prefix: chat_ids(tokenizer, prefix), example["messages"])
+        return {"input_ids": ids, "completion_mask": mask, "n_tokens": len(ids)}
 
     max_length = int(config["args"]["max_length"])
-
-    def count(example: dict) -> dict:
-        return {"n_tokens": chat_token_count(tokenizer, example["prompt"] + example["completion"])}
-
-    measured = dataset.map(count)
+    measured = raw.map(tokenize, remove_columns=raw.column_names)
+    dataset = measured.remove_columns("n_tokens")
     print(length_report(measured["n_tokens"], max_length, config["train_file"]), flush=True)
     if cli.check_only:
         return

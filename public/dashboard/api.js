@@ -15,9 +15,14 @@ export function setKey(key) {
   else localStorage.removeItem(KEY_STORAGE);
 }
 
+/** What to do about a 403: every 403 tooldrift answers is a user key on an admin-only route. */
+export const ADMIN_KEY_HINT =
+  'This page needs an admin key (one of ADMIN_API_KEYS; dev-admin-key on a local npm start): enter it in the API key field.';
+
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
+    const message = problem.detail || problem.title || `HTTP ${status}`;
+    super(status === 403 ? `${message} ${ADMIN_KEY_HINT}` : message);
     this.status = status;
     this.problem = problem;
   }

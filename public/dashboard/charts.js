@@ -5,6 +5,7 @@
  * a <title> with its exact value.
  */
 const NS = 'http://www.w3.org/2000/svg';
+/** Twelve distinguishable series colours; `seriesColor` continues past them without repeating. */
 export const PALETTE = [
   '#0a58ca',
   '#e8590c',
@@ -14,7 +15,16 @@ export const PALETTE = [
   '#1098ad',
   '#f08c00',
   '#495057',
+  '#d6336c',
+  '#5c940d',
+  '#3b5bdb',
+  '#9c6644',
 ];
+
+/** The colour of series `i`: the palette, then hues spaced by the golden angle (never a repeat). */
+export function seriesColor(i) {
+  return i < PALETTE.length ? PALETTE[i] : `hsl(${Math.round((i * 137.508) % 360)} 60% 38%)`;
+}
 
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
@@ -102,7 +112,7 @@ export function barChart({ title, categories, series, testid }) {
             y: top + height - hgt,
             width: bar - 2,
             height: hgt,
-            fill: PALETTE[si % PALETTE.length],
+            fill: seriesColor(si),
             'data-series': s.label,
             'data-category': cat,
             'data-value': v,
@@ -128,7 +138,7 @@ export function barChart({ title, categories, series, testid }) {
   return figure(
     title,
     chart,
-    series.map((s, i) => ({ label: s.label, color: PALETTE[i % PALETTE.length] })),
+    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
     testid,
   );
 }
@@ -163,7 +173,7 @@ export function stackedBars({ title, rows, keys, testid }) {
             y,
             width: w,
             height: rowHeight - 6,
-            fill: PALETTE[ki % PALETTE.length],
+            fill: seriesColor(ki),
             'data-key': k.id,
             'data-value': n,
           },
@@ -177,7 +187,7 @@ export function stackedBars({ title, rows, keys, testid }) {
   return figure(
     title,
     chart,
-    keys.map((k, i) => ({ label: k.label, color: PALETTE[i % PALETTE.length] })),
+    keys.map((k, i) => ({ label: k.label, color: seriesColor(i) })),
     testid,
   );
 }
@@ -219,7 +229,7 @@ export function lineChart({ title, series, testid }) {
     }
   }
   series.forEach((s, si) => {
-    const color = PALETTE[si % PALETTE.length];
+    const color = seriesColor(si);
     const pts = s.points.filter((p) => p.y !== null && p.y !== undefined).sort((a, b) => a.x - b.x);
     if (pts.length > 1) {
       chart.append(
@@ -257,7 +267,7 @@ export function lineChart({ title, series, testid }) {
   return figure(
     title,
     chart,
-    series.map((s, i) => ({ label: s.label, color: PALETTE[i % PALETTE.length] })),
+    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
     testid,
   );
 }

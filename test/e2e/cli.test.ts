@@ -15,11 +15,13 @@ const DATASETS = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'db
 const CATEGORIES = [
   'invalid-invocation',
   'deprecated-repeat',
+  'tool-misuse',
   'looping',
   'incorrect-output',
   'instructions-not-followed',
-  'tool-misuse',
 ];
+/** The top-level types Table 7's labels are grouped into. */
+const GROUPS = ['tool-use', 'reasoning', 'instruction-following'];
 
 describe('tooldrift CLI against a local instance', () => {
   it('runs an evaluation over pc, s-in, s-ood × 7 datasets × easy/hard and prints both tables', async () => {
@@ -49,11 +51,12 @@ describe('tooldrift CLI against a local instance', () => {
     // Results table: every dataset over an easy/hard pair, one row per surface, percentages or '-'.
     const results = lines.indexOf('Success rate (%)');
     const [groups, difficulties, , ...rows] = lines.slice(results + 1, results + 7);
-    expect(groups?.trim().split(/\s+/)).toEqual(['method', 'surface', ...DATASETS, 'average']);
+    expect(groups?.trim().split(/\s+/)).toEqual(['method', 'surface', ...DATASETS, 'average', 'pooled']);
     expect(difficulties?.trim().split(/\s+/)).toEqual([
       ...DATASETS.flatMap(() => ['easy', 'hard']),
       'easy',
       'hard',
+      'all',
       'all',
     ]);
     expect(rows.map((r) => r.split(/\s+/).slice(0, 2))).toEqual([
@@ -63,21 +66,31 @@ describe('tooldrift CLI against a local instance', () => {
     ]);
     for (const row of rows) {
       const values = row.trim().split(/\s+/).slice(2);
-      expect(values).toHaveLength(DATASETS.length * 2 + 3);
+      // Per cell, the three averages (the paper's plain means), then the pooled rate.
+      expect(values).toHaveLength(DATASETS.length * 2 + 4);
       for (const v of values) expect(v).toMatch(/^(\d{1,3}\.\d|-)$/);
     }
 
-    // Error taxonomy: the six categories; failures add up per row.
+    // Error taxonomy: the six labels, then the three top-level types; each adds up to the failures per row
+    // (a count is printed with its share of the failures beside it: `4 (66.7%)`).
     const taxonomy = lines.indexOf('Error taxonomy (failed task runs)');
     expect(lines[taxonomy + 1]?.trim().split(/\s+/)).toEqual([
       'method',
       'surface',
       'failures',
       ...CATEGORIES,
+      ...GROUPS,
     ]);
     for (const row of lines.slice(taxonomy + 3, taxonomy + 6)) {
-      const [, , failures, ...counts] = row.trim().split(/\s+/).map(Number);
+      const [, , failures, ...rest] = row
+        .trim()
+        .split(/\s+/)
+        .filter((t) => !t.startsWith('('))
+        .map(Number);
+      const counts = rest.slice(0, CATEGORIES.length);
+      const groups = rest.slice(CATEGORIES.length, CATEGORIES.length + GROUPS.length);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(failures);
+      expect(groups.reduce((a, b) => a + b, 0)).toBe(failures);
     }
 
     // The table agrees with the API's numbers, and the evaluation is listed.
@@ -85,7 +98,7 @@ describe('tooldrift CLI against a local instance', () => {
     const detail = JSON.parse(show.stdout) as EvalDetail;
     expect(detail.status).toBe('done');
     const pc = detail.table.find((r) => r.surface === 'pc');
-    const printed = rows[0]?.trim().split(/\s+/).at(-1);
+    const printed = rows[0]?.trim().split(/\s+/).at(-2);
     expect(printed).toBe(pc?.average === null ? '-' : ((pc?.average ?? 0) * 100).toFixed(1));
     const list = await tooldrift(['evals', 'list', '--json']);
     expect((JSON.parse(list.stdout) as { evals: EvalSummary[] }).evals.map((e) => e.id)).toContain(id);
@@ -94,6 +107,9 @@ describe('tooldrift CLI against a local instance', () => {
   it('explores a task and exports its SFT trajectories to a file', async () => {
     const explore = await tooldrift([
       'explore',
+      // This scenario runs on P_c (the default server surface is s-in, where ToolEvo explores).
+      '--surface',
+      'pc',
       '--dataset',
       'coffee',
       '--difficulty',
@@ -125,7 +141,13 @@ describe('tooldrift CLI against a local instance', () => {
     expect(records.length).toBeGreaterThan(0); // the simulated policy solves coffee easy tasks
     for (const r of records) {
       expect(r.meta.explorationId).toBe(exploration.id);
-      expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+      // Multi-turn: system, question, then an assistant turn per step with the observations as user turns.
+      const roles = r.messages.map((m) => m.role);
+      expect(roles.slice(0, 2)).toEqual(['system', 'user']);
+      roles.slice(2).forEach((role, i) => {
+        expect(role).toBe(i % 2 === 0 ? 'assistant' : 'user');
+      });
+      expect(roles.at(-1)).toBe('assistant');
     }
   });
 });

@@ -88,7 +88,7 @@ describe('dashboard in headless Chromium', () => {
       items: {
         id: string;
         summary: string;
-        options: { properties?: Record<string, { default?: number }> };
+        options: { properties?: Record<string, { type?: string; default?: number }> };
       }[];
     }>('/v1/methods');
     expect(catalog.items.length).toBeGreaterThan(0);
@@ -96,7 +96,11 @@ describe('dashboard in headless Chromium', () => {
     for (const m of catalog.items) {
       await expect(methods.getByRole('checkbox', { name: m.id, exact: true }).count()).resolves.toBe(1);
       await expect(methods.getByText(m.summary, { exact: false }).count()).resolves.toBe(1);
-      for (const [name, p] of Object.entries(m.options.properties ?? {})) {
+      // The form has a field per numeric option (enum and boolean options keep their defaults).
+      const numeric = Object.entries(m.options.properties ?? {}).filter(
+        ([, p]) => p.type === 'integer' || p.type === 'number',
+      );
+      for (const [name, p] of numeric) {
         const input = page.locator(`input[name="${m.id}.${name}"]`);
         await expect(input.inputValue()).resolves.toBe(String(p.default ?? ''));
       }

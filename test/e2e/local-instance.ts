@@ -39,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { copyDocsAssets } from '../../scripts/lib/docs-assets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -204,6 +205,7 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
       join(dir, 'seed.log'),
     );
     const seeded = performance.now();
+    copyDocsAssets(); // /docs loads Swagger UI from the assets, as `npm start` provides them
 
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${port}`;

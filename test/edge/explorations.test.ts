@@ -60,6 +60,8 @@ describe('explorations', () => {
     const taskIds = tasks.slice(0, 2).map((t) => t.id);
     const res = await post({
       tasks: taskIds,
+      // The default server surface is s-in (ToolEvo explores there); this scenario was built on P_c.
+      surface: 'pc',
       treesPerTask: 2,
       search: SMALL,
       seed: 'e2e',
@@ -143,7 +145,11 @@ describe('explorations', () => {
     const stored = await stub.searchTree();
     expect(stored?.done).toBe(true);
 
-    const reference = createSearch({ id: task.id, question: task.question, gold: task.gold }, config);
+    // The tree keeps its task's dataset (the prompt's few-shot pool), so the reference search gets it too.
+    const reference = createSearch(
+      { id: task.id, question: task.question, gold: task.gold, dataset: task.dataset },
+      config,
+    );
     await runSearch(
       reference,
       searchEnv(reference, {

@@ -6,15 +6,17 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { answerLeaf } from '../../core/search/answer.ts';
 import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
 import {
+  dpoPairSet,
   dpoPairs,
   dpoPairsFromPaths,
   extractTrajectories,
   selectForTraining,
   type TrajectoryMeta,
 } from '../../core/search/trajectories.ts';
-import type { SearchTree } from '../../core/search/tree.ts';
+import { node, type SearchTree } from '../../core/search/tree.ts';
 import { createSimModel } from '../../core/sim/index.ts';
 import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
@@ -80,7 +82,7 @@ describe('trajectories, exports and solve', () => {
     const model = createSimModel({ preset: 'static' });
     // A coffee tree with both a correct and a wrong Finish, so that it yields SFT data and DPO pairs.
     const candidates = tasks.filter((t) => t.dataset === 'coffee');
-    search: for (const seed of ['a', 'b', 'c', 'd']) {
+    search: for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']) {
       for (const t of candidates) {
         const s = createSearch(t, { simulations: 6, k: 3, maxDepth: 10, seed });
         await runSearch(s, searchEnv(s, { model, world: seeded.world, surface: S_OOD_SURFACE }));
@@ -99,17 +101,18 @@ describe('trajectories, exports and solve', () => {
   it('records each root→Finish path once, however often the tree is delivered', async () => {
     const expected = extractTrajectories(tree, meta(task, 0));
     const pairs = dpoPairs(tree).length;
+    const { dropped } = dpoPairSet(tree);
     const first = await recordTrajectories(env, tree, meta(task, 0));
     expect(first).toMatchObject({
       found: expected.length,
       inserted: expected.length,
-      pairs: { found: pairs, inserted: pairs },
+      pairs: { found: pairs, inserted: pairs, dropped },
     });
     const again = await recordTrajectories(env, tree, meta(task, 0));
     expect(again).toMatchObject({
       found: expected.length,
       inserted: 0,
-      pairs: { found: pairs, inserted: 0 },
+      pairs: { found: pairs, inserted: 0, dropped },
     });
     const rows = await database(env.DB)
       .select()
@@ -147,8 +150,40 @@ describe('trajectories, exports and solve', () => {
     expect(redelivered.selected).toEqual(selected.map((r) => r.id).sort());
   });
 
-  it('exports the selected trajectories as chat SFT JSONL, with filters', async () => {
+  it('exports the selected trajectories as multi-turn SFT JSONL by default, observations in user turns', async () => {
     const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}`);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      const messages = line.messages as { role: string; content: string }[];
+      expect(messages.slice(0, 3).map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+      expect(messages[0]?.content).toContain('LoadDB[DBName]');
+      expect(messages[0]?.content).not.toContain('Now it is your turn.');
+      messages.slice(2).forEach((m, i) => {
+        expect(m.role).toBe(i % 2 === 0 ? 'assistant' : 'user');
+        if (m.role === 'user') expect(m.content.startsWith('Observation: ')).toBe(true);
+        else expect(m.content).not.toContain('Observation:');
+      });
+      expect(messages.at(-1)?.content).toMatch(/Action: Finish/);
+      const steps = (messages.length - 1) / 2;
+      expect(line.meta).toMatchObject({ selection: { steps, deprecationErrors: expect.any(Number) } });
+    }
+  });
+
+  it('answers 404 problem+json for an unknown exploration id, for both exports', async () => {
+    await expectProblem(
+      await call('/v1/exports/sft.jsonl?exploration=nope', { key: USER_KEY }),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call('/v1/exports/dpo.jsonl?exploration=nope', { key: USER_KEY }),
+      404,
+      'not-found',
+    );
+  });
+
+  it('exports the selected trajectories as single-turn chat SFT JSONL (option), with filters', async () => {
+    const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&format=single-turn`);
     expect(lines).toHaveLength(4);
     for (const line of lines) {
       const messages = line.messages as { role: string; content: string }[];
@@ -173,7 +208,6 @@ describe('trajectories, exports and solve', () => {
     ).toHaveLength(4);
     expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
     expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&dataset=flights`)).toHaveLength(0);
-    expect(await jsonl('/v1/exports/sft.jsonl?exploration=nope')).toHaveLength(0);
     await expectProblem(
       await call('/v1/exports/sft.jsonl?dataset=nope', { key: USER_KEY }),
       400,
@@ -208,7 +242,7 @@ describe('trajectories, exports and solve', () => {
       expect(row?.record).toEqual(preferenceRecord(pair, task.question, meta(task, 0)));
     }
     const again = await recordTrajectories(env, tree, meta(task, 0));
-    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0 });
+    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0, dropped: dpoPairSet(tree).dropped });
   });
 
   it('exports the stored DPO pairs of every tree, with filters', async () => {
@@ -225,9 +259,10 @@ describe('trajectories, exports and solve', () => {
     const key = (p: { parent: number; chosenNode: number; rejectedNode: number }) =>
       `${p.parent}:${p.chosenNode}:${p.rejectedNode}`;
     expect(pairs.map(key)).toEqual(expect.arrayContaining(finishOnly.map(key)));
-    // Three more trees, so that the export spans more than one page (50 lines).
-    for (let i = 5; i <= 7; i++) await recordTrajectories(env, tree, meta(task, i));
-    const expected = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) =>
+    // More trees, so that the export spans more than one page (50 lines).
+    const copies = Math.max(8, Math.ceil(51 / pairs.length));
+    for (let i = 5; i < copies; i++) await recordTrajectories(env, tree, meta(task, i));
+    const expected = Array.from({ length: copies }, (_, i) => i).flatMap((i) =>
       pairs.map((p) => JSON.stringify(preferenceRecord(p, task.question, meta(task, i)))),
     );
     const lines = await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`);
@@ -252,7 +287,6 @@ describe('trajectories, exports and solve', () => {
     ).toHaveLength(expected.length);
     expect(await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
     expect(await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&dataset=flights`)).toHaveLength(0);
-    expect(await jsonl('/v1/exports/dpo.jsonl?exploration=nope')).toHaveLength(0);
     await expectProblem(await call('/v1/exports/dpo.jsonl'), 401, 'unauthorized');
   });
 
@@ -294,13 +328,17 @@ describe('trajectories, exports and solve', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as SolveReply;
     expect(body.mode).toBe('mcts');
-    // The same search as the tree found in beforeAll (same task, settings and seed), which holds a correct Finish.
-    expect(body.correct).toBe(true);
+    // The same search as the tree found in beforeAll (same task, settings and seed), which holds a correct Finish;
+    // the answer is the non-oracle choice (the most visited Finish), so it is right exactly when that one is.
+    const leaf = answerLeaf(tree);
+    expect(leaf).not.toBeNull();
+    expect(body.correct).toBe(node(tree, leaf as number).reward === 1);
+    expect(body.answer).toBe(node(tree, leaf as number).state.answer);
     expect(body.ending).toBe('finish');
     expect(body.search?.nodes).toBe(tree.nodes.length);
     expect(body.search?.solutions).toBeGreaterThan(0);
     expect(body.usage.modelCalls).toBe(tree.usage.modelCalls);
-    expect(body.trajectory.steps.at(-1)?.observation).toBe('Answer is CORRECT');
+    expect(body.trajectory.steps.at(-1)?.observation).toBe(node(tree, leaf as number).observation);
     expect(typeof body.answer).toBe('string');
   });
 

@@ -291,13 +291,29 @@ class Parser {
     return { ...p, endLine: this.lineAtOffset(this.lastEnd) };
   }
 
+  /** Offsets just after each line break of `src` (built once: a scan per statement made parsing quadratic). */
+  private lineBreaks: number[] | null = null;
+
   private lineAtOffset(off: number): number {
-    let line = 1;
-    for (let k = 0; k < off && k < this.src.length; k++) {
-      const c = this.src[k];
-      if (c === '\n' || (c === '\r' && this.src[k + 1] !== '\n')) line++;
+    if (!this.lineBreaks) {
+      const breaks: number[] = [];
+      const src = this.src;
+      for (let k = 0; k < src.length; k++) {
+        const c = src[k];
+        if (c === '\n' || (c === '\r' && src[k + 1] !== '\n')) breaks.push(k + 1);
+      }
+      this.lineBreaks = breaks;
     }
-    return line + this.lineBase;
+    // Line = 1 + the number of breaks at offsets < off (a break at k counts when k < off, i.e. k + 1 <= off).
+    const breaks = this.lineBreaks;
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((breaks[mid] as number) <= Math.min(off, this.src.length)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1 + this.lineBase;
   }
 
   private enter(): void {

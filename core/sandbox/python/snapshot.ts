@@ -39,6 +39,7 @@ import {
 } from './objects.ts';
 import { parseExpression, parseModule } from './parser.ts';
 import { PySet } from './pyset.ts';
+import { parseSnapshot } from './snapshot-schema.ts';
 
 export type EncodedValue =
   | null
@@ -257,18 +258,17 @@ export function snapshotNamespace(
 
 // ------------------------------------------------------------------------------------------------ decoding
 
-function isSnapshot(x: unknown): x is PyNamespaceSnapshot {
-  if (!x || typeof x !== 'object') return false;
-  const s = x as Partial<PyNamespaceSnapshot>;
-  return s.v === 1 && Array.isArray(s.vars) && Array.isArray(s.heap);
-}
-
 /**
- * Loads a snapshot into a fresh interpreter's globals. Malformed input (not a snapshot, or entries that no
- * longer parse) is skipped rather than thrown: the worst case is an emptier namespace.
+ * Loads a snapshot into a fresh interpreter's globals. The snapshot comes from the client: anything that is not
+ * a snapshot the writer could have produced within the interpreter's limits (snapshot-schema.ts) is ignored
+ * as a whole, and entries that no longer parse are skipped: the worst case is an emptier namespace.
  */
-export function restoreNamespace(interp: Interpreter, snapshot: unknown): void {
-  if (!isSnapshot(snapshot)) return;
+export function restoreNamespace(interp: Interpreter, input: unknown): void {
+  const snapshot = parseSnapshot(input, {
+    maxValues: interp.limits.maxSnapshotValues,
+    maxIntBits: interp.limits.maxIntBits,
+  });
+  if (!snapshot) return;
   const { heap } = snapshot;
   const objs: (PyValue | Scope | undefined)[] = new Array(heap.length);
   const parseCache = new Map<string, FunctionInfo | null>();

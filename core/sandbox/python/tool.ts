@@ -41,7 +41,9 @@
  *   the last-expression retry does not re-run code that exhausted a limit (the original's alarm fired once, then
  *   its retry ran unbounded until an outer 30 s guard).
  * - `MemoryError` comes from the sandbox's memory budget rather than the machine; the recursion limit is 200
- *   Python calls (CPython: 1000).
+ *   Python calls (CPython: 1000). A program longer than limits.maxProgramChars (100,000) is not parsed:
+ *   `MemoryError: the program is longer than 100000 characters`. Each exception an `except` catches and each
+ *   call it unwinds costs extra evaluation steps, so error-catching loops time out like any other loop.
  * - Only math, statistics, numpy (a 1-D subset) and datetime are importable; any other import raises
  *   ModuleNotFoundError (EVO's environment had the standard library, pandas, scipy, sympy). A missing name in a
  *   `from` import reports `(unknown location)` instead of the module's file path.
@@ -123,7 +125,11 @@ export function runPythonCode(
   }
   let output: string;
   try {
-    output = runSanitized(interp, sanitize(typeof code === 'string' ? code : String(code)));
+    const source = typeof code === 'string' ? code : String(code);
+    output =
+      source.length > lim.maxProgramChars
+        ? `MemoryError: the program is longer than ${lim.maxProgramChars} characters`
+        : runSanitized(interp, sanitize(source));
   } catch (e) {
     output = errorText(interp, e);
   }

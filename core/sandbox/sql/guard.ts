@@ -43,6 +43,8 @@ import { asciiLower, identifierKey, type SqlToken, tokenizeSql } from './tokeniz
 export interface SqlTableGrant {
   table: string;
   schema?: string;
+  /** Rows the table holds; the row-visit bound (`SqlPolicy.maxRowVisits`) reads it. */
+  rows?: number;
 }
 
 export interface SqlPolicy {
@@ -53,6 +55,11 @@ export interface SqlPolicy {
   maxFromItems: number;
   /** Deepest parenthesis nesting. */
   maxNesting: number;
+  /**
+   * Most row combinations the statement may make the engine visit, by the estimate of `rowVisitBound`
+   * (a grant without `rows` counts as this many rows). Absent: no such bound.
+   */
+  maxRowVisits?: number;
 }
 
 export type SqlGuardResult = { ok: true; sql: string } | { ok: false; reason: string };
@@ -267,6 +274,12 @@ class Analysis {
   /** Token indexes to drop from the output (schema qualifiers and their dots, the trailing `;`). */
   private readonly dropped = new Set<number>();
   private fromItems = 0;
+  /** FROM items naming a table or CTE, at the index of their name token. */
+  private readonly items: { at: number; key: string; cte: boolean }[] = [];
+  /** Aliases given to FROM items, at their token index. */
+  private readonly aliases: { at: number; key: string }[] = [];
+  /** Every parenthesised SELECT/VALUES (`from`: a FROM item; `expr`: inside an expression) and CTE body. */
+  private readonly blocks: QueryBlock[] = [];
   /** Every CTE name of the statement (for a precise refusal when a CTE reads itself or a later one). */
   private cteNames: ReadonlySet<string> = new Set();
 
@@ -300,13 +313,15 @@ class Analysis {
     this.checkNesting(end);
 
     const first = tokens[0] as SqlToken;
+    let main = 0;
     if (isWord(first, 'SELECT')) {
       this.scan(0, end, new Set());
     } else if (isWord(first, 'WITH')) {
-      this.scanWith(end);
+      main = this.scanWith(end);
     } else {
       throw new Refusal('only a SELECT query (or WITH … SELECT) is allowed');
     }
+    this.checkRowVisits(main, end);
     this.markQualifierRewrites(end);
     return this.render(end);
   }
@@ -365,8 +380,8 @@ class Analysis {
     }
   }
 
-  /** `WITH name [(cols)] AS [NOT] [MATERIALIZED] (body), … SELECT …`. */
-  private scanWith(end: number): void {
+  /** `WITH name [(cols)] AS [NOT] [MATERIALIZED] (body), … SELECT …`; returns the main SELECT's index. */
+  private scanWith(end: number): number {
     const tokens = this.tokens;
     const ctes: { key: string; body: number; close: number }[] = [];
     let i = 1;
@@ -408,9 +423,11 @@ class Analysis {
     this.cteNames = new Set(ctes.map((c) => c.key));
     // A CTE sees only the CTEs defined before it: no self-reference, hence no recursion.
     ctes.forEach((c, k) => {
+      this.blocks.push({ open: c.body - 1, close: c.close, kind: 'cte', cte: c.key });
       this.scan(c.body, c.close, new Set(ctes.slice(0, k).map((d) => d.key)));
     });
     this.scan(i, end, this.cteNames);
+    return i;
   }
 
   /** Walks tokens [start, end) of one SELECT, checking FROM items and function calls. */
@@ -435,7 +452,11 @@ class Analysis {
         if (frame.state === 'typeArgs' || (frame.state === 'afterItem' && !isWord(prev, 'USING'))) {
           throw new Refusal(`unexpected ( after ${JSON.stringify(prev?.text ?? '')}`);
         }
-        if (frame.state === 'fromItem' || frame.state === 'fromOpen') {
+        const inFrom = frame.state === 'fromItem' || frame.state === 'fromOpen';
+        if (isWord(tokens[i + 1], 'SELECT') || isWord(tokens[i + 1], 'VALUES')) {
+          this.blocks.push({ open: i, close: this.matching(i), kind: inFrom ? 'from' : 'expr' });
+        }
+        if (inFrom) {
           stack.push({ state: 'fromOpen', resume: 'afterItem', cast: false, castType: false });
         } else if (frame.castType && isName(prev)) {
           stack.push({ state: 'typeArgs', resume: frame.state, cast: false, castType: false });
@@ -466,9 +487,12 @@ class Analysis {
           else if (isWord(t, 'AS')) {
             if (!isName(tokens[i + 1])) throw new Refusal('expected an alias after AS');
             i++;
+            this.aliases.push({ at: i, key: identifierKey(tokens[i] as SqlToken) });
           } else if (!isName(t) || isWord(t, 'FROM') || isWord(t, 'SELECT') || isWord(t, 'VALUES')) {
             throw new Refusal(`unexpected ${JSON.stringify(t.text)} after a FROM item`);
-          } // else: a bare alias
+          } else {
+            this.aliases.push({ at: i, key: identifierKey(t) }); // a bare alias
+          }
           break;
         case 'onExpr':
           if (isOp(t, ',') || isWord(t, 'JOIN')) frame.state = 'fromItem';
@@ -597,6 +621,7 @@ class Analysis {
       throw new Refusal(`${display(table)} is not one of the world's tables (${this.tableList()})`);
     }
     this.countFromItem();
+    this.items.push({ at: last, key, cte: !grant });
     return last;
   }
 
@@ -605,6 +630,39 @@ class Analysis {
     if (this.fromItems > this.policy.maxFromItems) {
       throw new Refusal(
         `at most ${this.policy.maxFromItems} tables or subqueries may appear in FROM clauses`,
+      );
+    }
+  }
+
+  /**
+   * The row-visit bound (issue 13 item 1). D1 can neither cancel a running statement nor count its steps, and
+   * SQLite runs it to the end on the database's only thread (locally: the thread serving every request), so a
+   * bound must be decided before the query runs, from its shape. The estimate is an upper bound on the row
+   * combinations a nested-loop plan visits, computed per query block (the main SELECT, each parenthesised
+   * SELECT, each CTE body):
+   * - a block's join visits the product of its FROM items' rows (a table: its `rows`; a CTE: the CTE body's
+   *   bound; a FROM subquery: its own bound), summed over compound arms (UNION/INTERSECT/EXCEPT);
+   * - a subquery inside an expression runs once when it cannot refer to an outer row (SQLite evaluates such a
+   *   subquery once) and adds its bound; otherwise it runs once per joined row and multiplies. It is taken as
+   *   uncorrelated only when every qualifier it uses (`a.col`) names one of its own tables or aliases, and every
+   *   table of the enclosing blocks is one of its own direct FROM tables — so an unqualified column always
+   *   resolves inside it — and no enclosing block reads a FROM subquery (whose column names are unknown here).
+   * Indexes, automatic indexes and selective join conditions can only make the real work smaller, never larger.
+   * Refusing by a static bound, rather than counting steps where the query runs, also keeps the database free
+   * for every other request. The cost: joins of two large tables are refused even when a join condition would
+   * make them cheap (ToolQA-D's SQL questions are single-table; see docs/toolqa-d-differences.md).
+   */
+  private checkRowVisits(main: number, end: number): void {
+    const limit = this.policy.maxRowVisits;
+    if (limit === undefined) return;
+    const root: QueryBlock = { open: main - 1, close: end, kind: 'root' };
+    const bound = rowVisitBound(root, this.blocks, this.items, this.aliases, this.tokens, (key) => {
+      const grant = this.tableKeys.get(key);
+      return grant?.rows ?? limit;
+    });
+    if (!(bound <= limit)) {
+      throw new Refusal(
+        `the query could visit up to ${formatCount(bound)} row combinations (at most ${formatCount(limit)} allowed): join fewer or smaller tables, or query one table at a time`,
       );
     }
   }
@@ -684,4 +742,99 @@ function checkPrintfFormat(fmt: string, name: string): void {
       }
     }
   }
+}
+
+/** A parenthesised SELECT/VALUES, a CTE body, or the main SELECT: tokens strictly between `open` and `close`. */
+interface QueryBlock {
+  open: number;
+  close: number;
+  kind: 'root' | 'cte' | 'from' | 'expr';
+  cte?: string;
+}
+
+const COMPOUND_KEYWORDS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+
+/** See `Analysis.checkRowVisits`. */
+function rowVisitBound(
+  root: QueryBlock,
+  blocks: readonly QueryBlock[],
+  items: readonly { at: number; key: string; cte: boolean }[],
+  aliases: readonly { at: number; key: string }[],
+  tokens: readonly SqlToken[],
+  tableRows: (key: string) => number,
+): number {
+  const all = [root, ...blocks];
+  const inside = (b: QueryBlock, at: number) => at > b.open && at < b.close;
+  /** The innermost block holding token `at` (blocks nest properly). */
+  const owner = (at: number): QueryBlock | undefined => {
+    let best: QueryBlock | undefined;
+    for (const b of all) if (inside(b, at) && (!best || b.open > best.open)) best = b;
+    return best;
+  };
+  const parent = new Map<QueryBlock, QueryBlock | undefined>(blocks.map((b) => [b, owner(b.open)]));
+  const children = (b: QueryBlock) => blocks.filter((c) => parent.get(c) === b);
+  const directItems = (b: QueryBlock) => items.filter((it) => owner(it.at) === b);
+  const cteBlocks = new Map(blocks.filter((b) => b.kind === 'cte').map((b) => [b.cte as string, b]));
+  const memo = new Map<QueryBlock, number>();
+
+  /** Compound arm of token `at` within block `b`: compound keywords of `b` itself before it. */
+  const armOf = (b: QueryBlock, at: number): number => {
+    let arm = 0;
+    for (let k = b.open + 1; k < at; k++) {
+      const t = tokens[k] as SqlToken;
+      if (t.kind === 'word' && COMPOUND_KEYWORDS.has(t.value) && owner(k) === b) arm++;
+    }
+    return arm;
+  };
+
+  const correlated = (s: QueryBlock): boolean => {
+    const ownNames = new Set<string>();
+    for (const it of items) if (inside(s, it.at)) ownNames.add(it.key);
+    for (const a of aliases) if (inside(s, a.at)) ownNames.add(a.key);
+    for (let k = s.open + 1; k < s.close; k++) {
+      const t = tokens[k] as SqlToken;
+      if (!isName(t) || !isOp(tokens[k + 1], '.') || isOp(tokens[k - 1], '.')) continue;
+      const key = identifierKey(t);
+      // `schema.table.column`: the qualifier that matters is the table.
+      const table = isName(tokens[k + 2]) && isOp(tokens[k + 3], '.') ? tokens[k + 2] : undefined;
+      if (!ownNames.has(key) && !(table && ownNames.has(identifierKey(table)))) return true;
+    }
+    const direct = new Set(directItems(s).map((it) => it.key));
+    for (let p = parent.get(s); p; p = p.kind === 'root' ? undefined : parent.get(p)) {
+      if (children(p).some((c) => c.kind === 'from')) return true;
+      if (directItems(p).some((it) => !direct.has(it.key))) return true;
+    }
+    return false;
+  };
+
+  const bound = (b: QueryBlock): number => {
+    const known = memo.get(b);
+    if (known !== undefined) return known;
+    const arms: { join: number; once: number; perRow: number }[] = [];
+    const arm = (at: number) => {
+      const n = armOf(b, at);
+      while (arms.length <= n) arms.push({ join: 1, once: 0, perRow: 0 });
+      return arms[n] as { join: number; once: number; perRow: number };
+    };
+    arm(b.close);
+    for (const it of directItems(b)) {
+      const cte = it.cte ? cteBlocks.get(it.key) : undefined;
+      arm(it.at).join *= cte ? bound(cte) : tableRows(it.key);
+    }
+    for (const c of children(b)) {
+      if (c.kind === 'from') arm(c.open).join *= bound(c);
+      else if (c.kind === 'expr') {
+        if (correlated(c)) arm(c.open).perRow += bound(c);
+        else arm(c.open).once += bound(c);
+      }
+    }
+    const total = arms.reduce((sum, a) => sum + a.join * (1 + a.perRow) + a.once, 0);
+    memo.set(b, total);
+    return total;
+  };
+  return bound(root);
+}
+
+function formatCount(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'unboundedly many';
 }

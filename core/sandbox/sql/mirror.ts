@@ -16,7 +16,7 @@
  *   discovered through schema introspection, which the sandbox refuses (sqlite_master, PRAGMA), so reproducing
  *   them would make those two columns unreachable rather than quirky.
  */
-import type { DatabaseName } from '../../world/types.ts';
+import type { DatabaseName, World } from '../../world/types.ts';
 import type { SqlPolicy } from './guard.ts';
 
 /** The datasets that have a SQL table (every LoadDB database except agenda). */
@@ -58,3 +58,24 @@ export const WORLD_SQL_POLICY: SqlPolicy = {
   tables: SQL_DATASETS.map((d) => ({ table: sqlTableName(d), schema: d })),
   ...WORLD_SQL_BOUNDS,
 };
+
+/**
+ * Row-visit budget of an agent query (guard.ts `checkRowVisits`): 4,000,000 row combinations — a fraction of a
+ * second for SQLite on simple rows — and never less than three scans of the largest table, so that a query over
+ * one table with uncorrelated subqueries over it stays allowed at any world scale.
+ */
+export const WORLD_SQL_ROW_VISITS = 4_000_000;
+
+/** `WORLD_SQL_POLICY` with the world's row counts and the row-visit budget: what SQLInterpreter enforces. */
+export function worldSqlPolicy(world: World): SqlPolicy {
+  const rows = SQL_DATASETS.map((d) => world.tables[d].rowCount);
+  return {
+    ...WORLD_SQL_POLICY,
+    tables: SQL_DATASETS.map((d) => ({
+      table: sqlTableName(d),
+      schema: d,
+      rows: world.tables[d].rowCount,
+    })),
+    maxRowVisits: Math.max(WORLD_SQL_ROW_VISITS, 3 * Math.max(...rows)),
+  };
+}

@@ -20,6 +20,10 @@
  *   1024 and the agent layer's 1024-token observation truncation (§3.0 step 5) applied afterwards, the final
  *   observation is the same as rendering every row: each row renders to at least one token, so beyond 1024
  *   rows the token cut falls inside the first 1024 rows either way.
+ * - With `worldSqlPolicy(world)` (what every SQLInterpreter at the edge uses), a query whose estimated row
+ *   combinations exceed the budget (4,000,000, or three scans of the largest table) is refused before it runs —
+ *   e.g. any join of two large tables, even with a selective join condition (guard.ts `checkRowVisits`). The
+ *   original ran such joins for minutes on MySQL.
  * - A query still running after `timeoutMs` yields the SQL error string (the original had no limit). The
  *   timer can only win against an asynchronous executor (D1), and D1 cannot cancel: the abandoned query runs
  *   on until D1's own 30-second limit. An in-process synchronous SQLite call finishes before any timer fires.

@@ -186,6 +186,13 @@ function comparison(ev) {
       h('a', { href: `#/evals/${c.previousEvalId}` }, shortId(c.previousEvalId)),
       ` (threshold ${pct(c.threshold)})`,
     ),
+    c.suiteChanged?.length
+      ? h(
+          'p',
+          { class: 'tag flag', 'data-testid': 'suite-changed' },
+          `The suite changed between the two runs (${c.suiteChanged.join(', ')}): only what both runs share is compared.`,
+        )
+      : null,
     table(
       'Success rates that dropped by more than the threshold',
       [

@@ -239,12 +239,55 @@ function nodePanel(node) {
   );
 }
 
+/**
+ * Scales the tree drawing (its viewBox keeps the geometry): `zoom` null fits the canvas width (never enlarging).
+ * With `keep` the previous scroll position is restored (a live redraw); otherwise the root is scrolled into view,
+ * centred horizontally, at the top.
+ */
+function applyZoom(tree, canvas, zoom, keep) {
+  const [, , w, hgt] = tree.getAttribute('viewBox').split(' ').map(Number);
+  const available = Math.max(200, canvas.clientWidth - 4);
+  const scale = zoom ?? Math.min(1, available / w);
+  tree.setAttribute('width', String(Math.round(w * scale)));
+  tree.setAttribute('height', String(Math.round(hgt * scale)));
+  tree.dataset.scale = String(scale);
+  if (keep) {
+    canvas.scrollLeft = keep.left;
+    canvas.scrollTop = keep.top;
+    return;
+  }
+  const root = tree.querySelector('[data-node="0"]');
+  const rootX = Number(root?.getAttribute('cx') ?? Number(root?.getAttribute('x') ?? 0) + 10) * scale;
+  canvas.scrollLeft = Math.max(0, rootX - canvas.clientWidth / 2);
+  canvas.scrollTop = 0;
+}
+
 export function renderTreeView(treeId) {
   return async (main, signal) => {
     let view = await api(`/v1/trees/${encodeURIComponent(treeId)}`, { signal });
     let selected = null;
+    /** Scale of the tree drawing; null = fit the width of the canvas (the default). */
+    let zoom = null;
+    let firstDraw = true;
     const head = h('div');
     const canvas = h('div', { class: 'tree-scroll' });
+    const zoomButton = (label, title, next) => {
+      const b = h('button', { type: 'button', class: 'secondary', title, 'aria-label': title }, label);
+      b.addEventListener('click', () => {
+        const tree = canvas.querySelector('svg');
+        zoom = next(Number(tree?.dataset.scale ?? 1));
+        if (tree) applyZoom(tree, canvas, zoom, null);
+      });
+      return b;
+    };
+    const zoomBar = h(
+      'div',
+      { class: 'zoom', 'data-testid': 'tree-zoom' },
+      zoomButton('Fit', 'Fit the tree to the width', () => null),
+      zoomButton('−', 'Zoom out', (s) => Math.max(0.1, s / 1.25)),
+      zoomButton('+', 'Zoom in', (s) => Math.min(4, s * 1.25)),
+      zoomButton('100%', 'Actual size', () => 1),
+    );
     const panel = h('aside', { class: 'card', 'aria-live': 'polite' });
     const draw = () => {
       const p = view.progress;
@@ -264,23 +307,26 @@ export function renderTreeView(treeId) {
           [
             'Outcome',
             view.summary?.success
-              ? `solved (best answer ${view.summary.bestAnswer})`
+              ? view.summary.bestAnswer === null || view.summary.bestAnswer === undefined
+                ? 'solved'
+                : `solved — best answer: ${view.summary.bestAnswer}`
               : p.done
                 ? 'not solved'
                 : 'searching…',
           ],
         ]),
       );
-      append(
-        clear(canvas),
-        renderTree(view, {
-          selectedId: selected?.id,
-          onSelect: (n) => {
-            selected = n;
-            draw();
-          },
-        }),
-      );
+      const scroll = { left: canvas.scrollLeft, top: canvas.scrollTop };
+      const tree = renderTree(view, {
+        selectedId: selected?.id,
+        onSelect: (n) => {
+          selected = n;
+          draw();
+        },
+      });
+      append(clear(canvas), tree);
+      applyZoom(tree, canvas, zoom, firstDraw ? null : scroll);
+      firstDraw = false;
       append(clear(panel), nodePanel(selected ? view.nodes.find((n) => n.id === selected.id) : null));
     };
     append(
@@ -309,6 +355,7 @@ export function renderTreeView(treeId) {
           'square: terminal (✓ correct, ✗ wrong)',
         ),
       ),
+      zoomBar,
       h('div', { class: 'split' }, canvas, panel),
     );
     draw();

@@ -61,6 +61,22 @@ export function renderList() {
   };
 }
 
+/** How a step arrived (TranscriptEntry.via). */
+const CHANNELS = { react: 'ReAct text', action: 'action JSON', rest: 'REST', mcp: 'MCP' };
+
+/** `12:03:04 · +1.2 s · REST`: when the step was taken, the time since the previous step, and its channel. */
+export function stepMeta(entry, previous) {
+  const at = entry.at ? new Date(entry.at) : null;
+  const parts = [];
+  if (at && !Number.isNaN(at.getTime())) {
+    parts.push(at.toISOString().slice(11, 19));
+    const before = previous?.at ? new Date(previous.at) : null;
+    if (before && !Number.isNaN(before.getTime())) parts.push(`+${((at - before) / 1000).toFixed(1)} s`);
+  }
+  parts.push(CHANNELS[entry.via] ?? entry.via ?? 'unknown channel');
+  return parts.join(' · ');
+}
+
 export function renderSession(id) {
   return async (main, signal) => {
     const s = await api(`/v1/sessions/${encodeURIComponent(id)}`, { signal });
@@ -77,15 +93,23 @@ export function renderSession(id) {
         ['Expires', s.expiresAt],
       ]),
       h('h3', {}, 'Transcript'),
-      (s.transcript ?? []).map((e, i) =>
+      (s.transcript ?? []).map((e, i, all) =>
         h(
           'div',
-          { class: 'react-step' },
+          { class: 'react-step', 'data-testid': 'transcript-step' },
           h(
             'strong',
             {},
             `Step ${(e.index ?? i) + 1}${e.action ? ` · ${e.action}` : ''}${e.outcome?.kind ? ` · ${e.outcome.kind}` : ''}`,
           ),
+          h('span', { class: 'step-meta' }, ` · ${stepMeta(e, all[i - 1])}`),
+          e.deprecation
+            ? h(
+                'span',
+                { class: 'tag deprecated', 'data-testid': 'deprecation' },
+                ` deprecated${e.deprecation.successor ? ` → ${e.deprecation.successor}` : ''}`,
+              )
+            : null,
           e.text
             ? h('pre', {}, e.text)
             : e.input !== undefined

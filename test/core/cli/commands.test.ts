@@ -36,7 +36,7 @@ function evalRoutes(polls: number): Record<string, Handler> {
       sendJson(res, 202, {
         id: 'ev_1',
         status: 'running',
-        total: 32,
+        progress: { done: 0, total: 32 },
         links: { self: '/v1/evals/ev_1', results: '/v1/evals/ev_1/results' },
       }),
     'GET /v1/evals/ev_1': (_req, res) => {
@@ -137,7 +137,7 @@ describe('tooldrift eval', () => {
     const noWait = await runCli(['eval', '--url', fake.url, '--no-wait'], { env });
     expect(noWait.code).toBe(0);
     expect(noWait.stdout).toBe(
-      'Started evaluation ev_1 (32 task runs).\nFollow it with: tooldrift evals show ev_1\n',
+      `Started evaluation ev_1 (32 task runs).\nFollow it with: tooldrift evals show ev_1 --url ${fake.url}\n`,
     );
     expect(fake.requests.slice(before).map((r) => r.method)).toEqual(['POST']);
   });
@@ -198,7 +198,7 @@ describe('errors', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       'Request validation failed: Unknown surface s-nope.\n' +
-        '  - body.surfaces: no surface named s-nope\n' +
+        '  - --surfaces: no surface named s-nope\n' +
         '  - body: too many task runs\n',
     );
   });
@@ -320,7 +320,7 @@ describe('tooldrift explore', () => {
       'Exploration ex_1 — succeeded: 4 trees (4 done, 0 failed, 0 cancelled, 0 running, 0 queued)\n' +
         'Solved 3 of 4 finished trees: success rate 75.0%\n' +
         'Usage: 40 nodes, 48 iterations, 90 model calls, 9000 input + 800 output tokens\n' +
-        'Export its trajectories: tooldrift export sft --exploration ex_1 --out sft.jsonl\n',
+        `Export its trajectories: tooldrift export sft --exploration ex_1 --out sft.jsonl --url ${fake.url}\n`,
     );
     expect(run.stderr).toBe(
       'explore ex_1: 0/4 trees 0%, 0:00 elapsed 0 solved\nexplore ex_1: 4/4 trees 100%, 0:02 elapsed succeeded\n',

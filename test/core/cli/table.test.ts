@@ -46,16 +46,32 @@ describe('resultsTable', () => {
 });
 
 describe('taxonomyTable', () => {
-  it('counts each failure class per method × surface, in the category order', () => {
+  it('counts each failure class per method × surface, in the category order, with its share of the failures', () => {
     expect(taxonomyTable(evalDetail())).toBe(
       [
-        'method  surface  failures  invalid-invocation  deprecated-repeat  looping  incorrect-output  instructions-not-followed  tool-misuse',
-        '------  -------  --------  ------------------  -----------------  -------  ----------------  -------------------------  -----------',
-        'greedy  pc              6                   0                  0        2                 4                          0            0',
-        'greedy  s-ood           7                   3                  3        0                 0                          0            1',
+        'method  surface  failures  invalid-invocation  deprecated-repeat    looping  incorrect-output  instructions-not-followed  tool-misuse',
+        '------  -------  --------  ------------------  -----------------  ---------  ----------------  -------------------------  -----------',
+        'greedy  pc              6                   0                  0  2 (33.3%)         4 (66.7%)                          0            0',
+        'greedy  s-ood           7           3 (42.9%)          3 (42.9%)          0                 0                          0    1 (14.3%)',
         '',
       ].join('\n'),
     );
+  });
+
+  it('adds the top-level types when the server reports them', () => {
+    const e = evalDetail();
+    const groups = [
+      { id: 'tool-use', label: 'Tool-use errors' },
+      { id: 'reasoning', label: 'Reasoning errors' },
+    ];
+    const rows = e.taxonomy.rows.map((r, i) => ({
+      ...r,
+      groups: { 'tool-use': i * 7, reasoning: 6 - i * 6 },
+    }));
+    const lines = taxonomyTable({ taxonomy: { ...e.taxonomy, groups, rows } }).split('\n');
+    expect(lines[0]?.endsWith('tool-misuse    tool-use   reasoning')).toBe(true);
+    expect(lines[2]?.endsWith('0           0  6 (100.0%)')).toBe(true);
+    expect(lines[3]?.endsWith('1 (14.3%)  7 (100.0%)           0')).toBe(true);
   });
 });
 

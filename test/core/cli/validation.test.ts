@@ -90,11 +90,8 @@ describe('tooldrift eval with invalid flags', () => {
   it('prints the first failing field in the detail line, then every field', async () => {
     const run = await runCli(['eval', '--sample', '0', '--split', 'val'], { env: { TOOLDRIFT_KEY: 'k' } });
     const lines = run.stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Request validation failed: Invalid json\.split: /);
-    expect(lines.slice(1).map((l) => l.replace(/:.*/, ''))).toEqual([
-      '  - json.split',
-      '  - json.sampleSize',
-    ]);
+    expect(lines[0]).toMatch(/^Request validation failed: Invalid --split: /);
+    expect(lines.slice(1).map((l) => l.replace(/:.*/, ''))).toEqual(['  - --split', '  - --sample']);
   });
 
   it('validates a schedule suite where the API reports it (json.suite.…)', async () => {
@@ -103,9 +100,7 @@ describe('tooldrift eval with invalid flags', () => {
       { env: { TOOLDRIFT_KEY: 'k' } },
     );
     expect(run.code).toBe(2);
-    expect(run.stderr.split('\n')[0]).toMatch(
-      /^Request validation failed: Invalid json\.suite\.sampleSize: /,
-    );
+    expect(run.stderr.split('\n')[0]).toMatch(/^Request validation failed: Invalid --sample: /);
     expect(api.requests).toHaveLength(0);
   });
 });

@@ -60,17 +60,50 @@ describe('evaluation aggregates', () => {
       [2, 1, 1, 1],
       [1, 0, 0, null],
     ]);
-    expect(pc?.average).toBeCloseTo(3 / 4);
+    // The paper's average: mean of the cell rates (1, 0, 1) = 2/3; pooled over questions 3/4.
+    expect(pc?.average).toBeCloseTo(2 / 3);
+    expect(pc?.pooled).toBeCloseTo(3 / 4);
     expect(pc?.averageEasy).toBe(1);
     expect(pc?.averageHard).toBe(0);
-    expect(ood?.average).toBeCloseTo(1 / 3);
+    // s-ood cells: coffee-easy 1/2, dblp-hard 0/1 → mean 1/4; pooled 1/3.
+    expect(ood?.average).toBeCloseTo(1 / 4);
+    expect(ood?.pooled).toBeCloseTo(1 / 3);
     expect(ood?.averageHard).toBe(0);
     expect(agg.successRate).toBeCloseTo(4 / 7);
     expect(agg.done).toBe(7);
     expect(agg.usage).toEqual({ modelCalls: 21, inputTokens: 700, outputTokens: 70, latencyMs: 35 });
     const [taxPc, taxOod] = agg.taxonomy.rows;
     expect(taxPc).toMatchObject({ failures: 1, runErrors: 0, counts: { 'incorrect-output': 1, looping: 0 } });
-    expect(taxOod).toMatchObject({ failures: 1, runErrors: 1, counts: { 'deprecated-repeat': 1 } });
+    expect(taxOod).toMatchObject({
+      failures: 1,
+      runErrors: 1,
+      counts: { 'deprecated-repeat': 1 },
+      groups: { 'tool-use': 1, reasoning: 0 },
+    });
+  });
+
+  it('averages the way the paper does: a plain mean of per-dataset rates, whatever their sizes', () => {
+    // Hand-built: seven hard datasets, coffee-hard with 130 questions. Rates 20/130, 3/10, …: the paper's mean
+    // weighs each dataset once, the pooled rate weighs coffee-hard 13 times as much as a set of 10.
+    const seven = EvalSuiteSchema.parse({ difficulties: ['hard'], sampleSize: 100, surfaces: ['pc'] });
+    const sizes: Record<string, [number, number]> = {
+      flights: [3, 10],
+      coffee: [20, 130],
+      airbnb: [4, 10],
+      yelp: [2, 10],
+      agenda: [1, 10],
+      scirex: [0, 10],
+      dblp: [5, 10],
+    };
+    const rows: ResultRow[] = [];
+    for (const [dataset, [ok, n]] of Object.entries(sizes))
+      for (let i = 0; i < n; i++) rows.push(r('pc', dataset, 'hard', i < ok, 'incorrect-output'));
+    const [row] = aggregate(seven, new Map(), rows).table;
+    const mean = (3 / 10 + 20 / 130 + 4 / 10 + 2 / 10 + 1 / 10 + 0 + 5 / 10) / 7;
+    expect(row?.averageHard).toBeCloseTo(mean, 12);
+    expect(row?.average).toBeCloseTo(mean, 12);
+    expect(row?.pooledHard).toBeCloseTo(35 / 190, 12);
+    expect((row?.averageHard ?? 0) * 100).toBeCloseTo(23.6, 1);
   });
 
   it('flags drops beyond the threshold, and only those', () => {

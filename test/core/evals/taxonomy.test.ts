@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ClassifiableRun, classifyRun, ERROR_CATEGORIES } from '../../../core/evals/taxonomy.ts';
+import {
+  type ClassifiableRun,
+  classifyRun,
+  ERROR_CATEGORIES,
+  ERROR_GROUPS,
+  errorGroup,
+} from '../../../core/evals/taxonomy.ts';
 
 function step(action: string | undefined, input: string, outcome: string) {
   return {
@@ -17,16 +23,25 @@ function run(steps: ClassifiableRun['steps'], ending: ClassifiableRun['ending'] 
 }
 
 describe('error taxonomy', () => {
-  it('lists the six categories of Table 7 with their rules', () => {
+  it('lists the six labels of Table 7 with their rules, grouped into the three top-level types', () => {
     expect(ERROR_CATEGORIES.map((c) => c.id)).toEqual([
       'invalid-invocation',
       'deprecated-repeat',
+      'tool-misuse',
       'looping',
       'incorrect-output',
       'instructions-not-followed',
-      'tool-misuse',
     ]);
     for (const c of ERROR_CATEGORIES) expect(c.rule.length).toBeGreaterThan(20);
+    expect(ERROR_GROUPS.map((g) => g.id)).toEqual(['tool-use', 'reasoning', 'instruction-following']);
+    expect(ERROR_CATEGORIES.map((c) => errorGroup(c.id))).toEqual([
+      'tool-use',
+      'tool-use',
+      'tool-use',
+      'reasoning',
+      'reasoning',
+      'instruction-following',
+    ]);
   });
 
   it('gives correct runs no category and unrunnable runs run-error', () => {
@@ -34,37 +49,48 @@ describe('error taxonomy', () => {
     expect(classifyRun({ correct: false, ending: 'error', steps: [] })).toBe('run-error');
   });
 
-  it('classifies by the documented rules, first match winning', () => {
-    const retired = step('LoadDB', '{"target_db": "flights"}', 'rejected:retired');
-    // A deprecated name called again after its deprecation message, even if the run later finished.
+  const retired = step('LoadDB', '{"target_db": "flights"}', 'rejected:retired');
+  const unknown = step('LoadDatabase', '{}', 'rejected:invalid-action');
+
+  it('one hand-written trajectory per label', () => {
+    // Repeated use of deprecated tools: the deprecated name again after its deprecation message.
     expect(
       classifyRun(
         run([retired, step('LoadDB', '{"target_db":"coffee"}', 'rejected:retired'), finishWrong], 'finish'),
       ),
     ).toBe('deprecated-repeat');
+    // Tool misuse (the paper's definition): after a deprecation error, a tool that does not exist.
+    expect(
+      classifyRun(run([retired, step('Load_Database_V2', '{"db": "flights"}', 'rejected:invalid-action')])),
+    ).toBe('tool-misuse');
+    // Invocation looping: the same call three times (whitespace does not matter) …
+    const again = step('GetValue', '{"column_name": "x"}', 'error:load-first');
+    const spaced = step('GetValue', '{ "column_name" :  "x" }', 'error:load-first');
+    expect(classifyRun(run([again, spaced, again]))).toBe('looping');
+    // … or well-formed calls that ran, with no progress to a Finish until the steps ran out.
+    expect(classifyRun(run([load, step('FilterDB', '{"condition": "Date>=2020-01-01"}', 'ok')]))).toBe(
+      'looping',
+    );
+    expect(classifyRun(run([], 'open'))).toBe('looping');
+    // Incorrect output.
+    expect(classifyRun(run([load, finishWrong], 'finish'))).toBe('incorrect-output');
     // Two different deprecated names once each is not a repetition.
     expect(
       classifyRun(run([retired, step('FilterDB', '{}', 'rejected:retired'), finishWrong], 'finish')),
     ).toBe('incorrect-output');
-    // The same call three times (whitespace does not matter) is looping.
-    const again = step('GetValue', '{"column_name": "x"}', 'error:load-first');
-    const spaced = step('GetValue', '{ "column_name" :  "x" }', 'error:load-first');
-    expect(classifyRun(run([again, spaced, again]))).toBe('looping');
-    expect(classifyRun(run([again, again]))).toBe('tool-misuse');
-    expect(classifyRun(run([load, finishWrong], 'finish'))).toBe('incorrect-output');
-    // Without Finish: format breaks first, then invalid invocations, then the rest.
+    // Instructions not followed: a format break or no generation.
     const unparsable = step(undefined, '', 'rejected:filtered');
     const badInput = step('LoadDB', 'flights', 'rejected:argument-error');
-    const unknown = step('LoadDatabase', '{}', 'rejected:invalid-action');
-    const params = step('LoadDB', '{"db": "flights"}', 'rejected:param-error');
     expect(classifyRun(run([unparsable, unknown]))).toBe('instructions-not-followed');
     expect(classifyRun(run([badInput]))).toBe('instructions-not-followed');
     expect(classifyRun(run([load], 'empty-generation'))).toBe('instructions-not-followed');
+    // Invalid invocation: an unknown tool with no deprecation before it, wrong parameters, a tool's error.
+    const params = step('LoadDB', '{"db": "flights"}', 'rejected:param-error');
     expect(classifyRun(run([unknown, load]))).toBe('invalid-invocation');
+    expect(classifyRun(run([unknown, retired]))).toBe('invalid-invocation');
     expect(classifyRun(run([params]))).toBe('invalid-invocation');
     expect(classifyRun(run([load, step('FilterDB', '{"condition": "x=1"}', 'error:unknown-column')]))).toBe(
-      'tool-misuse',
+      'invalid-invocation',
     );
-    expect(classifyRun(run([], 'open'))).toBe('tool-misuse');
   });
 });

@@ -176,6 +176,14 @@ describe('export.ts', () => {
       records: dpoLines.length,
     });
     expect(manifest.files.sft.validation.overLength).toBe(sftLines.length);
+    // Per SFT record: steps, deprecation errors met and repeats, as the served meta says.
+    expect(manifest.files.sft.selection).toHaveLength(sftLines.length);
+    manifest.files.sft.selection?.forEach((sel, i) => {
+      const meta = JSON.parse(sftLines[i] as string).meta;
+      expect(sel).toEqual({ line: i + 1, trajectoryId: meta.trajectoryId, ...meta.selection });
+      expect(sel.steps).toBeGreaterThan(0);
+    });
+    expect(manifest.files.dpo.selection).toBeUndefined();
     expect(manifest.tokenEstimator).toContain('ceil(utf8Bytes/3)');
     expect(io.stdout.join('\n')).toContain('estimated over max length 1024 tokens');
 

@@ -3,7 +3,7 @@
  * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
  * functions/routes/exports.ts and edge/stores/trajectories.ts.
  */
-
+import { TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import {
   dpoPairs,
@@ -11,6 +11,7 @@ import {
   extractTrajectories,
   sftRecord,
   type TrajectoryMeta,
+  trajectoryStats,
 } from '../../../core/search/trajectories.ts';
 import { createSimModel } from '../../../core/sim/index.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
@@ -33,7 +34,14 @@ async function build(): Promise<ExportFixture> {
   const dpoLines: string[] = [];
   // Tasks whose trees hold both successes and preference pairs under this seed (coffee-easy, agenda-hard).
   for (const task of tasks.filter((t) => t.id.startsWith('coffee-easy') || t.id.startsWith('agenda-hard'))) {
-    const tree = createSearch(task, { simulations: 6, k: 3, maxDepth: 10, seed: 'eval' });
+    // tooldrift's earlier search settings: the task choice above was made under them.
+    const tree = createSearch(task, {
+      ...TOOLDRIFT_SEARCH_VARIANT,
+      simulations: 6,
+      k: 3,
+      maxDepth: 10,
+      seed: 'eval',
+    });
     await runSearch(tree, searchEnv(tree, { model, world, surface: S_OOD_SURFACE }));
     const meta: TrajectoryMeta = {
       treeId: `tree-${task.id}`,
@@ -51,7 +59,13 @@ async function build(): Promise<ExportFixture> {
       sftLines.push(
         JSON.stringify({
           ...record,
-          meta: { trajectoryId: t.id, ...meta, reward: t.reward, toolUpdates: t.toolUpdates },
+          meta: {
+            trajectoryId: t.id,
+            ...meta,
+            reward: t.reward,
+            toolUpdates: t.toolUpdates,
+            selection: trajectoryStats(t.steps),
+          },
         }),
       );
     }

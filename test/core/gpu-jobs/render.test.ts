@@ -52,18 +52,18 @@ async function runDirWithExports(name: string): Promise<string> {
 const read = (run: string, rel: string) => readFileSync(join(run, rel), 'utf8');
 
 describe('settings', () => {
-  it("defaults are the seed's fine-tuning settings", () => {
+  it("defaults are the paper's fine-tuning settings (base Llama-3-8B, global batch 512), max length 4096", () => {
     expect(SEED_SETTINGS).toMatchObject({
-      baseModel: 'meta-llama/Meta-Llama-3-8B-Instruct',
+      baseModel: 'meta-llama/Meta-Llama-3-8B',
       finetuning: 'full',
       learningRate: 2e-5,
       scheduler: 'cosine',
       warmupRatio: 0.03,
       epochs: 8,
-      maxLength: 1024,
+      maxLength: 4096,
       bf16: true,
     });
-    expect(globalBatchSize(SEED_SETTINGS)).toBe(32);
+    expect(globalBatchSize(SEED_SETTINGS)).toBe(512);
   });
 
   it('rejects unknown keys and out-of-range values instead of ignoring them', () => {
@@ -97,20 +97,20 @@ describe('a rendered run folder', () => {
     ]);
     const sft = parse(read(run, 'llamafactory/sft.yaml'));
     expect(sft).toMatchObject({
-      model_name_or_path: 'meta-llama/Meta-Llama-3-8B-Instruct',
+      model_name_or_path: 'meta-llama/Meta-Llama-3-8B',
       stage: 'sft',
       finetuning_type: 'full',
       dataset: 'tooldrift_sft',
       dataset_dir: '.',
       template: 'llama3',
-      cutoff_len: 1024,
+      cutoff_len: 4096,
       learning_rate: 2e-5,
       lr_scheduler_type: 'cosine',
       warmup_ratio: 0.03,
       num_train_epochs: 8,
       bf16: true,
-      per_device_train_batch_size: 1,
-      gradient_accumulation_steps: 4,
+      per_device_train_batch_size: 8,
+      gradient_accumulation_steps: 8,
       deepspeed: 'deepspeed/ds_zero3.json',
       output_dir: 'checkpoints/llamafactory-sft-full',
     });
@@ -144,12 +144,14 @@ describe('a rendered run folder', () => {
       dataset: 'tooldrift_dpo',
       pref_beta: 0.1,
       pref_loss: 'sigmoid',
-      cutoff_len: 1024,
+      cutoff_len: 4096,
       lr_scheduler_type: 'cosine',
       warmup_ratio: 0.03,
     });
-    // Every record is over 1024 tokens (estimate): the render says so.
-    expect(result.warnings.join('\n')).toContain(
+    // The default max length fits every SFT record (estimate); the paper's 1024 does not, and the render says so.
+    expect(result.warnings.join('\n')).not.toContain('sft.jsonl');
+    const short = await renderRun(run, resolveSettings({ maxLength: 1024 }));
+    expect(short.warnings.join('\n')).toContain(
       'sft.jsonl: 21 record(s) (100% of valid) estimated over max length 1024',
     );
   });
@@ -184,7 +186,7 @@ describe('a rendered run folder', () => {
     const sft = JSON.parse(read(run, 'trl/sft.json'));
     expect(sft).toEqual({
       kind: 'sft',
-      model_name_or_path: 'meta-llama/Meta-Llama-3-8B-Instruct',
+      model_name_or_path: 'meta-llama/Meta-Llama-3-8B',
       adapter_name_or_path: null,
       train_file: 'sft.jsonl',
       lora: null,
@@ -193,10 +195,10 @@ describe('a rendered run folder', () => {
         output_dir: 'checkpoints/trl-sft-full',
         lr_scheduler_type: 'cosine',
         warmup_ratio: 0.03,
-        max_length: 1024,
+        max_length: 4096,
         bf16: true,
-        per_device_train_batch_size: 1,
-        gradient_accumulation_steps: 4,
+        per_device_train_batch_size: 8,
+        gradient_accumulation_steps: 8,
         gradient_checkpointing: true,
         logging_steps: 5,
         save_strategy: 'epoch',
@@ -217,8 +219,8 @@ describe('a rendered run folder', () => {
       args: {
         beta: 0.1,
         loss_type: 'sigmoid',
-        max_length: 1024,
-        max_prompt_length: 768,
+        max_length: 4096,
+        max_prompt_length: 3840,
         max_completion_length: 256,
       },
     });
@@ -383,6 +385,27 @@ describe.skipIf(!hasPython)('Python training scripts (python3 present; skipped w
     expect(existsSync(join(PYTHON_DIR, '__pycache__'))).toBe(false);
   });
 
+  it('mask observations out of the loss: only assistant turns count (common.assistant_token_mask, fake tokenizer)', () => {
+    // A character-level fake chat template: "<role>content|" per message; ids are char codes.
+    const script = [
+      'import json, sys',
+      `sys.path.insert(0, ${JSON.stringify(PYTHON_DIR)})`,
+      'from common import assistant_token_mask',
+      "tpl = lambda ms: [ord(c) for m in ms for c in f\"<{m['role'][0]}>{m['content']}|\"]",
+      'msgs = [{"role": "system", "content": "T"}, {"role": "user", "content": "Q"},',
+      '        {"role": "assistant", "content": "A1"}, {"role": "user", "content": "Observation: o"},',
+      '        {"role": "assistant", "content": "A2"}]',
+      'ids, mask = assistant_token_mask(tpl, msgs)',
+      'print(json.dumps(["".join(chr(i) for i, m in zip(ids, mask) if m), len(ids) == len(mask)]))',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', script], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual(['<a>A1|<a>A2|', true]);
+  });
+
   it('read the rendered configs (common.load_config, stdlib only) and reject the wrong kind', async () => {
     const run = await runDirWithExports('python');
     await renderRun(run, SEED_SETTINGS);
@@ -404,7 +427,7 @@ describe.skipIf(!hasPython)('Python training scripts (python3 present; skipped w
     const lines = r.stdout.trim().split('\n');
     expect(JSON.parse(lines[0] as string)).toEqual([2e-5, 8, 0.1]);
     expect(lines[1]).toBe(
-      'sft.jsonl: 3 records, tokens p50 1500, p95 3000, max 3000; 2 over max_length 1024',
+      'sft.jsonl: 3 records, tokens p50 1500, p95 3000, max 3000; 0 over max_length 4096',
     );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('trl/dpo.json is a dpo config; this script trains sft');
@@ -426,8 +449,8 @@ describe.skipIf(!hasPython)('Python training scripts (python3 present; skipped w
       const r = spawnSync('python3', ['-c', script], { cwd: run, encoding: 'utf8' });
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toEqual({
-        'llamafactory/sft.yaml': ['float', 2e-5, 'float', 1024, 'cosine', 8],
-        'llamafactory/dpo.yaml': ['float', 5e-7, 'float', 1024, 'cosine', 1],
+        'llamafactory/sft.yaml': ['float', 2e-5, 'float', 4096, 'cosine', 8],
+        'llamafactory/dpo.yaml': ['float', 5e-7, 'float', 4096, 'cosine', 1],
       });
     },
   );

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { trainingSystemPrompt } from '../../../core/search/trajectories.ts';
+import { sftToolsPrompt, trainingSystemPrompt } from '../../../core/search/trajectories.ts';
 import {
   cleanJsonl,
   type DefectKind,
@@ -48,7 +48,7 @@ describe('records produced by sftRecord/dpoRecord', () => {
     expect(sft.overLength[0]).toEqual({ line: 1, estimatedTokens: expect.any(Number) });
     // … and none is over a native 8k context.
     expect(validateJsonl('sft', jsonl(sftLines), { maxLength: 8192 }).overLength).toEqual([]);
-    expect(sft.tokens.min).toBeGreaterThan(estimateTokens(trainingSystemPrompt()));
+    expect(sft.tokens.min).toBeGreaterThan(estimateTokens(sftToolsPrompt()));
     expect(sft.tokens.p50).toBeLessThanOrEqual(sft.tokens.p95);
     expect(sft.tokens.p95).toBeLessThanOrEqual(sft.tokens.max);
   });

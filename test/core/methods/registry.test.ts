@@ -68,7 +68,13 @@ describe('method registry', () => {
       if (hasOptions(m)) expect(suite[m.id]).toEqual(m.options.parse({}));
       else expect(suite[m.id]).toBeUndefined();
     }
-    expect(suite.mcts).toEqual({ simulations: 8, k: 3, maxDepth: 15 });
+    expect(suite.mcts).toEqual({
+      simulations: 8,
+      k: 3,
+      maxDepth: 15,
+      depthPreset: 'paper',
+      reflectionPrompt: false,
+    });
     const bad = EvalSuiteSchema.safeParse({ methods: ['mcts'], mcts: { simulations: 0 } });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['mcts', 'simulations']);
@@ -112,10 +118,13 @@ describe('method registry', () => {
           'toolUpdates',
         ].sort(),
       );
+      expect(o.modelCalls, method).toBeGreaterThan(0);
+      // Without cached rollouts the Finish states a rollout reaches are thrown away with it, so that ablation may
+      // hold no Finish to answer with (core/methods/mcts.ts); every other method answers the oracle policy right.
+      if (method === 'mcts-no-cached-rollout') continue;
       expect(o.correct, method).toBe(true);
       expect(o.ending, method).toBe('finish');
       expect(o.steps.at(-1)?.outcome, method).toBe('finished:correct');
-      expect(o.modelCalls, method).toBeGreaterThan(0);
       expect(classifyRun(o), method).toBeNull();
     }
   });

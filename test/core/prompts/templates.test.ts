@@ -42,11 +42,15 @@ describe('registered templates beyond the agent prompts', () => {
     const sft = sftRecord(
       { steps: [{ node: 1, prompt: 'toolevo/agent', outcome: 'ok', text: 'Thought: t', observation: 'o' }] },
       { question: 'How much?' },
-      {
-        docsSurface: S_IN_SURFACE,
-      },
+      // The earlier layout (an option now): the training template's system message, one assistant message.
+      { docsSurface: S_IN_SURFACE, format: 'single-turn', systemPrompt: 'agent-head' },
     );
     expect(sft.messages.slice(0, 2)).toEqual([system, user]);
+    // The default: ToolEvo's SFT prompt (tool list only) through its own registered template.
+    const multi = sftRecord({ steps: [] }, { question: 'How much?' }, { docsSurface: S_IN_SURFACE });
+    expect(multi.messages).toEqual(
+      renderPrompt('toolevo/sft', { question: 'How much?', docs: S_IN_SURFACE }),
+    );
     const pair = { parent: 1, chosenNode: 2, rejectedNode: 3, chosen: 'a', rejected: 'b' };
     const prefix = [{ text: 'Thought: first', observation: 'seen' }];
     const dpo = dpoRecord({ ...pair, prefix }, { question: 'How much?' });

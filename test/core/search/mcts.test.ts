@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../../core/search/mcts.ts';
 import { mergedPriors, puctScore, selectChild } from '../../../core/search/puct.ts';
 import {
@@ -117,7 +118,10 @@ describe('the search loop on a scripted provider', () => {
 
   it('expands, rolls out, reuses cached rollout states and back-propagates eq. 4 after every iteration', async () => {
     const model = scriptedModel(Q, script);
-    const tree = createSearch({ question: Q, gold: '42' }, { k: 2, simulations: 10, seed: 's' });
+    const tree = createSearch(
+      { question: Q, gold: '42' },
+      { ...TOOLDRIFT_SEARCH_VARIANT, k: 2, simulations: 10, seed: 's' },
+    );
     const e = env(tree, model);
 
     await runSearch(tree, e, { maxIterations: 1 });

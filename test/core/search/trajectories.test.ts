@@ -6,12 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { TURN_MARKER } from '../../../core/prompts/toolevo.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import {
+  dpoPairSet,
   dpoPairs,
   dpoRecord,
   extractTrajectories,
+  sameCall,
   selectForTraining,
   sftRecord,
+  sftToolsPrompt,
   type TrajectoryMeta,
+  trajectoryStats,
 } from '../../../core/search/trajectories.ts';
 import { createTree, type NodeEnding, node, type SearchTree } from '../../../core/search/tree.ts';
 import { createSimModel } from '../../../core/sim/index.ts';
@@ -110,15 +114,19 @@ describe('trajectories from a hand-built tree', () => {
     expect(ok).toMatchObject({ taskId: META.taskId, surfaceId: 's_ood', model: 'sim', seed: '7' });
   });
 
-  it('builds a chat SFT record with the P_c header as system, the question as user', () => {
+  it('builds a single-turn SFT record (option) with the P_c agent head as system, the question as user', () => {
     const [ok] = extractTrajectories(handTree(), META);
-    const rec = sftRecord(ok as never, { question: ' What is x? ' });
+    const rec = sftRecord(
+      ok as never,
+      { question: ' What is x? ' },
+      { format: 'single-turn', systemPrompt: 'agent-head' },
+    );
     expect(rec.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
-    expect(rec.messages[0].content.endsWith(TURN_MARKER)).toBe(true);
-    expect(rec.messages[0].content).toContain('LoadDB[DBName]');
-    expect(rec.messages[0].content).not.toContain('GetRow[x]');
-    expect(rec.messages[1].content).toBe('Question: What is x?');
-    expect(rec.messages[2].content).toBe(ok?.text);
+    expect(rec.messages[0]?.content.endsWith(TURN_MARKER)).toBe(true);
+    expect(rec.messages[0]?.content).toContain('LoadDB[DBName]');
+    expect(rec.messages[0]?.content).not.toContain('GetRow[x]');
+    expect(rec.messages[1]?.content).toBe('Question: What is x?');
+    expect(rec.messages[2]?.content).toBe(ok?.text);
   });
 
   it('pairs sibling steps toward success and toward failure, with the shared prefix', () => {
@@ -201,4 +209,109 @@ describe('trajectories from a simulated search', () => {
     expect(sawSuccess).toBe(true);
     expect(sawPair).toBe(true);
   }, 60_000);
+});
+
+describe('training data worth training on (issue 17, items 14–16)', () => {
+  const call = (action: string, input: string, outcome: string, observation = 'ok', reason?: string) => ({
+    text: `Thought: t\n\nAction: ${action}\n\nAction Input: ${input}`,
+    observation,
+    action,
+    outcome,
+    node: 0,
+    prompt: null,
+    ...(reason ? { reason } : {}),
+  });
+  const finish = call('Finish', '{"answer": "A"}', 'finished', 'Answer is CORRECT');
+  const deprecated = call(
+    'LoadDB',
+    '{"DBName": "coffee"}',
+    'rejected',
+    'LoadDB is deprecated; use Init_DB',
+    'retired',
+  );
+  // Hits the deprecation, repeats the deprecated call, then recovers: 4 steps.
+  const looping = [deprecated, deprecated, call('Init_DB', '{"DBName": "coffee"}', 'ok'), finish];
+  // Hits the deprecation once, recovers: 4 steps too (an UpdateTool step).
+  const clean = [
+    deprecated,
+    call('Init_DB', '{"DBName": "coffee"}', 'ok'),
+    call('UpdateTool', '{"newtool_desc": "Init_DB[DBName]"}', 'ok'),
+    finish,
+  ];
+
+  it('reports steps, deprecation errors met and repeats per trajectory', () => {
+    expect(trajectoryStats(looping)).toEqual({ steps: 4, deprecationErrors: 2, repeats: 1 });
+    expect(trajectoryStats(clean)).toEqual({ steps: 4, deprecationErrors: 1, repeats: 0 });
+    // Older records without a reason: the deprecation message's wording tells.
+    const { reason: _, ...old } = deprecated;
+    expect(trajectoryStats([old, finish]).deprecationErrors).toBe(1);
+  });
+
+  it('selects the clean success over a looping one by default; the uniform rule may take either', () => {
+    const ts = [
+      { id: 'a:1', taskId: 'a', reward: 1, steps: looping },
+      { id: 'a:2', taskId: 'a', reward: 1, steps: clean },
+      { id: 'a:3', taskId: 'a', reward: 1, steps: [...clean, finish, finish] },
+    ];
+    for (const seed of ['1', '2', '3', '4', '5', '6'])
+      expect([...selectForTraining(ts, seed, 1)]).toEqual(['a:2']);
+    // Two slots: clean first, then the longer clean one before the looping one.
+    expect([...selectForTraining(ts, '1', 2)].sort()).toEqual(['a:2', 'a:3']);
+    const uniform = new Set(
+      ['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => [...selectForTraining(ts, s, 1, 'uniform')][0]),
+    );
+    expect(uniform.has('a:1')).toBe(true);
+  });
+
+  it('writes a multi-turn SFT record by default: assistant turns per step, observations as user turns', () => {
+    const rec = sftRecord({ steps: clean }, { question: 'What is x?' });
+    expect(rec.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    expect(rec.messages[0]?.content).toBe(sftToolsPrompt());
+    expect(rec.messages[0]?.content).toContain('LoadDB[DBName]');
+    expect(rec.messages[0]?.content).not.toContain(TURN_MARKER);
+    expect(rec.messages[3]?.content).toBe('Observation: LoadDB is deprecated; use Init_DB');
+    // No assistant turn holds environment text; the Finish verdict is not part of the conversation.
+    for (const m of rec.messages.filter((x) => x.role === 'assistant'))
+      expect(m.content).not.toContain('Observation');
+    expect(rec.messages.at(-1)?.content).toBe(finish.text);
+    expect(JSON.stringify(rec)).not.toContain('Answer is CORRECT');
+  });
+
+  it('makes no DPO pair whose sides make the same call, and counts those dropped', () => {
+    const tree = handTree();
+    // A sibling of node 3 (correct Finish) with the same call but other Thought wording, below a failure.
+    const same = add(
+      tree,
+      1,
+      'Thought: other words\n\nAction: Finish\n\nAction Input: {"answer":  "A"}',
+      'x',
+    );
+    add(tree, same, 'Thought: x\n\nAction: Nope\n\nAction Input: {}', 'invalid', {
+      ending: 'depth',
+      reward: -1,
+    });
+    const set = dpoPairSet(tree);
+    expect(set.dropped).toBe(1);
+    for (const p of set.pairs) expect(sameCall(p.chosen, p.rejected)).toBe(false);
+    expect(set.pairs.map((p) => [p.parent, p.chosenNode, p.rejectedNode])).toEqual([
+      [0, 1, 2],
+      [1, 3, 4],
+    ]);
+    expect(
+      sameCall(
+        'Thought: a\nAction: F\nAction Input: {"x": 1}',
+        'Thought: b\nAction: F\nAction Input: {"x":1}',
+      ),
+    ).toBe(true);
+  });
 });

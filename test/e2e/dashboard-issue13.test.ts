@@ -1,0 +1,151 @@
+/**
+ * Issue 13 item 12 in headless Chromium against the shared local instance: the MCTS tree opens fitted with its
+ * root in view and can be zoomed; no page scrolls sideways; a session transcript shows each step's time,
+ * channel and deprecation; a 403 tells the user to use an admin key. Screenshot: test-output/e2e/tree.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const baseUrl = inject('baseUrl');
+const userKey = inject('userKey');
+const adminKey = inject('adminKey');
+const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'e2e');
+
+let browser: Browser;
+let page: Page;
+
+async function api<T>(path: string, init: RequestInit = {}, key = userKey): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function useKey(key: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/`);
+  await page.evaluate((k) => localStorage.setItem('tooldrift.apiKey', k), key);
+}
+
+/** The page is not wider than the viewport (nothing scrolls sideways). */
+const noSidewaysScroll = () =>
+  page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1');
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox'],
+  });
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.setDefaultTimeout(20_000);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('dashboard rough edges (issue 13 item 12)', () => {
+  it('opens an MCTS tree fitted, root in view, zoomable; the exploration page does not scroll sideways', async () => {
+    const created = await api<{ id: string }>('/v1/explorations', {
+      method: 'POST',
+      body: JSON.stringify({
+        tasks: { split: 'test', limit: 1 },
+        treesPerTask: 1,
+        search: { simulations: 6, k: 3 },
+        seed: 'issue13',
+      }),
+    });
+    let trees: { items: { id: string; status: string }[] } = { items: [] };
+    await expect
+      .poll(
+        async () => {
+          trees = await api(`/v1/explorations/${created.id}/trees`);
+          return trees.items[0]?.status;
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toMatch(/succeeded|failed/);
+    await useKey(userKey);
+    await page.goto(`${baseUrl}/dashboard/#/explorations/${created.id}`);
+    await page.getByTestId('trees-table').waitFor();
+    expect(await noSidewaysScroll()).toBe(true);
+
+    const treeId = trees.items[0]?.id as string;
+    await page.goto(`${baseUrl}/dashboard/#/trees/${encodeURIComponent(treeId)}`);
+    const svg = page.getByTestId('tree-svg');
+    await svg.waitFor();
+    const canvas = page.locator('.tree-scroll');
+    const inside = async () => {
+      const root = await svg.locator('[data-node="0"]').boundingBox();
+      const box = await canvas.boundingBox();
+      return (
+        !!root &&
+        !!box &&
+        root.x >= box.x &&
+        root.x + root.width <= box.x + box.width &&
+        root.y >= box.y &&
+        root.y + root.height <= box.y + box.height
+      );
+    };
+    expect(await inside()).toBe(true);
+    const scale = async () => Number(await svg.getAttribute('data-scale'));
+    const fitted = await scale();
+    expect(fitted).toBeGreaterThan(0);
+    expect(fitted).toBeLessThanOrEqual(1);
+    // fitted: the drawing is no wider than its canvas
+    expect((await svg.boundingBox())?.width ?? 0).toBeLessThanOrEqual(
+      ((await canvas.boundingBox())?.width ?? 0) + 1,
+    );
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await scale()).toBeCloseTo(fitted * 1.25, 5);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    expect(await scale()).toBeCloseTo(fitted / 1.25, 5);
+    await page.getByRole('button', { name: 'Fit the tree to the width' }).click();
+    expect(await scale()).toBeCloseTo(fitted, 5);
+    expect(await inside()).toBe(true);
+    const head = await page.locator('dl.kv').first().textContent();
+    expect(head).not.toContain('best answer null');
+    expect(head).not.toContain('undefined');
+    expect(await noSidewaysScroll()).toBe(true);
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'tree.png') });
+  }, 120_000);
+
+  it('shows time, channel and deprecation per transcript step; a 403 says to use an admin key', async () => {
+    const s = await api<{ id: string }>('/v1/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ surface: 's-in', seed: 'issue13' }),
+    });
+    await api(`/v1/sessions/${s.id}/step`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Thought: load.\nAction: LoadDB\nAction Input: {"DBName": "coffee"}' }),
+    });
+    await api(`/v1/sessions/${s.id}/tools/InitializeDatabase`, {
+      method: 'POST',
+      body: JSON.stringify({ DatabaseName: 'yelp' }),
+    });
+
+    await useKey(userKey);
+    await page.goto(`${baseUrl}/dashboard/#/sessions`);
+    await expect.poll(() => page.locator('#errors').textContent()).toContain('admin key');
+
+    await useKey(adminKey);
+    await page.goto(`${baseUrl}/dashboard/#/sessions/${s.id}`);
+    const steps = page.getByTestId('transcript-step');
+    await expect.poll(() => steps.count()).toBe(2);
+    const first = (await steps.nth(0).textContent()) ?? '';
+    const second = (await steps.nth(1).textContent()) ?? '';
+    expect(first).toMatch(/\d\d:\d\d:\d\d · ReAct text/);
+    expect(second).toMatch(/\d\d:\d\d:\d\d · \+\d+\.\d s · REST/);
+    // s-in deprecates LoadDB in favour of InitializeDatabase: the first step is marked, the second is not.
+    expect(await steps.nth(0).getByTestId('deprecation').textContent()).toContain('InitializeDatabase');
+    expect(await steps.nth(1).getByTestId('deprecation').count()).toBe(0);
+    expect(await noSidewaysScroll()).toBe(true);
+  }, 60_000);
+});
