@@ -14,15 +14,12 @@
 
 import { ENCODER_IDS, type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
 import { docRetrievalPools } from '../core/draft/retrieval.ts';
-import { runDraft } from '../core/draft/run.ts';
-import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import type { Tool } from '../core/retrieval/types.ts';
-import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
+import { SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
-import { createKernelDeps } from '../core/world/kernel-deps.ts';
-import { draftEvalSetup } from './lib/draft-eval-setup.ts';
+import { draftEvalSetup, simDraftDocs } from './lib/draft-eval-setup.ts';
 
 const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 10);
 const seed = process.env.EVAL_SEED ?? 'eval';
@@ -57,15 +54,7 @@ console.log('');
 console.log('| server surface | pool | ranker | NDCG@1 raw | NDCG@1 DRAFT | NDCG@10 raw | NDCG@10 DRAFT |');
 console.log('|---|---:|---|---:|---:|---:|---:|');
 for (const server of [S_OOD_SURFACE, GENERATED]) {
-  const { docset } = await runDraft({
-    model: createSimModel({ preset: 'static' }),
-    embedder: new LexicalEmbeddingModel(),
-    world,
-    docs: PC_SURFACE,
-    server,
-    deps: createKernelDeps({}),
-    options: { seed },
-  });
+  const docset = await simDraftDocs(world, server, { seed });
   const documented = docRetrievalPools(docset, PC_SURFACE, tasks, []).documented.length;
   for (const size of poolSizes) {
     const built = docRetrievalPools(docset, PC_SURFACE, tasks, catalog.slice(0, size - documented));

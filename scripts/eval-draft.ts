@@ -15,13 +15,10 @@ import { runReactEpisode } from '../core/agents/react-loop.ts';
 import type { resolveDraftOptions } from '../core/draft/config.ts';
 import type { DocSet } from '../core/draft/docset.ts';
 import { docsetPromptSurface } from '../core/draft/render.ts';
-import { runDraft } from '../core/draft/run.ts';
-import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
 import type { Surface } from '../core/surfaces/model.ts';
-import { createKernelDeps } from '../core/world/kernel-deps.ts';
-import { draftEvalSetup } from './lib/draft-eval-setup.ts';
+import { draftEvalSetup, simDraftDocs } from './lib/draft-eval-setup.ts';
 
 const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 3);
 const seed = process.env.EVAL_SEED ?? 'eval';
@@ -37,20 +34,8 @@ async function success(server: Surface, docs: Surface): Promise<number> {
   return correct / tasks.length;
 }
 
-async function draftDocs(
-  server: Surface,
-  options: Parameters<typeof resolveDraftOptions>[0],
-): Promise<DocSet> {
-  const r = await runDraft({
-    model: createSimModel({ preset: 'static' }),
-    embedder: new LexicalEmbeddingModel(),
-    world,
-    docs: PC_SURFACE,
-    server,
-    deps: createKernelDeps({}),
-    options: { seed, ...options },
-  });
-  return r.docset;
+function draftDocs(server: Surface, options: Parameters<typeof resolveDraftOptions>[0]): Promise<DocSet> {
+  return simDraftDocs(world, server, { seed, ...options });
 }
 
 function callsPerTool(set: DocSet): string {
