@@ -15,28 +15,14 @@ import { runReactEpisode } from '../core/agents/react-loop.ts';
 import type { resolveDraftOptions } from '../core/draft/config.ts';
 import type { DocSet } from '../core/draft/docset.ts';
 import { docsetPromptSurface } from '../core/draft/render.ts';
-import { runDraft } from '../core/draft/run.ts';
-import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../core/surfaces/builtin.ts';
-import { generateSurface } from '../core/surfaces/drift/index.ts';
 import type { Surface } from '../core/surfaces/model.ts';
-import { createKernelDeps } from '../core/world/kernel-deps.ts';
-import { generateTasks } from '../core/world/tasks/generate.ts';
-import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
-import { generateWorld } from '../core/world/world.ts';
+import { draftEvalSetup, simDraftDocs } from './lib/draft-eval-setup.ts';
 
 const perGroup = Number(process.env.EVAL_TASKS_PER_GROUP ?? 3);
 const seed = process.env.EVAL_SEED ?? 'eval';
-const world = generateWorld({ seed: 'draft-eval', scale: 0.1 });
-const tasks = (
-  await generateTasks(world, TASK_TEMPLATES, { counts: () => ({ test: perGroup, dev: 0, train: 0 }) })
-).tasks;
-
-const GENERATED = generateSurface(PC_SURFACE, {
-  seed: 'draft-eval',
-  kinds: ['rename-tool', 'rename-params', 'flags', 'prefixes', 'wrap-response'],
-});
+const { world, tasks, generated: GENERATED } = await draftEvalSetup(perGroup);
 
 async function success(server: Surface, docs: Surface): Promise<number> {
   const model = createSimModel({ preset: 'static' });
@@ -48,20 +34,8 @@ async function success(server: Surface, docs: Surface): Promise<number> {
   return correct / tasks.length;
 }
 
-async function draftDocs(
-  server: Surface,
-  options: Parameters<typeof resolveDraftOptions>[0],
-): Promise<DocSet> {
-  const r = await runDraft({
-    model: createSimModel({ preset: 'static' }),
-    embedder: new LexicalEmbeddingModel(),
-    world,
-    docs: PC_SURFACE,
-    server,
-    deps: createKernelDeps({}),
-    options: { seed, ...options },
-  });
-  return r.docset;
+function draftDocs(server: Surface, options: Parameters<typeof resolveDraftOptions>[0]): Promise<DocSet> {
+  return simDraftDocs(world, server, { seed, ...options });
 }
 
 function callsPerTool(set: DocSet): string {
