@@ -284,7 +284,7 @@ export function renderTreeView(treeId) {
       'div',
       { class: 'zoom', 'data-testid': 'tree-zoom' },
       zoomButton('Fit', 'Fit the tree to the width', () => null),
-      zoomButton('−', 'Zoom out', (s) => Math.max(0.1, s / 1.25)),
+      zoomButton('−', 'Zoom out', (s) => Math.max(0.01, s / 1.25)),
       zoomButton('+', 'Zoom in', (s) => Math.min(4, s * 1.25)),
       zoomButton('100%', 'Actual size', () => 1),
     );
