@@ -99,7 +99,6 @@ const DraftRunView = z
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
 const routes = routeGroup('DRAFT', 'user');
-const publicRoutes = routeGroup('DRAFT');
 
 const createRun = routes.post(
   '/v1/draft/runs',
@@ -133,7 +132,7 @@ const deleteRun = routes.delete(
   { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
 );
 
-const getDocsetRoute = publicRoutes.get(
+const getDocsetRoute = routes.get(
   '/v1/docsets/{id}',
   'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
   {
@@ -149,7 +148,7 @@ const getDocsetRoute = publicRoutes.get(
   },
 );
 
-const diffRoute = publicRoutes.get(
+const diffRoute = routes.get(
   '/v1/docsets/{id}/diff',
   'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
   {
@@ -271,8 +270,9 @@ async function runOr404(env: Bindings, id: string, owner: Owner) {
   return found;
 }
 
-async function docsetOr404(env: Bindings, id: string) {
-  const set = await getDocset(env, id);
+/** A documentation set the caller may read (its own, or any for an admin key), or a 404 problem. */
+async function docsetOr404(env: Bindings, id: string, owner: Owner) {
+  const set = await getDocset(env, id, owner);
   if (!set) throw new ProblemError('not-found', { detail: `No documentation set with id ${id}.` });
   return set;
 }
@@ -331,7 +331,7 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(getDocsetRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { format } = c.req.valid('query');
-    const set = await docsetOr404(c.env, id);
+    const set = await docsetOr404(c.env, id, ownerOf(c));
     const content =
       format === 'json'
         ? { id, ...set }
@@ -346,7 +346,7 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(diffRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { against } = c.req.valid('query');
-    const set = await docsetOr404(c.env, id);
+    const set = await docsetOr404(c.env, id, ownerOf(c));
     const otherId = against === 'parent' ? set.parent : against;
     if (!otherId) {
       throw new ProblemError('validation-error', {
@@ -354,7 +354,7 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
         errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'no parent set' }],
       });
     }
-    const other = await docsetOr404(c.env, otherId);
+    const other = await docsetOr404(c.env, otherId, ownerOf(c));
     return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
   });
 }

@@ -86,7 +86,9 @@ describe('docs that follow drift', () => {
     expect(runs[1]).toMatchObject({ serverSurface: 's-ood', parentDocset: first.docsetId });
     const second = await waitForRun(runs[1]!.id);
     expect(second.status).toBe('succeeded');
-    const set = (await (await call(`/v1/docsets/${second.docsetId}`)).json()) as { parent: string };
+    const set = (await (await call(`/v1/docsets/${second.docsetId}`, { key: USER_KEY })).json()) as {
+      parent: string;
+    };
     expect(set.parent).toBe(first.docsetId);
 
     const list = (await (await call('/v1/draft/watches', { key: USER_KEY })).json()) as {

@@ -87,7 +87,7 @@ describe('DRAFT runs', () => {
     const id = done.docsetId as string;
     expect(id).toBe(`docset-${created.id}`);
 
-    const json = (await (await call(`/v1/docsets/${id}`)).json()) as {
+    const json = (await (await call(`/v1/docsets/${id}`, { key: USER_KEY })).json()) as {
       simulated: boolean;
       tools: { key: string; versions: unknown[]; doc: { name: string } }[];
       categories: { name: string; description: string }[];
@@ -101,14 +101,16 @@ describe('DRAFT runs', () => {
       .where(eq(docsetRevisions.docsetId, id));
     expect(revisions).toHaveLength(json.tools.reduce((s, t) => s + t.versions.length, 0));
 
-    const prompt = (await (await call(`/v1/docsets/${id}?format=prompt`)).json()) as { text: string };
+    const prompt = (await (await call(`/v1/docsets/${id}?format=prompt`, { key: USER_KEY })).json()) as {
+      text: string;
+    };
     expect(prompt.text.split('\n')).toHaveLength(13);
     expect(prompt.text).toMatch(/^\(1\) RetrieveAgenda\[keyword\], /);
-    const schema = (await (await call(`/v1/docsets/${id}?format=json-schema`)).json()) as {
+    const schema = (await (await call(`/v1/docsets/${id}?format=json-schema`, { key: USER_KEY })).json()) as {
       schema: { tools: { name: string; inputSchema: { type: string } }[] };
     };
     expect(schema.schema.tools.every((t) => t.inputSchema.type === 'object')).toBe(true);
-    const openapi = (await (await call(`/v1/docsets/${id}?format=openapi`)).json()) as {
+    const openapi = (await (await call(`/v1/docsets/${id}?format=openapi`, { key: USER_KEY })).json()) as {
       openapi: { paths: Record<string, unknown>; tags: { name: string }[] };
     };
     expect(Object.keys(openapi.openapi.paths)).toHaveLength(13);
@@ -118,7 +120,9 @@ describe('DRAFT runs', () => {
     expect(next.status).toBe(202);
     const second = await waitForRun(((await next.json()) as RunView).id);
     expect(second).toMatchObject({ status: 'succeeded', parentDocset: id });
-    const diff = (await (await call(`/v1/docsets/${second.docsetId}/diff?against=parent`)).json()) as {
+    const diff = (await (
+      await call(`/v1/docsets/${second.docsetId}/diff?against=parent`, { key: USER_KEY })
+    ).json()) as {
       against: string;
       tools: { key: string; changed: boolean }[];
     };
@@ -322,10 +326,18 @@ describe('DRAFT routes reject bad input', () => {
       404,
       'not-found',
     );
-    await expectProblem(await call('/v1/docsets/nope'), 404, 'not-found');
-    await expectProblem(await call('/v1/docsets/nope/diff?against=parent'), 404, 'not-found');
-    await expectProblem(await call('/v1/docsets/nope?format=yaml'), 400, 'validation-error');
-    await expectProblem(await call('/v1/docsets/nope/diff'), 400, 'validation-error');
+    await expectProblem(await call('/v1/docsets/nope', { key: USER_KEY }), 404, 'not-found');
+    await expectProblem(
+      await call('/v1/docsets/nope/diff?against=parent', { key: USER_KEY }),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call('/v1/docsets/nope?format=yaml', { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(await call('/v1/docsets/nope/diff', { key: USER_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/draft/runs?limit=0', { key: USER_KEY }), 400, 'validation-error');
   });
 });

@@ -500,6 +500,13 @@ describe('ownership', () => {
     );
     expect((await session(other.secret)).status).toBe(201);
     expect((await session(ADMIN_KEY)).status).toBe(201);
+    // Reading it: its owner and admins see it; another user key gets 404 and no key a 401.
+    for (const path of [`/v1/docsets/${docset}`, `/v1/docsets/${docset}/diff?against=${docset}`]) {
+      expect((await call(path, { key: other.secret })).status).toBe(200);
+      expect((await call(path, { key: ADMIN_KEY })).status).toBe(200);
+      await expectProblem(await call(path, { key: USER_KEY }), 404, 'not-found');
+      await expectProblem(await call(path), 401, 'unauthorized');
+    }
   });
 });
 
