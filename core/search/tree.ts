@@ -107,12 +107,13 @@ export interface SearchTree {
 
 export const ROOT = 0;
 
-export function createTree(task: SearchTask, config: SearchConfig): SearchTree {
-  const root: SearchNode = {
-    id: ROOT,
-    parent: null,
+/** A fresh, unexpanded tree state with no step: the root, or a node a caller fills in (`over`). */
+export function blankNode(id: number, parent: number | null, depth: number): SearchNode {
+  return {
+    id,
+    parent,
     children: [],
-    depth: 0,
+    depth,
     text: '',
     observation: '',
     prompt: null,
@@ -126,6 +127,10 @@ export function createTree(task: SearchTask, config: SearchConfig): SearchTree {
     reward: null,
     ending: null,
   };
+}
+
+export function createTree(task: SearchTask, config: SearchConfig): SearchTree {
+  const root = blankNode(ROOT, null, 0);
   return {
     format: TREE_FORMAT,
     task,

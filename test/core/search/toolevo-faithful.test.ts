@@ -11,10 +11,9 @@ import { answerLeaf } from '../../../core/search/answer.ts';
 import { depthExceeded, depthFor, toolevoCodeDepth } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import { candidatePriors, selectChild } from '../../../core/search/puct.ts';
-import { node, type SearchNode, type SearchTree } from '../../../core/search/tree.ts';
+import { blankNode, node, type SearchNode, type SearchTree } from '../../../core/search/tree.ts';
 import { PC_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { Rng } from '../../../core/util/random.ts';
-import { initialState } from '../../../core/world/kernel/state.ts';
 import { generateWorld } from '../../../core/world/world.ts';
 import { completion, type FakeServer, startFakeOpenAI } from '../models/fake-openai-server.ts';
 import { type ScriptedCandidate, scriptedModel, stepText } from './scripted.ts';
@@ -31,25 +30,7 @@ const env = (tree: SearchTree, model: TextModel) =>
   searchEnv(tree, { model, world: WORLD, surface: PC_SURFACE });
 
 function child(tree: SearchTree, parent: number, over: Partial<SearchNode>): SearchNode {
-  const n: SearchNode = {
-    id: tree.nodes.length,
-    parent,
-    children: [],
-    depth: node(tree, parent).depth + 1,
-    text: '',
-    observation: '',
-    prompt: null,
-    outcome: null,
-    state: initialState(),
-    prior: 1,
-    visits: 0,
-    value: 0,
-    expanded: false,
-    terminal: false,
-    reward: null,
-    ending: null,
-    ...over,
-  };
+  const n: SearchNode = { ...blankNode(tree.nodes.length, parent, node(tree, parent).depth + 1), ...over };
   tree.nodes.push(n);
   node(tree, parent).children.push(n.id);
   return n;
