@@ -98,12 +98,12 @@ describe('hostile programs', () => {
   });
 
   it.each(HOSTILE.map(([code, expected], i) => [i, code, expected] as const))(
-    '#%i ends with the expected observation, quickly',
+    // How fast they end is measured by `npm run hostile` (a benchmark), not by a wall-clock assertion here: the
+    // sandbox's own step and size budgets are what make them end, and the observations below name those budgets.
+    '#%i ends with the expected observation',
     (_i, code, expected) => {
-      const started = Date.now();
       const r = runPythonTool(code, null);
       expect(r.observation).toBe(expected);
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(() => JSON.stringify(r.namespace)).not.toThrow();
     },
   );
