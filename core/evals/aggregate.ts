@@ -11,14 +11,15 @@
  * coffee-hard has 130). The average over questions (pooled) is kept as a second column (`pooled*`).
  *
  * Deliberate differences from ToolQA-D:
- * - Columns are datasets in tooldrift's catalogue order (flights, coffee, airbnb, yelp, agenda, scirex, dblp),
- *   easy before hard within each; the paper's printed column order could not be checked here (the paper is not
- *   among the sources, spec §9).
+ * - Columns follow ToolQA's dataset order (spec §1.2: flights, coffee, yelp, airbnb, [gsm8k,] dblp, scirex,
+ *   agenda; TABLE_DATASET_ORDER), easy before hard within each. ToolEvo's printed column order could not be
+ *   checked (the paper is not among the sources, spec §9), so this order is the nearest documented one and is
+ *   unverified against the paper.
  * - Averages leave out cells with no finished task run (a running or partial evaluation), so a row's average is
  *   over the cells that have a rate.
  */
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
-import { suiteColumns } from './suite.ts';
+import { tableColumns } from './suite.ts';
 import {
   BUDGET_EXHAUSTED,
   ERROR_CATEGORIES,
@@ -110,7 +111,7 @@ export function aggregate(
   planned: ReadonlyMap<string, number>,
   rows: readonly ResultRow[],
 ): EvalAggregates {
-  const columns = suiteColumns(suite);
+  const columns = tableColumns(suite);
   const counts = new Map<string, { done: number; correct: number }>();
   const usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
   const taxonomy = new Map<string, TaxonomyRow>();

@@ -21,8 +21,12 @@
  * - The examples are valid JSON (the original UpdateTool examples used single quotes, item 18).
  * - The UpdateTool examples use invented tool names, not a surface's real replacements (the original showed
  *   P_s_in's names).
- * - The dataset pools hold tooldrift's examples (one each for coffee, agenda and dblp so far), topped up from the
- *   other datasets' examples where a dataset has fewer than two.
+ * - The dataset pools hold tooldrift's examples: two or more for each of flights, coffee, airbnb, yelp, agenda,
+ *   scirex, dblp and gsm8k (the original has 3–20 per dataset and level); an unknown dataset is served from the
+ *   other datasets' examples. One pool per dataset whose examples mix the easy and hard kinds of tool use (the
+ *   original keeps one file per dataset and level, spec §1.3), and the pool is chosen by dataset only.
+ * - The three fixed examples and the recorded pool examples are tooldrift's, recorded on a small generated world
+ *   (core/prompts/few-shots.ts), not the original's examples on the real corpora.
  * - Callers without a per-call seed (the greedy agent) show three fixed examples and no UpdateTool example.
  */
 import type { ChatMessage } from '../messages/chat.ts';
@@ -31,7 +35,7 @@ import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import { drawFewShots, FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from './few-shots.ts';
+import { drawFewShots, FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FIXED_FEW_SHOTS } from './few-shots.ts';
 import { type TrajectoryStep, trajectoryText } from './react-format.ts';
 import { renderDemonstrations, type SteDemonstration } from './ste.ts';
 import type { PromptTemplate } from './types.ts';
@@ -90,7 +94,7 @@ export interface AgentPromptInput {
 
 /** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
 function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots'>): string {
-  if (!input.fewShots) return TOOLEVO_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
+  if (!input.fewShots) return TOOLEVO_FIXED_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
   const drawn = drawFewShots(input.fewShots.dataset, new Rng(`few-shots/${input.fewShots.seed}`));
   return [drawn.update, ...drawn.examples.map((e) => renderFewShot(e, input.docs))].join('\n\n');
 }

@@ -7,7 +7,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_EVAL_DATASETS } from '../../core/evals/suite.ts';
+import { DEFAULT_EVAL_DATASETS, TABLE_DATASET_ORDER } from '../../core/evals/suite.ts';
 import { ERROR_CATEGORIES } from '../../core/evals/taxonomy.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals, jobs } from '../../db/schema.ts';
@@ -113,7 +113,11 @@ describe('evaluations', () => {
     expect(full.progress).toEqual({ done: 42, total: 42 });
     expect(full.model).toMatchObject({ provider: 'sim', simulated: true });
     expect(full.columns).toHaveLength(14);
-    expect(full.columns.map((c) => c.dataset)).toEqual(DEFAULT_EVAL_DATASETS.flatMap((d) => [d, d]));
+    // Table columns in ToolQA's dataset order (spec §1.2), the default suite's seven datasets (no GSM8K).
+    expect(DEFAULT_EVAL_DATASETS).not.toContain('gsm8k');
+    expect(full.columns.map((c) => c.dataset)).toEqual(
+      TABLE_DATASET_ORDER.filter((d) => d !== 'gsm8k').flatMap((d) => [d, d]),
+    );
     expect(full.table.map((r) => `${r.method}/${r.surface}`)).toEqual([
       'greedy/pc',
       'greedy/s-in',

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, compareTables, type ResultRow } from '../../../core/evals/aggregate.ts';
-import { EvalSuiteSchema } from '../../../core/evals/suite.ts';
+import {
+  EvalSuiteSchema,
+  suiteColumns,
+  TABLE_DATASET_ORDER,
+  tableColumns,
+} from '../../../core/evals/suite.ts';
+import { DATASET_NAMES } from '../../../core/world/types.ts';
 
 const suite = EvalSuiteSchema.parse({
   surfaces: ['pc', 's-ood'],
@@ -104,6 +110,33 @@ describe('evaluation aggregates', () => {
     expect(row?.average).toBeCloseTo(mean, 12);
     expect(row?.pooledHard).toBeCloseTo(35 / 190, 12);
     expect((row?.averageHard ?? 0) * 100).toBeCloseTo(23.6, 1);
+  });
+
+  it("orders the table's columns as ToolQA's dataset table (spec §1.2), easy before hard; the plan keeps catalogue order", () => {
+    expect([...TABLE_DATASET_ORDER].sort()).toEqual([...DATASET_NAMES].sort());
+    // The default suite: ToolQA-D's seven datasets, without GSM8K.
+    const seven = EvalSuiteSchema.parse({ sampleSize: 1 });
+    expect(
+      tableColumns(seven)
+        .filter((c) => c.difficulty === 'easy')
+        .map((c) => c.dataset),
+    ).toEqual(['flights', 'coffee', 'yelp', 'airbnb', 'dblp', 'scirex', 'agenda']);
+    // GSM8K, when asked for, takes its §1.2 place (between Airbnb and DBLP); it has no hard set, but the
+    // column exists and stays empty.
+    const all = EvalSuiteSchema.parse({ sampleSize: 1, datasets: [...DATASET_NAMES].reverse() });
+    expect(tableColumns(all).map((c) => `${c.dataset}-${c.difficulty}`)).toEqual(
+      ['flights', 'coffee', 'yelp', 'airbnb', 'gsm8k', 'dblp', 'scirex', 'agenda'].flatMap((d) => [
+        `${d}-easy`,
+        `${d}-hard`,
+      ]),
+    );
+    expect(suiteColumns(all).map((c) => c.dataset)).toEqual(DATASET_NAMES.flatMap((d) => [d, d]));
+    const agg = aggregate(all, new Map(), [
+      r('pc', 'agenda', 'easy', true),
+      r('pc', 'flights', 'hard', false),
+    ]);
+    expect(agg.columns).toEqual(tableColumns(all));
+    expect(agg.table[0]?.cells.map((c) => c.dataset)).toEqual(tableColumns(all).map((c) => c.dataset));
   });
 
   it('flags drops beyond the threshold, and only those', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FEW_SHOTS } from '../../../core/prompts/few-shots.ts';
+import {
+  FEW_SHOTS_VERSION,
+  renderFewShot,
+  TOOLEVO_FEW_SHOTS,
+  TOOLEVO_FIXED_FEW_SHOTS,
+} from '../../../core/prompts/few-shots.ts';
 import { reactStepText, writeActionInput, writeJsonValue } from '../../../core/prompts/react-format.ts';
 import {
   REFLECTION_LABEL,
@@ -85,9 +90,9 @@ describe('ToolEvo agent prompt', () => {
     expect(text).toContain('Here are some examples:');
     // The format line, three examples, the question.
     expect(text.match(/^Question: /gm)).toHaveLength(5);
-    expect(TOOLEVO_FEW_SHOTS).toHaveLength(3);
+    expect(TOOLEVO_FIXED_FEW_SHOTS).toHaveLength(3);
     const turn = text.indexOf(TURN_MARKER);
-    expect(turn).toBeGreaterThan(text.indexOf(TOOLEVO_FEW_SHOTS[2]?.question as string));
+    expect(turn).toBeGreaterThan(text.indexOf(TOOLEVO_FIXED_FEW_SHOTS[2]?.question as string));
     expect(text.endsWith(`${TURN_MARKER}\n\nQuestion: ${QUESTION}\n\n`)).toBe(true);
   });
 
@@ -168,7 +173,7 @@ describe('few-shot examples', () => {
 
   it('show observations in the exact formats of the kernel tools', () => {
     const world = generateWorld({ seed: 'few-shot-check', scale: 0.02 });
-    const [coffee, agenda, dblp] = TOOLEVO_FEW_SHOTS as [
+    const [coffee, agenda, dblp] = TOOLEVO_FIXED_FEW_SHOTS as [
       (typeof TOOLEVO_FEW_SHOTS)[number],
       (typeof TOOLEVO_FEW_SHOTS)[number],
       (typeof TOOLEVO_FEW_SHOTS)[number],
