@@ -8,7 +8,7 @@ import { latestJobOfKind } from '../../edge/stores/jobs.ts';
 import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeTable } from '../http/openapi.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
@@ -98,22 +98,23 @@ export async function checkHealth(env: Bindings) {
   };
 }
 
-const routes = routeGroup('System');
-
-const route = routes.get('/health', 'Status of every binding and the build version', {
-  ok: [200, 'All bindings are healthy', HealthSchema],
-  responses: {
-    503: {
-      description: 'At least one binding is unhealthy',
-      content: { 'application/json': { schema: HealthSchema } },
-    },
-  },
-});
-
 export function registerHealthRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const health = await checkHealth(c.env);
-    c.header('cache-control', 'no-store');
-    return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
-  });
+  routeTable(app, 'System').get(
+    '/health',
+    'Status of every binding and the build version',
+    {
+      ok: [200, 'All bindings are healthy', HealthSchema],
+      responses: {
+        503: {
+          description: 'At least one binding is unhealthy',
+          content: { 'application/json': { schema: HealthSchema } },
+        },
+      },
+    },
+    async (c) => {
+      const health = await checkHealth(c.env);
+      c.header('cache-control', 'no-store');
+      return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
+    },
+  );
 }

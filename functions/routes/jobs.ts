@@ -4,7 +4,7 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
 import type { AppEnv } from '../app-env.ts';
-import { idParams, routeGroup } from '../http/openapi.ts';
+import { idParams, routeTable } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const JobSchema = z
@@ -21,49 +21,50 @@ const JobSchema = z
   })
   .openapi('Job');
 
-const routes = routeGroup('Jobs', 'admin');
-
-const getJobRoute = routes.get('/v1/jobs/{id}', 'Status and result of a background job', {
-  role: 'user',
-  params: idParams(z.string().min(1).max(200)),
-  ok: [200, 'The job', JobSchema],
-  problems: [400, 404],
-});
-
-const canaryRoute = routes.post(
-  '/v1/admin/canary',
-  'Enqueue a canary job to prove the queue round trip (admin)',
-  {
-    ok: [202, 'The canary job was enqueued', z.object({ id: z.string(), status: z.literal('queued') })],
-    problems: [403],
-  },
-);
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(getJobRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const job = await getJob(c.env, id);
-    if (!job) throw new ProblemError('not-found', { detail: `No job with id ${id}.` });
-    return c.json(
-      {
-        id: job.id,
-        kind: job.kind,
-        status: job.status,
-        attempts: job.attempts,
-        result: job.result ?? undefined,
-        error: job.error,
-        createdAt: iso(job.createdAt) as string,
-        updatedAt: iso(job.updatedAt) as string,
-        finishedAt: iso(job.finishedAt),
-      },
-      200,
-    );
-  });
+  const routes = routeTable(app, 'Jobs', 'admin');
+  routes.get(
+    '/v1/jobs/{id}',
+    'Status and result of a background job',
+    {
+      role: 'user',
+      params: idParams(z.string().min(1).max(200)),
+      ok: [200, 'The job', JobSchema],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const job = await getJob(c.env, id);
+      if (!job) throw new ProblemError('not-found', { detail: `No job with id ${id}.` });
+      return c.json(
+        {
+          id: job.id,
+          kind: job.kind,
+          status: job.status,
+          attempts: job.attempts,
+          result: job.result ?? undefined,
+          error: job.error,
+          createdAt: iso(job.createdAt) as string,
+          updatedAt: iso(job.updatedAt) as string,
+          finishedAt: iso(job.finishedAt),
+        },
+        200,
+      );
+    },
+  );
 
-  app.openapi(canaryRoute, async (c) => {
-    const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
-    return c.json({ id, status: 'queued' as const }, 202);
-  });
+  routes.post(
+    '/v1/admin/canary',
+    'Enqueue a canary job to prove the queue round trip (admin)',
+    {
+      ok: [202, 'The canary job was enqueued', z.object({ id: z.string(), status: z.literal('queued') })],
+      problems: [403],
+    },
+    async (c) => {
+      const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
+      return c.json({ id, status: 'queued' as const }, 202);
+    },
+  );
 }

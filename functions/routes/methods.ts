@@ -7,7 +7,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AID_SLOTS } from '../../core/aids/index.ts';
 import { aidListing, METHOD_IDS, methodListing } from '../../core/methods/registry.ts';
 import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeTable } from '../http/openapi.ts';
 
 const JsonSchema = z
   .record(z.string(), z.unknown())
@@ -39,16 +39,11 @@ const MethodsSchema = z
   })
   .openapi('MethodCatalog');
 
-const routes = routeGroup('Agents');
-
-const route = routes.get(
-  '/v1/methods',
-  'Agent methods (id, summary, options, memory, aids) and the aid slots',
-  {
-    ok: [200, 'The registry', MethodsSchema],
-  },
-);
-
 export function registerMethodRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, (c) => c.json({ items: methodListing(), aids: aidListing() }, 200));
+  routeTable(app, 'Agents').get(
+    '/v1/methods',
+    'Agent methods (id, summary, options, memory, aids) and the aid slots',
+    { ok: [200, 'The registry', MethodsSchema] },
+    (c) => c.json({ items: methodListing(), aids: aidListing() }, 200),
+  );
 }
