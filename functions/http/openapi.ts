@@ -144,29 +144,6 @@ export function jsonRoute<
   }) as unknown as RouteOf<P, Q, B, C, S, M>;
 }
 
-/**
- * The routes of one module: they share a tag and (unless a route says otherwise with `role`) who may call them —
- * `role` puts every route behind a key, none makes them public. `group.get(path, summary, parts)` is
- * `jsonRoute({ method: 'get', path, tag, summary, role, ...parts })`.
- */
-export function routeGroup(tag: string, role?: Role) {
-  const verb =
-    (method: Method) =>
-    <C extends number, S extends z.ZodType, P, Q, B, M extends string = 'application/json'>(
-      path: string,
-      summary: string,
-      parts: RouteParts<C, S, M, P, Q, B>,
-    ) =>
-      jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
-  return {
-    get: verb('get'),
-    post: verb('post'),
-    put: verb('put'),
-    patch: verb('patch'),
-    delete: verb('delete'),
-  };
-}
-
 declare const APP: OpenAPIHono<AppEnv>;
 /** What `app.openapi(route, handler, hook)` takes for a route: its params, query and body typed from the route. */
 type HandlerOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[1];
@@ -205,6 +182,14 @@ export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
   return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {
     [P in K]: z.ZodArray<T>;
   } & { nextCursor: z.ZodNullable<z.ZodString> });
+}
+
+/**
+ * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`), a page of
+ * `item` under `items` (`pageOf`) and a 400 for a query that fails its schema.
+ */
+export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, description: string, item: T) {
+  return { query, ok: [200, description, pageOf(item, 'items')] as const, problems: [400] };
 }
 
 /** Path parameters `{ id }` with the given id schema. */

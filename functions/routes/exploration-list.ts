@@ -9,7 +9,7 @@ import { getExploration, listExplorations, listTrees } from '../../edge/stores/e
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageParams } from '../http/keyset.ts';
-import { idParams, pageOf, routeTable } from '../http/openapi.ts';
+import { idParams, itemsPage, routeTable } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -62,11 +62,7 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
   routes.get(
     '/v1/explorations',
     'Explorations, newest first, with tree counts; by cursor',
-    {
-      query: ListQuery,
-      ok: [200, 'A page of explorations', pageOf(ExplorationItem, 'items')],
-      problems: [400],
-    },
+    itemsPage(ListQuery, 'A page of explorations', ExplorationItem),
     async (c) => {
       const q = c.req.valid('query');
       const page = await listExplorations(c.env, { ...q, owner: ownerOf(c) });

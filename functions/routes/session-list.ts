@@ -15,7 +15,7 @@ import { listJournalSessions } from '../../edge/stores/journal.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { pageOf, routeTable } from '../http/openapi.ts';
+import { itemsPage, routeTable } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -44,7 +44,7 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
   routeTable(app, 'Sessions', 'user').get(
     '/v1/sessions',
     'Recent sessions (from the call journal), most recently active first; by cursor',
-    { query: ListQuery, ok: [200, 'A page of sessions', pageOf(SessionSummary, 'items')], problems: [400] },
+    itemsPage(ListQuery, 'A page of sessions', SessionSummary),
     async (c) => {
       const page = await listJournalSessions(c.env, { ...c.req.valid('query'), owner: ownerOf(c) });
       return c.json(

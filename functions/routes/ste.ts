@@ -37,7 +37,7 @@ import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { jsonRoute, namedSchema, pageOf, routeTable } from '../http/openapi.ts';
+import { itemsPage, jsonRoute, namedSchema, routeTable } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
@@ -311,14 +311,11 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
   routes.get(
     '/v1/ste/runs',
     'STE runs, newest first (keyset pages)',
-    {
-      query: z.object({
-        surface: z.string().min(1).max(100).optional(),
-        ...pageParams(100),
-      }),
-      ok: [200, 'A page of runs', pageOf(SteRunView, 'items')],
-      problems: [400],
-    },
+    itemsPage(
+      z.object({ surface: z.string().min(1).max(100).optional(), ...pageParams(100) }),
+      'A page of runs',
+      SteRunView,
+    ),
     async (c) => {
       const q = c.req.valid('query');
       const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
@@ -394,11 +391,7 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
   routes.get(
     '/v1/ste/exemplars',
     'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
-    {
-      query: ExemplarQuery.extend(pageParams(300, 50, 200)),
-      ok: [200, 'A page of exemplars', pageOf(SteExemplarView, 'items')],
-      problems: [400],
-    },
+    itemsPage(ExemplarQuery.extend(pageParams(300, 50, 200)), 'A page of exemplars', SteExemplarView),
     async (c) => {
       const page = await listSteExemplars(c.env.DB, { ...c.req.valid('query'), owner: ownerOf(c) });
       return c.json(pageAnswer(c, page, exemplarView), 200);

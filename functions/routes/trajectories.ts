@@ -12,7 +12,7 @@ import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { idParams, pageOf, routeTable } from '../http/openapi.ts';
+import { idParams, itemsPage, routeTable } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const ListQuery = z.object({
@@ -96,11 +96,7 @@ export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
   routes.get(
     '/v1/trajectories',
     'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-    {
-      query: ListQuery,
-      ok: [200, 'A page of trajectories', pageOf(TrajectorySummary, 'items')],
-      problems: [400],
-    },
+    itemsPage(ListQuery, 'A page of trajectories', TrajectorySummary),
     async (c) => {
       const { limit, cursor, ...filter } = c.req.valid('query');
       const page = await listTrajectories(c.env, filter, { limit, cursor }, ownerOf(c));
