@@ -24,7 +24,7 @@ import {
 } from '../../edge/stores/toolsets.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeTable } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
@@ -96,39 +96,6 @@ const SearchResult = z
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-const routes = routeGroup('Toolsets', 'user');
-
-const createRouteDef = routes.post(
-  '/v1/toolsets',
-  'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-  {
-    body: CreateToolset,
-    ok: [201, 'The toolset', ToolsetView],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-const listRouteDef = routes.get('/v1/toolsets', 'Toolsets, newest first', {
-  ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })],
-});
-
-const getRouteDef = routes.get('/v1/toolsets/{id}', 'A toolset with its first 100 tools', {
-  params: IdParam,
-  ok: [200, 'The toolset', ToolsetDetail],
-  problems: [400, 404],
-});
-
-const searchRouteDef = routes.post(
-  '/v1/toolsets/{id}/search',
-  'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-  {
-    params: IdParam,
-    body: SearchBody,
-    ok: [200, 'The top k tools, best first', SearchResult],
-    problems: [400, 404, 409, 413, 415],
-  },
-);
-
 function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
   return {
     id: r.id,
@@ -195,79 +162,103 @@ async function rankerFor(env: Bindings, record: ToolsetRecord, id: (typeof UNTRA
 }
 
 export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createRouteDef, async (c) => {
-    const body = c.req.valid('json');
-    let record: ToolsetRecord;
-    switch (body.source) {
-      case 'upload':
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'upload',
-            tools: uploadedTools(body.jsonl),
-          },
-          ownerOf(c),
-        );
-        break;
-      case 'surface': {
-        const surface = await findSurface(c.env, body.surface);
-        if (!surface)
-          throw new ProblemError('not-found', {
-            detail: `No surface with id ${body.surface}.`,
-            errors: [{ in: 'body', field: 'surface', pointer: '/surface', message: 'unknown surface' }],
-          });
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'surface',
-            spec: { surface: surface.id },
-            tools: surfaceToolPool(surface),
-          },
-          ownerOf(c),
-        );
-        break;
+  const routes = routeTable(app, 'Toolsets', 'user');
+  routes.post(
+    '/v1/toolsets',
+    'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
+    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [400, 404, 413, 415] },
+    async (c) => {
+      const body = c.req.valid('json');
+      let record: ToolsetRecord;
+      switch (body.source) {
+        case 'upload':
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'upload',
+              tools: uploadedTools(body.jsonl),
+            },
+            ownerOf(c),
+          );
+          break;
+        case 'surface': {
+          const surface = await findSurface(c.env, body.surface);
+          if (!surface)
+            throw new ProblemError('not-found', {
+              detail: `No surface with id ${body.surface}.`,
+              errors: [{ in: 'body', field: 'surface', pointer: '/surface', message: 'unknown surface' }],
+            });
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'surface',
+              spec: { surface: surface.id },
+              tools: surfaceToolPool(surface),
+            },
+            ownerOf(c),
+          );
+          break;
+        }
+        case 'synthetic': {
+          const spec = { seed: body.seed, tools: Math.min(body.tools, CATALOG_CAPACITY) };
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'synthetic',
+              spec,
+              tools: spec.tools,
+            },
+            ownerOf(c),
+          );
+          break;
+        }
       }
-      case 'synthetic': {
-        const spec = { seed: body.seed, tools: Math.min(body.tools, CATALOG_CAPACITY) };
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'synthetic',
-            spec,
-            tools: spec.tools,
-          },
-          ownerOf(c),
-        );
-        break;
-      }
-    }
-    return c.json(view(record), 201, { location: `/v1/toolsets/${record.id}` });
-  });
-
-  app.openapi(listRouteDef, async (c) =>
-    c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+      return c.json(view(record), 201, { location: `/v1/toolsets/${record.id}` });
+    },
   );
 
-  app.openapi(getRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-    const tools = await loadToolsetTools(c.env.DB, record);
-    return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
-  });
+  routes.get(
+    '/v1/toolsets',
+    'Toolsets, newest first',
+    { ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })] },
+    async (c) => c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+  );
 
-  app.openapi(searchRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-    const body = c.req.valid('json');
-    const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
-    const [hits = []] = await ranker.rank([body.query], body.k);
-    return c.json(
-      {
-        ranker: body.ranker,
-        results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
-      },
-      200,
-    );
-  });
+  routes.get(
+    '/v1/toolsets/{id}',
+    'A toolset with its first 100 tools',
+    { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [400, 404] },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const tools = await loadToolsetTools(c.env.DB, record);
+      return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
+    },
+  );
+
+  routes.post(
+    '/v1/toolsets/{id}/search',
+    'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
+    {
+      params: IdParam,
+      body: SearchBody,
+      ok: [200, 'The top k tools, best first', SearchResult],
+      problems: [400, 404, 409, 413, 415],
+    },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const body = c.req.valid('json');
+      const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
+      const [hits = []] = await ranker.rank([body.query], body.k);
+      return c.json(
+        {
+          ranker: body.ranker,
+          results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
+        },
+        200,
+      );
+    },
+  );
 }
