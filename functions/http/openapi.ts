@@ -177,6 +177,22 @@ export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
   };
 }
 
+/** The route table a module declares its routes on (`routeTable`). */
+export type RouteTable = ReturnType<typeof routeTable>;
+
+/**
+ * A route module: its OpenAPI tag, who may call its routes (`'public'`: anyone; a route may still say `role`),
+ * and the routes, declared on the table it is given. What it returns registers them on an app (`app.ts` gives
+ * each module a sub-app of its own); routes of another shape (`createRoute`) go on the `app` it is also given.
+ */
+export function routeModule(
+  tag: string,
+  role: Role | 'public',
+  declare: (routes: RouteTable, app: OpenAPIHono<AppEnv>) => void,
+): (app: OpenAPIHono<AppEnv>) => void {
+  return (app) => declare(routeTable(app, tag, role === 'public' ? undefined : role), app);
+}
+
 /** A page of a list: `{ [key]: items[], nextCursor }` — the shape every cursor-paginated list answers. */
 export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
   return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {

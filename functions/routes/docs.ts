@@ -7,7 +7,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { PROBLEM_TYPES, type ProblemSlug } from '../../core/http/problems.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const INFO = {
   title: 'tooldrift API',
@@ -76,8 +76,7 @@ export function renderDocsPage(doc: OpenApiDoc): string {
 <script src="${DOCS_VENDOR_PATH}/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
 }
 
-export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'System');
+export const registerDocsRoutes = routeModule('System', 'public', (routes, app) => {
   routes.get(
     '/',
     'Entry points of the API',
@@ -141,4 +140,4 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

@@ -4,7 +4,7 @@
  * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
  * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
@@ -23,9 +23,8 @@ import {
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeTable } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const Id = z.string().min(1).max(100);
@@ -206,8 +205,7 @@ async function docsetOr404(env: Bindings, id: string, owner: Owner) {
   return set;
 }
 
-export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'DRAFT', 'user');
+export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes, app) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
@@ -354,4 +352,4 @@ export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
     },
   );
-}
+});

@@ -4,7 +4,7 @@
  * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
  * are listed with keyset pagination and read one by one with their trajectory.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
@@ -23,10 +23,9 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { idParams, namedSchema, pageOf, routeTable } from '../http/openapi.ts';
+import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
@@ -179,8 +178,7 @@ async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRo
   return row;
 }
 
-export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Evaluations', 'user');
+export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(
     '/v1/evals',
     'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
@@ -298,7 +296,7 @@ export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.json({ ...resultView(row), gold, trajectory }, 200);
     },
   );
-}
+});
 
 function resultView(r: EvalResultRow): z.infer<typeof EvalResultSchema> {
   return {

@@ -4,12 +4,11 @@
  * without knowing how tree ids are formed. Starting, reading and cancelling one exploration stay in
  * explorations.ts.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageParams } from '../http/keyset.ts';
-import { idParams, itemsPage, routeTable } from '../http/openapi.ts';
+import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -57,8 +56,7 @@ interface StoredConfig {
   search?: { mode?: string };
 }
 
-export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Explorations', 'user');
+export const registerExplorationListRoutes = routeModule('Explorations', 'user', (routes) => {
   routes.get(
     '/v1/explorations',
     'Explorations, newest first, with tree counts; by cursor',
@@ -126,4 +124,4 @@ export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

@@ -3,7 +3,7 @@
  * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, edge/jobs/explore-tree.ts).
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES } from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -27,9 +27,8 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { idParams, routeTable } from '../http/openapi.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
@@ -248,8 +247,7 @@ async function explorationProgress(env: Bindings, id: string, owner: Owner) {
   };
 }
 
-export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Explorations', 'user');
+export const registerExplorationRoutes = routeModule('Explorations', 'user', (routes) => {
   routes.post(
     '/v1/explorations',
     'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
@@ -393,7 +391,7 @@ export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
       ) as never;
     },
   );
-}
+});
 
 async function treeOrProblem(env: Bindings, id: string, owner: Owner) {
   const row = await treeWithConfig(env, id, owner);

@@ -11,7 +11,7 @@
  * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
  * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   SFT_FORMATS,
   type SftFormat,
@@ -28,10 +28,9 @@ import {
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const PAGE = 50;
@@ -100,8 +99,7 @@ async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
 }
 
-export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Exports', 'user');
+export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
   routes.get(
     '/v1/exports/sft.jsonl',
     'SFT records (chat `messages`) from the successful trajectories selected for training',
@@ -136,4 +134,4 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
       return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
     },
   );
-}
+});

@@ -1,5 +1,5 @@
 /** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import journal from '../../db/migrations/meta/_journal.json';
 import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
@@ -7,8 +7,7 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { latestJobOfKind } from '../../edge/stores/jobs.ts';
 import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
-import type { AppEnv } from '../app-env.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
@@ -98,8 +97,8 @@ export async function checkHealth(env: Bindings) {
   };
 }
 
-export function registerHealthRoutes(app: OpenAPIHono<AppEnv>): void {
-  routeTable(app, 'System').get(
+export const registerHealthRoutes = routeModule('System', 'public', (routes) => {
+  routes.get(
     '/health',
     'Status of every binding and the build version',
     {
@@ -117,4 +116,4 @@ export function registerHealthRoutes(app: OpenAPIHono<AppEnv>): void {
       return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
     },
   );
-}
+});

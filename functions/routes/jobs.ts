@@ -1,10 +1,9 @@
 /** Job status (any key) and the admin canary that proves the queue round trip. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
-import type { AppEnv } from '../app-env.ts';
-import { idParams, routeTable } from '../http/openapi.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const JobSchema = z
@@ -23,8 +22,7 @@ const JobSchema = z
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Jobs', 'admin');
+export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
   routes.get(
     '/v1/jobs/{id}',
     'Status and result of a background job',
@@ -67,4 +65,4 @@ export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.json({ id, status: 'queued' as const }, 202);
     },
   );
-}
+});

@@ -1,8 +1,7 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -29,8 +28,7 @@ const JournalEntry = z
   })
   .openapi('JournalEntry');
 
-export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Admin', 'admin');
+export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
   routes.get(
     '/v1/admin/journal',
     'Journalled session calls, newest first (admin)',
@@ -74,4 +72,4 @@ export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
     },
     async (c) => c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
   );
-}
+});

@@ -3,14 +3,13 @@
  * observation). The client carries the state between calls, so any number of branches can explore from the same
  * state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const StateSchema = z
@@ -53,8 +52,8 @@ const ResultSchema = z
   })
   .openapi('KernelResult');
 
-export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
-  routeTable(app, 'World', 'user').post(
+export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
+  routes.post(
     '/v1/kernel/call',
     'Call one P_c tool on the world, carrying the environment state yourself',
     {
@@ -93,4 +92,4 @@ export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

@@ -3,10 +3,9 @@
  * is in the issue answer only. Each key owns what it creates (edge/stores/owners.ts), has its own rate limit and
  * a model-call quota that evaluations and explorations check before they start and stop at.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
-import type { AppEnv } from '../app-env.ts';
-import { idParams, routeTable } from '../http/openapi.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const KeyId = z
@@ -72,8 +71,7 @@ function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
   };
 }
 
-export function registerKeyRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Keys', 'admin');
+export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.post(
     '/v1/keys',
     'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
@@ -102,4 +100,4 @@ export function registerKeyRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.json(view(key), 200);
     },
   );
-}
+});

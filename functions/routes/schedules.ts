@@ -3,7 +3,7 @@
  * launches each enabled schedule once per due time (edge/jobs/schedules.ts); each run is compared with the
  * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { checkCron, nextDue } from '../../core/util/cron.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -19,9 +19,8 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
@@ -118,8 +117,7 @@ async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<Sc
   return row;
 }
 
-export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Evaluations', 'user');
+export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(
     '/v1/schedules',
     'Schedule an evaluation suite with a cron expression',
@@ -208,4 +206,4 @@ export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.body(null, 204);
     },
   );
-}
+});

@@ -10,12 +10,11 @@
  *
  * Pagination is by keyset on (last call time, session id), newest activity first.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { itemsPage, routeTable } from '../http/openapi.ts';
+import { itemsPage, routeModule } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -40,8 +39,8 @@ const SessionSummary = z
   })
   .openapi('SessionSummary');
 
-export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
-  routeTable(app, 'Sessions', 'user').get(
+export const registerSessionListRoutes = routeModule('Sessions', 'user', (routes) => {
+  routes.get(
     '/v1/sessions',
     'Recent sessions (from the call journal), most recently active first; by cursor',
     itemsPage(ListQuery, 'A page of sessions', SessionSummary),
@@ -62,4 +61,4 @@ export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

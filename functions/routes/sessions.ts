@@ -3,7 +3,7 @@
  * a server surface or a schedule of surfaces, by ReAct text, by action objects, or by calling each tool over
  * REST in the surface's own shape. tooldrift runs no model here: it only answers and scores.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
@@ -27,7 +27,7 @@ import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeTable } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
 import { ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
@@ -253,8 +253,7 @@ function publicView(view: SessionView) {
   };
 }
 
-export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Sessions', 'user');
+export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, app) => {
   routes.post(
     '/v1/sessions',
     'Start a session: one task, a server surface (or schedule), a step budget',
@@ -459,4 +458,4 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   );
 
   registerSessionMcpRoutes(app);
-}
+});

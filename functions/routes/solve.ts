@@ -12,7 +12,7 @@
  * The MCTS answer is the path core/search/answer.ts picks for the method: the most visited Finish for `mcts`, the
  * first correct Finish for `mcts-oracle` (an upper bound).
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -23,9 +23,8 @@ import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
@@ -113,8 +112,8 @@ const SolveResult = z
 
 type Step = z.infer<typeof SolveStep>;
 
-export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
-  routeTable(app, 'Agents', 'user').post(
+export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
+  routes.post(
     '/v1/solve',
     'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
     {
@@ -218,4 +217,4 @@ export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

@@ -6,7 +6,7 @@
  * Drift-aware continual learning: `since` restricts a run to the tools changed between two surfaces.
  * Every D1 query is in edge/stores/ste.ts.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CreateSteRun } from '../../core/ste/run-request.ts';
 import { steSftRecords } from '../../core/ste/sft.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -33,11 +33,10 @@ import {
 } from '../../edge/stores/ste.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { itemsPage, jsonRoute, namedSchema, routeTable } from '../http/openapi.ts';
+import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
@@ -249,8 +248,7 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
 
 const EXPORT_PAGE = 50;
 
-export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'STE', 'user');
+export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
@@ -431,4 +429,4 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
     });
     return ndjson(body) as never;
   });
-}
+});

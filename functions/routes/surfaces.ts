@@ -2,7 +2,7 @@
  * Surfaces: list and read them (public), their own OpenAPI documents, and admin creation of custom surfaces
  * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
@@ -17,7 +17,7 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { namedSchema, routeTable } from '../http/openapi.ts';
+import { namedSchema, routeModule } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
@@ -90,8 +90,7 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
   await insertSurface(env, surface, kind);
 }
 
-export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Surfaces');
+export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) => {
   routes.get(
     '/v1/surfaces',
     'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
@@ -235,4 +234,4 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
       return c.body(null, 204);
     },
   );
-}
+});

@@ -5,7 +5,7 @@
  * with an untrained ranker (bm25, char, dense, hybrid; dense uses the deployment's embedding model: Workers AI
  * in production, the lexical encoder locally). Rankers are built on first use and kept per isolate.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
 import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
@@ -22,9 +22,8 @@ import {
   loadToolsetTools,
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeTable } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
@@ -161,8 +160,7 @@ async function rankerFor(env: Bindings, record: ToolsetRecord, id: (typeof UNTRA
   return entry;
 }
 
-export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Toolsets', 'user');
+export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) => {
   routes.post(
     '/v1/toolsets',
     'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
@@ -261,4 +259,4 @@ export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

@@ -6,13 +6,12 @@
  * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { idParams, itemsPage, routeTable } from '../http/openapi.ts';
+import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const ListQuery = z.object({
@@ -91,8 +90,7 @@ function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof
   };
 }
 
-export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'Explorations', 'user');
+export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (routes) => {
   routes.get(
     '/v1/trajectories',
     'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
@@ -130,4 +128,4 @@ export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});

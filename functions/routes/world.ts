@@ -2,7 +2,7 @@
  * The benchmark's read-only endpoints: datasets (schemas, sizes, seed) and tasks (paginated; gold answers and
  * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { pythonStr } from '../../core/world/answer-match.ts';
 import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
 import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
@@ -11,10 +11,9 @@ import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
 import { getTask as findTask } from '../../edge/stores/tasks.ts';
 import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/world.ts';
-import type { AppEnv } from '../app-env.ts';
 import { optionalPrincipal } from '../http/auth.ts';
 import { pageAnswer } from '../http/keyset.ts';
-import { idParams, pageOf, routeTable } from '../http/openapi.ts';
+import { idParams, pageOf, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
@@ -144,8 +143,7 @@ const TaskQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
-export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
-  const routes = routeTable(app, 'World');
+export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
   routes.get(
     '/v1/datasets',
     'The datasets of the world: schemas, sizes, task counts, and the world seed',
@@ -247,4 +245,4 @@ export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
       );
     },
   );
-}
+});
