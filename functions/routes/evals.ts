@@ -27,6 +27,7 @@ import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
+import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
 const Cell = z.object({
@@ -96,21 +97,9 @@ const EvalView = EvalSummary.extend({
       }),
     ),
   }),
-  usage: z.object({
-    modelCalls: z.number().int(),
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
-    latencyMs: z.number().int(),
-  }),
+  usage: z.object({ ...MODEL_USAGE, latencyMs: z.number().int() }),
   comparison: EvalComparisonSchema.nullable(),
 }).openapi('Eval');
-
-const EvalStepSchema = z.object({
-  text: z.string(),
-  observation: z.string(),
-  action: z.string().optional(),
-  outcome: z.string(),
-});
 
 const EvalResultSchema = z
   .object({
@@ -126,9 +115,7 @@ const EvalResultSchema = z
     ending: z.string(),
     errorClass: z.string().nullable(),
     steps: z.number().int(),
-    modelCalls: z.number().int(),
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
+    ...MODEL_USAGE,
     latencyMs: z.number().int(),
     links: z.record(z.string(), z.string()),
   })
@@ -137,7 +124,7 @@ const EvalResultSchema = z
 const EvalResultDetail = EvalResultSchema.extend({
   gold: z.unknown().openapi({ description: 'The gold answer (admin keys only; null otherwise).' }),
   trajectory: z.object({
-    steps: z.array(EvalStepSchema),
+    steps: z.array(TrajectoryStep),
     toolUpdates: z.array(z.string()),
     error: z.string().optional(),
   }),

@@ -31,6 +31,7 @@ import { ownerOf } from '../http/auth.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
+import { MODEL_USAGE } from '../schemas/agent-run.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;
@@ -147,13 +148,7 @@ const ExplorationView = z
     counts: Counts,
     solved: z.number().int(),
     successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
-    usage: z.object({
-      nodes: z.number().int(),
-      iterations: z.number().int(),
-      modelCalls: z.number().int(),
-      inputTokens: z.number().int(),
-      outputTokens: z.number().int(),
-    }),
+    usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
     config: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
     updatedAt: z.string(),

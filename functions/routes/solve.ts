@@ -26,6 +26,7 @@ import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
+import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
 const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
@@ -80,13 +81,6 @@ const SolveBody = z
   })
   .openapi('SolveRequest');
 
-const SolveStep = z.object({
-  text: z.string(),
-  observation: z.string(),
-  action: z.string().optional(),
-  outcome: z.string(),
-});
-
 const SolveResult = z
   .object({
     answer: z.string().nullable(),
@@ -95,22 +89,18 @@ const SolveResult = z
     task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
     mode: z.enum(SOLVE_MODES),
     trajectory: z.object({
-      steps: z.array(SolveStep),
+      steps: z.array(TrajectoryStep),
       toolUpdates: z.array(z.string()),
     }),
     search: z
       .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
       .nullable(),
-    usage: z.object({
-      modelCalls: z.number().int(),
-      inputTokens: z.number().int(),
-      outputTokens: z.number().int(),
-    }),
+    usage: z.object(MODEL_USAGE),
     model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
   })
   .openapi('SolveResult');
 
-type Step = z.infer<typeof SolveStep>;
+type Step = z.infer<typeof TrajectoryStep>;
 
 export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
   routes.post(
