@@ -25,7 +25,7 @@ import {
 import type { Owner } from '../../edge/stores/owners.ts';
 import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const Id = z.string().min(1).max(100);
 
@@ -193,16 +193,12 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
 }
 
 async function runOr404(env: Bindings, id: string, owner: Owner) {
-  const found = await getDraftRun(env, id, owner);
-  if (!found) throw new ProblemError('not-found', { detail: `No DRAFT run with id ${id}.` });
-  return found;
+  return foundOr404(getDraftRun(env, id, owner), 'DRAFT run', id);
 }
 
 /** A documentation set the caller may read (its own, or any for an admin key), or a 404 problem. */
 async function docsetOr404(env: Bindings, id: string, owner: Owner) {
-  const set = await getDocset(env, id, owner);
-  if (!set) throw new ProblemError('not-found', { detail: `No documentation set with id ${id}.` });
-  return set;
+  return foundOr404(getDocset(env, id, owner), 'documentation set', id);
 }
 
 export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes, app) => {

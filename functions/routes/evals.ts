@@ -26,7 +26,7 @@ import { getTask } from '../../edge/stores/tasks.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
@@ -160,9 +160,7 @@ const ResultsQuery = z
 
 /** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */
 async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRow> {
-  const row = await getEval(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No evaluation with id ${id}.` });
-  return row;
+  return foundOr404(getEval(env, id, owner), 'evaluation', id);
 }
 
 export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {

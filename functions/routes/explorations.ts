@@ -29,7 +29,7 @@ import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
 import { ownerOf } from '../http/auth.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
 
@@ -191,8 +191,7 @@ async function explorationView(
   id: string,
   owner: Owner,
 ): Promise<z.infer<typeof ExplorationView>> {
-  const row = await getExploration(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+  const row = await foundOr404(getExploration(env, id, owner), 'exploration', id);
   const groups = await treeStats(env, id);
   const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
   const usage = { nodes: 0, iterations: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };

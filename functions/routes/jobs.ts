@@ -4,7 +4,7 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const JobSchema = z
   .object({
@@ -34,8 +34,7 @@ export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
     },
     async (c) => {
       const { id } = c.req.valid('param');
-      const job = await getJob(c.env, id);
-      if (!job) throw new ProblemError('not-found', { detail: `No job with id ${id}.` });
+      const job = await foundOr404(getJob(c.env, id), 'job', id);
       return c.json(
         {
           id: job.id,

@@ -10,7 +10,7 @@ import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import { routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const StateSchema = z
   .object({
@@ -71,8 +71,7 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
             errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
           });
         }
-        const task = await getTask(c.env, body.taskId);
-        if (!task) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+        const task = await foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
         gold = task.gold;
       }
       const state: EnvState = (body.state as EnvState | undefined) ?? initialState();

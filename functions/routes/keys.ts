@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const KeyId = z
   .string()
@@ -95,8 +95,7 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
     { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
     async (c) => {
       const { id } = c.req.valid('param');
-      const key = await revokeKey(c.env, id);
-      if (!key) throw new ProblemError('not-found', { detail: `No key with id ${id}.` });
+      const key = await foundOr404(revokeKey(c.env, id), 'key', id);
       return c.json(view(key), 200);
     },
   );

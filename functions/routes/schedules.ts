@@ -21,7 +21,7 @@ import {
 } from '../../edge/stores/schedules.ts';
 import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
@@ -112,9 +112,7 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 
 /** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
 async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<ScheduleRow> {
-  const row = await getSchedule(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
-  return row;
+  return foundOr404(getSchedule(env, id, owner), 'schedule', id);
 }
 
 export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {

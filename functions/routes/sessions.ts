@@ -28,7 +28,7 @@ import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
-import { ProblemError, problem } from '../http/problem.ts';
+import { foundOr404, ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -126,9 +126,7 @@ const StepBody = z
 
 async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>): Promise<TaskRow> {
   if (body.taskId) {
-    const row = await getTask(c.env, body.taskId);
-    if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-    return row;
+    return foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
   }
   const ids = await taskIdsMatching(c.env, body.filter ?? {});
   if (ids.length === 0) {

@@ -25,7 +25,7 @@ import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
@@ -121,8 +121,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
         gold: Gold | undefined;
       };
       if (body.taskId !== undefined) {
-        const row = await getTask(c.env, body.taskId);
-        if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
+        const row = await foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
         task = {
           id: row.id,
           question: row.question,

@@ -37,7 +37,7 @@ import { ownerOf } from '../http/auth.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
@@ -140,8 +140,7 @@ async function scheduleView(
   id: string,
   owner: Owner,
 ): Promise<z.infer<typeof SteScheduleView>> {
-  const row = await findSteSchedule(env.DB, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No STE schedule with id ${id}.` });
+  const row = await foundOr404(findSteSchedule(env.DB, id, owner), 'STE schedule', id);
   const runs = await steRunsOfSchedule(env.DB, id);
   return {
     id: row.id,
@@ -211,9 +210,7 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
 }
 
 async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<SteRunRow> {
-  const run = await findSteRun(env.DB, id, owner);
-  if (!run) throw new ProblemError('not-found', { detail: `No STE run with id ${id}.` });
-  return run;
+  return foundOr404(findSteRun(env.DB, id, owner), 'STE run', id);
 }
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {

@@ -18,7 +18,7 @@ import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
 import { namedSchema, routeModule } from '../http/openapi.ts';
-import { ProblemError, validationProblem } from '../http/problem.ts';
+import { foundOr404, ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
@@ -54,9 +54,7 @@ function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
 }
 
 async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surface> {
-  const surface = await findSurface(env, id);
-  if (!surface) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
-  return surface;
+  return foundOr404(findSurface(env, id), 'surface', id);
 }
 
 const GenerateRequest = z

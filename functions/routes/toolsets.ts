@@ -24,7 +24,7 @@ import {
 } from '../../edge/stores/toolsets.ts';
 import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
 export const MAX_UPLOAD_TOOLS = 5_000;
@@ -128,9 +128,7 @@ function uploadedTools(jsonl: string): Tool[] {
 }
 
 async function requireToolset(env: Bindings, id: string, owner: Owner): Promise<ToolsetRecord> {
-  const record = await findToolset(env.DB, id, owner);
-  if (!record) throw new ProblemError('not-found', { detail: `No toolset with id ${id}.` });
-  return record;
+  return foundOr404(findToolset(env.DB, id, owner), 'toolset', id);
 }
 
 /** Built rankers of this isolate, least recently used first out (a 100k-tool BM25 index is ≈ 30 MB). */

@@ -12,7 +12,7 @@ import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/
 import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const ListQuery = z.object({
   exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
@@ -112,8 +112,7 @@ export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (rou
     },
     async (c) => {
       const { id } = c.req.valid('param');
-      const row = await getTrajectory(c.env, id, ownerOf(c));
-      if (!row) throw new ProblemError('not-found', { detail: `No trajectory with id ${id}.` });
+      const row = await foundOr404(getTrajectory(c.env, id, ownerOf(c)), 'trajectory', id);
       const { t } = row;
       return c.json(
         {

@@ -14,7 +14,7 @@ import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/wo
 import { optionalPrincipal } from '../http/auth.ts';
 import { pageAnswer } from '../http/keyset.ts';
 import { idParams, pageOf, routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
 const Difficulty = z.enum(['easy', 'hard']);
@@ -224,8 +224,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
       const principal = await optionalPrincipal(c);
       const { id } = c.req.valid('param');
       if (!(await seededWorld(c.env))) throw notSeeded(c.env);
-      const task = await findTask(c.env, id);
-      if (!task) throw new ProblemError('not-found', { detail: `No task with id ${id}.` });
+      const task = await foundOr404(findTask(c.env, id), 'task', id);
       const admin = principal?.role === 'admin';
       return c.json(
         {
