@@ -4,7 +4,7 @@
  * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
  * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
  */
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
@@ -24,7 +24,7 @@ import {
 } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const Id = z.string().min(1).max(100);
@@ -125,20 +125,6 @@ const DraftWatchView = z
   })
   .openapi('DraftWatch');
 
-// A 204 without a body: not a JSON route, so it keeps createRoute.
-const deleteWatch = createRoute({
-  method: 'delete',
-  path: '/v1/draft/watches/{id}',
-  tags: ['DRAFT'],
-  summary: 'Stop following (runs already launched go on)',
-  ...keyed('user'),
-  request: { params: z.object({ id: Id }) },
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
 function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
   return {
     id: w.id,
@@ -201,7 +187,7 @@ async function docsetOr404(env: Bindings, id: string, owner: Owner) {
   return foundOr404(getDocset(env, id, owner), 'documentation set', id);
 }
 
-export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes, app) => {
+export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
@@ -286,13 +272,18 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes, app) =>
     },
   );
 
-  app.openapi(deleteWatch, async (c) => {
-    const { id } = c.req.valid('param');
-    if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
-      throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
-    }
-    return c.body(null, 204);
-  });
+  routes.delete(
+    '/v1/draft/watches/{id}',
+    'Stop following (runs already launched go on)',
+    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
+        throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
+      }
+      return c.body(null, 204);
+    },
+  );
 
   routes.get(
     '/v1/docsets/{id}',
