@@ -26,6 +26,7 @@ import {
 } from '../edge/stores/draft.ts';
 import { findSurface } from '../edge/stores/surfaces.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
+import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
 
 export interface DraftToolStartParams {
   runId: string;
@@ -52,19 +53,15 @@ export interface DraftToolProgress {
   error: string | null;
 }
 
-interface Meta {
+/** `reported`: the end has been written to D1 (and the finalisation enqueued when this was the last tool). */
+interface Meta extends ChunkedJobMeta {
   params: Omit<DraftToolStartParams, 'state'>;
   tool: string;
   status: DraftToolStatus;
-  failures: number;
-  error: string | null;
-  /** The end has been written to D1 (and the finalisation enqueued when this was the last tool). */
-  reported: boolean;
 }
 
 /** Steps per alarm: each is one model call or one exploration's tool calls. */
 export const CHUNK_STEPS = 4;
-export const MAX_CHUNK_FAILURES = 5;
 
 export function deltasOf(state: DraftToolState): DeltaPoint[] {
   return state.versions
@@ -179,13 +176,10 @@ export class DraftToolObject extends DurableObject<Bindings> {
       }
     } catch (err) {
       // Nothing of the failed chunk was stored: the next attempt reloads the state and redoes it.
-      const failures = meta.failures + 1;
-      const error = err instanceof Error ? err.message : String(err);
-      const next: Meta = { ...meta, failures, error };
-      if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
+      const next = afterFailedChunk(meta, err);
       this.write('meta', next);
       if (next.status === 'failed') await this.report(next, state);
-      else await this.ctx.storage.setAlarm(Date.now() + Math.min(60_000, 1000 * 2 ** failures));
+      else await this.ctx.storage.setAlarm(retryAt(next.failures));
     }
   }
 

@@ -40,9 +40,10 @@ import {
   treeStatusCounts,
   updateTreeCounters,
 } from '../edge/stores/explorations.ts';
-import { findSurface } from '../edge/stores/surfaces.ts';
+import { jobSurfaces } from '../edge/stores/surfaces.ts';
 import { recordTrajectories } from '../edge/stores/trajectories.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
+import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
 
 /** What a tree needs to run: the task (with its gold), the search settings, the surfaces and the model. */
 export interface TreeStartParams {
@@ -105,7 +106,7 @@ export interface TreeView {
   nodes: TreeViewNode[];
 }
 
-interface Meta {
+interface Meta extends ChunkedJobMeta {
   params: TreeStartParams;
   iteration: number;
   usage: SearchUsage;
@@ -113,18 +114,12 @@ interface Meta {
   done: boolean;
   stopReason: SearchStopReason | null;
   status: TreeStatus;
-  failures: number;
-  error: string | null;
-  /** The outcome has been written to D1. */
-  reported: boolean;
 }
 
 /** Iterations per alarm: small enough to stay far below an invocation's CPU limit with a hosted model. */
 export const CHUNK_ITERATIONS = 4;
 /** Wall-clock budget of one chunk (checked between iterations). */
 export const CHUNK_MILLISECONDS = 20_000;
-/** Failed chunks (provider errors) before the tree is marked failed. */
-export const MAX_CHUNK_FAILURES = 5;
 /** D1 and Durable Object SQLite allow at most 100 bound parameters per statement; a node row binds 2. */
 const NODES_PER_STATEMENT = 50;
 
@@ -311,12 +306,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
     const meter = new UsageMeter();
     try {
-      const [surface, docs] = await Promise.all([
-        findSurface(this.env, params.surfaceId),
-        findSurface(this.env, params.promptSurfaceId),
-      ]);
-      if (!surface || !docs)
-        throw new Error(`unknown surface ${surface ? params.promptSurfaceId : params.surfaceId}`);
+      const { surface, docs } = await jobSurfaces(this.env, params.surfaceId, params.promptSurfaceId);
       const env = searchEnv(tree, {
         model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.treeId }),
         world: worldFor(this.env),
@@ -352,21 +342,18 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       }
     } catch (err) {
       // Nothing of the failed chunk was stored: the next attempt reloads the tree and redoes it.
-      const failures = meta.failures + 1;
-      const error = err instanceof Error ? err.message : String(err);
       const spent = meter.total();
       const usage: SearchUsage = {
         modelCalls: meta.usage.modelCalls + spent.calls,
         inputTokens: meta.usage.inputTokens + spent.inputTokens,
         outputTokens: meta.usage.outputTokens + spent.outputTokens,
       };
-      const next: Meta = { ...meta, usage, failures, error };
+      const next: Meta = { ...afterFailedChunk(meta, err), usage };
       // What the failed chunk's calls spent counts against the owner's quota too.
       await chargeModelCalls(this.env, owner, spent.calls);
-      if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
       this.writeMeta(next);
       if (next.status === 'failed') await this.report(next);
-      else await this.ctx.storage.setAlarm(Date.now() + Math.min(60_000, 1000 * 2 ** failures));
+      else await this.ctx.storage.setAlarm(retryAt(next.failures));
     }
   }
 

@@ -23,8 +23,9 @@ import {
 import type { Bindings } from '../edge/env.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
 import { reportSteOutcome, reportSteProgress } from '../edge/stores/ste.ts';
-import { findSurface } from '../edge/stores/surfaces.ts';
+import { jobSurfaces } from '../edge/stores/surfaces.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
+import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
 
 export interface SteToolParams {
   runId: string;
@@ -49,18 +50,13 @@ export interface SteToolProgress extends ReturnType<typeof steProgress> {
   error: string | null;
 }
 
-interface Meta {
+interface Meta extends ChunkedJobMeta {
   state: SteState;
   status: SteToolStatus;
-  failures: number;
-  error: string | null;
-  reported: boolean;
 }
 
 /** Model calls per alarm: a few seconds with a hosted model, far below an invocation's limits. */
 export const CHUNK_CALLS = 8;
-/** Failed chunks (provider errors) before the tool is marked failed. */
-export const MAX_CHUNK_FAILURES = 5;
 
 export class SteExplorerObject extends DurableObject<Bindings> {
   private async load(): Promise<{ params: SteToolParams; meta: Meta } | null> {
@@ -129,12 +125,7 @@ export class SteExplorerObject extends DurableObject<Bindings> {
       return;
     }
     try {
-      const [surface, docs] = await Promise.all([
-        findSurface(this.env, params.surfaceId),
-        findSurface(this.env, params.docsSurfaceId),
-      ]);
-      if (!surface || !docs)
-        throw new Error(`unknown surface ${surface ? params.docsSurfaceId : params.surfaceId}`);
+      const { surface, docs } = await jobSurfaces(this.env, params.surfaceId, params.docsSurfaceId);
       const state = await advance(
         {
           model: textModelFor(this.env, params.model),
@@ -162,12 +153,10 @@ export class SteExplorerObject extends DurableObject<Bindings> {
       }
     } catch (err) {
       // Nothing of the failed chunk was stored: the next attempt reloads the state and redoes it.
-      const failures = meta.failures + 1;
-      const next: Meta = { ...meta, failures, error: err instanceof Error ? err.message : String(err) };
-      if (failures >= MAX_CHUNK_FAILURES) next.status = 'failed';
+      const next = afterFailedChunk(meta, err);
       await this.ctx.storage.put('meta', next);
       if (next.status === 'failed') await this.report(params, next);
-      else await this.ctx.storage.setAlarm(Date.now() + Math.min(60_000, 1000 * 2 ** failures));
+      else await this.ctx.storage.setAlarm(retryAt(next.failures));
     }
   }
 

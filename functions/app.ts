@@ -106,7 +106,7 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
  * The routes of one module as a sub-app of its own, mounted on the app with `app.route()`; its admin-only routes
  * are marked in the OpenAPI document (documentAdminRoutes).
  */
-function routeModule(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
+function subApp(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
   const sub = new OpenAPIHono<AppEnv>({ defaultHook });
   documentAdminRoutes(sub);
   register(sub);
@@ -205,7 +205,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   });
   documentAdminRoutes(app);
 
-  for (const register of ROUTE_MODULES) app.route('/', routeModule(register));
+  for (const register of ROUTE_MODULES) app.route('/', subApp(register));
   // The documentation describes the whole app, so it is registered on the app itself.
   registerDocsRoutes(app);
 

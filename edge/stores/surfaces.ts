@@ -14,6 +14,20 @@ export async function findSurface(env: Bindings, id: string): Promise<Surface | 
   return (rows[0]?.body as Surface | undefined) ?? null;
 }
 
+/**
+ * The surface a job acts on and the one its agent reads as documentation, loaded together; a missing one is an
+ * Error naming it (a failed chunk of a Durable Object's job, retried; not a request error).
+ */
+export async function jobSurfaces(
+  env: Bindings,
+  surfaceId: string,
+  docsId: string,
+): Promise<{ surface: Surface; docs: Surface }> {
+  const [surface, docs] = await Promise.all([findSurface(env, surfaceId), findSurface(env, docsId)]);
+  if (!surface || !docs) throw new Error(`unknown surface ${surface ? docsId : surfaceId}`);
+  return { surface, docs };
+}
+
 export async function listSurfaces(
   env: Bindings,
 ): Promise<{ surface: Surface; kind: 'builtin' | 'custom' | 'generated' }[]> {

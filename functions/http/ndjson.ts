@@ -25,7 +25,7 @@ export function linesStream<C>(first: C, page: (cursor: C) => Promise<{ lines: s
 
 export const NDJSON = 'application/x-ndjson';
 
-/** An export route's success response, as the `ok` of `routeGroup`/`jsonRoute` (openapi.ts). */
+/** An export route's success response, as the `ok` of `routeTable`/`jsonRoute` (openapi.ts). */
 export const ndjsonOk = (description: string) =>
   [200, description, z.string().openapi({ description: 'One JSON object per line.' }), NDJSON] as const;
 

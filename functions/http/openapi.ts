@@ -1,5 +1,5 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { isAdminGate, type Role, requireKey } from './auth.ts';
@@ -71,8 +71,12 @@ type RequestOf<P, Q, B> = (P extends z.ZodType ? { params: P } : Empty) &
   (Q extends z.ZodType ? { query: Q } : Empty) &
   (B extends z.ZodType ? { body: JsonBody<B> } : Empty);
 
-/** The success response: status, description, schema and (default `application/json`) media type. */
+/**
+ * The success response: status, description, schema and (default `application/json`) media type; without a
+ * schema, a response with no body (`[204, 'Deleted']`).
+ */
 export type Ok<C extends number, S extends z.ZodType, M extends string = 'application/json'> =
+  | readonly [status: C, description: string]
   | readonly [status: C, description: string, schema: S]
   | readonly [status: C, description: string, schema: S, mediaType: M];
 
@@ -80,10 +84,11 @@ type RouteOf<P, Q, B, C extends number, S extends z.ZodType, M extends string> =
   method: Method;
   path: string;
   request: RequestOf<P, Q, B>;
-  responses: { [K in C]: { description: string; content: { [T in M]: { schema: S } } } } & Record<
-    string,
-    { description: string; content: Record<string, { schema: z.ZodType }> }
-  >;
+  responses: {
+    [K in C]: [S] extends [never]
+      ? { description: string }
+      : { description: string; content: { [T in M]: { schema: S } } };
+  } & Record<string, { description: string; content: Record<string, { schema: z.ZodType }> }>;
 };
 
 /** What a route declares besides its method, path, tag and summary. */
@@ -107,7 +112,7 @@ type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B
  */
 export function jsonRoute<
   C extends number,
-  S extends z.ZodType,
+  S extends z.ZodType = never,
   M extends string = 'application/json',
   P = undefined,
   Q = undefined,
@@ -130,27 +135,39 @@ export function jsonRoute<
     ...(role ? keyed(role) : {}),
     ...(Object.keys(request).length > 0 ? { request } : {}),
     responses: {
-      [status]: { description: okDescription, content: { [mediaType]: { schema } } },
+      [status]: schema
+        ? { description: okDescription, content: { [mediaType]: { schema } } }
+        : { description: okDescription },
       ...spec.responses,
       ...problemResponses(...problems, ...(role ? AUTH_PROBLEMS : [])),
     },
   }) as unknown as RouteOf<P, Q, B, C, S, M>;
 }
 
+declare const APP: OpenAPIHono<AppEnv>;
+/** What `app.openapi(route, handler, hook)` takes for a route: its params, query and body typed from the route. */
+type HandlerOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[1];
+type HookOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[2];
+
 /**
- * The routes of one module: they share a tag and (unless a route says otherwise with `role`) who may call them —
- * `role` puts every route behind a key, none makes them public. `group.get(path, summary, parts)` is
- * `jsonRoute({ method: 'get', path, tag, summary, role, ...parts })`.
+ * The routes of one module, each declared where its handler is: `routes.get(path, summary, parts, handler)` is
+ * `app.openapi(jsonRoute({ method: 'get', path, tag, summary, role, ...parts }), handler, hook)`. The tag and (unless a
+ * route says otherwise with `role`) who may call them are named once: `role` puts every route behind a key, none
+ * makes them public. Routes are registered (and so listed in `/openapi.json`) in the order they are declared.
  */
-export function routeGroup(tag: string, role?: Role) {
+export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
   const verb =
     (method: Method) =>
-    <C extends number, S extends z.ZodType, P, Q, B, M extends string = 'application/json'>(
+    <C extends number, P, Q, B, S extends z.ZodType = never, M extends string = 'application/json'>(
       path: string,
       summary: string,
       parts: RouteParts<C, S, M, P, Q, B>,
-    ) =>
-      jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
+      handler: HandlerOf<RouteOf<P, Q, B, C, S, M>>,
+      hook?: HookOf<RouteOf<P, Q, B, C, S, M>>,
+    ): void => {
+      const route = jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
+      (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, handler, hook);
+    };
   return {
     get: verb('get'),
     post: verb('post'),
@@ -160,11 +177,35 @@ export function routeGroup(tag: string, role?: Role) {
   };
 }
 
+/** The route table a module declares its routes on (`routeTable`). */
+export type RouteTable = ReturnType<typeof routeTable>;
+
+/**
+ * A route module: its OpenAPI tag, who may call its routes (`'public'`: anyone; a route may still say `role`),
+ * and the routes, declared on the table it is given. What it returns registers them on an app (`app.ts` gives
+ * each module a sub-app of its own); routes of another shape (`createRoute`) go on the `app` it is also given.
+ */
+export function routeModule(
+  tag: string,
+  role: Role | 'public',
+  declare: (routes: RouteTable, app: OpenAPIHono<AppEnv>) => void,
+): (app: OpenAPIHono<AppEnv>) => void {
+  return (app) => declare(routeTable(app, tag, role === 'public' ? undefined : role), app);
+}
+
 /** A page of a list: `{ [key]: items[], nextCursor }` — the shape every cursor-paginated list answers. */
 export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
   return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {
     [P in K]: z.ZodArray<T>;
   } & { nextCursor: z.ZodNullable<z.ZodString> });
+}
+
+/**
+ * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`), a page of
+ * `item` under `items` (`pageOf`) and a 400 for a query that fails its schema.
+ */
+export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, description: string, item: T) {
+  return { query, ok: [200, description, pageOf(item, 'items')] as const, problems: [400] };
 }
 
 /** Path parameters `{ id }` with the given id schema. */

@@ -62,3 +62,19 @@ export class ProblemError extends Error {
 export function domainProblem(err: DomainError): { slug: ProblemSlug; options: ProblemOptions } {
   return { slug: err.slug, options: { detail: err.message, errors: err.issues } };
 }
+
+/**
+ * What a lookup found, or a 404 problem "No <what> with id <id>." — a row another key owns is looked up as
+ * nothing, so it is a 404 like a missing one.
+ */
+export async function foundOr404<T>(
+  lookup: Promise<T | null | undefined>,
+  what: string,
+  id: string,
+): Promise<T> {
+  const found = await lookup;
+  if (found === null || found === undefined) {
+    throw new ProblemError('not-found', { detail: `No ${what} with id ${id}.` });
+  }
+  return found;
+}

@@ -7,7 +7,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { PROBLEM_TYPES, type ProblemSlug } from '../../core/http/problems.ts';
 import pkg from '../../package.json';
 import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const INFO = {
   title: 'tooldrift API',
@@ -76,63 +76,68 @@ export function renderDocsPage(doc: OpenApiDoc): string {
 <script src="${DOCS_VENDOR_PATH}/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
 }
 
-const routes = routeGroup('System');
-
-const indexRoute = routes.get('/', 'Entry points of the API', {
-  ok: [
-    200,
-    'Links to documentation and health',
-    z.object({
-      name: z.string(),
-      version: z.string(),
-      docs: z.string(),
-      openapi: z.string(),
-      health: z.string(),
-      dashboard: z.string(),
-    }),
-  ],
-});
-
-const openApiRoute = routes.get('/openapi.json', 'This API as an OpenAPI 3.1 document', {
-  ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
-});
-
-const docsRoute = routes.get('/docs', 'Human-readable API documentation', {
-  ok: [200, 'HTML page', z.string(), 'text/html'],
-});
-
-const problemRoute = routes.get('/problems/{slug}', 'Documentation of one problem type', {
-  params: z.object({ slug: z.string() }),
-  ok: [200, 'HTML page', z.string(), 'text/html'],
-  problems: [404],
-});
-
-export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(indexRoute, (c) =>
-    c.json(
-      {
-        name: 'tooldrift',
-        version: pkg.version,
-        docs: '/docs',
-        openapi: '/openapi.json',
-        health: '/health',
-        dashboard: '/dashboard/',
-      },
-      200,
-    ),
-  );
-  app.openapi(openApiRoute, (c) => c.json(openApiDocument(app) as unknown as Record<string, unknown>, 200));
-  app.openapi(docsRoute, (c) => c.html(renderDocsPage(openApiDocument(app)), 200));
-  app.openapi(problemRoute, (c) => {
-    const { slug } = c.req.valid('param');
-    const p = PROBLEM_TYPES[slug as ProblemSlug];
-    if (!p) return c.notFound();
-    return c.html(
-      page(
-        p.title,
-        `<h1>${escapeHtml(p.title)}</h1><p>HTTP ${p.status}</p><p>${escapeHtml(p.description)}</p><p><a href="/docs#problems">All problem types</a></p>`,
+export const registerDocsRoutes = routeModule('System', 'public', (routes, app) => {
+  routes.get(
+    '/',
+    'Entry points of the API',
+    {
+      ok: [
+        200,
+        'Links to documentation and health',
+        z.object({
+          name: z.string(),
+          version: z.string(),
+          docs: z.string(),
+          openapi: z.string(),
+          health: z.string(),
+          dashboard: z.string(),
+        }),
+      ],
+    },
+    (c) =>
+      c.json(
+        {
+          name: 'tooldrift',
+          version: pkg.version,
+          docs: '/docs',
+          openapi: '/openapi.json',
+          health: '/health',
+          dashboard: '/dashboard/',
+        },
+        200,
       ),
-      200,
-    );
-  });
-}
+  );
+  routes.get(
+    '/openapi.json',
+    'This API as an OpenAPI 3.1 document',
+    { ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())] },
+    (c) => c.json(openApiDocument(app) as unknown as Record<string, unknown>, 200),
+  );
+  routes.get(
+    '/docs',
+    'Human-readable API documentation',
+    { ok: [200, 'HTML page', z.string(), 'text/html'] },
+    (c) => c.html(renderDocsPage(openApiDocument(app)), 200),
+  );
+  routes.get(
+    '/problems/{slug}',
+    'Documentation of one problem type',
+    {
+      params: z.object({ slug: z.string() }),
+      ok: [200, 'HTML page', z.string(), 'text/html'],
+      problems: [404],
+    },
+    (c) => {
+      const { slug } = c.req.valid('param');
+      const p = PROBLEM_TYPES[slug as ProblemSlug];
+      if (!p) return c.notFound();
+      return c.html(
+        page(
+          p.title,
+          `<h1>${escapeHtml(p.title)}</h1><p>HTTP ${p.status}</p><p>${escapeHtml(p.description)}</p><p><a href="/docs#problems">All problem types</a></p>`,
+        ),
+        200,
+      );
+    },
+  );
+});

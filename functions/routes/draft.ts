@@ -4,7 +4,7 @@
  * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
  * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
@@ -23,10 +23,9 @@ import {
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const Id = z.string().min(1).max(100);
 
@@ -98,67 +97,6 @@ const DraftRunView = z
 
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
-const routes = routeGroup('DRAFT', 'user');
-
-const createRun = routes.post(
-  '/v1/draft/runs',
-  'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-  { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [400, 404, 413, 415] },
-);
-
-const listRuns = routes.get('/v1/draft/runs', 'DRAFT runs, newest first', {
-  query: z.object({
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    before: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .openapi({ description: 'createdAt of the last run seen.' }),
-  }),
-  ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
-  problems: [400],
-});
-
-const getRun = routes.get('/v1/draft/runs/{id}', 'A DRAFT run: progress and the Δ history of every tool', {
-  params: idParams(Id),
-  ok: [200, 'The run', DraftRunView],
-  problems: [400, 404],
-});
-
-const deleteRun = routes.delete(
-  '/v1/draft/runs/{id}',
-  'Cancel a DRAFT run: queued tools never start, running tools stop',
-  { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
-);
-
-const getDocsetRoute = routes.get(
-  '/v1/docsets/{id}',
-  'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
-  {
-    params: idParams(Id),
-    query: z.object({
-      format: z.enum(DOCSET_FORMATS).default('json').openapi({
-        description:
-          '`json`: the set with every version; `prompt`: the tool list; `json-schema`; `openapi`: a fragment.',
-      }),
-    }),
-    ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
-    problems: [400, 404],
-  },
-);
-
-const diffRoute = routes.get(
-  '/v1/docsets/{id}/diff',
-  'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
-  {
-    params: idParams(Id),
-    query: z.object({ against: Id }),
-    ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
-    problems: [400, 404],
-  },
-);
-
 const CreateDraftWatch = z
   .object({
     surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
@@ -186,30 +124,6 @@ const DraftWatchView = z
     createdAt: z.string(),
   })
   .openapi('DraftWatch');
-
-const createWatchRoute = routes.post(
-  '/v1/draft/watches',
-  'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
-  { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView], problems: [400, 413, 415] },
-);
-
-const listWatches = routes.get('/v1/draft/watches', 'DRAFT watches', {
-  ok: [200, 'Watches', z.object({ watches: z.array(DraftWatchView) })],
-});
-
-// A 204 without a body: not a JSON route, so it keeps createRoute.
-const deleteWatch = createRoute({
-  method: 'delete',
-  path: '/v1/draft/watches/{id}',
-  tags: ['DRAFT'],
-  summary: 'Stop following (runs already launched go on)',
-  ...keyed('user'),
-  request: { params: z.object({ id: Id }) },
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
 
 function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
   return {
@@ -265,96 +179,164 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
 }
 
 async function runOr404(env: Bindings, id: string, owner: Owner) {
-  const found = await getDraftRun(env, id, owner);
-  if (!found) throw new ProblemError('not-found', { detail: `No DRAFT run with id ${id}.` });
-  return found;
+  return foundOr404(getDraftRun(env, id, owner), 'DRAFT run', id);
 }
 
 /** A documentation set the caller may read (its own, or any for an admin key), or a 404 problem. */
 async function docsetOr404(env: Bindings, id: string, owner: Owner) {
-  const set = await getDocset(env, id, owner);
-  if (!set) throw new ProblemError('not-found', { detail: `No documentation set with id ${id}.` });
-  return set;
+  return foundOr404(getDocset(env, id, owner), 'documentation set', id);
 }
 
-export function registerDraftRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createRun, async (c) => {
-    const id = await startDraftRun(c.env, c.req.valid('json'), ownerOf(c));
-    const found = await runOr404(c.env, id, ownerOf(c));
-    return c.json(runView(found.run, found.tools), 202);
-  });
+export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
+  routes.post(
+    '/v1/draft/runs',
+    'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
+    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [400, 404, 413, 415] },
+    async (c) => {
+      const id = await startDraftRun(c.env, c.req.valid('json'), ownerOf(c));
+      const found = await runOr404(c.env, id, ownerOf(c));
+      return c.json(runView(found.run, found.tools), 202);
+    },
+  );
 
-  app.openapi(listRuns, async (c) => {
-    const { limit, before } = c.req.valid('query');
-    const rows = await listDraftRuns(c.env, limit, before, ownerOf(c));
-    const runs = [];
-    for (const r of rows) {
-      const found = await getDraftRun(c.env, r.id);
-      if (found) runs.push(runView(found.run, found.tools));
-    }
-    const last = rows.at(-1);
-    const next =
-      rows.length === limit && last ? `/v1/draft/runs?limit=${limit}&before=${last.createdAt}` : null;
-    return c.json({ runs, next }, 200);
-  });
+  routes.get(
+    '/v1/draft/runs',
+    'DRAFT runs, newest first',
+    {
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+        before: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .openapi({ description: 'createdAt of the last run seen.' }),
+      }),
+      ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
+      problems: [400],
+    },
+    async (c) => {
+      const { limit, before } = c.req.valid('query');
+      const rows = await listDraftRuns(c.env, limit, before, ownerOf(c));
+      const runs = [];
+      for (const r of rows) {
+        const found = await getDraftRun(c.env, r.id);
+        if (found) runs.push(runView(found.run, found.tools));
+      }
+      const last = rows.at(-1);
+      const next =
+        rows.length === limit && last ? `/v1/draft/runs?limit=${limit}&before=${last.createdAt}` : null;
+      return c.json({ runs, next }, 200);
+    },
+  );
 
-  app.openapi(getRun, async (c) => {
-    const found = await runOr404(c.env, c.req.valid('param').id, ownerOf(c));
-    return c.json(runView(found.run, found.tools), 200);
-  });
+  routes.get(
+    '/v1/draft/runs/{id}',
+    'A DRAFT run: progress and the Δ history of every tool',
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404] },
+    async (c) => {
+      const found = await runOr404(c.env, c.req.valid('param').id, ownerOf(c));
+      return c.json(runView(found.run, found.tools), 200);
+    },
+  );
 
-  app.openapi(deleteRun, async (c) => {
-    const { id } = c.req.valid('param');
-    await stopDraftRun(c.env, id, ownerOf(c));
-    const after = await runOr404(c.env, id, ownerOf(c));
-    return c.json(runView(after.run, after.tools), 200);
-  });
+  routes.delete(
+    '/v1/draft/runs/{id}',
+    'Cancel a DRAFT run: queued tools never start, running tools stop',
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await stopDraftRun(c.env, id, ownerOf(c));
+      const after = await runOr404(c.env, id, ownerOf(c));
+      return c.json(runView(after.run, after.tools), 200);
+    },
+  );
 
-  app.openapi(createWatchRoute, async (c) => {
-    const row = await createWatch(c.env, c.req.valid('json'), ownerOf(c));
-    return c.json(watchView(row), 201);
-  });
+  routes.post(
+    '/v1/draft/watches',
+    'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
+    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView], problems: [400, 413, 415] },
+    async (c) => {
+      const row = await createWatch(c.env, c.req.valid('json'), ownerOf(c));
+      return c.json(watchView(row), 201);
+    },
+  );
 
-  app.openapi(listWatches, async (c) => {
-    const rows = await listDraftWatches(c.env, false, ownerOf(c));
-    return c.json({ watches: rows.map(watchView) }, 200);
-  });
+  routes.get(
+    '/v1/draft/watches',
+    'DRAFT watches',
+    { ok: [200, 'Watches', z.object({ watches: z.array(DraftWatchView) })] },
+    async (c) => {
+      const rows = await listDraftWatches(c.env, false, ownerOf(c));
+      return c.json({ watches: rows.map(watchView) }, 200);
+    },
+  );
 
-  app.openapi(deleteWatch, async (c) => {
-    const { id } = c.req.valid('param');
-    if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
-      throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
-    }
-    return c.body(null, 204);
-  });
+  routes.delete(
+    '/v1/draft/watches/{id}',
+    'Stop following (runs already launched go on)',
+    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
+        throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
+      }
+      return c.body(null, 204);
+    },
+  );
 
-  app.openapi(getDocsetRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const { format } = c.req.valid('query');
-    const set = await docsetOr404(c.env, id, ownerOf(c));
-    const content =
-      format === 'json'
-        ? { id, ...set }
-        : format === 'prompt'
-          ? { id, format, simulated: set.simulated, text: docsetToolList(set) }
-          : format === 'json-schema'
-            ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set) }
-            : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set) };
-    return c.json(content as Record<string, unknown>, 200);
-  });
+  routes.get(
+    '/v1/docsets/{id}',
+    'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
+    {
+      params: idParams(Id),
+      query: z.object({
+        format: z.enum(DOCSET_FORMATS).default('json').openapi({
+          description:
+            '`json`: the set with every version; `prompt`: the tool list; `json-schema`; `openapi`: a fragment.',
+        }),
+      }),
+      ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { format } = c.req.valid('query');
+      const set = await docsetOr404(c.env, id, ownerOf(c));
+      const content =
+        format === 'json'
+          ? { id, ...set }
+          : format === 'prompt'
+            ? { id, format, simulated: set.simulated, text: docsetToolList(set) }
+            : format === 'json-schema'
+              ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set) }
+              : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set) };
+      return c.json(content as Record<string, unknown>, 200);
+    },
+  );
 
-  app.openapi(diffRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const { against } = c.req.valid('query');
-    const set = await docsetOr404(c.env, id, ownerOf(c));
-    const otherId = against === 'parent' ? set.parent : against;
-    if (!otherId) {
-      throw new ProblemError('validation-error', {
-        detail: 'This documentation set has no parent.',
-        errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'no parent set' }],
-      });
-    }
-    const other = await docsetOr404(c.env, otherId, ownerOf(c));
-    return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
-  });
-}
+  routes.get(
+    '/v1/docsets/{id}/diff',
+    'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
+    {
+      params: idParams(Id),
+      query: z.object({ against: Id }),
+      ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { against } = c.req.valid('query');
+      const set = await docsetOr404(c.env, id, ownerOf(c));
+      const otherId = against === 'parent' ? set.parent : against;
+      if (!otherId) {
+        throw new ProblemError('validation-error', {
+          detail: 'This documentation set has no parent.',
+          errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'no parent set' }],
+        });
+      }
+      const other = await docsetOr404(c.env, otherId, ownerOf(c));
+      return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
+    },
+  );
+});

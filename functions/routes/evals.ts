@@ -4,7 +4,7 @@
  * Tables 2–5 and the error taxonomy of its Table 7 (core/evals/aggregate.ts, taxonomy.ts); results per task run
  * are listed with keyset pagination and read one by one with their trajectory.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
@@ -23,11 +23,11 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { idParams, namedSchema, pageOf, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
+import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 
 const Cell = z.object({
@@ -97,21 +97,9 @@ const EvalView = EvalSummary.extend({
       }),
     ),
   }),
-  usage: z.object({
-    modelCalls: z.number().int(),
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
-    latencyMs: z.number().int(),
-  }),
+  usage: z.object({ ...MODEL_USAGE, latencyMs: z.number().int() }),
   comparison: EvalComparisonSchema.nullable(),
 }).openapi('Eval');
-
-const EvalStepSchema = z.object({
-  text: z.string(),
-  observation: z.string(),
-  action: z.string().optional(),
-  outcome: z.string(),
-});
 
 const EvalResultSchema = z
   .object({
@@ -127,9 +115,7 @@ const EvalResultSchema = z
     ending: z.string(),
     errorClass: z.string().nullable(),
     steps: z.number().int(),
-    modelCalls: z.number().int(),
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
+    ...MODEL_USAGE,
     latencyMs: z.number().int(),
     links: z.record(z.string(), z.string()),
   })
@@ -138,7 +124,7 @@ const EvalResultSchema = z
 const EvalResultDetail = EvalResultSchema.extend({
   gold: z.unknown().openapi({ description: 'The gold answer (admin keys only; null otherwise).' }),
   trajectory: z.object({
-    steps: z.array(EvalStepSchema),
+    steps: z.array(TrajectoryStep),
     toolUpdates: z.array(z.string()),
     error: z.string().optional(),
   }),
@@ -172,143 +158,130 @@ const ResultsQuery = z
   })
   .strict();
 
-const routes = routeGroup('Evaluations', 'user');
-
-const createEvalRoute = routes.post(
-  '/v1/evals',
-  'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
-  {
-    body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
-    ok: [202, 'The evaluation, running', EvalSummary],
-    problems: [400, 413, 415],
-  },
-);
-
-const listEvalsRoute = routes.get('/v1/evals', 'Evaluations, newest first', {
-  query: ListQuery,
-  ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')],
-  problems: [400],
-});
-
-const getEvalRoute = routes.get(
-  '/v1/evals/{id}',
-  'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-  {
-    params: idParams(EvalId),
-    ok: [200, 'The evaluation', EvalView],
-    problems: [400, 404],
-  },
-);
-
-const deleteEvalRoute = routes.delete(
-  '/v1/evals/{id}',
-  'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-  {
-    params: idParams(EvalId),
-    ok: [200, 'The evaluation', EvalSummary],
-    problems: [400, 404],
-  },
-);
-
-const resultsRoute = routes.get(
-  '/v1/evals/{id}/results',
-  'Task runs of an evaluation, in plan order, filterable',
-  {
-    params: idParams(EvalId),
-    query: ResultsQuery,
-    ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
-    problems: [400, 404],
-  },
-);
-
-const resultRoute = routes.get('/v1/evals/{id}/results/{resultId}', 'One task run with its trajectory', {
-  params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
-  ok: [200, 'The task run', EvalResultDetail],
-  problems: [400, 404],
-});
-
 /** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */
 async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRow> {
-  const row = await getEval(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No evaluation with id ${id}.` });
-  return row;
+  return foundOr404(getEval(env, id, owner), 'evaluation', id);
 }
 
-export function registerEvalRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createEvalRoute, async (c) => {
-    const suite: EvalSuite = c.req.valid('json');
-    const owner = ownerOf(c);
-    await assertSurfacesExist(c.env, suite, '', owner);
-    const launch = await launchEval(c.env, suite, { ownerId: owner.id });
-    const row = await findEval(c.env, launch.id, owner);
-    return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });
-  });
+export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {
+  routes.post(
+    '/v1/evals',
+    'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
+    {
+      body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
+      ok: [202, 'The evaluation, running', EvalSummary],
+      problems: [400, 413, 415],
+    },
+    async (c) => {
+      const suite: EvalSuite = c.req.valid('json');
+      const owner = ownerOf(c);
+      await assertSurfacesExist(c.env, suite, '', owner);
+      const launch = await launchEval(c.env, suite, { ownerId: owner.id });
+      const row = await findEval(c.env, launch.id, owner);
+      return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });
+    },
+  );
 
-  app.openapi(listEvalsRoute, async (c) => {
-    const q = c.req.valid('query');
-    return c.json(await listEvalSummaries(c.env, { ...q, owner: ownerOf(c) }), 200);
-  });
+  routes.get(
+    '/v1/evals',
+    'Evaluations, newest first',
+    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')], problems: [400] },
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await listEvalSummaries(c.env, { ...q, owner: ownerOf(c) }), 200);
+    },
+  );
 
-  app.openapi(getEvalRoute, async (c) => {
-    const row = await findEval(c.env, c.req.valid('param').id, ownerOf(c));
-    const suite = row.suite as EvalSuite;
-    const rows = await resultRows(c.env, row.id);
-    const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
-    return c.json(
-      {
-        ...evalSummary(row, rows.length, agg.successRate),
-        suite: suite as unknown as Record<string, unknown>,
-        model: row.model as { provider: string; name: string; simulated: boolean },
-        columns: agg.columns,
-        table: agg.table,
-        taxonomy: {
-          categories: [...agg.taxonomy.categories],
-          groups: [...agg.taxonomy.groups],
-          rows: agg.taxonomy.rows,
+  routes.get(
+    '/v1/evals/{id}',
+    'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [400, 404] },
+    async (c) => {
+      const row = await findEval(c.env, c.req.valid('param').id, ownerOf(c));
+      const suite = row.suite as EvalSuite;
+      const rows = await resultRows(c.env, row.id);
+      const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
+      return c.json(
+        {
+          ...evalSummary(row, rows.length, agg.successRate),
+          suite: suite as unknown as Record<string, unknown>,
+          model: row.model as { provider: string; name: string; simulated: boolean },
+          columns: agg.columns,
+          table: agg.table,
+          taxonomy: {
+            categories: [...agg.taxonomy.categories],
+            groups: [...agg.taxonomy.groups],
+            rows: agg.taxonomy.rows,
+          },
+          usage: agg.usage,
+          comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
         },
-        usage: agg.usage,
-        comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
-      },
-      200,
-    );
-  });
+        200,
+      );
+    },
+  );
 
-  app.openapi(deleteEvalRoute, async (c) => {
-    const id = c.req.valid('param').id;
-    await findEval(c.env, id, ownerOf(c));
-    await cancelEval(c.env, id);
-    const row = await findEval(c.env, id, ownerOf(c));
-    return c.json(summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)), 200);
-  });
+  routes.delete(
+    '/v1/evals/{id}',
+    'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [400, 404] },
+    async (c) => {
+      const id = c.req.valid('param').id;
+      await findEval(c.env, id, ownerOf(c));
+      await cancelEval(c.env, id);
+      const row = await findEval(c.env, id, ownerOf(c));
+      return c.json(summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)), 200);
+    },
+  );
 
-  app.openapi(resultsRoute, async (c) => {
-    const id = c.req.valid('param').id;
-    const q = c.req.valid('query');
-    await findEval(c.env, id, ownerOf(c));
-    const { limit, cursor, correct, ...filter } = q;
-    const page = await listResults(
-      c.env,
-      id,
-      { ...filter, ...(correct ? { correct: correct === 'true' } : {}) },
-      { limit, cursor },
-    );
-    return c.json({ results: page.items.map(resultView), nextCursor: page.nextCursor }, 200);
-  });
+  routes.get(
+    '/v1/evals/{id}/results',
+    'Task runs of an evaluation, in plan order, filterable',
+    {
+      params: idParams(EvalId),
+      query: ResultsQuery,
+      ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const q = c.req.valid('query');
+      await findEval(c.env, id, ownerOf(c));
+      const { limit, cursor, correct, ...filter } = q;
+      const page = await listResults(
+        c.env,
+        id,
+        { ...filter, ...(correct ? { correct: correct === 'true' } : {}) },
+        { limit, cursor },
+      );
+      return c.json({ results: page.items.map(resultView), nextCursor: page.nextCursor }, 200);
+    },
+  );
 
-  app.openapi(resultRoute, async (c) => {
-    const { id, resultId } = c.req.valid('param');
-    await findEval(c.env, id, ownerOf(c));
-    const row = await getResult(c.env, id, resultId);
-    if (!row) throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
-    // Gold answers are admin-only everywhere else (GET /v1/tasks); the same here.
-    let gold: unknown = null;
-    if (c.get('principal')?.role === 'admin') {
-      gold = (await getTask(c.env, row.taskId))?.gold ?? null;
-    }
-    const trajectory = row.trajectory as z.infer<typeof EvalResultDetail>['trajectory'];
-    return c.json({ ...resultView(row), gold, trajectory }, 200);
-  });
-}
+  routes.get(
+    '/v1/evals/{id}/results/{resultId}',
+    'One task run with its trajectory',
+    {
+      params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
+      ok: [200, 'The task run', EvalResultDetail],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id, resultId } = c.req.valid('param');
+      await findEval(c.env, id, ownerOf(c));
+      const row = await getResult(c.env, id, resultId);
+      if (!row)
+        throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
+      // Gold answers are admin-only everywhere else (GET /v1/tasks); the same here.
+      let gold: unknown = null;
+      if (c.get('principal')?.role === 'admin') {
+        gold = (await getTask(c.env, row.taskId))?.gold ?? null;
+      }
+      const trajectory = row.trajectory as z.infer<typeof EvalResultDetail>['trajectory'];
+      return c.json({ ...resultView(row), gold, trajectory }, 200);
+    },
+  );
+});
 
 function resultView(r: EvalResultRow): z.infer<typeof EvalResultSchema> {
   return {

@@ -4,19 +4,17 @@
  * without knowing how tree ids are formed. Starting, reading and cancelling one exploration stay in
  * explorations.ts.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { cursorParam } from '../http/keyset.ts';
-import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
+import { pageParams } from '../http/keyset.ts';
+import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const ListQuery = z.object({
   status: z.enum(STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: cursorParam(100),
+  ...pageParams(100),
 });
 
 const ExplorationItem = z
@@ -51,25 +49,6 @@ const TreeItem = z
   })
   .openapi('TreeListItem');
 
-const routes = routeGroup('Explorations', 'user');
-
-const listRoute = routes.get('/v1/explorations', 'Explorations, newest first, with tree counts; by cursor', {
-  query: ListQuery,
-  ok: [200, 'A page of explorations', pageOf(ExplorationItem, 'items')],
-  problems: [400],
-});
-
-const treesRoute = routes.get(
-  '/v1/explorations/{id}/trees',
-  'The trees of an exploration (task, index, status, counters), by task id then tree index',
-  {
-    params: idParams(z.string().min(1).max(100)),
-    query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
-    ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
-    problems: [400, 404],
-  },
-);
-
 interface StoredConfig {
   taskIds?: string[];
   surface?: string;
@@ -77,57 +56,72 @@ interface StoredConfig {
   search?: { mode?: string };
 }
 
-export function registerExplorationListRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => {
-    const q = c.req.valid('query');
-    const page = await listExplorations(c.env, { ...q, owner: ownerOf(c) });
-    return c.json(
-      {
-        items: page.items.map(({ row: r, finished, solved }) => {
-          const config = r.config as StoredConfig;
-          return {
-            id: r.id,
-            status: r.status,
-            trees: r.treesTotal,
-            finished,
-            solved,
-            surface: config.surface ?? null,
-            promptSurface: config.promptSurface ?? null,
-            tasks: config.taskIds?.length ?? 0,
-            mode: config.search?.mode ?? null,
-            createdAt: new Date(r.createdAt).toISOString(),
-            updatedAt: new Date(r.updatedAt).toISOString(),
-            links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
-          };
-        }),
-        nextCursor: page.nextCursor,
-      },
-      200,
-    );
-  });
+export const registerExplorationListRoutes = routeModule('Explorations', 'user', (routes) => {
+  routes.get(
+    '/v1/explorations',
+    'Explorations, newest first, with tree counts; by cursor',
+    itemsPage(ListQuery, 'A page of explorations', ExplorationItem),
+    async (c) => {
+      const q = c.req.valid('query');
+      const page = await listExplorations(c.env, { ...q, owner: ownerOf(c) });
+      return c.json(
+        {
+          items: page.items.map(({ row: r, finished, solved }) => {
+            const config = r.config as StoredConfig;
+            return {
+              id: r.id,
+              status: r.status,
+              trees: r.treesTotal,
+              finished,
+              solved,
+              surface: config.surface ?? null,
+              promptSurface: config.promptSurface ?? null,
+              tasks: config.taskIds?.length ?? 0,
+              mode: config.search?.mode ?? null,
+              createdAt: new Date(r.createdAt).toISOString(),
+              updatedAt: new Date(r.updatedAt).toISOString(),
+              links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
+            };
+          }),
+          nextCursor: page.nextCursor,
+        },
+        200,
+      );
+    },
+  );
 
-  app.openapi(treesRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const { limit } = c.req.valid('query');
-    if (!(await getExploration(c.env, id, ownerOf(c))))
-      throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
-    const rows = await listTrees(c.env, id, limit);
-    return c.json(
-      {
-        items: rows.map((t) => ({
-          id: t.id,
-          taskId: t.taskId,
-          treeIndex: t.treeIndex,
-          status: t.status,
-          solved: t.solved ?? null,
-          nodes: t.nodes,
-          iterations: t.iterations,
-          modelCalls: t.modelCalls,
-          updatedAt: new Date(t.updatedAt).toISOString(),
-          links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
-        })),
-      },
-      200,
-    );
-  });
-}
+  routes.get(
+    '/v1/explorations/{id}/trees',
+    'The trees of an exploration (task, index, status, counters), by task id then tree index',
+    {
+      params: idParams(z.string().min(1).max(100)),
+      query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
+      ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { limit } = c.req.valid('query');
+      if (!(await getExploration(c.env, id, ownerOf(c))))
+        throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+      const rows = await listTrees(c.env, id, limit);
+      return c.json(
+        {
+          items: rows.map((t) => ({
+            id: t.id,
+            taskId: t.taskId,
+            treeIndex: t.treeIndex,
+            status: t.status,
+            solved: t.solved ?? null,
+            nodes: t.nodes,
+            iterations: t.iterations,
+            modelCalls: t.modelCalls,
+            updatedAt: new Date(t.updatedAt).toISOString(),
+            links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
+          })),
+        },
+        200,
+      );
+    },
+  );
+});

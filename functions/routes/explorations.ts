@@ -3,7 +3,7 @@
  * its own Durable Object, fanned out through the JOBS queue (`explore-tree`, edge/jobs/explore-tree.ts).
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES } from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -27,11 +27,11 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { idParams, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
+import { MODEL_USAGE } from '../schemas/agent-run.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;
@@ -148,13 +148,7 @@ const ExplorationView = z
     counts: Counts,
     solved: z.number().int(),
     successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
-    usage: z.object({
-      nodes: z.number().int(),
-      iterations: z.number().int(),
-      modelCalls: z.number().int(),
-      inputTokens: z.number().int(),
-      outputTokens: z.number().int(),
-    }),
+    usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
     config: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -163,68 +157,6 @@ const ExplorationView = z
   .openapi('Exploration');
 
 const ExplorationId = z.string().min(1).max(100);
-
-const routes = routeGroup('Explorations', 'user');
-
-const createRoute_ = routes.post(
-  '/v1/explorations',
-  'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-  {
-    body: CreateExploration,
-    ok: [202, 'The exploration', ExplorationView],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-const getRoute = routes.get(
-  '/v1/explorations/{id}',
-  'Status, tree counts, success rate so far and usage of an exploration',
-  {
-    params: idParams(ExplorationId),
-    ok: [200, 'The exploration', ExplorationView],
-    problems: [400, 404],
-  },
-);
-
-const eventsRoute = routes.get(
-  '/v1/explorations/{id}/events',
-  'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  {
-    params: idParams(ExplorationId),
-    ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-    problems: [400, 404],
-  },
-);
-
-const deleteRoute = routes.delete(
-  '/v1/explorations/{id}',
-  'Cancel an exploration: queued trees never start, running trees stop',
-  {
-    params: idParams(ExplorationId),
-    ok: [200, 'The exploration', ExplorationView],
-    problems: [400, 404],
-  },
-);
-
-const treeRoute = routes.get(
-  '/v1/trees/{id}',
-  'One search tree as JSON for visualisation (cached rollout nodes marked)',
-  {
-    params: idParams(z.string().min(1).max(200)),
-    ok: [200, 'The tree', z.record(z.string(), z.unknown())],
-    problems: [400, 404],
-  },
-);
-
-const treeEventsRoute = routes.get(
-  '/v1/trees/{id}/events',
-  "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
-  {
-    params: idParams(z.string().min(1).max(200)),
-    ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-    problems: [400, 404],
-  },
-);
 
 async function resolveTasks(
   env: Bindings,
@@ -259,8 +191,7 @@ async function explorationView(
   id: string,
   owner: Owner,
 ): Promise<z.infer<typeof ExplorationView>> {
-  const row = await getExploration(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
+  const row = await foundOr404(getExploration(env, id, owner), 'exploration', id);
   const groups = await treeStats(env, id);
   const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
   const usage = { nodes: 0, iterations: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
@@ -310,100 +241,151 @@ async function explorationProgress(env: Bindings, id: string, owner: Owner) {
   };
 }
 
-export function registerExplorationRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createRoute_, async (c) => {
-    const body = c.req.valid('json');
-    await requireSurface(c.env, body.surface, 'surface');
-    await requireSurface(c.env, body.promptSurface, 'promptSurface');
-    textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
-    const owner = ownerOf(c);
-    await assertModelCallsLeft(c.env, owner.id);
-    const taskIds = await resolveTasks(c.env, body.tasks);
-    const total = taskIds.length * body.treesPerTask;
-    if (total > MAX_TREES) {
-      throw new ProblemError('validation-error', {
-        detail: `${taskIds.length} tasks × ${body.treesPerTask} trees is ${total} trees; the maximum is ${MAX_TREES}.`,
-        errors: [{ in: 'body', field: 'treesPerTask', pointer: '/treesPerTask', message: 'too many trees' }],
-      });
-    }
-    const id = crypto.randomUUID();
-    const now = Date.now();
-    const config: ExplorationConfig = {
-      taskIds,
-      surface: body.surface,
-      promptSurface: body.promptSurface,
-      treesPerTask: body.treesPerTask,
-      search: body.search,
-      model: body.model,
-      seed: body.seed,
-      ...(body.chunkIterations ? { chunkIterations: body.chunkIterations } : {}),
-      ...(body.locationHint ? { locationHint: body.locationHint } : {}),
-    };
-    const rows = taskIds.flatMap((taskId, t) =>
-      Array.from({ length: body.treesPerTask }, (_, i) => ({
-        id: `${id}.${t}.${i}`,
-        explorationId: id,
-        taskId,
-        treeIndex: i,
-        status: 'queued' as const,
-        seed: treeSeed(body.seed, taskId, i),
-        updatedAt: now,
-      })),
-    );
-    await insertExploration(
-      c.env,
-      { id, ownerId: owner.id, config, treesTotal: total, createdAt: now },
-      rows,
-    );
-    for (const row of rows) {
-      await enqueueJob(c.env, EXPLORE_TREE, { explorationId: id, treeId: row.id }, { id: `${id}:${row.id}` });
-    }
-    return c.json(await explorationView(c.env, id, owner), 202);
-  });
-
-  app.openapi(getRoute, async (c) =>
-    c.json(await explorationView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+export const registerExplorationRoutes = routeModule('Explorations', 'user', (routes) => {
+  routes.post(
+    '/v1/explorations',
+    'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
+    {
+      body: CreateExploration,
+      ok: [202, 'The exploration', ExplorationView],
+      problems: [400, 404, 413, 415],
+    },
+    async (c) => {
+      const body = c.req.valid('json');
+      await requireSurface(c.env, body.surface, 'surface');
+      await requireSurface(c.env, body.promptSurface, 'promptSurface');
+      textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
+      const owner = ownerOf(c);
+      await assertModelCallsLeft(c.env, owner.id);
+      const taskIds = await resolveTasks(c.env, body.tasks);
+      const total = taskIds.length * body.treesPerTask;
+      if (total > MAX_TREES) {
+        throw new ProblemError('validation-error', {
+          detail: `${taskIds.length} tasks × ${body.treesPerTask} trees is ${total} trees; the maximum is ${MAX_TREES}.`,
+          errors: [
+            { in: 'body', field: 'treesPerTask', pointer: '/treesPerTask', message: 'too many trees' },
+          ],
+        });
+      }
+      const id = crypto.randomUUID();
+      const now = Date.now();
+      const config: ExplorationConfig = {
+        taskIds,
+        surface: body.surface,
+        promptSurface: body.promptSurface,
+        treesPerTask: body.treesPerTask,
+        search: body.search,
+        model: body.model,
+        seed: body.seed,
+        ...(body.chunkIterations ? { chunkIterations: body.chunkIterations } : {}),
+        ...(body.locationHint ? { locationHint: body.locationHint } : {}),
+      };
+      const rows = taskIds.flatMap((taskId, t) =>
+        Array.from({ length: body.treesPerTask }, (_, i) => ({
+          id: `${id}.${t}.${i}`,
+          explorationId: id,
+          taskId,
+          treeIndex: i,
+          status: 'queued' as const,
+          seed: treeSeed(body.seed, taskId, i),
+          updatedAt: now,
+        })),
+      );
+      await insertExploration(
+        c.env,
+        { id, ownerId: owner.id, config, treesTotal: total, createdAt: now },
+        rows,
+      );
+      for (const row of rows) {
+        await enqueueJob(
+          c.env,
+          EXPLORE_TREE,
+          { explorationId: id, treeId: row.id },
+          { id: `${id}:${row.id}` },
+        );
+      }
+      return c.json(await explorationView(c.env, id, owner), 202);
+    },
   );
 
-  app.openapi(eventsRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const owner = ownerOf(c);
-    await explorationView(c.env, id, owner); // 404 before the stream starts
-    return progressEvents(
-      c,
-      () => explorationProgress(c.env, id, owner),
-      'the exploration was deleted',
-    ) as never;
-  });
+  routes.get(
+    '/v1/explorations/{id}',
+    'Status, tree counts, success rate so far and usage of an exploration',
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
+    async (c) => c.json(await explorationView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+  );
 
-  app.openapi(deleteRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const owner = ownerOf(c);
-    await explorationView(c.env, id, owner);
-    await cancelExploration(c.env, id);
-    return c.json(await explorationView(c.env, id, owner), 200);
-  });
+  routes.get(
+    '/v1/explorations/{id}/events',
+    'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+    {
+      params: idParams(ExplorationId),
+      ok: [200, 'An event stream', z.string(), 'text/event-stream'],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const owner = ownerOf(c);
+      await explorationView(c.env, id, owner); // 404 before the stream starts
+      return progressEvents(
+        c,
+        () => explorationProgress(c.env, id, owner),
+        'the exploration was deleted',
+      ) as never;
+    },
+  );
 
-  app.openapi(treeRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const view = await treeOrProblem(c.env, id, ownerOf(c));
-    return c.json(view as unknown as Record<string, unknown>, 200);
-  });
+  routes.delete(
+    '/v1/explorations/{id}',
+    'Cancel an exploration: queued trees never start, running trees stop',
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const owner = ownerOf(c);
+      await explorationView(c.env, id, owner);
+      await cancelExploration(c.env, id);
+      return c.json(await explorationView(c.env, id, owner), 200);
+    },
+  );
 
-  app.openapi(treeEventsRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    await treeOrProblem(c.env, id, ownerOf(c));
-    const tree = treeStub(c.env, id);
-    return progressEvents(
-      c,
-      async () => {
-        const progress = await tree.progress();
-        return progress ? { data: progress, done: progress.status !== 'running' } : null;
-      },
-      'no such tree',
-    ) as never;
-  });
-}
+  routes.get(
+    '/v1/trees/{id}',
+    'One search tree as JSON for visualisation (cached rollout nodes marked)',
+    {
+      params: idParams(z.string().min(1).max(200)),
+      ok: [200, 'The tree', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const view = await treeOrProblem(c.env, id, ownerOf(c));
+      return c.json(view as unknown as Record<string, unknown>, 200);
+    },
+  );
+
+  routes.get(
+    '/v1/trees/{id}/events',
+    "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
+    {
+      params: idParams(z.string().min(1).max(200)),
+      ok: [200, 'An event stream', z.string(), 'text/event-stream'],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await treeOrProblem(c.env, id, ownerOf(c));
+      const tree = treeStub(c.env, id);
+      return progressEvents(
+        c,
+        async () => {
+          const progress = await tree.progress();
+          return progress ? { data: progress, done: progress.status !== 'running' } : null;
+        },
+        'no such tree',
+      ) as never;
+    },
+  );
+});
 
 async function treeOrProblem(env: Bindings, id: string, owner: Owner) {
   const row = await treeWithConfig(env, id, owner);

@@ -11,7 +11,7 @@
  * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
  * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   SFT_FORMATS,
   type SftFormat,
@@ -28,10 +28,9 @@ import {
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const PAGE = 50;
@@ -60,32 +59,6 @@ async function requireExploration(env: Bindings, f: OwnedExportFilter): Promise<
   if (id && !(await explorationKnown(env, id, f.owner)))
     throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
 }
-
-const routes = routeGroup('Exports', 'user');
-
-const sftRoute = routes.get(
-  '/v1/exports/sft.jsonl',
-  'SFT records (chat `messages`) from the successful trajectories selected for training',
-  {
-    description:
-      'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
-    query: SftQuery,
-    ok: ndjsonOk('SFT records'),
-    problems: [400, 404],
-  },
-);
-
-const dpoRoute = routes.get(
-  '/v1/exports/dpo.jsonl',
-  'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
-  {
-    description:
-      'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
-    query: ExportFilter,
-    ok: ndjsonOk('DPO pairs'),
-    problems: [400, 404],
-  },
-);
 
 async function sftPage(env: Bindings, f: OwnedExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
@@ -126,17 +99,39 @@ async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
 }
 
-export function registerExportRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(sftRoute, async (c) => {
-    const { format, ...query } = c.req.valid('query');
-    const f = { ...query, owner: ownerOf(c) };
-    await requireExploration(c.env, f);
-    return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
-  });
+export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
+  routes.get(
+    '/v1/exports/sft.jsonl',
+    'SFT records (chat `messages`) from the successful trajectories selected for training',
+    {
+      description:
+        'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+      query: SftQuery,
+      ok: ndjsonOk('SFT records'),
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { format, ...query } = c.req.valid('query');
+      const f = { ...query, owner: ownerOf(c) };
+      await requireExploration(c.env, f);
+      return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
+    },
+  );
 
-  app.openapi(dpoRoute, async (c) => {
-    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
-    await requireExploration(c.env, f);
-    return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
-  });
-}
+  routes.get(
+    '/v1/exports/dpo.jsonl',
+    'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
+    {
+      description:
+        'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+      query: ExportFilter,
+      ok: ndjsonOk('DPO pairs'),
+      problems: [400, 404],
+    },
+    async (c) => {
+      const f = { ...c.req.valid('query'), owner: ownerOf(c) };
+      await requireExploration(c.env, f);
+      return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
+    },
+  );
+});

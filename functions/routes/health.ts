@@ -1,5 +1,5 @@
 /** GET /health: the status of every binding and the build version. 200 when all is well, 503 otherwise. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import journal from '../../db/migrations/meta/_journal.json';
 import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
@@ -7,8 +7,7 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { latestJobOfKind } from '../../edge/stores/jobs.ts';
 import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
-import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
@@ -98,22 +97,23 @@ export async function checkHealth(env: Bindings) {
   };
 }
 
-const routes = routeGroup('System');
-
-const route = routes.get('/health', 'Status of every binding and the build version', {
-  ok: [200, 'All bindings are healthy', HealthSchema],
-  responses: {
-    503: {
-      description: 'At least one binding is unhealthy',
-      content: { 'application/json': { schema: HealthSchema } },
+export const registerHealthRoutes = routeModule('System', 'public', (routes) => {
+  routes.get(
+    '/health',
+    'Status of every binding and the build version',
+    {
+      ok: [200, 'All bindings are healthy', HealthSchema],
+      responses: {
+        503: {
+          description: 'At least one binding is unhealthy',
+          content: { 'application/json': { schema: HealthSchema } },
+        },
+      },
     },
-  },
+    async (c) => {
+      const health = await checkHealth(c.env);
+      c.header('cache-control', 'no-store');
+      return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
+    },
+  );
 });
-
-export function registerHealthRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const health = await checkHealth(c.env);
-    c.header('cache-control', 'no-store');
-    return health.status === 'ok' ? c.json(health, 200) : c.json(health, 503);
-  });
-}

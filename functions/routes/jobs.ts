@@ -1,11 +1,10 @@
 /** Job status (any key) and the admin canary that proves the queue round trip. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
-import type { AppEnv } from '../app-env.ts';
-import { idParams, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const JobSchema = z
   .object({
@@ -21,49 +20,48 @@ const JobSchema = z
   })
   .openapi('Job');
 
-const routes = routeGroup('Jobs', 'admin');
-
-const getJobRoute = routes.get('/v1/jobs/{id}', 'Status and result of a background job', {
-  role: 'user',
-  params: idParams(z.string().min(1).max(200)),
-  ok: [200, 'The job', JobSchema],
-  problems: [400, 404],
-});
-
-const canaryRoute = routes.post(
-  '/v1/admin/canary',
-  'Enqueue a canary job to prove the queue round trip (admin)',
-  {
-    ok: [202, 'The canary job was enqueued', z.object({ id: z.string(), status: z.literal('queued') })],
-    problems: [403],
-  },
-);
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function registerJobRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(getJobRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const job = await getJob(c.env, id);
-    if (!job) throw new ProblemError('not-found', { detail: `No job with id ${id}.` });
-    return c.json(
-      {
-        id: job.id,
-        kind: job.kind,
-        status: job.status,
-        attempts: job.attempts,
-        result: job.result ?? undefined,
-        error: job.error,
-        createdAt: iso(job.createdAt) as string,
-        updatedAt: iso(job.updatedAt) as string,
-        finishedAt: iso(job.finishedAt),
-      },
-      200,
-    );
-  });
+export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
+  routes.get(
+    '/v1/jobs/{id}',
+    'Status and result of a background job',
+    {
+      role: 'user',
+      params: idParams(z.string().min(1).max(200)),
+      ok: [200, 'The job', JobSchema],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const job = await foundOr404(getJob(c.env, id), 'job', id);
+      return c.json(
+        {
+          id: job.id,
+          kind: job.kind,
+          status: job.status,
+          attempts: job.attempts,
+          result: job.result ?? undefined,
+          error: job.error,
+          createdAt: iso(job.createdAt) as string,
+          updatedAt: iso(job.updatedAt) as string,
+          finishedAt: iso(job.finishedAt),
+        },
+        200,
+      );
+    },
+  );
 
-  app.openapi(canaryRoute, async (c) => {
-    const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
-    return c.json({ id, status: 'queued' as const }, 202);
-  });
-}
+  routes.post(
+    '/v1/admin/canary',
+    'Enqueue a canary job to prove the queue round trip (admin)',
+    {
+      ok: [202, 'The canary job was enqueued', z.object({ id: z.string(), status: z.literal('queued') })],
+      problems: [403],
+    },
+    async (c) => {
+      const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
+      return c.json({ id, status: 'queued' as const }, 202);
+    },
+  );
+});

@@ -1,8 +1,7 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -29,50 +28,48 @@ const JournalEntry = z
   })
   .openapi('JournalEntry');
 
-const routes = routeGroup('Admin', 'admin');
-
-const listRoute = routes.get('/v1/admin/journal', 'Journalled session calls, newest first (admin)', {
-  query: Filter.extend({
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-    before: z.coerce
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .openapi({ description: 'Page: entries with a smaller id.' }),
-  }),
-  ok: [
-    200,
-    'A page of entries',
-    z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
-  ],
-  problems: [400, 403],
-});
-
-const resetRoute = routes.delete(
-  '/v1/admin/journal',
-  'Delete journalled calls matching the filter (all without one) (admin)',
-  {
-    query: Filter,
-    ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
-    problems: [400, 403],
-  },
-);
-
-export function registerJournalRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => {
-    const { limit, before, ...filter } = c.req.valid('query');
-    const page = await listJournal(c.env, filter, { limit, before });
-    return c.json(
-      {
-        items: page.items.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-        nextBefore: page.nextBefore,
-      },
-      200,
-    );
-  });
-
-  app.openapi(resetRoute, async (c) =>
-    c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
+export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
+  routes.get(
+    '/v1/admin/journal',
+    'Journalled session calls, newest first (admin)',
+    {
+      query: Filter.extend({
+        limit: z.coerce.number().int().min(1).max(500).default(100),
+        before: z.coerce
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .openapi({ description: 'Page: entries with a smaller id.' }),
+      }),
+      ok: [
+        200,
+        'A page of entries',
+        z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
+      ],
+      problems: [400, 403],
+    },
+    async (c) => {
+      const { limit, before, ...filter } = c.req.valid('query');
+      const page = await listJournal(c.env, filter, { limit, before });
+      return c.json(
+        {
+          items: page.items.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+          nextBefore: page.nextBefore,
+        },
+        200,
+      );
+    },
   );
-}
+
+  routes.delete(
+    '/v1/admin/journal',
+    'Delete journalled calls matching the filter (all without one) (admin)',
+    {
+      query: Filter,
+      ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
+      problems: [400, 403],
+    },
+    async (c) => c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
+  );
+});

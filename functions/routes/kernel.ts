@@ -3,15 +3,14 @@
  * observation). The client carries the state between calls, so any number of branches can explore from the same
  * state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const StateSchema = z
   .object({
@@ -53,47 +52,43 @@ const ResultSchema = z
   })
   .openapi('KernelResult');
 
-const routes = routeGroup('World', 'user');
-
-const route = routes.post(
-  '/v1/kernel/call',
-  'Call one P_c tool on the world, carrying the environment state yourself',
-  {
-    body: CallSchema,
-    ok: [200, 'The observation and the next state', ResultSchema],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-export function registerKernelRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    let gold: unknown;
-    if (body.tool === 'Finish') {
-      if (!body.taskId) {
-        throw new ProblemError('validation-error', {
-          detail: 'Finish is judged against a task: send `taskId`.',
-          errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
-        });
+export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
+  routes.post(
+    '/v1/kernel/call',
+    'Call one P_c tool on the world, carrying the environment state yourself',
+    {
+      body: CallSchema,
+      ok: [200, 'The observation and the next state', ResultSchema],
+      problems: [400, 404, 413, 415],
+    },
+    async (c) => {
+      const body = c.req.valid('json');
+      let gold: unknown;
+      if (body.tool === 'Finish') {
+        if (!body.taskId) {
+          throw new ProblemError('validation-error', {
+            detail: 'Finish is judged against a task: send `taskId`.',
+            errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
+          });
+        }
+        const task = await foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
+        gold = task.gold;
       }
-      const task = await getTask(c.env, body.taskId);
-      if (!task) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-      gold = task.gold;
-    }
-    const state: EnvState = (body.state as EnvState | undefined) ?? initialState();
-    const result = await callKernel(
-      worldFor(c.env),
-      state,
-      { tool: body.tool, args: body.args },
-      edgeKernelDeps(c.env, gold),
-    );
-    return c.json(
-      {
-        observation: result.observation,
-        state: result.state,
-        outcome: result.outcome,
-      } as z.infer<typeof ResultSchema>,
-      200,
-    );
-  });
-}
+      const state: EnvState = (body.state as EnvState | undefined) ?? initialState();
+      const result = await callKernel(
+        worldFor(c.env),
+        state,
+        { tool: body.tool, args: body.args },
+        edgeKernelDeps(c.env, gold),
+      );
+      return c.json(
+        {
+          observation: result.observation,
+          state: result.state,
+          outcome: result.outcome,
+        } as z.infer<typeof ResultSchema>,
+        200,
+      );
+    },
+  );
+});

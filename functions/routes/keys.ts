@@ -3,11 +3,10 @@
  * is in the issue answer only. Each key owns what it creates (edge/stores/owners.ts), has its own rate limit and
  * a model-call quota that evaluations and explorations check before they start and stop at.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
-import type { AppEnv } from '../app-env.ts';
-import { idParams, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { idParams, routeModule } from '../http/openapi.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const KeyId = z
   .string()
@@ -72,38 +71,32 @@ function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
   };
 }
 
-const routes = routeGroup('Keys', 'admin');
+export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
+  routes.post(
+    '/v1/keys',
+    'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
+    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [400, 403, 413, 415] },
+    async (c) => {
+      const { key, secret } = await issueKey(c.env, c.req.valid('json'));
+      return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
+    },
+  );
 
-const issueRoute = routes.post(
-  '/v1/keys',
-  'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
-  { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [400, 403, 413, 415] },
-);
+  routes.get(
+    '/v1/keys',
+    'Issued user keys (admin), newest first, revoked ones included; never their secrets',
+    { ok: [200, 'The keys', z.object({ items: z.array(ApiKey) })], problems: [403] },
+    async (c) => c.json({ items: (await listKeys(c.env)).map(view) }, 200),
+  );
 
-const listRoute = routes.get(
-  '/v1/keys',
-  'Issued user keys (admin), newest first, revoked ones included; never their secrets',
-  { ok: [200, 'The keys', z.object({ items: z.array(ApiKey) })], problems: [403] },
-);
-
-const revokeRoute = routes.delete(
-  '/v1/keys/{id}',
-  'Revoke a user key (admin): it answers 401 from then on; what it created stays',
-  { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
-);
-
-export function registerKeyRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(issueRoute, async (c) => {
-    const { key, secret } = await issueKey(c.env, c.req.valid('json'));
-    return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
-  });
-
-  app.openapi(listRoute, async (c) => c.json({ items: (await listKeys(c.env)).map(view) }, 200));
-
-  app.openapi(revokeRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const key = await revokeKey(c.env, id);
-    if (!key) throw new ProblemError('not-found', { detail: `No key with id ${id}.` });
-    return c.json(view(key), 200);
-  });
-}
+  routes.delete(
+    '/v1/keys/{id}',
+    'Revoke a user key (admin): it answers 401 from then on; what it created stays',
+    { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const key = await foundOr404(revokeKey(c.env, id), 'key', id);
+      return c.json(view(key), 200);
+    },
+  );
+});

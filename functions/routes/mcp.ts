@@ -19,7 +19,7 @@
  * session); errors of the transport (406 Accept, 400 missing `Mcp-Session-Id`, 404 unknown `Mcp-Session-Id`,
  * 400 unsupported `Mcp-Protocol-Version`) are JSON-RPC error bodies, as MCP clients expect them.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { SESSION_MISSING_HEADER } from '../../durable-objects/episode-session.ts';
 import { assertSessionVisible } from '../../edge/stores/sessions.ts';
@@ -79,21 +79,40 @@ const problemOrRpc = (description: string) => ({
   },
 });
 
-const postRoute = createRoute({
-  method: 'post',
-  tags: ['Sessions'],
-  ...keyed('user'),
-  path: PATH,
-  summary: 'MCP (Streamable HTTP): send one JSON-RPC message to the session’s MCP server',
-  description:
-    'Start with `initialize` (no `Mcp-Session-Id`); the response carries the `Mcp-Session-Id` header to send from then on. `tools/list` gives the tools of the surface in force with their JSON Schemas; `tools/call` is one step of the episode and answers with the exact observation text (`isError: true` for errors, parameter errors and deprecation messages). An unknown tool name is JSON-RPC error -32602 whose message is the exact invalid-action text. Send `Accept: application/json, text/event-stream`.',
-  request: {
+/**
+ * One method of a session's MCP endpoint (`PATH`): a keyed Sessions route that the session's Durable Object
+ * answers (`forward`); the methods differ only in what they document.
+ */
+function mcpRoute<Rq extends NonNullable<RouteConfig['request']>, Rs extends RouteConfig['responses']>(
+  method: 'post' | 'get' | 'delete',
+  summary: string,
+  description: string,
+  request: Rq,
+  responses: Rs,
+) {
+  return createRoute({
+    method,
+    tags: ['Sessions'],
+    ...keyed('user'),
+    path: PATH,
+    summary,
+    description,
+    request,
+    responses,
+  });
+}
+
+const postRoute = mcpRoute(
+  'post',
+  'MCP (Streamable HTTP): send one JSON-RPC message to the session’s MCP server',
+  'Start with `initialize` (no `Mcp-Session-Id`); the response carries the `Mcp-Session-Id` header to send from then on. `tools/list` gives the tools of the surface in force with their JSON Schemas; `tools/call` is one step of the episode and answers with the exact observation text (`isError: true` for errors, parameter errors and deprecation messages). An unknown tool name is JSON-RPC error -32602 whose message is the exact invalid-action text. Send `Accept: application/json, text/event-stream`.',
+  {
     params: Params,
     headers: McpHeaders,
     // Not `required`: a required body makes the JSON validator run on other media types too (it answers 415).
     body: { required: false, content: { 'application/json': { schema: JsonRpcMessage } } },
   },
-  responses: {
+  {
     200: {
       description:
         'For a request: an SSE stream (`text/event-stream`) of JSON-RPC messages ending with its response',
@@ -107,18 +126,14 @@ const postRoute = createRoute({
     406: rpcError('The Accept header does not list both application/json and text/event-stream'),
     ...problemResponses(413, 415, ...AUTH_PROBLEMS),
   },
-});
+);
 
-const getRoute = createRoute({
-  method: 'get',
-  tags: ['Sessions'],
-  ...keyed('user'),
-  path: PATH,
-  summary: 'MCP (Streamable HTTP): open the stream of server notifications',
-  description:
-    'An SSE stream on which the server sends `notifications/tools/list_changed` when the session’s schedule changes the surface in force (one stream per MCP session). Send `Accept: text/event-stream` and `Mcp-Session-Id`.',
-  request: { params: Params, headers: McpHeaders },
-  responses: {
+const getRoute = mcpRoute(
+  'get',
+  'MCP (Streamable HTTP): open the stream of server notifications',
+  'An SSE stream on which the server sends `notifications/tools/list_changed` when the session’s schedule changes the surface in force (one stream per MCP session). Send `Accept: text/event-stream` and `Mcp-Session-Id`.',
+  { params: Params, headers: McpHeaders },
+  {
     200: { description: 'The SSE stream', content: { 'text/event-stream': { schema: z.string() } } },
     400: problemOrRpc('Missing Mcp-Session-Id'),
     404: problemOrRpc('No such session, or an unknown Mcp-Session-Id'),
@@ -126,23 +141,20 @@ const getRoute = createRoute({
     409: rpcError('The MCP session already has a stream open'),
     ...problemResponses(...AUTH_PROBLEMS),
   },
-});
+);
 
-const deleteRoute = createRoute({
-  method: 'delete',
-  tags: ['Sessions'],
-  ...keyed('user'),
-  path: PATH,
-  summary: 'MCP (Streamable HTTP): end an MCP session',
-  description: 'Closes the MCP session named by `Mcp-Session-Id` and its streams; the episode goes on.',
-  request: { params: Params, headers: McpHeaders },
-  responses: {
+const deleteRoute = mcpRoute(
+  'delete',
+  'MCP (Streamable HTTP): end an MCP session',
+  'Closes the MCP session named by `Mcp-Session-Id` and its streams; the episode goes on.',
+  { params: Params, headers: McpHeaders },
+  {
     200: { description: 'The MCP session is closed' },
     400: problemOrRpc('Missing Mcp-Session-Id'),
     404: problemOrRpc('No such session, or an unknown Mcp-Session-Id'),
     ...problemResponses(...AUTH_PROBLEMS),
   },
-});
+);
 
 /** Request headers the MCP transport reads; credentials stay at the edge. */
 const FORWARDED_HEADERS = [

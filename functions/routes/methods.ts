@@ -3,11 +3,10 @@
  * their options, whether they carry memory across tasks and the aid slots they use — and the aid slots
  * (core/aids) with their option schemas and whether they are available yet. The CLI and the dashboard read it.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { AID_SLOTS } from '../../core/aids/index.ts';
 import { aidListing, METHOD_IDS, methodListing } from '../../core/methods/registry.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const JsonSchema = z
   .record(z.string(), z.unknown())
@@ -39,16 +38,11 @@ const MethodsSchema = z
   })
   .openapi('MethodCatalog');
 
-const routes = routeGroup('Agents');
-
-const route = routes.get(
-  '/v1/methods',
-  'Agent methods (id, summary, options, memory, aids) and the aid slots',
-  {
-    ok: [200, 'The registry', MethodsSchema],
-  },
-);
-
-export function registerMethodRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, (c) => c.json({ items: methodListing(), aids: aidListing() }, 200));
-}
+export const registerMethodRoutes = routeModule('Agents', 'public', (routes) => {
+  routes.get(
+    '/v1/methods',
+    'Agent methods (id, summary, options, memory, aids) and the aid slots',
+    { ok: [200, 'The registry', MethodsSchema] },
+    (c) => c.json({ items: methodListing(), aids: aidListing() }, 200),
+  );
+});

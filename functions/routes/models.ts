@@ -1,8 +1,7 @@
 /** GET /v1/models: the providers this deployment can use and what each can do. */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { modelCatalog } from '../../edge/models.ts';
-import type { AppEnv } from '../app-env.ts';
-import { routeGroup } from '../http/openapi.ts';
+import { routeModule } from '../http/openapi.ts';
 
 const CapabilitiesSchema = z.object({
   n: z.boolean(),
@@ -32,16 +31,11 @@ const CatalogSchema = z
   })
   .openapi('ModelCatalog');
 
-const routes = routeGroup('Models');
-
-const route = routes.get(
-  '/v1/models',
-  'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
-  {
-    ok: [200, 'The catalogue', CatalogSchema],
-  },
-);
-
-export function registerModelRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, (c) => c.json(modelCatalog(c.env), 200));
-}
+export const registerModelRoutes = routeModule('Models', 'public', (routes) => {
+  routes.get(
+    '/v1/models',
+    'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
+    { ok: [200, 'The catalogue', CatalogSchema] },
+    (c) => c.json(modelCatalog(c.env), 200),
+  );
+});

@@ -3,7 +3,7 @@
  * launches each enabled schedule once per due time (edge/jobs/schedules.ts); each run is compared with the
  * schedule's previous run and flagged when a success rate drops by more than the schedule's threshold.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { checkCron, nextDue } from '../../core/util/cron.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -19,10 +19,9 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { routeModule } from '../http/openapi.ts';
+import { foundOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
@@ -83,56 +82,6 @@ const ScheduleDetail = ScheduleView.extend({ runs: z.array(EvalSummary) }).opena
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
-const routes = routeGroup('Evaluations', 'user');
-
-const createScheduleRoute = routes.post(
-  '/v1/schedules',
-  'Schedule an evaluation suite with a cron expression',
-  {
-    body: CreateSchedule,
-    ok: [201, 'The schedule', ScheduleView],
-    problems: [400, 413, 415],
-  },
-);
-
-const listSchedulesRoute = routes.get('/v1/schedules', 'Evaluation schedules', {
-  ok: [200, 'Every schedule, oldest first', z.object({ schedules: z.array(ScheduleView) })],
-});
-
-const getScheduleRoute = routes.get(
-  '/v1/schedules/{id}',
-  'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-  {
-    params: ScheduleId,
-    ok: [200, 'The schedule', ScheduleDetail],
-    problems: [400, 404],
-  },
-);
-
-const patchScheduleRoute = routes.patch(
-  '/v1/schedules/{id}',
-  'Change a schedule (name, cron, suite, threshold, enabled)',
-  {
-    params: ScheduleId,
-    body: UpdateSchedule,
-    ok: [200, 'The schedule', ScheduleView],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-const deleteScheduleRoute = createRoute({
-  method: 'delete',
-  path: '/v1/schedules/{id}',
-  tags: ['Evaluations'],
-  summary: 'Delete a schedule (its past runs are kept)',
-  ...keyed('user'),
-  request: { params: ScheduleId },
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
 async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<typeof ScheduleView>> {
   const last = await listEvalSummaries(env, { limit: 1, scheduleId: row.id });
   const next = row.enabled ? nextDue(row.cron, Date.now()) : null;
@@ -163,68 +112,96 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 
 /** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
 async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<ScheduleRow> {
-  const row = await getSchedule(env, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No schedule with id ${id}.` });
-  return row;
+  return foundOr404(getSchedule(env, id, owner), 'schedule', id);
 }
 
-export function registerScheduleRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createScheduleRoute, async (c) => {
-    const body = c.req.valid('json');
-    await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
-    assertModelAvailable(c.env, body.suite);
-    const now = Date.now();
-    const row: ScheduleRow = {
-      id: crypto.randomUUID(),
-      ownerId: ownerOf(c).id,
-      name: body.name,
-      cron: body.cron.trim(),
-      suite: body.suite,
-      threshold: body.threshold,
-      enabled: body.enabled,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await insertSchedule(c.env, row);
-    return c.json(await scheduleView(c.env, row), 201, { location: `/v1/schedules/${row.id}` });
-  });
-
-  app.openapi(listSchedulesRoute, async (c) => {
-    const rows = await listSchedules(c.env, ownerOf(c));
-    const out = [];
-    for (const r of rows) out.push(await scheduleView(c.env, r));
-    return c.json({ schedules: out }, 200);
-  });
-
-  app.openapi(getScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
-    const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
-    return c.json({ ...(await scheduleView(c.env, row)), runs: runs.evals }, 200);
-  });
-
-  app.openapi(patchScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
-    const body = c.req.valid('json');
-    if (body.suite) {
+export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
+  routes.post(
+    '/v1/schedules',
+    'Schedule an evaluation suite with a cron expression',
+    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView], problems: [400, 413, 415] },
+    async (c) => {
+      const body = c.req.valid('json');
       await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
       assertModelAvailable(c.env, body.suite);
-    }
-    const next: ScheduleRow = {
-      ...row,
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.cron !== undefined ? { cron: body.cron.trim() } : {}),
-      ...(body.suite !== undefined ? { suite: body.suite } : {}),
-      ...(body.threshold !== undefined ? { threshold: body.threshold } : {}),
-      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
-      updatedAt: Date.now(),
-    };
-    await updateSchedule(c.env, next);
-    return c.json(await scheduleView(c.env, next), 200);
-  });
+      const now = Date.now();
+      const row: ScheduleRow = {
+        id: crypto.randomUUID(),
+        ownerId: ownerOf(c).id,
+        name: body.name,
+        cron: body.cron.trim(),
+        suite: body.suite,
+        threshold: body.threshold,
+        enabled: body.enabled,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await insertSchedule(c.env, row);
+      return c.json(await scheduleView(c.env, row), 201, { location: `/v1/schedules/${row.id}` });
+    },
+  );
 
-  app.openapi(deleteScheduleRoute, async (c) => {
-    const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
-    await deleteSchedule(c.env, row.id);
-    return c.body(null, 204);
-  });
-}
+  routes.get(
+    '/v1/schedules',
+    'Evaluation schedules',
+    { ok: [200, 'Every schedule, oldest first', z.object({ schedules: z.array(ScheduleView) })] },
+    async (c) => {
+      const rows = await listSchedules(c.env, ownerOf(c));
+      const out = [];
+      for (const r of rows) out.push(await scheduleView(c.env, r));
+      return c.json({ schedules: out }, 200);
+    },
+  );
+
+  routes.get(
+    '/v1/schedules/{id}',
+    'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
+    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [400, 404] },
+    async (c) => {
+      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
+      const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
+      return c.json({ ...(await scheduleView(c.env, row)), runs: runs.evals }, 200);
+    },
+  );
+
+  routes.patch(
+    '/v1/schedules/{id}',
+    'Change a schedule (name, cron, suite, threshold, enabled)',
+    {
+      params: ScheduleId,
+      body: UpdateSchedule,
+      ok: [200, 'The schedule', ScheduleView],
+      problems: [400, 404, 413, 415],
+    },
+    async (c) => {
+      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
+      const body = c.req.valid('json');
+      if (body.suite) {
+        await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
+        assertModelAvailable(c.env, body.suite);
+      }
+      const next: ScheduleRow = {
+        ...row,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.cron !== undefined ? { cron: body.cron.trim() } : {}),
+        ...(body.suite !== undefined ? { suite: body.suite } : {}),
+        ...(body.threshold !== undefined ? { threshold: body.threshold } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+        updatedAt: Date.now(),
+      };
+      await updateSchedule(c.env, next);
+      return c.json(await scheduleView(c.env, next), 200);
+    },
+  );
+
+  routes.delete(
+    '/v1/schedules/{id}',
+    'Delete a schedule (its past runs are kept)',
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
+    async (c) => {
+      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
+      await deleteSchedule(c.env, row.id);
+      return c.body(null, 204);
+    },
+  );
+});

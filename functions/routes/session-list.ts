@@ -10,12 +10,11 @@
  *
  * Pagination is by keyset on (last call time, session id), newest activity first.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { cursorParam, linkNext } from '../http/keyset.ts';
-import { pageOf, routeGroup } from '../http/openapi.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { itemsPage, routeModule } from '../http/openapi.ts';
 
 const ListQuery = z.object({
   surface: z
@@ -24,8 +23,7 @@ const ListQuery = z.object({
     .max(64)
     .optional()
     .openapi({ description: 'Sessions with a call to this surface.' }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: cursorParam(100),
+  ...pageParams(100),
 });
 
 const SessionSummary = z
@@ -41,42 +39,26 @@ const SessionSummary = z
   })
   .openapi('SessionSummary');
 
-const routes = routeGroup('Sessions', 'user');
-
-const listRoute = routes.get(
-  '/v1/sessions',
-  'Recent sessions (from the call journal), most recently active first; by cursor',
-  {
-    query: ListQuery,
-    ok: [200, 'A page of sessions', pageOf(SessionSummary, 'items')],
-    problems: [400],
-  },
-);
-
-export function registerSessionListRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => {
-    const q = c.req.valid('query');
-    const page = await listJournalSessions(c.env, { ...q, owner: ownerOf(c) });
-    const next = page.nextCursor;
-    linkNext(c, next);
-    return c.json(
-      {
-        items: page.items.map((g) => {
-          const d = g.details;
-          return {
-            id: g.id,
-            surfaces: d.surfaces,
-            calls: d.calls,
-            outcomes: d.outcomes,
-            finished: (d.outcomes.finished ?? 0) > 0,
-            firstAt: new Date(g.firstAt).toISOString(),
-            lastAt: new Date(g.lastAt).toISOString(),
-            links: { self: `/v1/sessions/${g.id}` },
-          };
-        }),
-        nextCursor: next,
-      },
-      200,
-    );
-  });
-}
+export const registerSessionListRoutes = routeModule('Sessions', 'user', (routes) => {
+  routes.get(
+    '/v1/sessions',
+    'Recent sessions (from the call journal), most recently active first; by cursor',
+    itemsPage(ListQuery, 'A page of sessions', SessionSummary),
+    async (c) => {
+      const page = await listJournalSessions(c.env, { ...c.req.valid('query'), owner: ownerOf(c) });
+      return c.json(
+        pageAnswer(c, page, ({ id, details: d, firstAt, lastAt }) => ({
+          id,
+          surfaces: d.surfaces,
+          calls: d.calls,
+          outcomes: d.outcomes,
+          finished: (d.outcomes.finished ?? 0) > 0,
+          firstAt: new Date(firstAt).toISOString(),
+          lastAt: new Date(lastAt).toISOString(),
+          links: { self: `/v1/sessions/${id}` },
+        })),
+        200,
+      );
+    },
+  );
+});

@@ -3,7 +3,7 @@
  * a server surface or a schedule of surfaces, by ReAct text, by action objects, or by calling each tool over
  * REST in the surface's own shape. tooldrift runs no model here: it only answers and scores.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
 import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
@@ -27,8 +27,8 @@ import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeGroup } from '../http/openapi.ts';
-import { ProblemError, problem } from '../http/problem.ts';
+import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError, problem } from '../http/problem.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -126,9 +126,7 @@ const StepBody = z
 
 async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>): Promise<TaskRow> {
   if (body.taskId) {
-    const row = await getTask(c.env, body.taskId);
-    if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-    return row;
+    return foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
   }
   const ids = await taskIdsMatching(c.env, body.filter ?? {});
   if (ids.length === 0) {
@@ -203,24 +201,6 @@ function handleNonStep(reply: SessionStepReply, id: string): never {
   throw new Error('unexpected session reply');
 }
 
-const routes = routeGroup('Sessions', 'user');
-
-const createRoute_ = routes.post(
-  '/v1/sessions',
-  'Start a session: one task, a server surface (or schedule), a step budget',
-  {
-    body: CreateSession,
-    ok: [201, 'The session', SessionCreated],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-const getRoute = routes.get('/v1/sessions/{id}', 'The session: task, progress, the full transcript', {
-  params: idParams(SessionId),
-  ok: [200, 'The session', z.record(z.string(), z.unknown())],
-  problems: [400, 404],
-});
-
 const stepRoute = createRoute({
   method: 'post',
   path: '/v1/sessions/{id}/step',
@@ -243,42 +223,6 @@ const stepRoute = createRoute({
     ...problemResponses(400, 404, 409, 413, 415, ...AUTH_PROBLEMS),
   },
 });
-
-const toolRoute = routes.post(
-  '/v1/sessions/{id}/tools/{name}',
-  "Call one tool of the session's server surface with JSON parameters in that surface's shape",
-  {
-    description:
-      'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
-    params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
-    body: z.record(z.string(), z.unknown()),
-    ok: [200, 'The tool result', StepResult],
-    problems: [400, 404, 409, 410, 413, 415],
-  },
-);
-
-const clockRoute = routes.post(
-  '/v1/sessions/{id}/clock',
-  "Move the session's clock (admin): to an instant, or forward by milliseconds",
-  {
-    role: 'admin',
-    params: idParams(SessionId),
-    body: z.union([
-      z.object({ at: z.iso.datetime({ offset: true }) }).strict(),
-      z
-        .object({
-          advanceMs: z
-            .number()
-            .int()
-            .min(0)
-            .max(10 * 365 * 24 * 3600 * 1000),
-        })
-        .strict(),
-    ]),
-    ok: [200, 'The session after the move', z.record(z.string(), z.unknown())],
-    problems: [400, 403, 404],
-  },
-);
 
 function publicView(view: SessionView) {
   const { config, progress } = view;
@@ -307,81 +251,97 @@ function publicView(view: SessionView) {
   };
 }
 
-export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createRoute_, async (c) => {
-    const body = c.req.valid('json');
-    const task = await pickTask(c, body);
-    let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
-    let toolDescriptions: Record<string, string> | undefined;
-    if (body.docset !== undefined) {
-      const set = await getDocset(c.env, body.docset, ownerOf(c));
-      if (!set) {
-        throw new ProblemError('validation-error', {
-          detail: `Unknown documentation set ${body.docset}.`,
-          errors: [{ in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' }],
-        });
+export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, app) => {
+  routes.post(
+    '/v1/sessions',
+    'Start a session: one task, a server surface (or schedule), a step budget',
+    { body: CreateSession, ok: [201, 'The session', SessionCreated], problems: [400, 404, 413, 415] },
+    async (c) => {
+      const body = c.req.valid('json');
+      const task = await pickTask(c, body);
+      let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+      let toolDescriptions: Record<string, string> | undefined;
+      if (body.docset !== undefined) {
+        const set = await getDocset(c.env, body.docset, ownerOf(c));
+        if (!set) {
+          throw new ProblemError('validation-error', {
+            detail: `Unknown documentation set ${body.docset}.`,
+            errors: [
+              { in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' },
+            ],
+          });
+        }
+        promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
+        toolDescriptions = refinedDescriptions(set);
       }
-      promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
-      toolDescriptions = refinedDescriptions(set);
-    }
-    let server: SessionConfig['server'];
-    if (body.schedule) {
-      const surfaces: Record<string, Surface> = {};
-      for (const [i, stage] of body.schedule.stages.entries()) {
-        surfaces[stage.surface] ??= await requireSurface(
-          c.env,
-          stage.surface,
-          `schedule.stages.${i}.surface`,
-        );
+      let server: SessionConfig['server'];
+      if (body.schedule) {
+        const surfaces: Record<string, Surface> = {};
+        for (const [i, stage] of body.schedule.stages.entries()) {
+          surfaces[stage.surface] ??= await requireSurface(
+            c.env,
+            stage.surface,
+            `schedule.stages.${i}.surface`,
+          );
+        }
+        server = { kind: 'schedule', schedule: body.schedule, surfaces };
+      } else {
+        server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
       }
-      server = { kind: 'schedule', schedule: body.schedule, surfaces };
-    } else {
-      server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
-    }
-    const id = crypto.randomUUID();
-    const now = new Date();
-    const config: SessionConfig = {
-      id,
-      task: {
-        id: task.id,
-        question: task.question,
-        dataset: task.dataset,
-        difficulty: task.difficulty,
-        gold: task.gold as never,
-      },
-      server,
-      promptSurface,
-      stepBudget: body.stepBudget,
-      seed: body.seed,
-      ...(body.faults ? { faults: body.faults } : {}),
-      ...(toolDescriptions ? { toolDescriptions } : {}),
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
-    };
-    const view = await sessionStub(c.env, id).start(config);
-    await insertSession(c.env, { id, taskId: task.id, createdAt: now.getTime() }, ownerOf(c));
-    return c.json(
-      {
+      const id = crypto.randomUUID();
+      const now = new Date();
+      const config: SessionConfig = {
         id,
-        task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
-        surface: serverSurfaceAt(server, now).surface.id,
-        promptSurface: promptSurface.id,
-        tools: view.tools,
-        stepBudget: config.stepBudget,
-        expiresAt: config.expiresAt,
-        links: links(id),
-      },
-      201,
-    );
-  });
+        task: {
+          id: task.id,
+          question: task.question,
+          dataset: task.dataset,
+          difficulty: task.difficulty,
+          gold: task.gold as never,
+        },
+        server,
+        promptSurface,
+        stepBudget: body.stepBudget,
+        seed: body.seed,
+        ...(body.faults ? { faults: body.faults } : {}),
+        ...(toolDescriptions ? { toolDescriptions } : {}),
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
+      };
+      const view = await sessionStub(c.env, id).start(config);
+      await insertSession(c.env, { id, taskId: task.id, createdAt: now.getTime() }, ownerOf(c));
+      return c.json(
+        {
+          id,
+          task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
+          surface: serverSurfaceAt(server, now).surface.id,
+          promptSurface: promptSurface.id,
+          tools: view.tools,
+          stepBudget: config.stepBudget,
+          expiresAt: config.expiresAt,
+          links: links(id),
+        },
+        201,
+      );
+    },
+  );
 
-  app.openapi(getRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    await assertSessionVisible(c.env, id, ownerOf(c));
-    const view = await sessionStub(c.env, id).view();
-    if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
-    return c.json(publicView(view) as Record<string, unknown>, 200);
-  });
+  routes.get(
+    '/v1/sessions/{id}',
+    'The session: task, progress, the full transcript',
+    {
+      params: idParams(SessionId),
+      ok: [200, 'The session', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await assertSessionVisible(c.env, id, ownerOf(c));
+      const view = await sessionStub(c.env, id).view();
+      if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
+      return c.json(publicView(view) as Record<string, unknown>, 200);
+    },
+  );
 
   app.openapi(stepRoute, async (c) => {
     const { id } = c.req.valid('param');
@@ -417,49 +377,83 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
     return res as never;
   });
 
-  app.openapi(toolRoute, async (c) => {
-    const { id, name } = c.req.valid('param');
-    const args = c.req.valid('json');
-    await assertSessionVisible(c.env, id, ownerOf(c));
-    const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
-    if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
-    if (reply.kind !== 'step') handleNonStep(reply, id);
-    const { entry, progress } = reply;
-    const outcome = entry.outcome;
-    const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
-    if (outcome.kind === 'rejected') {
-      // An unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
-      // invalid-action text too, spec §4.2) is a 400.
-      if (outcome.reason === 'invalid-action' && entry.kernel === undefined) {
-        return problem(c, 'not-found', {
-          detail: `No tool named ${name} on this surface. ${entry.observation}`,
-          extensions,
-        }) as never;
+  routes.post(
+    '/v1/sessions/{id}/tools/{name}',
+    "Call one tool of the session's server surface with JSON parameters in that surface's shape",
+    {
+      description:
+        'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
+      params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
+      body: z.record(z.string(), z.unknown()),
+      ok: [200, 'The tool result', StepResult],
+      problems: [400, 404, 409, 410, 413, 415],
+    },
+    async (c) => {
+      const { id, name } = c.req.valid('param');
+      const args = c.req.valid('json');
+      await assertSessionVisible(c.env, id, ownerOf(c));
+      const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
+      if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
+      if (reply.kind !== 'step') handleNonStep(reply, id);
+      const { entry, progress } = reply;
+      const outcome = entry.outcome;
+      const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
+      if (outcome.kind === 'rejected') {
+        // An unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
+        // invalid-action text too, spec §4.2) is a 400.
+        if (outcome.reason === 'invalid-action' && entry.kernel === undefined) {
+          return problem(c, 'not-found', {
+            detail: `No tool named ${name} on this surface. ${entry.observation}`,
+            extensions,
+          }) as never;
+        }
+        if (outcome.reason === 'retired') {
+          return problem(c, 'gone', {
+            detail: entry.observation,
+            extensions: { ...extensions, successor: entry.deprecation?.successor ?? null },
+          }) as never;
+        }
+        return problem(c, 'validation-error', { detail: entry.observation, extensions }) as never;
       }
-      if (outcome.reason === 'retired') {
-        return problem(c, 'gone', {
-          detail: entry.observation,
-          extensions: { ...extensions, successor: entry.deprecation?.successor ?? null },
-        }) as never;
-      }
-      return problem(c, 'validation-error', { detail: entry.observation, extensions }) as never;
-    }
-    const res = await faulted(
-      reply.fault,
-      200,
-      stepJson(entry, progress, reply.stepBudget),
-      deprecationHeaders(entry.deprecation, id),
-    );
-    return res as never;
-  });
+      const res = await faulted(
+        reply.fault,
+        200,
+        stepJson(entry, progress, reply.stepBudget),
+        deprecationHeaders(entry.deprecation, id),
+      );
+      return res as never;
+    },
+  );
 
-  app.openapi(clockRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const move = c.req.valid('json');
-    const view = await sessionStub(c.env, id).setClock(move);
-    if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
-    return c.json(publicView(view) as Record<string, unknown>, 200);
-  });
+  routes.post(
+    '/v1/sessions/{id}/clock',
+    "Move the session's clock (admin): to an instant, or forward by milliseconds",
+    {
+      role: 'admin',
+      params: idParams(SessionId),
+      body: z.union([
+        z.object({ at: z.iso.datetime({ offset: true }) }).strict(),
+        z
+          .object({
+            advanceMs: z
+              .number()
+              .int()
+              .min(0)
+              .max(10 * 365 * 24 * 3600 * 1000),
+          })
+          .strict(),
+      ]),
+      ok: [200, 'The session after the move', z.record(z.string(), z.unknown())],
+      problems: [400, 403, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const move = c.req.valid('json');
+      const view = await sessionStub(c.env, id).setClock(move);
+      if (!view) throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
+      return c.json(publicView(view) as Record<string, unknown>, 200);
+    },
+  );
 
   registerSessionMcpRoutes(app);
-}
+});

@@ -12,7 +12,7 @@
  * The MCTS answer is the path core/search/answer.ts picks for the method: the most visited Finish for `mcts`, the
  * first correct Finish for `mcts-oracle` (an upper bound).
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
 import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -23,10 +23,10 @@ import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
+import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
 const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
@@ -81,13 +81,6 @@ const SolveBody = z
   })
   .openapi('SolveRequest');
 
-const SolveStep = z.object({
-  text: z.string(),
-  observation: z.string(),
-  action: z.string().optional(),
-  outcome: z.string(),
-});
-
 const SolveResult = z
   .object({
     answer: z.string().nullable(),
@@ -96,124 +89,121 @@ const SolveResult = z
     task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
     mode: z.enum(SOLVE_MODES),
     trajectory: z.object({
-      steps: z.array(SolveStep),
+      steps: z.array(TrajectoryStep),
       toolUpdates: z.array(z.string()),
     }),
     search: z
       .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
       .nullable(),
-    usage: z.object({
-      modelCalls: z.number().int(),
-      inputTokens: z.number().int(),
-      outputTokens: z.number().int(),
-    }),
+    usage: z.object(MODEL_USAGE),
     model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
   })
   .openapi('SolveResult');
 
-const routes = routeGroup('Agents', 'user');
+type Step = z.infer<typeof TrajectoryStep>;
 
-const solveRoute = routes.post(
-  '/v1/solve',
-  'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-  {
-    body: SolveBody,
-    ok: [200, 'The answer and its trajectory', SolveResult],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-type Step = z.infer<typeof SolveStep>;
-
-export function registerSolveRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(solveRoute, async (c) => {
-    const body = c.req.valid('json');
-    let task: {
-      id: string | null;
-      question: string;
-      dataset: string | null;
-      difficulty?: 'easy' | 'hard';
-      gold: Gold | undefined;
-    };
-    if (body.taskId !== undefined) {
-      const row = await getTask(c.env, body.taskId);
-      if (!row) throw new ProblemError('not-found', { detail: `No task with id ${body.taskId}.` });
-      task = {
-        id: row.id,
-        question: row.question,
-        dataset: row.dataset,
-        difficulty: row.difficulty as 'easy' | 'hard',
-        gold: row.gold as Gold,
+export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
+  routes.post(
+    '/v1/solve',
+    'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
+    {
+      body: SolveBody,
+      ok: [200, 'The answer and its trajectory', SolveResult],
+      problems: [400, 404, 413, 415],
+    },
+    async (c) => {
+      const body = c.req.valid('json');
+      let task: {
+        id: string | null;
+        question: string;
+        dataset: string | null;
+        difficulty?: 'easy' | 'hard';
+        gold: Gold | undefined;
       };
-    } else {
-      task = { id: null, question: body.question as string, dataset: body.dataset ?? null, gold: undefined };
-    }
-    const surface = await requireSurface(c.env, body.surface, 'surface');
-    const aids = await requireAids(c.env, body.aids, body.promptSurface, '', ownerOf(c));
-    const model = textModelFor(c.env, body.model);
-    const judged = task.gold !== undefined;
-    const budget = body.search ?? { simulations: 8, k: 3 };
-    const label = { provider: model.provider, simulated: model.capabilities.simulated === true };
-    const method = getMethod(body.mode);
-    // `search` is the budget of a method with options (MCTS); other methods take none.
-    const options = method.options.safeParse(
-      hasOptions(method)
-        ? { simulations: budget.simulations, k: budget.k, maxDepth: budget.maxDepth ?? 15 }
-        : {},
-    );
-    if (!options.success) {
-      throw new ProblemError('validation-error', {
-        detail: `The search budget does not fit method ${method.id}.`,
-        errors: [{ in: 'body', field: 'search', pointer: '/search', message: options.error.message }],
-      });
-    }
-    const o = await method.run({
-      // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
-      // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
-      task: {
-        ...(task.id ? { id: task.id } : {}),
-        question: task.question,
-        gold: (task.gold ?? '') as Gold,
-        ...(task.dataset ? { dataset: task.dataset } : {}),
-        ...(task.difficulty ? { difficulty: task.difficulty } : {}),
-      },
-      options: options.data,
-      model,
-      world: worldFor(c.env),
-      surface,
-      deps: edgeKernelDeps(c.env, task.gold),
-      aids,
-      limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
-      ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
-      seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
-      signal: c.req.raw.signal,
-    });
-    return c.json(
-      {
-        answer: o.answer,
-        correct: judged ? o.correct : null,
-        ending: o.search ? (o.search.ending ?? 'open') : o.ending,
-        task: { id: task.id, question: task.question, dataset: task.dataset },
-        mode: body.mode,
-        trajectory: {
-          // The solve reports the outcome kind (`finished`), the evaluation its label (`finished:correct`).
-          steps: o.steps.map(
-            (s): Step => ({
-              text: s.text,
-              observation: s.observation,
-              ...(s.action !== undefined ? { action: s.action } : {}),
-              outcome: s.outcome.split(':')[0] as string,
-            }),
-          ),
-          toolUpdates: o.newTools,
+      if (body.taskId !== undefined) {
+        const row = await foundOr404(getTask(c.env, body.taskId), 'task', body.taskId);
+        task = {
+          id: row.id,
+          question: row.question,
+          dataset: row.dataset,
+          difficulty: row.difficulty as 'easy' | 'hard',
+          gold: row.gold as Gold,
+        };
+      } else {
+        task = {
+          id: null,
+          question: body.question as string,
+          dataset: body.dataset ?? null,
+          gold: undefined,
+        };
+      }
+      const surface = await requireSurface(c.env, body.surface, 'surface');
+      const aids = await requireAids(c.env, body.aids, body.promptSurface, '', ownerOf(c));
+      const model = textModelFor(c.env, body.model);
+      const judged = task.gold !== undefined;
+      const budget = body.search ?? { simulations: 8, k: 3 };
+      const label = { provider: model.provider, simulated: model.capabilities.simulated === true };
+      const method = getMethod(body.mode);
+      // `search` is the budget of a method with options (MCTS); other methods take none.
+      const options = method.options.safeParse(
+        hasOptions(method)
+          ? { simulations: budget.simulations, k: budget.k, maxDepth: budget.maxDepth ?? 15 }
+          : {},
+      );
+      if (!options.success) {
+        throw new ProblemError('validation-error', {
+          detail: `The search budget does not fit method ${method.id}.`,
+          errors: [{ in: 'body', field: 'search', pointer: '/search', message: options.error.message }],
+        });
+      }
+      const o = await method.run({
+        // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
+        // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
+        task: {
+          ...(task.id ? { id: task.id } : {}),
+          question: task.question,
+          gold: (task.gold ?? '') as Gold,
+          ...(task.dataset ? { dataset: task.dataset } : {}),
+          ...(task.difficulty ? { difficulty: task.difficulty } : {}),
         },
-        search: o.search
-          ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
-          : null,
-        usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
-        model: { ...label, name: o.model },
-      },
-      200,
-    );
-  });
-}
+        options: options.data,
+        model,
+        world: worldFor(c.env),
+        surface,
+        deps: edgeKernelDeps(c.env, task.gold),
+        aids,
+        limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
+        ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
+        seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
+        signal: c.req.raw.signal,
+      });
+      return c.json(
+        {
+          answer: o.answer,
+          correct: judged ? o.correct : null,
+          ending: o.search ? (o.search.ending ?? 'open') : o.ending,
+          task: { id: task.id, question: task.question, dataset: task.dataset },
+          mode: body.mode,
+          trajectory: {
+            // The solve reports the outcome kind (`finished`), the evaluation its label (`finished:correct`).
+            steps: o.steps.map(
+              (s): Step => ({
+                text: s.text,
+                observation: s.observation,
+                ...(s.action !== undefined ? { action: s.action } : {}),
+                outcome: s.outcome.split(':')[0] as string,
+              }),
+            ),
+            toolUpdates: o.newTools,
+          },
+          search: o.search
+            ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
+            : null,
+          usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
+          model: { ...label, name: o.model },
+        },
+        200,
+      );
+    },
+  );
+});

@@ -6,7 +6,7 @@
  * Drift-aware continual learning: `since` restricts a run to the tools changed between two surfaces.
  * Every D1 query is in edge/stores/ste.ts.
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CreateSteRun } from '../../core/ste/run-request.ts';
 import { steSftRecords } from '../../core/ste/sft.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -33,20 +33,11 @@ import {
 } from '../../edge/stores/ste.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { cursorParam, linkNext } from '../http/keyset.ts';
+import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import {
-  AUTH_PROBLEMS,
-  jsonRoute,
-  keyed,
-  namedSchema,
-  pageOf,
-  problemResponses,
-  routeGroup,
-} from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
@@ -121,78 +112,6 @@ const SteExemplarView = z
   })
   .openapi('SteExemplar');
 
-const routes = routeGroup('STE', 'user');
-
-const createRun = routes.post(
-  '/v1/ste/runs',
-  "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-  { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], problems: [400, 413, 415] },
-);
-
-const listRuns = routes.get('/v1/ste/runs', 'STE runs, newest first (keyset pages)', {
-  query: z.object({
-    surface: z.string().min(1).max(100).optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: cursorParam(100),
-  }),
-  ok: [200, 'A page of runs', pageOf(SteRunView, 'items')],
-  problems: [400],
-});
-
-const getRun = routes.get(
-  '/v1/ste/runs/{id}',
-  'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
-  { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
-);
-
-const deleteRun = routes.delete(
-  '/v1/ste/runs/{id}',
-  'Cancel an STE run: queued tools never start, running tools stop',
-  { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
-);
-
-const runEvents = routes.get(
-  '/v1/ste/runs/{id}/events',
-  'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-  { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [400, 404] },
-);
-
-const runMemory = routes.get(
-  '/v1/ste/runs/{id}/memory',
-  "A run's long-term memory per tool: every explored query with its Solved mark, in order",
-  {
-    params: RunId,
-    ok: [
-      200,
-      'Long-term memory',
-      z.object({
-        items: z.array(
-          z.object({
-            tool: z.string(),
-            position: z.number().int(),
-            query: z.string(),
-            solved: z.boolean(),
-          }),
-        ),
-      }),
-    ],
-    problems: [400, 404],
-  },
-);
-
-const listExemplars = routes.get(
-  '/v1/ste/exemplars',
-  'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
-  {
-    query: ExemplarQuery.extend({
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      cursor: cursorParam(300),
-    }),
-    ok: [200, 'A page of exemplars', pageOf(SteExemplarView, 'items')],
-    problems: [400],
-  },
-);
-
 const CreateSteSchedule = z
   .object({
     schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
@@ -216,39 +135,12 @@ const SteScheduleView = z
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
-const createSchedule = routes.post(
-  '/v1/ste/schedules',
-  'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-  { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView], problems: [400, 413, 415] },
-);
-
-const getSchedule = routes.get(
-  '/v1/ste/schedules/{id}',
-  'A watched drift schedule with the STE runs its stage changes launched',
-  { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [400, 404] },
-);
-
-// A 204 without a body: not a JSON route, so it keeps createRoute.
-const deleteSchedule = createRoute({
-  method: 'delete',
-  path: '/v1/ste/schedules/{id}',
-  tags: ['STE'],
-  summary: 'Stop watching a drift schedule (runs already launched continue)',
-  ...keyed('user'),
-  request: { params: ScheduleId },
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(400, 404, ...AUTH_PROBLEMS),
-  },
-});
-
 async function scheduleView(
   env: Bindings,
   id: string,
   owner: Owner,
 ): Promise<z.infer<typeof SteScheduleView>> {
-  const row = await findSteSchedule(env.DB, id, owner);
-  if (!row) throw new ProblemError('not-found', { detail: `No STE schedule with id ${id}.` });
+  const row = await foundOr404(findSteSchedule(env.DB, id, owner), 'STE schedule', id);
   const runs = await steRunsOfSchedule(env.DB, id);
   return {
     id: row.id,
@@ -318,9 +210,7 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
 }
 
 async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<SteRunRow> {
-  const run = await findSteRun(env.DB, id, owner);
-  if (!run) throw new ProblemError('not-found', { detail: `No STE run with id ${id}.` });
-  return run;
+  return foundOr404(findSteRun(env.DB, id, owner), 'STE run', id);
 }
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
@@ -355,87 +245,153 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
 
 const EXPORT_PAGE = 50;
 
-export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createSchedule, async (c) => {
-    const body = c.req.valid('json');
-    for (const [i, stage] of body.schedule.stages.entries()) {
-      if (!(await findSurface(c.env, stage.surface))) {
-        throw new ProblemError('validation-error', {
-          detail: `Unknown surface ${stage.surface} in stage ${i}.`,
-          errors: [
-            {
-              in: 'body',
-              field: 'schedule',
-              pointer: `/schedule/stages/${i}/surface`,
-              message: `no surface named ${stage.surface}`,
-            },
-          ],
-        });
+export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
+  routes.post(
+    '/v1/ste/schedules',
+    'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
+    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView], problems: [400, 413, 415] },
+    async (c) => {
+      const body = c.req.valid('json');
+      for (const [i, stage] of body.schedule.stages.entries()) {
+        if (!(await findSurface(c.env, stage.surface))) {
+          throw new ProblemError('validation-error', {
+            detail: `Unknown surface ${stage.surface} in stage ${i}.`,
+            errors: [
+              {
+                in: 'body',
+                field: 'schedule',
+                pointer: `/schedule/stages/${i}/surface`,
+                message: `no surface named ${stage.surface}`,
+              },
+            ],
+          });
+        }
       }
-    }
-    textModelFor(c.env, body.run.model);
-    const id = crypto.randomUUID();
-    await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, ownerOf(c));
-    return c.json(await scheduleView(c.env, id, ownerOf(c)), 201);
-  });
-
-  app.openapi(getSchedule, async (c) =>
-    c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+      textModelFor(c.env, body.run.model);
+      const id = crypto.randomUUID();
+      await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, ownerOf(c));
+      return c.json(await scheduleView(c.env, id, ownerOf(c)), 201);
+    },
   );
 
-  app.openapi(deleteSchedule, async (c) => {
-    const { id } = c.req.valid('param');
-    await scheduleView(c.env, id, ownerOf(c));
-    await deleteSteSchedule(c.env.DB, id);
-    return c.body(null, 204);
-  });
-
-  app.openapi(createRun, async (c) => {
-    const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
-    return c.json(await runView(c.env, run), 202);
-  });
-
-  app.openapi(listRuns, async (c) => {
-    const q = c.req.valid('query');
-    const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
-    linkNext(c, page.nextCursor);
-    const items = [];
-    for (const r of page.items) items.push(await runView(c.env, r));
-    return c.json({ items, nextCursor: page.nextCursor }, 200);
-  });
-
-  app.openapi(getRun, async (c) =>
-    c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
+  routes.get(
+    '/v1/ste/schedules/{id}',
+    'A watched drift schedule with the STE runs its stage changes launched',
+    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [400, 404] },
+    async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
   );
 
-  app.openapi(deleteRun, async (c) => {
-    const { id } = c.req.valid('param');
-    await runOrProblem(c.env, id, ownerOf(c));
-    const running = await cancelSteRun(c.env.DB, id);
-    // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
-    for (const tool of running) await steStub(c.env, id, tool).cancel();
-    return c.json(await runView(c.env, await runOrProblem(c.env, id, ownerOf(c))), 200);
-  });
+  routes.delete(
+    '/v1/ste/schedules/{id}',
+    'Stop watching a drift schedule (runs already launched continue)',
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await scheduleView(c.env, id, ownerOf(c));
+      await deleteSteSchedule(c.env.DB, id);
+      return c.body(null, 204);
+    },
+  );
 
-  app.openapi(runEvents, async (c) => {
-    const { id } = c.req.valid('param');
-    const owner = ownerOf(c);
-    await runOrProblem(c.env, id, ownerOf(c)); // 404 before the stream starts
-    return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
-  });
+  routes.post(
+    '/v1/ste/runs',
+    "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
+    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], problems: [400, 413, 415] },
+    async (c) => {
+      const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
+      return c.json(await runView(c.env, run), 202);
+    },
+  );
 
-  app.openapi(runMemory, async (c) => {
-    const { id } = c.req.valid('param');
-    await runOrProblem(c.env, id, ownerOf(c));
-    return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
-  });
+  routes.get(
+    '/v1/ste/runs',
+    'STE runs, newest first (keyset pages)',
+    itemsPage(
+      z.object({ surface: z.string().min(1).max(100).optional(), ...pageParams(100) }),
+      'A page of runs',
+      SteRunView,
+    ),
+    async (c) => {
+      const q = c.req.valid('query');
+      const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
+      linkNext(c, page.nextCursor);
+      const items = [];
+      for (const r of page.items) items.push(await runView(c.env, r));
+      return c.json({ items, nextCursor: page.nextCursor }, 200);
+    },
+  );
 
-  app.openapi(listExemplars, async (c) => {
-    const q = c.req.valid('query');
-    const page = await listSteExemplars(c.env.DB, { ...q, owner: ownerOf(c) });
-    linkNext(c, page.nextCursor);
-    return c.json({ items: page.items.map(exemplarView), nextCursor: page.nextCursor }, 200);
-  });
+  routes.get(
+    '/v1/ste/runs/{id}',
+    'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+    async (c) =>
+      c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
+  );
+
+  routes.delete(
+    '/v1/ste/runs/{id}',
+    'Cancel an STE run: queued tools never start, running tools stop',
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await runOrProblem(c.env, id, ownerOf(c));
+      const running = await cancelSteRun(c.env.DB, id);
+      // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
+      for (const tool of running) await steStub(c.env, id, tool).cancel();
+      return c.json(await runView(c.env, await runOrProblem(c.env, id, ownerOf(c))), 200);
+    },
+  );
+
+  routes.get(
+    '/v1/ste/runs/{id}/events',
+    'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
+    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [400, 404] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const owner = ownerOf(c);
+      await runOrProblem(c.env, id, ownerOf(c)); // 404 before the stream starts
+      return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
+    },
+  );
+
+  routes.get(
+    '/v1/ste/runs/{id}/memory',
+    "A run's long-term memory per tool: every explored query with its Solved mark, in order",
+    {
+      params: RunId,
+      ok: [
+        200,
+        'Long-term memory',
+        z.object({
+          items: z.array(
+            z.object({
+              tool: z.string(),
+              position: z.number().int(),
+              query: z.string(),
+              solved: z.boolean(),
+            }),
+          ),
+        }),
+      ],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await runOrProblem(c.env, id, ownerOf(c));
+      return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
+    },
+  );
+
+  routes.get(
+    '/v1/ste/exemplars',
+    'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
+    itemsPage(ExemplarQuery.extend(pageParams(300, 50, 200)), 'A page of exemplars', SteExemplarView),
+    async (c) => {
+      const page = await listSteExemplars(c.env.DB, { ...c.req.valid('query'), owner: ownerOf(c) });
+      return c.json(pageAnswer(c, page, exemplarView), 200);
+    },
+  );
 
   app.openapi(steSft, (c) => {
     const f = { ...c.req.valid('query'), owner: ownerOf(c) };
@@ -470,4 +426,4 @@ export function registerSteRoutes(app: OpenAPIHono<AppEnv>): void {
     });
     return ndjson(body) as never;
   });
-}
+});

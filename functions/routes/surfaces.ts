@@ -2,7 +2,7 @@
  * Surfaces: list and read them (public), their own OpenAPI documents, and admin creation of custom surfaces
  * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
  */
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
@@ -17,8 +17,8 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { AUTH_PROBLEMS, keyed, namedSchema, problemResponses, routeGroup } from '../http/openapi.ts';
-import { ProblemError, validationProblem } from '../http/problem.ts';
+import { namedSchema, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
@@ -54,36 +54,8 @@ function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
 }
 
 async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surface> {
-  const surface = await findSurface(env, id);
-  if (!surface) throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
-  return surface;
+  return foundOr404(findSurface(env, id), 'surface', id);
 }
-
-const routes = routeGroup('Surfaces');
-
-const listRoute = routes.get(
-  '/v1/surfaces',
-  'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
-  {
-    ok: [200, 'The surfaces', z.object({ items: z.array(SurfaceSummary) })],
-  },
-);
-
-const getRoute = routes.get('/v1/surfaces/{id}', 'One surface, with its prompt-style tool list', {
-  params: IdParam,
-  ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
-  problems: [400, 404],
-});
-
-const openApiRoute = routes.get(
-  '/v1/surfaces/{id}/openapi.json',
-  "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
-  {
-    params: IdParam,
-    ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
-    problems: [400, 404],
-  },
-);
 
 const GenerateRequest = z
   .object({
@@ -101,43 +73,6 @@ const GenerateRequest = z
   .strict()
   .openapi('GenerateSurface');
 
-const createSurfaceRoute = routes.post(
-  '/v1/surfaces',
-  'Create a custom surface, or generate one from a base by seeded drift (admin)',
-  {
-    description:
-      'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
-    role: 'admin',
-    body: z.union([GenerateRequest, SurfaceJson]),
-    ok: [201, 'Created', SurfaceSummary],
-    problems: [400, 403, 409, 413, 415],
-  },
-);
-
-const diffRoute = routes.get(
-  '/v1/surfaces/{id}/diff',
-  'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
-  {
-    params: IdParam,
-    query: z.object({ against: z.string().min(1).max(64).default('pc') }),
-    ok: [200, 'The drift', z.record(z.string(), z.unknown())],
-    problems: [400, 404],
-  },
-);
-
-const deleteRoute = createRoute({
-  method: 'delete',
-  path: '/v1/surfaces/{id}',
-  tags: ['Surfaces'],
-  summary: 'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
-  ...keyed('admin'),
-  request: { params: IdParam },
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(400, 403, 404, 409, ...AUTH_PROBLEMS),
-  },
-});
-
 /** Stores a surface after checking it is consistent and its id is free. */
 export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, kind: 'custom' | 'generated') {
   const problems = validateSurface(surface);
@@ -153,45 +88,77 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
   await insertSurface(env, surface, kind);
 }
 
-export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => {
-    const all = await listSurfaces(c.env);
-    return c.json({ items: all.map((s) => summary(s.surface, s.kind)) }, 200);
-  });
+export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) => {
+  routes.get(
+    '/v1/surfaces',
+    'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
+    { ok: [200, 'The surfaces', z.object({ items: z.array(SurfaceSummary) })] },
+    async (c) => {
+      const all = await listSurfaces(c.env);
+      return c.json({ items: all.map((s) => summary(s.surface, s.kind)) }, 200);
+    },
+  );
 
-  app.openapi(getRoute, async (c) => {
-    const surface = await surfaceOr404(c.env, c.req.valid('param').id);
-    return c.json(
-      { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) },
-      200,
-    );
-  });
+  routes.get(
+    '/v1/surfaces/{id}',
+    'One surface, with its prompt-style tool list',
+    {
+      params: IdParam,
+      ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const surface = await surfaceOr404(c.env, c.req.valid('param').id);
+      return c.json(
+        { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) },
+        200,
+      );
+    },
+  );
 
-  app.openapi(openApiRoute, async (c) => {
-    const surface = await surfaceOr404(c.env, c.req.valid('param').id);
-    const fragment = surfaceOpenApi(surface);
-    return c.json(
-      {
-        openapi: '3.1.0',
-        info: {
-          title: `tooldrift surface ${surface.id}: ${surface.title}`,
-          version: '1',
-          description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
+  routes.get(
+    '/v1/surfaces/{id}/openapi.json',
+    "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
+    {
+      params: IdParam,
+      ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const surface = await surfaceOr404(c.env, c.req.valid('param').id);
+      const fragment = surfaceOpenApi(surface);
+      return c.json(
+        {
+          openapi: '3.1.0',
+          info: {
+            title: `tooldrift surface ${surface.id}: ${surface.title}`,
+            version: '1',
+            description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
+          },
+          servers: [{ url: '/' }],
+          security: [{ bearerAuth: [] }],
+          ...fragment,
+          components: {
+            ...(fragment.components as Record<string, unknown>),
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+          },
         },
-        servers: [{ url: '/' }],
-        security: [{ bearerAuth: [] }],
-        ...fragment,
-        components: {
-          ...(fragment.components as Record<string, unknown>),
-          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
-        },
-      },
-      200,
-    );
-  });
+        200,
+      );
+    },
+  );
 
-  app.openapi(
-    createSurfaceRoute,
+  routes.post(
+    '/v1/surfaces',
+    'Create a custom surface, or generate one from a base by seeded drift (admin)',
+    {
+      description:
+        'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
+      role: 'admin',
+      body: z.union([GenerateRequest, SurfaceJson]),
+      ok: [201, 'Created', SurfaceSummary],
+      problems: [400, 403, 409, 413, 415],
+    },
     async (c) => {
       const body = c.req.valid('json');
       if ('generate' in body) {
@@ -236,18 +203,33 @@ export function registerSurfaceRoutes(app: OpenAPIHono<AppEnv>): void {
     },
   );
 
-  app.openapi(diffRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const { against } = c.req.valid('query');
-    const [surface, base] = await Promise.all([surfaceOr404(c.env, id), surfaceOr404(c.env, against)]);
-    return c.json(describeDrift(base, surface) as unknown as Record<string, unknown>, 200);
-  });
+  routes.get(
+    '/v1/surfaces/{id}/diff',
+    'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
+    {
+      params: IdParam,
+      query: z.object({ against: z.string().min(1).max(64).default('pc') }),
+      ok: [200, 'The drift', z.record(z.string(), z.unknown())],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { against } = c.req.valid('query');
+      const [surface, base] = await Promise.all([surfaceOr404(c.env, id), surfaceOr404(c.env, against)]);
+      return c.json(describeDrift(base, surface) as unknown as Record<string, unknown>, 200);
+    },
+  );
 
-  app.openapi(deleteRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
-    if (!(await deleteSurface(c.env, id)))
-      throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
-    return c.body(null, 204);
-  });
-}
+  routes.delete(
+    '/v1/surfaces/{id}',
+    'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
+    { role: 'admin', params: IdParam, ok: [204, 'Deleted'], problems: [400, 403, 404, 409] },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
+      if (!(await deleteSurface(c.env, id)))
+        throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
+      return c.body(null, 204);
+    },
+  );
+});

@@ -5,7 +5,7 @@
  * with an untrained ranker (bm25, char, dense, hybrid; dense uses the deployment's embedding model: Workers AI
  * in production, the lexical encoder locally). Rankers are built on first use and kept per isolate.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
 import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
@@ -22,10 +22,9 @@ import {
   loadToolsetTools,
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
 export const MAX_UPLOAD_TOOLS = 5_000;
@@ -96,39 +95,6 @@ const SearchResult = z
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-const routes = routeGroup('Toolsets', 'user');
-
-const createRouteDef = routes.post(
-  '/v1/toolsets',
-  'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-  {
-    body: CreateToolset,
-    ok: [201, 'The toolset', ToolsetView],
-    problems: [400, 404, 413, 415],
-  },
-);
-
-const listRouteDef = routes.get('/v1/toolsets', 'Toolsets, newest first', {
-  ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })],
-});
-
-const getRouteDef = routes.get('/v1/toolsets/{id}', 'A toolset with its first 100 tools', {
-  params: IdParam,
-  ok: [200, 'The toolset', ToolsetDetail],
-  problems: [400, 404],
-});
-
-const searchRouteDef = routes.post(
-  '/v1/toolsets/{id}/search',
-  'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-  {
-    params: IdParam,
-    body: SearchBody,
-    ok: [200, 'The top k tools, best first', SearchResult],
-    problems: [400, 404, 409, 413, 415],
-  },
-);
-
 function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
   return {
     id: r.id,
@@ -162,9 +128,7 @@ function uploadedTools(jsonl: string): Tool[] {
 }
 
 async function requireToolset(env: Bindings, id: string, owner: Owner): Promise<ToolsetRecord> {
-  const record = await findToolset(env.DB, id, owner);
-  if (!record) throw new ProblemError('not-found', { detail: `No toolset with id ${id}.` });
-  return record;
+  return foundOr404(findToolset(env.DB, id, owner), 'toolset', id);
 }
 
 /** Built rankers of this isolate, least recently used first out (a 100k-tool BM25 index is ≈ 30 MB). */
@@ -194,80 +158,103 @@ async function rankerFor(env: Bindings, record: ToolsetRecord, id: (typeof UNTRA
   return entry;
 }
 
-export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createRouteDef, async (c) => {
-    const body = c.req.valid('json');
-    let record: ToolsetRecord;
-    switch (body.source) {
-      case 'upload':
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'upload',
-            tools: uploadedTools(body.jsonl),
-          },
-          ownerOf(c),
-        );
-        break;
-      case 'surface': {
-        const surface = await findSurface(c.env, body.surface);
-        if (!surface)
-          throw new ProblemError('not-found', {
-            detail: `No surface with id ${body.surface}.`,
-            errors: [{ in: 'body', field: 'surface', pointer: '/surface', message: 'unknown surface' }],
-          });
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'surface',
-            spec: { surface: surface.id },
-            tools: surfaceToolPool(surface),
-          },
-          ownerOf(c),
-        );
-        break;
+export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) => {
+  routes.post(
+    '/v1/toolsets',
+    'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
+    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [400, 404, 413, 415] },
+    async (c) => {
+      const body = c.req.valid('json');
+      let record: ToolsetRecord;
+      switch (body.source) {
+        case 'upload':
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'upload',
+              tools: uploadedTools(body.jsonl),
+            },
+            ownerOf(c),
+          );
+          break;
+        case 'surface': {
+          const surface = await findSurface(c.env, body.surface);
+          if (!surface)
+            throw new ProblemError('not-found', {
+              detail: `No surface with id ${body.surface}.`,
+              errors: [{ in: 'body', field: 'surface', pointer: '/surface', message: 'unknown surface' }],
+            });
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'surface',
+              spec: { surface: surface.id },
+              tools: surfaceToolPool(surface),
+            },
+            ownerOf(c),
+          );
+          break;
+        }
+        case 'synthetic': {
+          const spec = { seed: body.seed, tools: Math.min(body.tools, CATALOG_CAPACITY) };
+          record = await createToolset(
+            c.env.DB,
+            {
+              name: body.name,
+              source: 'synthetic',
+              spec,
+              tools: spec.tools,
+            },
+            ownerOf(c),
+          );
+          break;
+        }
       }
-      case 'synthetic': {
-        const spec = { seed: body.seed, tools: Math.min(body.tools, CATALOG_CAPACITY) };
-        record = await createToolset(
-          c.env.DB,
-          {
-            name: body.name,
-            source: 'synthetic',
-            spec,
-            tools: spec.tools,
-          },
-          ownerOf(c),
-        );
-        break;
-      }
-    }
-    return c.json(view(record), 201, { location: `/v1/toolsets/${record.id}` });
-  });
-
-  app.openapi(listRouteDef, async (c) =>
-    c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+      return c.json(view(record), 201, { location: `/v1/toolsets/${record.id}` });
+    },
   );
 
-  app.openapi(getRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-    const tools = await loadToolsetTools(c.env.DB, record);
-    return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
-  });
+  routes.get(
+    '/v1/toolsets',
+    'Toolsets, newest first',
+    { ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })] },
+    async (c) => c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+  );
 
-  app.openapi(searchRouteDef, async (c) => {
-    const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-    const body = c.req.valid('json');
-    const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
-    const [hits = []] = await ranker.rank([body.query], body.k);
-    return c.json(
-      {
-        ranker: body.ranker,
-        results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
-      },
-      200,
-    );
-  });
-}
+  routes.get(
+    '/v1/toolsets/{id}',
+    'A toolset with its first 100 tools',
+    { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [400, 404] },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const tools = await loadToolsetTools(c.env.DB, record);
+      return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
+    },
+  );
+
+  routes.post(
+    '/v1/toolsets/{id}/search',
+    'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
+    {
+      params: IdParam,
+      body: SearchBody,
+      ok: [200, 'The top k tools, best first', SearchResult],
+      problems: [400, 404, 409, 413, 415],
+    },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const body = c.req.valid('json');
+      const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
+      const [hits = []] = await ranker.rank([body.query], body.k);
+      return c.json(
+        {
+          ranker: body.ranker,
+          results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
+        },
+        200,
+      );
+    },
+  );
+});

@@ -6,14 +6,13 @@
  * Pagination is by keyset on (created_at, id), so a page never repeats or skips a row when trees keep finishing
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
-import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { cursorParam, linkNext } from '../http/keyset.ts';
-import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
+import { foundOr404 } from '../http/problem.ts';
 
 const ListQuery = z.object({
   exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
@@ -28,8 +27,7 @@ const ListQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .openapi({ description: 'Chosen for the SFT export (at most 4 successes per task).' }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: cursorParam(300),
+  ...pageParams(300),
 });
 
 const TrajectorySummary = z
@@ -68,28 +66,6 @@ const TrajectoryDetail = TrajectorySummary.extend({
   toolUpdates: z.array(z.string()),
 }).openapi('Trajectory');
 
-const routes = routeGroup('Explorations', 'user');
-
-const listRoute = routes.get(
-  '/v1/trajectories',
-  'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
-  {
-    query: ListQuery,
-    ok: [200, 'A page of trajectories', pageOf(TrajectorySummary, 'items')],
-    problems: [400],
-  },
-);
-
-const getRoute = routes.get(
-  '/v1/trajectories/{id}',
-  'One trajectory: its question, ReAct text, steps and tool updates',
-  {
-    params: idParams(z.string().min(1).max(300)),
-    ok: [200, 'The trajectory', TrajectoryDetail],
-    problems: [400, 404],
-  },
-);
-
 function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof TrajectorySummary> {
   return {
     id: r.id,
@@ -114,32 +90,41 @@ function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof
   };
 }
 
-export function registerTrajectoryRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => {
-    const q = c.req.valid('query');
-    const { limit, cursor, ...filter } = q;
-    const page = await listTrajectories(c.env, filter, { limit, cursor }, ownerOf(c));
-    const next = page.nextCursor;
-    const items = page.items;
-    linkNext(c, next);
-    return c.json({ items: items.map(summary), nextCursor: next }, 200);
-  });
+export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (routes) => {
+  routes.get(
+    '/v1/trajectories',
+    'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
+    itemsPage(ListQuery, 'A page of trajectories', TrajectorySummary),
+    async (c) => {
+      const { limit, cursor, ...filter } = c.req.valid('query');
+      const page = await listTrajectories(c.env, filter, { limit, cursor }, ownerOf(c));
+      return c.json(pageAnswer(c, page, summary), 200);
+    },
+  );
 
-  app.openapi(getRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const row = await getTrajectory(c.env, id, ownerOf(c));
-    if (!row) throw new ProblemError('not-found', { detail: `No trajectory with id ${id}.` });
-    const { t } = row;
-    return c.json(
-      {
-        ...summary(t),
-        question: row.question ?? null,
-        leafNode: t.leafNode,
-        text: t.text,
-        stepList: t.steps as z.infer<typeof TrajectoryStep>[],
-        toolUpdates: t.toolUpdates,
-      },
-      200,
-    );
-  });
-}
+  routes.get(
+    '/v1/trajectories/{id}',
+    'One trajectory: its question, ReAct text, steps and tool updates',
+    {
+      params: idParams(z.string().min(1).max(300)),
+      ok: [200, 'The trajectory', TrajectoryDetail],
+      problems: [400, 404],
+    },
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const row = await foundOr404(getTrajectory(c.env, id, ownerOf(c)), 'trajectory', id);
+      const { t } = row;
+      return c.json(
+        {
+          ...summary(t),
+          question: row.question ?? null,
+          leafNode: t.leafNode,
+          text: t.text,
+          stepList: t.steps as z.infer<typeof TrajectoryStep>[],
+          toolUpdates: t.toolUpdates,
+        },
+        200,
+      );
+    },
+  );
+});

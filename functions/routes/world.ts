@@ -2,7 +2,7 @@
  * The benchmark's read-only endpoints: datasets (schemas, sizes, seed) and tasks (paginated; gold answers and
  * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
  */
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { pythonStr } from '../../core/world/answer-match.ts';
 import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
 import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
@@ -11,11 +11,10 @@ import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
 import { getTask as findTask } from '../../edge/stores/tasks.ts';
 import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/world.ts';
-import type { AppEnv } from '../app-env.ts';
 import { optionalPrincipal } from '../http/auth.ts';
-import { linkNext } from '../http/keyset.ts';
-import { idParams, pageOf, routeGroup } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
+import { pageAnswer } from '../http/keyset.ts';
+import { idParams, pageOf, routeModule } from '../http/openapi.ts';
+import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
 const Difficulty = z.enum(['easy', 'hard']);
@@ -135,26 +134,6 @@ function worldSummary(env: Bindings, world: SeededWorld | null) {
   };
 }
 
-const routes = routeGroup('World');
-
-const listDatasets = routes.get(
-  '/v1/datasets',
-  'The datasets of the world: schemas, sizes, task counts, and the world seed',
-  {
-    ok: [
-      200,
-      'The world and its datasets',
-      z.object({ world: WorldSchema, datasets: z.array(DatasetSchema) }),
-    ],
-  },
-);
-
-const getDataset = routes.get('/v1/datasets/{name}', 'One dataset', {
-  params: z.object({ name: DatasetNameSchema }),
-  ok: [200, 'The dataset', z.object({ world: WorldSchema, dataset: DatasetSchema })],
-  problems: [400],
-});
-
 const TaskQuery = z.object({
   dataset: DatasetNameSchema.optional(),
   difficulty: Difficulty.optional(),
@@ -164,83 +143,105 @@ const TaskQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
-const listTasks = routes.get(
-  '/v1/tasks',
-  'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
-  {
-    query: TaskQuery,
-    ok: [
-      200,
-      'A page of tasks (questions only; fetch one task for more)',
-      pageOf(TaskSummarySchema, 'items'),
-    ],
-    problems: [400, 401, 503],
-  },
-);
+export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
+  routes.get(
+    '/v1/datasets',
+    'The datasets of the world: schemas, sizes, task counts, and the world seed',
+    {
+      ok: [
+        200,
+        'The world and its datasets',
+        z.object({ world: WorldSchema, datasets: z.array(DatasetSchema) }),
+      ],
+    },
+    async (c) => {
+      const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
+      return c.json(
+        {
+          world: worldSummary(c.env, world),
+          datasets: DATASET_NAMES.map((n) => describe(DATASETS[n], world, counts)),
+        },
+        200,
+      );
+    },
+  );
 
-const getTask = routes.get(
-  '/v1/tasks/{id}',
-  'One task; its gold answer and reference plan are included for admin keys',
-  {
-    params: idParams(z.string().min(1).max(200)),
-    ok: [200, 'The task', TaskSchema],
-    problems: [400, 401, 404, 503],
-  },
-);
+  routes.get(
+    '/v1/datasets/{name}',
+    'One dataset',
+    {
+      params: z.object({ name: DatasetNameSchema }),
+      ok: [200, 'The dataset', z.object({ world: WorldSchema, dataset: DatasetSchema })],
+      problems: [400],
+    },
+    async (c) => {
+      const { name } = c.req.valid('param');
+      const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
+      return c.json(
+        {
+          world: worldSummary(c.env, world),
+          dataset: describe(DATASETS[name as DatasetName], world, counts),
+        },
+        200,
+      );
+    },
+  );
 
-export function registerWorldRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listDatasets, async (c) => {
-    const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
-    return c.json(
-      {
-        world: worldSummary(c.env, world),
-        datasets: DATASET_NAMES.map((n) => describe(DATASETS[n], world, counts)),
-      },
-      200,
-    );
-  });
+  routes.get(
+    '/v1/tasks',
+    'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
+    {
+      query: TaskQuery,
+      ok: [
+        200,
+        'A page of tasks (questions only; fetch one task for more)',
+        pageOf(TaskSummarySchema, 'items'),
+      ],
+      problems: [400, 401, 503],
+    },
+    async (c) => {
+      await optionalPrincipal(c);
+      const q = c.req.valid('query');
+      if (!(await seededWorld(c.env))) throw notSeeded(c.env);
+      const { limit, cursor, ...filter } = q;
+      const page = await listTaskSummaries(c.env, filter, { limit, cursor });
+      return c.json(
+        pageAnswer(c, page, (r) => ({ ...r, dataset: r.dataset as DatasetName })),
+        200,
+      );
+    },
+  );
 
-  app.openapi(getDataset, async (c) => {
-    const { name } = c.req.valid('param');
-    const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
-    return c.json(
-      { world: worldSummary(c.env, world), dataset: describe(DATASETS[name as DatasetName], world, counts) },
-      200,
-    );
-  });
-
-  app.openapi(listTasks, async (c) => {
-    await optionalPrincipal(c);
-    const q = c.req.valid('query');
-    if (!(await seededWorld(c.env))) throw notSeeded(c.env);
-    const { limit, cursor, ...filter } = q;
-    const { items: page, nextCursor } = await listTaskSummaries(c.env, filter, { limit, cursor });
-    linkNext(c, nextCursor);
-    return c.json({ items: page.map((r) => ({ ...r, dataset: r.dataset as DatasetName })), nextCursor }, 200);
-  });
-
-  app.openapi(getTask, async (c) => {
-    const principal = await optionalPrincipal(c);
-    const { id } = c.req.valid('param');
-    if (!(await seededWorld(c.env))) throw notSeeded(c.env);
-    const task = await findTask(c.env, id);
-    if (!task) throw new ProblemError('not-found', { detail: `No task with id ${id}.` });
-    const admin = principal?.role === 'admin';
-    return c.json(
-      {
-        id: task.id,
-        split: task.split,
-        dataset: task.dataset as DatasetName,
-        difficulty: task.difficulty,
-        templateId: task.templateId,
-        question: task.question,
-        worldSeed: task.worldSeed,
-        worldScale: task.worldScale,
-        ...(admin
-          ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
-          : {}),
-      },
-      200,
-    );
-  });
-}
+  routes.get(
+    '/v1/tasks/{id}',
+    'One task; its gold answer and reference plan are included for admin keys',
+    {
+      params: idParams(z.string().min(1).max(200)),
+      ok: [200, 'The task', TaskSchema],
+      problems: [400, 401, 404, 503],
+    },
+    async (c) => {
+      const principal = await optionalPrincipal(c);
+      const { id } = c.req.valid('param');
+      if (!(await seededWorld(c.env))) throw notSeeded(c.env);
+      const task = await foundOr404(findTask(c.env, id), 'task', id);
+      const admin = principal?.role === 'admin';
+      return c.json(
+        {
+          id: task.id,
+          split: task.split,
+          dataset: task.dataset as DatasetName,
+          difficulty: task.difficulty,
+          templateId: task.templateId,
+          question: task.question,
+          worldSeed: task.worldSeed,
+          worldScale: task.worldScale,
+          ...(admin
+            ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
+            : {}),
+        },
+        200,
+      );
+    },
+  );
+});
