@@ -6,15 +6,20 @@
  * 100,000 × 512-d vectors take 51 MB as int8 (205 MB as float32), which is what lets them fit a Worker's 128 MB
  * across a few shards.
  *
- * Two searches over the same rows (a tooldrift choice; the spec's retriever is an exact dot product, eq. 10):
+ * Three searches over the same rows (a tooldrift choice; the spec's retriever is an exact dot product, eq. 10):
  *  - `exact`: every row's int8 dot product with the float query (51 M multiply-adds at 100k × 512);
- *  - `binary`: a sign-bit prefilter — each row also keeps one bit per dimension (code > 0), the query
- *    likewise, and the Hamming distance (XOR + popcount over 32-bit words, 16 words at 512-d) ranks every row;
- *    the `rescore` rows nearest in Hamming distance per shard are then scored exactly with int8 and the top k of
- *    those is returned. Approximate: recall@k against `exact` is what `npm run bench:retrieval[:workerd]` prints.
- *    The sign bits add dim / 8 bytes per row (64 B at 512-d, +12.5 %).
+ *  - `pruned`: a query-pruned prefilter — only the query's `queryDims` largest-magnitude coordinates are scored,
+ *    over a column-major copy of the codes (dimension-major, so each coordinate is one sequential pass over the
+ *    rows), the `rescore` best partial scores per shard are rescored exactly with int8 and the top k of those is
+ *    returned. Exact whenever the query has at most `queryDims` non-zero coordinates (hashed lexical queries have
+ *    about 100 of 512); the column copy is made on the first pruned query (+1 byte per row and dimension);
+ *  - `binary`: a sign-bit prefilter — each row also keeps one bit per dimension (code > 0), the query likewise,
+ *    and the Hamming distance (XOR + popcount over 32-bit words, 16 words at 512-d) ranks every row; the
+ *    `rescore` nearest rows per shard are rescored with int8. The sign bits add dim / 8 bytes per row.
+ * `pruned` and `binary` are approximate: recall@k against `exact` is what `npm run bench:retrieval[:workerd]`
+ * prints (binary recalls poorly on the sparse hashed lexical vectors, which is why the served default is pruned).
  * `ShardedVectorIndex` defaults to `exact` (the accuracy tables rank with it); the Durable Object shards that
- * serve large toolsets default to `binary`.
+ * serve large toolsets default to `pruned`.
  */
 import { TopK } from './topk.ts';
 import type { Hit } from './types.ts';
@@ -26,17 +31,20 @@ export interface VectorIndex {
   query(vector: ArrayLike<number>, k: number): Promise<Hit[]>;
 }
 
-export const INDEX_SEARCHES = ['binary', 'exact'] as const;
+export const INDEX_SEARCHES = ['pruned', 'binary', 'exact'] as const;
 export type IndexSearch = (typeof INDEX_SEARCHES)[number];
 
 export interface SearchOptions {
-  /** `binary` (sign-bit prefilter + int8 rescoring, approximate) or `exact` (int8 scan of every row). */
+  /** `pruned` or `binary` (prefilter + int8 rescoring, approximate) or `exact` (int8 scan of every row). */
   search?: IndexSearch;
-  /** Rows per shard rescored with int8 after the binary prefilter (default 1,024; at least k). */
+  /** Rows per shard rescored with int8 after a prefilter (default 256; at least k). */
   rescore?: number;
+  /** Query coordinates the `pruned` prefilter scores (default 32). */
+  queryDims?: number;
 }
 
-export const DEFAULT_RESCORE = 1_024;
+export const DEFAULT_RESCORE = 256;
+export const DEFAULT_QUERY_DIMS = 32;
 
 /** Set bits of a 32-bit word (SWAR popcount; JavaScript has no popcount instruction). */
 function popcount32(x: number): number {
@@ -62,6 +70,8 @@ export class QuantizedShard {
   #codes: Int8Array;
   #scales: Float32Array;
   #bits: Uint32Array;
+  /** Column-major codes (dimension d of row r at d · rows + r) for `pruned`; made on demand. */
+  #columns: Int8Array | null = null;
   #size = 0;
 
   constructor(dimensions: number, capacity: number) {
@@ -124,6 +134,7 @@ export class QuantizedShard {
     this.#scales[this.#size] = scale;
     this.#ids[this.#size] = id;
     this.#size++;
+    this.#columns = null;
   }
 
   /** The int8 dot product of row `row` with the float query (dequantised). */
@@ -152,7 +163,51 @@ export class QuantizedShard {
     checkDimensions(query.length, this.dimensions, 'query');
     const rescore = Math.max(k, options.rescore ?? DEFAULT_RESCORE);
     if (options.search === 'exact' || this.#size <= rescore) return this.#exact(query, k);
+    if (options.search === 'pruned')
+      return this.#pruned(query, k, rescore, options.queryDims ?? DEFAULT_QUERY_DIMS);
     return this.#binary(query, k, rescore);
+  }
+
+  #columnar(): Int8Array {
+    if (this.#columns) return this.#columns;
+    const n = this.#size;
+    const dim = this.dimensions;
+    const codes = this.#codes;
+    const columns = new Int8Array(n * dim);
+    for (let row = 0, base = 0; row < n; row++, base += dim)
+      for (let d = 0; d < dim; d++) columns[d * n + row] = codes[base + d] as number;
+    this.#columns = columns;
+    return columns;
+  }
+
+  /** Partial scores over the query's largest coordinates, then int8 rescoring of the `rescore` best rows. */
+  #pruned(query: Float32Array, k: number, rescore: number, queryDims: number): Hit[] {
+    const n = this.#size;
+    const columns = this.#columnar();
+    const dims: number[] = [];
+    for (let d = 0; d < this.dimensions; d++) if ((query[d] as number) !== 0) dims.push(d);
+    // Largest |q_d| first, ties to the lower dimension (deterministic).
+    dims.sort((a, b) => Math.abs(query[b] as number) - Math.abs(query[a] as number) || a - b);
+    dims.length = Math.min(dims.length, Math.max(1, queryDims));
+    const partial = new Float32Array(n);
+    for (const d of dims) {
+      const w = query[d] as number;
+      const base = d * n;
+      for (let row = 0; row < n; row++)
+        partial[row] = (partial[row] as number) + w * (columns[base + row] as number);
+    }
+    const scales = this.#scales;
+    const candidates = new TopK(rescore);
+    for (let row = 0; row < n; row++) {
+      const s = (partial[row] as number) * (scales[row] as number);
+      if (s > candidates.threshold) candidates.push(row, s);
+    }
+    const top = new TopK(k);
+    for (const c of candidates.result()) {
+      const score = this.#score(c.index, query);
+      if (score > top.threshold || score === top.threshold) top.push(this.#ids[c.index] as number, score);
+    }
+    return top.result();
   }
 
   #exact(query: Float32Array, k: number): Hit[] {
@@ -259,13 +314,20 @@ export class ShardedVectorIndex implements VectorIndex {
   }
 
   add(vector: ArrayLike<number>): number {
+    checkDimensions(vector.length, this.dimensions);
+    const { codes, scale } = quantize(vector);
+    return this.addQuantized(codes, scale);
+  }
+
+  /** Adds a row already quantised by `quantize`; its id is the next position. */
+  addQuantized(codes: Int8Array, scale: number): number {
     const id = this.size;
     let shard = this.shards.at(-1);
     if (!shard || shard.size === shard.capacity) {
       shard = new QuantizedShard(this.dimensions, this.shardSize);
       this.shards.push(shard);
     }
-    shard.add(id, vector);
+    shard.addQuantized(id, codes, scale);
     return id;
   }
 

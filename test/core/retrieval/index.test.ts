@@ -88,7 +88,7 @@ describe('int8 sharded vector index', () => {
   });
 });
 
-describe('binary (sign-bit) prefilter with int8 rescoring', () => {
+describe('prefilters (binary sign bits, pruned query) with int8 rescoring', () => {
   // Clustered data like real tool vectors: 40 topic centres, each row a centre plus noise; queries are noisy
   // copies of rows (a paraphrase lands near its tool), so the true top 5 stands out from the rest.
   const dim = 128;
@@ -107,7 +107,7 @@ describe('binary (sign-bit) prefilter with int8 rescoring', () => {
     return index;
   }
 
-  it('finds the exact int8 top 5 for most queries while rescoring 5 % of the rows', async () => {
+  it('binary: finds the exact int8 top 5 for most queries while rescoring 5 % of the rows', async () => {
     const index = build({ shardSize: 2_000, search: 'binary', rescore: 100 });
     const exact = await Promise.all(queries.map((q) => index.query(q, 5, { search: 'exact' })));
     const approx = await Promise.all(queries.map((q) => index.query(q, 5)));
@@ -122,6 +122,22 @@ describe('binary (sign-bit) prefilter with int8 rescoring', () => {
     // A prefilter that keeps too few rows loses neighbours: the test can fail.
     const starved = await Promise.all(queries.map((q) => index.query(q, 5, { rescore: 5 })));
     expect(recallAtK(starved, exact)).toBeLessThan(recall);
+  });
+
+  it('pruned: scores the query’s largest coordinates, rescores the best rows and is exact for sparse queries', async () => {
+    const index = build({ shardSize: 2_000, search: 'pruned', rescore: 100, queryDims: 48 });
+    const exact = await Promise.all(queries.map((q) => index.query(q, 5, { search: 'exact' })));
+    const approx = await Promise.all(queries.map((q) => index.query(q, 5)));
+    expect(recallAtK(approx, exact)).toBeGreaterThanOrEqual(0.9);
+    const starved = await Promise.all(queries.map((q) => index.query(q, 5, { queryDims: 1, rescore: 5 })));
+    expect(recallAtK(starved, exact)).toBeLessThan(0.9);
+    // A query with no more non-zero coordinates than queryDims gets the exact answer.
+    const sparse = queries.map((q) => Float32Array.from(q, (x, d) => (d % 4 === 0 ? x : 0)));
+    for (const q of sparse)
+      expect(await index.query(q, 5)).toEqual(await index.query(q, 5, { search: 'exact' }));
+    const d = await Promise.all(queries.slice(0, 10).map((q) => index.query(q, 5)));
+    const again = build({ shardSize: 2_000, search: 'pruned', rescore: 100, queryDims: 48 });
+    expect(await Promise.all(queries.slice(0, 10).map((q) => again.query(q, 5)))).toEqual(d);
   });
 
   it('is deterministic: two indexes built from the same rows answer identically', async () => {
