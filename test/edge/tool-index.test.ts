@@ -62,7 +62,11 @@ describe('ToolIndexShard', () => {
     expect(await stub.query(q, 5, { rescore: 50, queryDims: 8 })).toEqual(pruned);
     // Wrong sizes are errors, not silent truncation.
     // (Caught here rather than with `rejects`: a rejected RPC promise left to vitest is reported as unhandled.)
-    const failure = (p: Promise<unknown>) => p.then(() => 'resolved', (e: unknown) => String(e));
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => 'resolved',
+        (e: unknown) => String(e),
+      );
     expect(await failure(stub.append(600, new Int8Array(dim + 1), new Float32Array(1)))).toMatch(
       /chunk has 33 dimensions, index has 32/,
     );
