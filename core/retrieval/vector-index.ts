@@ -190,7 +190,28 @@ export class QuantizedShard {
     dims.sort((a, b) => Math.abs(query[b] as number) - Math.abs(query[a] as number) || a - b);
     dims.length = Math.min(dims.length, Math.max(1, queryDims));
     const partial = new Float32Array(n);
-    for (const d of dims) {
+    // Four coordinates per pass over the rows: one read and one write of `partial` per four columns.
+    let j = 0;
+    for (; j + 3 < dims.length; j += 4) {
+      const [d0, d1, d2, d3] = [dims[j], dims[j + 1], dims[j + 2], dims[j + 3]] as number[];
+      const w0 = query[d0 as number] as number;
+      const w1 = query[d1 as number] as number;
+      const w2 = query[d2 as number] as number;
+      const w3 = query[d3 as number] as number;
+      const b0 = (d0 as number) * n;
+      const b1 = (d1 as number) * n;
+      const b2 = (d2 as number) * n;
+      const b3 = (d3 as number) * n;
+      for (let row = 0; row < n; row++)
+        partial[row] =
+          (partial[row] as number) +
+          w0 * (columns[b0 + row] as number) +
+          w1 * (columns[b1 + row] as number) +
+          w2 * (columns[b2 + row] as number) +
+          w3 * (columns[b3 + row] as number);
+    }
+    for (; j < dims.length; j++) {
+      const d = dims[j] as number;
       const w = query[d] as number;
       const base = d * n;
       for (let row = 0; row < n; row++)
