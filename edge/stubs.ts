@@ -1,6 +1,6 @@
 /**
  * Typed stubs of the Worker's Durable Objects. The namespaces are typed by `wrangler types`
- * (`DurableObjectNamespace<EpisodeSession>`, `<SearchTreeObject>`, `<DraftToolObject>`); their stubs' generated `Rpc.Result` types
+ * (`DurableObjectNamespace<EpisodeSession>`, `<SearchTreeObject>`, `<DraftToolObject>`, `<ToolIndexShard>`); their stubs' generated `Rpc.Result` types
  * turn any value holding an `unknown` (a search node's Python namespace) or a discriminated union of replies
  * into types TypeScript cannot use, so a stub is seen through its class's own public async methods instead of a
  * hand-written interface: the signatures cannot drift from the class. Calls still go over RPC (arguments and
@@ -10,6 +10,7 @@ import type { DraftToolObject } from '../durable-objects/draft-tool.ts';
 import type { EpisodeSession } from '../durable-objects/episode-session.ts';
 import type { SearchTreeObject } from '../durable-objects/search-tree.ts';
 import type { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
+import type { ToolIndexShard } from '../durable-objects/tool-index-shard.ts';
 import type { Bindings } from './env.ts';
 import type { TreeLocationHint } from './jobs/explore-tree.ts';
 
@@ -47,4 +48,9 @@ export function steStub(env: Bindings, runId: string, tool: string): RpcMethods<
 /** The stub of one DRAFT tool's object: one object per (run, tool). */
 export function draftToolStub(env: Bindings, runId: string, toolKey: string): RpcMethods<DraftToolObject> {
   return methodsOf(env.DRAFT_TOOLS.get(env.DRAFT_TOOLS.idFromName(`${runId}/${toolKey}`)));
+}
+
+/** The stub of one object of a toolset's dense index: a shard (`<index>/shard/<n>`) or the builder (`<index>/build`). */
+export function toolIndexStub(env: Bindings, name: string): RpcMethods<ToolIndexShard> {
+  return methodsOf(env.TOOL_INDEX.get(env.TOOL_INDEX.idFromName(name)));
 }

@@ -15,6 +15,7 @@ export { EpisodeSession } from '../durable-objects/episode-session.ts';
 export { RateLimiter } from '../durable-objects/rate-limiter.ts';
 export { SearchTreeObject } from '../durable-objects/search-tree.ts';
 export { SteExplorerObject } from '../durable-objects/ste-explorer.ts';
+export { ToolIndexShard } from '../durable-objects/tool-index-shard.ts';
 
 const app = createApp();
 

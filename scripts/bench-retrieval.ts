@@ -5,7 +5,8 @@
  *    training query), for bm25, char, dense, hybrid and cotools; Δ top-1 against bm25;
  *  - cotools' training time and loss per epoch, and whether it beats the best untrained ranker on seen dev;
  *  - top-5 lookup latency of the int8 sharded index over the whole pool with the query vector given
- *    (median / p95 over BENCH_LOOKUPS queries), beside the time to encode one query with the encoder;
+ *    (median / p95 over BENCH_LOOKUPS queries): the exact scan and the `pruned` search with its recall@5 against
+ *    exact, beside the time to encode one query with the encoder (workerd: `npm run bench:retrieval:workerd`);
  *  - the Tool Judge's held-out accuracy (tool queries vs texts that need no tool);
  *  - wall-clock time of the whole run.
  * Environment (defaults in brackets): BENCH_TOOLS [100000], BENCH_SEEN [5000], BENCH_TRAIN_PER_TOOL [2]
@@ -14,12 +15,14 @@
  * BENCH_INTERMEDIATE [256], BENCH_SCALE [20] (the paper's: 10 epochs, 1e-4, 12, 4 × H, no temperature).
  */
 
+import { loadavg } from 'node:os';
 import { type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
 import { RANKER_IDS, type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { judgeProbability, trainJudge } from '../core/retrieval/cotools/judge.ts';
 import { embedAll, type VectorRanker } from '../core/retrieval/dense.ts';
-import type { Ranker } from '../core/retrieval/types.ts';
+import type { Hit, Ranker } from '../core/retrieval/types.ts';
+import { DEFAULT_QUERY_DIMS, DEFAULT_RESCORE, recallAtK } from '../core/retrieval/vector-index.ts';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const tools = Number(env('BENCH_TOOLS', '100000'));
@@ -145,11 +148,18 @@ if (dense) {
       .slice(0, lookups)
       .map(async (q) => Float32Array.from((await encoder.embed([q.query]))[0] ?? [])),
   );
+  // Exact int8 scan against the served `pruned` search (query-pruned prefilter + int8 rescoring), recall@5.
   const lookupMs: number[] = [];
+  const prunedMs: number[] = [];
+  const exactHits: Hit[][] = [];
+  const prunedHits: Hit[][] = [];
   for (const v of queryVectors) {
-    const t0 = performance.now();
-    await dense.index.query(v, 5);
+    let t0 = performance.now();
+    exactHits.push(await dense.index.query(v, 5, { search: 'exact' }));
     lookupMs.push(performance.now() - t0);
+    t0 = performance.now();
+    prunedHits.push(await dense.index.query(v, 5, { search: 'pruned' }));
+    prunedMs.push(performance.now() - t0);
   }
   const encodeOne: number[] = [];
   for (const q of catalog.testUnseen.slice(0, Math.min(lookups, 100))) {
@@ -162,7 +172,8 @@ if (dense) {
     return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
   };
   lines.push(
-    `index top-5 lookup over ${dense.index.size} tools (${dense.index.shards.length} int8 shards, ${(dense.index.bytes / 2 ** 20).toFixed(1)} MiB), Node: median ${quantile(lookupMs, 0.5).toFixed(2)} ms, p95 ${quantile(lookupMs, 0.95).toFixed(2)} ms; query encoding (${report.encoder}): median ${quantile(encodeOne, 0.5).toFixed(2)} ms`,
+    `index top-5 lookup over ${dense.index.size} tools (${dense.index.shards.length} int8 shards, ${(dense.index.bytes / 2 ** 20).toFixed(1)} MiB), Node, load average ${loadavg()[0]?.toFixed(1)}: exact median ${quantile(lookupMs, 0.5).toFixed(2)} ms, p95 ${quantile(lookupMs, 0.95).toFixed(2)} ms; pruned (${DEFAULT_QUERY_DIMS} query dims, rescore ${DEFAULT_RESCORE}/shard) median ${quantile(prunedMs, 0.5).toFixed(2)} ms, p95 ${quantile(prunedMs, 0.95).toFixed(2)} ms, recall@5 vs exact ${recallAtK(prunedHits, exactHits).toFixed(3)}; query encoding (${report.encoder}): median ${quantile(encodeOne, 0.5).toFixed(2)} ms`,
+    '  (the same in workerd, timed from outside: npm run bench:retrieval:workerd)',
   );
 }
 lines.push(

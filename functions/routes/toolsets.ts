@@ -6,13 +6,16 @@
  * in production, the lexical encoder locally). Rankers are built on first use and kept per isolate.
  */
 import { z } from '@hono/zod-openapi';
+import type { EmbeddingModel } from '../../core/models/types.ts';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
+import { HybridRanker } from '../../core/retrieval/hybrid.ts';
 import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
 import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts';
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
+import { DurableObjectIndex, ensureDoIndexBuild, IndexRanker } from '../../edge/retrieval/do-index.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import {
@@ -28,7 +31,11 @@ import { foundOr404, ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
 export const MAX_UPLOAD_TOOLS = 5_000;
-/** Largest pool a dense ranker is built for inside one Worker request (embedding the pool is the cost). */
+/**
+ * Largest pool a dense ranker is built for inside one Worker request (embedding the pool is the cost). Larger
+ * pools are served by the toolset's Durable Object index (edge/retrieval/do-index.ts), built in chunks on first
+ * use; until it is ready, dense and hybrid answer 503 with its progress.
+ */
 export const MAX_DENSE_POOL = 5_000;
 
 const Name = z.string().trim().min(1).max(100);
@@ -143,12 +150,17 @@ async function rankerFor(env: Bindings, record: ToolsetRecord, id: (typeof UNTRA
     rankerCache.set(key, hit);
     return hit;
   }
-  if ((id === 'dense' || id === 'hybrid') && record.toolCount > MAX_DENSE_POOL)
-    throw new ProblemError('conflict', {
-      detail: `The ${id} ranker is built inside the request for pools of at most ${MAX_DENSE_POOL} tools; this toolset has ${record.toolCount}. Use bm25 or char.`,
-    });
+  const encoder = embeddingModelFor(env);
+  const large = (id === 'dense' || id === 'hybrid') && record.toolCount > MAX_DENSE_POOL;
+  const index = large ? await readyDoIndex(env, record, encoder) : null;
   const tools = await loadToolsetTools(env.DB, record);
-  const entry = { tools, ranker: await createRanker(id, tools, { encoder: embeddingModelFor(env) }) };
+  let ranker: Ranker;
+  if (index) {
+    const dense = new IndexRanker('dense', index, encoder);
+    ranker =
+      id === 'dense' ? dense : new HybridRanker([(await rankerFor(env, record, 'bm25')).ranker, dense]);
+  } else ranker = await createRanker(id, tools, { encoder });
+  const entry = { tools, ranker };
   rankerCache.set(key, entry);
   while (rankerCache.size > RANKER_CACHE_ENTRIES) {
     const oldest = rankerCache.keys().next().value;
@@ -156,6 +168,22 @@ async function rankerFor(env: Bindings, record: ToolsetRecord, id: (typeof UNTRA
     rankerCache.delete(oldest);
   }
   return entry;
+}
+
+/** The toolset's Durable Object index once built; otherwise starts (once) its build and answers 503 with progress. */
+async function readyDoIndex(env: Bindings, record: ToolsetRecord, encoder: EmbeddingModel) {
+  const status = await ensureDoIndexBuild(env, record, encoder);
+  if (status.state === 'ready' && status.dimensions !== null)
+    return new DurableObjectIndex(env, status.name, status.dimensions, status.total, status.shardSize);
+  const progress = { state: status.state, done: status.done, total: status.total, error: status.error };
+  throw new ProblemError('unavailable', {
+    detail:
+      status.state === 'failed'
+        ? `Building this toolset's dense index failed: ${status.error}. Use bm25 or char.`
+        : `This toolset's dense index (${status.total} tools, beyond the ${MAX_DENSE_POOL} embedded inside a request) is being built: ${status.done}/${status.total} tools. Retry shortly.`,
+    headers: status.state === 'failed' ? {} : { 'retry-after': '5' },
+    extensions: { index: progress },
+  });
 }
 
 export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) => {
@@ -241,7 +269,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       params: IdParam,
       body: SearchBody,
       ok: [200, 'The top k tools, best first', SearchResult],
-      problems: [400, 404, 409, 413, 415],
+      problems: [400, 404, 409, 413, 415, 503],
     },
     async (c) => {
       const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
