@@ -147,16 +147,19 @@ async function loadGraph(assets: AssetFetcher): Promise<GraphModel> {
     }
   if (at !== weightData.byteLength)
     throw new Error(`USE weight shards hold ${at} bytes; their specs declare ${weightData.byteLength}`);
-  return loadGraphModel(
-    tf.io.fromMemory({
-      modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
-      weightSpecs: specs,
-      weightData: weightData.buffer,
-      ...(json.format ? { format: json.format } : {}),
-      ...(json.generatedBy ? { generatedBy: json.generatedBy } : {}),
-      ...(json.convertedBy ? { convertedBy: json.convertedBy } : {}),
-    }),
-  );
+  const artifacts: tf.io.ModelArtifacts = {
+    modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
+    weightSpecs: specs,
+    weightData: weightData.buffer,
+    ...(json.format ? { format: json.format } : {}),
+    ...(json.generatedBy ? { generatedBy: json.generatedBy } : {}),
+    ...(json.convertedBy ? { convertedBy: json.convertedBy } : {}),
+  };
+  const graph = await loadGraphModel(tf.io.fromMemory(artifacts));
+  // The GraphModel keeps its artifacts (for `save`, never used here): without this the 27 MB weight buffer would
+  // stay in the isolate beside the copy in wasm memory (measured: 27.6 MiB of array buffers kept after load).
+  artifacts.weightData = undefined;
+  return graph;
 }
 
 /** USE lite over the wasm backend; build it with `WorkerdUseModel.load` (or the isolate-wide `useEmbeddingModel`). */

@@ -89,16 +89,59 @@ const embed = (texts: string[]) =>
     if (!r.ok) throw new Error(`embed answered ${r.status}: ${await r.text()}`);
     return r.json();
   });
-/** The isolate's JS heap (V8 `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage`), through wrangler's inspector. */
-async function jsHeap(): Promise<{ usedSize: number; totalSize: number }> {
-  // Node's WebSocket accepts headers (undici); wrangler's inspector proxy checks the Origin.
+/** A connection to wrangler's inspector (Node's WebSocket accepts headers; the proxy checks the Origin). */
+function inspector(): WebSocket {
   const Ws = WebSocket as unknown as new (
     url: string,
     init: { headers: Record<string, string> },
   ) => WebSocket;
-  const ws = new Ws(`ws://127.0.0.1:${port + 100}/ws`, {
+  return new Ws(`ws://127.0.0.1:${port + 100}/ws`, {
     headers: { Origin: 'https://devtools.devprod.cloudflare.dev' },
   });
+}
+
+/**
+ * The largest JS heap seen while `work` runs: `Runtime.getHeapUsage` asked again as soon as it answers. The
+ * isolate answers between the load's asynchronous steps (asset reads), not inside a synchronous stretch (the
+ * weights' upload into wasm memory), so this is a lower bound of the peak.
+ */
+async function heapPeakDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; usedSize: number; backing: number; samples: number }> {
+  const ws = inspector();
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve);
+    ws.addEventListener('error', () => reject(new Error('inspector connection failed')));
+  });
+  let done = false;
+  let usedSize = 0;
+  let backing = 0;
+  let samples = 0;
+  let id = 100;
+  ws.addEventListener('message', (m) => {
+    const msg = JSON.parse(String(m.data)) as {
+      id?: number;
+      result?: { usedSize?: number; backingStorageSize?: number };
+    };
+    if (msg.id === undefined || msg.id < 100 || msg.result?.usedSize === undefined) return;
+    usedSize = Math.max(usedSize, msg.result.usedSize);
+    backing = Math.max(backing, msg.result.backingStorageSize ?? 0);
+    samples++;
+    if (!done) ws.send(JSON.stringify({ id: ++id, method: 'Runtime.getHeapUsage' }));
+  });
+  ws.send(JSON.stringify({ id: ++id, method: 'Runtime.getHeapUsage' }));
+  try {
+    const result = await work();
+    return { result, usedSize, backing, samples };
+  } finally {
+    done = true;
+    ws.close();
+  }
+}
+
+/** The isolate's JS heap (V8 `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage`), through wrangler's inspector. */
+async function jsHeap(): Promise<{ usedSize: number; totalSize: number; backingStorageSize: number }> {
+  const ws = inspector();
   try {
     return await new Promise((resolve, reject) => {
       ws.addEventListener('open', () => {
@@ -108,7 +151,7 @@ async function jsHeap(): Promise<{ usedSize: number; totalSize: number }> {
       ws.addEventListener('message', (m) => {
         const msg = JSON.parse(String(m.data)) as {
           id?: number;
-          result?: { usedSize: number; totalSize: number };
+          result?: { usedSize: number; totalSize: number; backingStorageSize: number };
         };
         if (msg.id === 2 && msg.result) resolve(msg.result);
       });
@@ -136,7 +179,8 @@ try {
   });
   await empty();
   const rssBefore = workerdRssMiB();
-  const coldMs = await timed(() => embed([queries[0] ?? 'warm up']));
+  const cold = await heapPeakDuring(() => timed(() => embed([queries[0] ?? 'warm up'])));
+  const coldMs = cold.result;
   const rssLoaded = workerdRssMiB();
   const loaded = await stats();
   const heapLoaded = await jsHeap();
@@ -165,8 +209,9 @@ try {
       `cold first request (backend + weights from ASSETS + graph + first run): ${(coldMs / 1000).toFixed(2)} s\n` +
       `one sentence per request (${single.length}): median ${(q(single, 0.5) - rtt).toFixed(1)} ms, p90 ${(q(single, 0.9) - rtt).toFixed(1)} ms (empty round trip ${rtt.toFixed(1)} ms subtracted)\n` +
       `64 tool texts per request, ${after.batch} per graph run (${batches} requests): median ${((q(batched, 0.5) - rtt) / 64).toFixed(1)} ms per sentence\n` +
-      `memory after load: wasm ${mib(loaded.wasmBytes ?? 0)} MiB + JS heap ${mib(heapLoaded.usedSize)} MiB used (${mib(heapLoaded.totalSize)} MiB allocated); ` +
-      `after the runs: wasm ${mib(after.wasmBytes ?? 0)} MiB + JS heap ${mib(heapAfter.usedSize)} MiB used (${mib(heapAfter.totalSize)} MiB allocated); ` +
+      `memory during load (largest of ${cold.samples} samples between the load's steps): JS heap ${mib(cold.usedSize)} MiB used, array buffer backing stores ${mib(cold.backing)} MiB\n` +
+      `memory after load: wasm ${mib(loaded.wasmBytes ?? 0)} MiB + JS heap ${mib(heapLoaded.usedSize)} MiB used (${mib(heapLoaded.totalSize)} MiB allocated), backing stores ${mib(heapLoaded.backingStorageSize)} MiB; ` +
+      `after the runs: wasm ${mib(after.wasmBytes ?? 0)} MiB + JS heap ${mib(heapAfter.usedSize)} MiB used (${mib(heapAfter.totalSize)} MiB allocated), backing stores ${mib(heapAfter.backingStorageSize)} MiB; ` +
       `${after.tensors} tensors, ${mib(after.tensorBytes ?? 0)} MiB of tensor data (the weights)\n` +
       `workerd processes' RSS ${rssBefore.toFixed(0)} MiB idle → ${rssLoaded.toFixed(0)} MiB loaded → ${rssAfter.toFixed(0)} MiB after the runs\n` +
       `wasm module (separate from the JS bundle): ${mib(bundle)} MiB\n`,
