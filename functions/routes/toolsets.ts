@@ -103,6 +103,9 @@ const ToolsetView = z
 
 const ToolsetDetail = ToolsetView.extend({
   tools: z.array(ToolView).openapi({ description: 'The first 100 tools in pool order.' }),
+  training: z.object({ version: z.number().int(), status: z.string() }).nullable().openapi({
+    description: 'The newest training run (GET …/training for its report), null when never trained.',
+  }),
 }).openapi('ToolsetDetail');
 
 const SearchBody = z
@@ -507,8 +510,12 @@ export function registerToolsetRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getRouteDef, async (c) => {
     const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-    const tools = await loadToolsetTools(c.env.DB, record);
-    return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
+    const [tools, latest] = await Promise.all([
+      loadToolsetTools(c.env.DB, record),
+      listTrainings(c.env.DB, record.id),
+    ]);
+    const training = latest[0] ? { version: latest[0].version, status: latest[0].status } : null;
+    return c.json({ ...view(record), tools: tools.slice(0, 100), training }, 200);
   });
 
   app.openapi(searchRouteDef, async (c) => {
