@@ -335,7 +335,12 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
     await trainSegments(run, inputs, encoder, deadline);
     const workMs = progress.workMs + (Date.now() - started);
     if (!runFinished(run)) {
-      progress = { ...progress, ...headProgress(run), chunk: chunk + 1, workMs };
+      // The epochs finished so far travel with the progress, so a client can draw the loss while it trains.
+      const epochs =
+        run.head === 'retriever'
+          ? { retrieverEpochs: run.position.reports }
+          : { judgeEpochs: run.position.reports };
+      progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
       await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress });
       await enqueueTraining(env, trainingId, chunk + 1);
       return { trainingId, chunk, phase, ...headProgress(run) };
