@@ -3,7 +3,16 @@
  * db/migrations, which `npm start`, the tests and `npm run deploy` apply.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  customType,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 /**
  * The owner convention (issue 13 item 6): every table of objects a key creates has this one column, the
@@ -597,4 +606,60 @@ export const toolsetTools = sqliteTable(
     parameters: text('parameters', { mode: 'json' }).$type<Record<string, unknown>>(),
   },
   (t) => [uniqueIndex('toolset_tools_position').on(t.toolsetId, t.position)],
+);
+
+/**
+ * Bytes in a BLOB column. Written as a Uint8Array (miniflare's D1 refuses a Node Buffer); D1 reads a BLOB back as
+ * an array of byte values (workers-sdk#8642) or an ArrayBuffer, and both become a Uint8Array here.
+ */
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array | ArrayBuffer | number[] }>({
+  dataType: () => 'blob',
+  toDriver: (value) => value,
+  fromDriver: (value) =>
+    value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer | number[]),
+});
+
+/**
+ * Chain-of-Tools training runs of a toolset (issue 14 items 3–4): version 1, 2, … per toolset, one queue job
+ * chain each (edge/jobs/train-toolset.ts). `data` holds the training and dev queries given with the request (an
+ * uploaded or surface toolset; null for a synthetic one, whose catalog has its splits); `progress` the job's
+ * last report; `report` the finished training report. The finished weights and, while running, the checkpoint
+ * between chunks live in `toolset_training_blobs`.
+ */
+export const toolsetTrainings = sqliteTable(
+  'toolset_trainings',
+  {
+    id: text('id').primaryKey(),
+    toolsetId: text('toolset_id')
+      .notNull()
+      .references(() => toolsets.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    options: text('options', { mode: 'json' }).$type<unknown>().notNull(),
+    data: text('data', { mode: 'json' }).$type<unknown>(),
+    progress: text('progress', { mode: 'json' }).$type<unknown>(),
+    report: text('report', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    weightsBytes: integer('weights_bytes'),
+    weightsSha256: text('weights_sha256'),
+    ownerId: ownerId(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [uniqueIndex('toolset_trainings_version').on(t.toolsetId, t.version)],
+);
+
+/** Parts (≤ 1 MiB each, under D1's 2 MB value limit) of a training's weights or checkpoint blob. */
+export const toolsetTrainingBlobs = sqliteTable(
+  'toolset_training_blobs',
+  {
+    trainingId: text('training_id')
+      .notNull()
+      .references(() => toolsetTrainings.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['weights', 'checkpoint', 'vectors'] }).notNull(),
+    part: integer('part').notNull(),
+    data: bytes('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.trainingId, t.kind, t.part] })],
 );

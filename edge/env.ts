@@ -28,6 +28,8 @@ export interface OptionalVars {
   EVAL_CHUNK_TASKS?: string;
   /** Wall time after which an `eval-group` job starts no further task run (default 120000 ms). */
   EVAL_CHUNK_MS?: string;
+  /** Wall time after which a `train-toolset` chunk checkpoints and hands over to its continuation (default 25000 ms). */
+  TRAIN_CHUNK_MS?: string;
 }
 
 export type Bindings = Env & Secrets & OptionalVars;
@@ -53,6 +55,7 @@ const ConfigSchema = z.object({
   modelMaxRetries: z.coerce.number().int().min(0).max(10).catch(3),
   evalChunkTasks: positiveInt(8),
   evalChunkMs: positiveInt(120_000),
+  trainChunkMs: positiveInt(25_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
@@ -88,6 +91,7 @@ export function readConfig(env: Bindings): Config {
       modelMaxRetries: env.MODEL_MAX_RETRIES,
       evalChunkTasks: env.EVAL_CHUNK_TASKS,
       evalChunkMs: env.EVAL_CHUNK_MS,
+      trainChunkMs: env.TRAIN_CHUNK_MS,
     }),
     apiKeys: splitKeys(env.API_KEYS),
     adminKeys: splitKeys(env.ADMIN_API_KEYS),

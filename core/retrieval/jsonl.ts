@@ -3,7 +3,7 @@
  * `POST /v1/toolsets` uploads): one JSON object per line, blank lines ignored, every problem reported with its
  * 1-based line number.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type QueryExample, QueryExampleSchema, type Tool, ToolSchema } from './types.ts';
 
 export class JsonlError extends Error {
@@ -73,4 +73,29 @@ export function parseQueriesJsonl(text: string, tools: readonly Tool[], maxLines
       throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
   }
   return queries;
+}
+
+/**
+ * Training lines for `POST /v1/toolsets/{id}/train`: `{"query", "tools"}` like query files, except that `tools` may
+ * be empty — a text that needs no tool (a negative example for the Tool Judge). Named tools must be in `tools`.
+ */
+export const TrainingLineSchema = z
+  .object({
+    query: z.string().trim().min(1).max(4000),
+    tools: z.array(z.string().min(1)).max(50),
+  })
+  .strict();
+
+export function parseTrainingJsonl(text: string, tools: readonly Tool[], maxLines?: number): QueryExample[] {
+  const lines = parseJsonl(text, TrainingLineSchema, maxLines);
+  const names = new Set(tools.map((t) => t.name));
+  let record = 0;
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    if (raw.trim() === '') continue;
+    const q = lines[record++] as QueryExample;
+    const missing = q.tools.find((name) => !names.has(name));
+    if (missing !== undefined)
+      throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
+  }
+  return lines;
 }

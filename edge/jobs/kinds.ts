@@ -8,6 +8,7 @@ import { draftFinalizeJob, draftToolJob } from './draft.ts';
 import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
 import { steToolJob } from './ste-tool.ts';
+import { trainToolsetJob } from './train-toolset.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
 export const JOB_KINDS: readonly JobKind[] = [
@@ -17,6 +18,7 @@ export const JOB_KINDS: readonly JobKind[] = [
   draftToolJob,
   draftFinalizeJob,
   steToolJob,
+  trainToolsetJob,
 ];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */

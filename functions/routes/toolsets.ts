@@ -8,16 +8,33 @@
 import { z } from '@hono/zod-openapi';
 import type { EmbeddingModel } from '../../core/models/types.ts';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
+import { type JudgeWeights, judgeTexts } from '../../core/retrieval/cotools/judge.ts';
+import { encode } from '../../core/retrieval/cotools/retriever.ts';
+import {
+  MAX_RETRIEVER_PARAMS,
+  retrieverParams,
+  TrainOptionsSchema,
+} from '../../core/retrieval/cotools/service.ts';
+import { unpackVectors, unpackWeights } from '../../core/retrieval/cotools/training.ts';
+import { embedAll, VectorRanker } from '../../core/retrieval/dense.ts';
 import { HybridRanker } from '../../core/retrieval/hybrid.ts';
-import { JsonlError, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
+import { JsonlError, parseToolsJsonl, parseTrainingJsonl } from '../../core/retrieval/jsonl.ts';
 import { surfaceToolPool } from '../../core/retrieval/pool.ts';
 import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts';
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
+import { encoderLabel, enqueueTraining, type TrainingData } from '../../edge/jobs/train-toolset.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
 import { DurableObjectIndex, ensureDoIndexBuild, IndexRanker } from '../../edge/retrieval/do-index.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
+import {
+  findTraining,
+  insertTraining,
+  listTrainings,
+  readBlob,
+  type TrainingRow,
+} from '../../edge/stores/toolset-training.ts';
 import {
   createToolset,
   findToolset,
@@ -26,7 +43,7 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import { ownerOf } from '../http/auth.ts';
-import { routeModule } from '../http/openapi.ts';
+import { namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
@@ -37,6 +54,15 @@ export const MAX_UPLOAD_TOOLS = 5_000;
  * use; until it is ready, dense and hybrid answer 503 with its progress.
  */
 export const MAX_DENSE_POOL = 5_000;
+
+/** Most training lines one request may carry (the body limit, MAX_BODY_BYTES, applies as well). */
+export const MAX_TRAIN_LINES = 20_000;
+export const MAX_DEV_LINES = 5_000;
+/**
+ * Largest toolset a training run serves: its last chunk runs every tool through the trained tool encoder
+ * (≈ 0.8 M multiply–adds per tool at H = 1,024, D = 256) and stores the pool's int8 vectors (H + 4 bytes each).
+ */
+export const MAX_TRAIN_POOL = 10_000;
 
 const Name = z.string().trim().min(1).max(100);
 
@@ -83,15 +109,85 @@ const ToolsetView = z
 
 const ToolsetDetail = ToolsetView.extend({
   tools: z.array(ToolView).openapi({ description: 'The first 100 tools in pool order.' }),
+  training: z.object({ version: z.number().int(), status: z.string() }).nullable().openapi({
+    description: 'The newest training run (GET …/training for its report), null when never trained.',
+  }),
 }).openapi('ToolsetDetail');
 
 const SearchBody = z
   .strictObject({
     query: z.string().trim().min(1).max(2_000),
     k: z.number().int().min(1).max(50).default(5),
-    ranker: z.enum(UNTRAINED_RANKERS).default('bm25'),
+    ranker: z.enum([...UNTRAINED_RANKERS, 'cotools']).default('bm25'),
+    version: z.number().int().min(1).optional().openapi({
+      description:
+        'With `cotools`: the training version whose weights rank (default: the newest finished one).',
+    }),
   })
   .openapi('ToolSearch');
+
+const TrainBody = namedSchema(
+  TrainOptionsSchema.extend({
+    train: z.string().min(1).optional().openapi({
+      description:
+        'Uploaded and surface toolsets: JSON Lines `{"query", "tools": [gold names]}`; a line with `"tools": []` is a text that needs no tool (a Tool Judge negative). Synthetic toolsets train on their catalog’s train split and take none.',
+    }),
+    dev: z.string().min(1).optional().openapi({
+      description:
+        'JSON Lines `{"query", "tools"}` scored for the report’s dev top-1/top-5 (synthetic: the catalog’s dev split).',
+    }),
+  }),
+  'TrainToolset',
+);
+
+const TrainingView = z
+  .object({
+    id: z.string(),
+    toolsetId: z.string(),
+    version: z.number().int(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+    options: z.unknown(),
+    progress: z.unknown().openapi({
+      description:
+        'Phase (retriever, judge, evaluate, done), optimiser steps done/total of the head being trained, epoch losses so far, chunks.',
+    }),
+    report: z.unknown().openapi({
+      description:
+        'When succeeded: loss per epoch of both heads, dev top-1/top-5 (and NDCG) beside bm25 and char measured in the same run, judge held-out accuracy, weight bytes and SHA-256, timings.',
+    }),
+    error: z.string().nullable(),
+    weights: z.object({ bytes: z.number().int(), sha256: z.string() }).nullable(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    links: z.record(z.string(), z.string()),
+  })
+  .openapi('ToolsetTraining');
+
+const TrainingList = TrainingView.extend({
+  versions: z.array(
+    z.object({
+      version: z.number().int(),
+      status: z.string(),
+      createdAt: z.string(),
+      finishedAt: z.string().nullable(),
+    }),
+  ),
+}).openapi('ToolsetTrainingLatest');
+
+const JudgeBody = z
+  .strictObject({
+    text: z.string().trim().min(1).max(4_000),
+    version: z.number().int().min(1).optional(),
+  })
+  .openapi('ToolJudgeRequest');
+
+const JudgeResult = z
+  .object({
+    needsTool: z.boolean(),
+    probability: z.number(),
+    version: z.number().int(),
+  })
+  .openapi('ToolJudgeResult');
 
 const SearchResult = z
   .object({
@@ -101,6 +197,127 @@ const SearchResult = z
   .openapi('ToolSearchResult');
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
+const VersionParam = IdParam.extend({ version: z.coerce.number().int().min(1).max(1_000_000) });
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function trainingView(t: TrainingRow): z.infer<typeof TrainingView> {
+  const base = `/v1/toolsets/${t.toolsetId}`;
+  return {
+    id: t.id,
+    toolsetId: t.toolsetId,
+    version: t.version,
+    status: t.status,
+    options: t.options,
+    progress: t.progress,
+    report: t.report,
+    error: t.error,
+    weights:
+      t.weightsBytes !== null && t.weightsSha256 !== null
+        ? { bytes: t.weightsBytes, sha256: t.weightsSha256 }
+        : null,
+    createdAt: new Date(t.createdAt).toISOString(),
+    finishedAt: iso(t.finishedAt),
+    links: {
+      self: `${base}/training/${t.version}`,
+      toolset: base,
+      search: `${base}/search`,
+      judge: `${base}/judge`,
+    },
+  };
+}
+
+function jsonlProblem(field: 'train' | 'dev', err: JsonlError, max: number): ProblemError {
+  if (err.reason.startsWith('more than'))
+    return new ProblemError('payload-too-large', {
+      detail: `body.${field} holds at most ${max} lines; line ${err.line} is one too many.`,
+      extensions: { maxLines: max, line: err.line },
+    });
+  return new ProblemError('validation-error', {
+    detail: `Invalid body.${field}: line ${err.line}: ${err.reason}`,
+    errors: [{ in: 'body', field, pointer: `/${field}`, message: `line ${err.line}: ${err.reason}` }],
+    extensions: { line: err.line },
+  });
+}
+
+function parseLines(field: 'train' | 'dev', text: string, tools: readonly Tool[], max: number) {
+  try {
+    return parseTrainingJsonl(text, tools, max);
+  } catch (err) {
+    if (err instanceof JsonlError) throw jsonlProblem(field, err, max);
+    throw err;
+  }
+}
+
+function badField(field: string, pointer: string, message: string): ProblemError {
+  return new ProblemError('validation-error', {
+    detail: `Invalid body.${field}: ${message}`,
+    errors: [{ in: 'body', field, pointer, message }],
+  });
+}
+
+/** The finished run whose weights serve (the given version, or the newest finished one); 404 / 409 otherwise. */
+async function servingRun(
+  env: Bindings,
+  record: ToolsetRecord,
+  version: number | undefined,
+): Promise<TrainingRow> {
+  const run = await findTraining(env.DB, record.id, { version, succeeded: version === undefined });
+  if (!run)
+    throw version === undefined
+      ? new ProblemError('conflict', {
+          detail: `Toolset ${record.id} has no finished training: POST /v1/toolsets/${record.id}/train first.`,
+        })
+      : new ProblemError('not-found', { detail: `Toolset ${record.id} has no training version ${version}.` });
+  if (run.status !== 'succeeded')
+    throw new ProblemError('conflict', {
+      detail: `Training version ${run.version} is ${run.status}, not finished.`,
+    });
+  return run;
+}
+
+interface Trained {
+  ranker: VectorRanker;
+  judge: JudgeWeights | null;
+  tools: Tool[];
+}
+
+/** Trained heads of this isolate by run id (weights ≈ 6 MB and pool vectors ≈ 1 KB per tool each). */
+const trainedCache = new Map<string, Trained>();
+const TRAINED_CACHE_ENTRIES = 2;
+
+async function trainedFor(env: Bindings, record: ToolsetRecord, run: TrainingRow): Promise<Trained> {
+  const hit = trainedCache.get(run.id);
+  if (hit) {
+    trainedCache.delete(run.id);
+    trainedCache.set(run.id, hit);
+    return hit;
+  }
+  const encoder = embeddingModelFor(env);
+  const [blob, vectors] = await Promise.all([
+    readBlob(env.DB, run.id, 'weights'),
+    readBlob(env.DB, run.id, 'vectors'),
+  ]);
+  if (!blob || !vectors)
+    throw new Error(`training ${run.id} is finished but its weights or vectors are missing`);
+  const weights = unpackWeights(blob);
+  if (weights.encoder !== encoderLabel(encoder) || weights.retriever.hidden !== encoder.dimensions)
+    throw new ProblemError('conflict', {
+      detail: `Training version ${run.version} was trained over ${weights.encoder} (${weights.retriever.hidden}-d); this deployment embeds with ${encoderLabel(encoder)} (${encoder.dimensions}-d). Train again.`,
+    });
+  const ranker = new VectorRanker('cotools', [], weights.retriever.hidden, async (queries) =>
+    (await embedAll(encoder, queries)).map((h) => Float32Array.from(encode(weights.retriever, 'query', h))),
+  );
+  for (const v of unpackVectors(vectors)) ranker.index.add(v);
+  const entry = { ranker, judge: weights.judge, tools: await loadToolsetTools(env.DB, record) };
+  trainedCache.set(run.id, entry);
+  while (trainedCache.size > TRAINED_CACHE_ENTRIES) {
+    const oldest = trainedCache.keys().next().value;
+    if (oldest === undefined) break;
+    trainedCache.delete(oldest);
+  }
+  return entry;
+}
 
 function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
   return {
@@ -110,7 +327,13 @@ function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
     spec: r.spec,
     toolCount: r.toolCount,
     createdAt: new Date(r.createdAt).toISOString(),
-    links: { self: `/v1/toolsets/${r.id}`, search: `/v1/toolsets/${r.id}/search` },
+    links: {
+      self: `/v1/toolsets/${r.id}`,
+      search: `/v1/toolsets/${r.id}/search`,
+      train: `/v1/toolsets/${r.id}/train`,
+      training: `/v1/toolsets/${r.id}/training`,
+      judge: `/v1/toolsets/${r.id}/judge`,
+    },
   };
 }
 
@@ -257,8 +480,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [400, 404] },
     async (c) => {
       const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-      const tools = await loadToolsetTools(c.env.DB, record);
-      return c.json({ ...view(record), tools: tools.slice(0, 100) }, 200);
+      const [tools, latest] = await Promise.all([
+        loadToolsetTools(c.env.DB, record),
+        listTrainings(c.env.DB, record.id),
+      ]);
+      const training = latest[0] ? { version: latest[0].version, status: latest[0].status } : null;
+      return c.json({ ...view(record), tools: tools.slice(0, 100), training }, 200);
     },
   );
 
@@ -274,7 +501,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     async (c) => {
       const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
       const body = c.req.valid('json');
-      const { tools, ranker } = await rankerFor(c.env, record, body.ranker);
+      if (body.version !== undefined && body.ranker !== 'cotools')
+        throw badField('version', '/version', 'a version is only for the cotools ranker');
+      const { tools, ranker } =
+        body.ranker === 'cotools'
+          ? await trainedFor(c.env, record, await servingRun(c.env, record, body.version))
+          : await rankerFor(c.env, record, body.ranker);
       const [hits = []] = await ranker.rank([body.query], body.k);
       return c.json(
         {
@@ -283,6 +515,121 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
         },
         200,
       );
+    },
+  );
+
+  routes.post(
+    '/v1/toolsets/{id}/train',
+    'Train the toolset’s Chain-of-Tools retriever and Tool Judge (a queue job; a new weights version)',
+    {
+      params: IdParam,
+      body: TrainBody,
+      ok: [202, 'The training run, queued', TrainingView],
+      problems: [400, 404, 409, 413, 415],
+    },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const { train, dev, ...options } = c.req.valid('json');
+      const hidden = embeddingModelFor(c.env).dimensions;
+      const params = retrieverParams(hidden, options.retriever.intermediate);
+      if (params > MAX_RETRIEVER_PARAMS)
+        throw badField(
+          'retriever.intermediate',
+          '/retriever/intermediate',
+          `${options.retriever.intermediate} gives ${params} retriever weights over this deployment's ${hidden}-d frozen vectors; at most ${MAX_RETRIEVER_PARAMS} fit a Worker (intermediate ≤ ${Math.floor((MAX_RETRIEVER_PARAMS - hidden) / (6 * hidden))})`,
+        );
+      if (record.toolCount > MAX_TRAIN_POOL)
+        throw new ProblemError('conflict', {
+          detail: `Training serves toolsets of at most ${MAX_TRAIN_POOL} tools; this one has ${record.toolCount}. The CLI (tooldrift retrieve bench) trains on any pool.`,
+        });
+      let data: TrainingData | null = null;
+      if (record.source === 'synthetic') {
+        if (train !== undefined || dev !== undefined)
+          throw badField(
+            train !== undefined ? 'train' : 'dev',
+            train !== undefined ? '/train' : '/dev',
+            'a synthetic toolset trains on its catalog’s train and dev splits',
+          );
+      } else {
+        if (train === undefined)
+          throw badField(
+            'train',
+            '/train',
+            'required for an uploaded or surface toolset: JSON Lines {"query", "tools"}',
+          );
+        const tools = await loadToolsetTools(c.env.DB, record);
+        const trainLines = parseLines('train', train, tools, MAX_TRAIN_LINES);
+        if (!trainLines.some((q) => q.tools.length > 0))
+          throw badField('train', '/train', 'no line names a gold tool: the retriever has nothing to learn');
+        data = {
+          train: trainLines,
+          dev: dev === undefined ? [] : parseLines('dev', dev, tools, MAX_DEV_LINES),
+        };
+      }
+      const run = await insertTraining(c.env.DB, { toolsetId: record.id, options, data }, ownerOf(c));
+      await enqueueTraining(c.env, run.id);
+      return c.json(trainingView(run), 202, {
+        location: `/v1/toolsets/${record.id}/training/${run.version}`,
+      });
+    },
+  );
+
+  routes.get(
+    '/v1/toolsets/{id}/training',
+    'The newest training run (progress or report) and every version',
+    { params: IdParam, ok: [200, 'The newest run', TrainingList], problems: [400, 404] },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const run = await findTraining(c.env.DB, record.id);
+      if (!run)
+        throw new ProblemError('not-found', { detail: `Toolset ${record.id} has never been trained.` });
+      const versions = (await listTrainings(c.env.DB, record.id)).map((v) => ({
+        version: v.version,
+        status: v.status,
+        createdAt: new Date(v.createdAt).toISOString(),
+        finishedAt: iso(v.finishedAt),
+      }));
+      return c.json({ ...trainingView(run), versions }, 200);
+    },
+  );
+
+  routes.get(
+    '/v1/toolsets/{id}/training/{version}',
+    'One training run by version',
+    { params: VersionParam, ok: [200, 'The run', TrainingView], problems: [400, 404] },
+    async (c) => {
+      const { id, version } = c.req.valid('param');
+      const record = await requireToolset(c.env, id, ownerOf(c));
+      const run = await findTraining(c.env.DB, record.id, { version });
+      if (!run)
+        throw new ProblemError('not-found', {
+          detail: `Toolset ${record.id} has no training version ${version}.`,
+        });
+      return c.json(trainingView(run), 200);
+    },
+  );
+
+  routes.post(
+    '/v1/toolsets/{id}/judge',
+    'Does this step need a tool? The trained Tool Judge (spec eq. 3–5)',
+    {
+      params: IdParam,
+      body: JudgeBody,
+      ok: [200, 'The verdict (needsTool when probability > 0.5)', JudgeResult],
+      problems: [400, 404, 409, 413, 415],
+    },
+    async (c) => {
+      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+      const body = c.req.valid('json');
+      const run = await servingRun(c.env, record, body.version);
+      const { judge } = await trainedFor(c.env, record, run);
+      if (!judge)
+        throw new ProblemError('conflict', {
+          detail: `Training version ${run.version} has no Tool Judge (${(run.report as { judgeSkipped?: string } | null)?.judgeSkipped ?? 'not trained'}).`,
+        });
+      const [verdict] = await judgeTexts(judge, embeddingModelFor(c.env), [body.text]);
+      if (!verdict) throw new Error('the judge gave no verdict');
+      return c.json({ ...verdict, version: run.version }, 200);
     },
   );
 });

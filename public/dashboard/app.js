@@ -29,6 +29,7 @@ const ROUTES = [
   [/^\/trajectories\/([^/]+)$/, 'trajectories', (m) => trajectories.renderTrajectory(m[1])],
   [/^\/toolsets$/, 'toolsets', () => toolsets.renderList()],
   [/^\/toolsets\/([^/]+)$/, 'toolsets', (m) => toolsets.renderToolset(m[1])],
+  [/^\/toolsets\/([^/]+)\/training\/(\d+)$/, 'toolsets', (m) => toolsets.renderToolset(m[1], m[2])],
   [/^\/sessions$/, 'sessions', () => sessions.renderList()],
   [/^\/sessions\/([^/]+)$/, 'sessions', (m) => sessions.renderSession(m[1])],
   [/^\/ste$/, 'ste', () => ste.renderList()],

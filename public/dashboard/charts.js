@@ -1,7 +1,7 @@
 /**
  * SVG charts drawn without a library: grouped bars (success rate by dataset × difficulty, one bar per
  * method · surface), horizontal stacked bars (the error taxonomy) and a line chart (success across scheduled
- * runs). Each returns a <figure> with a caption, an SVG with role="img" and a textual legend; every mark carries
+ * runs), and values per epoch (training losses). Each returns a <figure> with a caption, an SVG with role="img" and a textual legend; every mark carries
  * a <title> with its exact value.
  */
 const NS = 'http://www.w3.org/2000/svg';
@@ -263,6 +263,83 @@ export function lineChart({ title, series, testid }) {
         ),
       );
     }
+  });
+  return figure(
+    title,
+    chart,
+    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
+    testid,
+  );
+}
+
+/**
+ * Values per epoch on a 0–max axis (training losses): `series` [{ label, points: [{ x: epoch, y }] }]. Unlike the
+ * other charts the axis is not a percentage: it runs from 0 to the largest value, labelled with its numbers.
+ */
+export function epochChart({ title, series, testid }) {
+  const left = 52;
+  const top = 10;
+  const width = 420;
+  const height = 170;
+  const xs = series.flatMap((s) => s.points.map((p) => p.x));
+  const ys = series.flatMap((s) => s.points.map((p) => p.y));
+  const maxX = Math.max(1, ...xs);
+  const maxY = Math.max(1e-9, ...ys);
+  const px = (x) => left + (maxX <= 1 ? width / 2 : ((x - 1) / (maxX - 1)) * width);
+  const py = (y) => top + height - (y / maxY) * height;
+  const chart = svg('svg', {
+    width: left + width + 20,
+    height: top + height + 40,
+    viewBox: `0 0 ${left + width + 20} ${top + height + 40}`,
+  });
+  chart.append(
+    svg(
+      'g',
+      { class: 'axis' },
+      [0, 0.25, 0.5, 0.75, 1].map((t) =>
+        svg(
+          'g',
+          {},
+          svg('line', { class: 'grid', x1: left, x2: left + width, y1: py(t * maxY), y2: py(t * maxY) }),
+          svg('text', { x: left - 6, y: py(t * maxY) + 4, 'text-anchor': 'end' }, (t * maxY).toPrecision(2)),
+        ),
+      ),
+      svg('line', { x1: left, x2: left, y1: top, y2: top + height }),
+      Array.from({ length: maxX }, (_, i) =>
+        svg('text', { x: px(i + 1), y: top + height + 16, 'text-anchor': 'middle' }, `epoch ${i + 1}`),
+      ),
+    ),
+  );
+  series.forEach((s, si) => {
+    const color = seriesColor(si);
+    const pts = [...s.points].sort((a, b) => a.x - b.x);
+    if (pts.length > 1)
+      chart.append(
+        svg('path', {
+          class: 'line',
+          d: pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(' '),
+          stroke: color,
+          fill: 'none',
+          'stroke-width': 2,
+        }),
+      );
+    for (const p of pts)
+      chart.append(
+        svg(
+          'circle',
+          {
+            class: 'point',
+            cx: px(p.x),
+            cy: py(p.y),
+            r: 3.5,
+            fill: color,
+            'data-series': s.label,
+            'data-epoch': p.x,
+            'data-value': p.y,
+          },
+          svg('title', {}, `${s.label} · epoch ${p.x}: ${p.y.toFixed(4)}`),
+        ),
+      );
   });
   return figure(
     title,

@@ -81,3 +81,33 @@ export function trainJudge(
   });
   return { weights: w, epochs };
 }
+
+/** The judge's verdict on one step: call a tool when the probability is above 0.5 (eq. 4). */
+export interface JudgeVerdict {
+  needsTool: boolean;
+  probability: number;
+}
+
+export function judgeVector(w: JudgeWeights, h: ArrayLike<number>): JudgeVerdict {
+  const probability = judgeProbability(w, h);
+  return { needsTool: probability > 0.5, probability };
+}
+
+/**
+ * Judges step texts with a trained judge: each text goes through the frozen encoder the judge was trained over
+ * (the caller must pass that same encoder) and then eq. 3–5. This is the helper agents call to decide whether a
+ * step should retrieve a tool.
+ */
+export async function judgeTexts(
+  w: JudgeWeights,
+  encoder: { dimensions: number; embed(texts: string[]): Promise<number[][]> },
+  texts: readonly string[],
+): Promise<JudgeVerdict[]> {
+  if (encoder.dimensions !== w.hidden)
+    throw new RangeError(
+      `the judge was trained on ${w.hidden}-d vectors; this encoder gives ${encoder.dimensions}-d`,
+    );
+  if (texts.length === 0) return [];
+  const vectors = await encoder.embed([...texts]);
+  return vectors.map((h) => judgeVector(w, h));
+}

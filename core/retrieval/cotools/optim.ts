@@ -43,6 +43,22 @@ export class AdamW {
     return this.#step;
   }
 
+  /** The moment estimates and step count (views, not copies): with the weights, all a resumed run needs. */
+  exportState(): { step: number; m: Float64Array[]; v: Float64Array[] } {
+    return { step: this.#step, m: this.#m.flat(), v: this.#v.flat() };
+  }
+
+  /** Restores what `exportState` gave (same groups and shapes); training then continues bit for bit. */
+  importState(state: { step: number; m: readonly Float64Array[]; v: readonly Float64Array[] }): void {
+    const m = this.#m.flat();
+    const v = this.#v.flat();
+    if (state.m.length !== m.length || state.v.length !== v.length)
+      throw new RangeError('optimiser state does not match the parameter groups');
+    for (const [i, a] of m.entries()) a.set(state.m[i] as Float64Array);
+    for (const [i, a] of v.entries()) a.set(state.v[i] as Float64Array);
+    this.#step = state.step;
+  }
+
   /** One update from the gradients currently held in the groups (it does not zero them). */
   step(): void {
     this.#step++;

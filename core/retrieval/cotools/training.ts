@@ -1,0 +1,456 @@
+/**
+ * Resumable training of the two Chain-of-Tools heads (retriever eq. 6–11, judge eq. 3–5), for runs that cannot
+ * finish in one call (a queue job has a wall-time limit): a run is advanced a few optimiser steps at a time, and
+ * between calls its whole state — weights, AdamW moments and step count, and the position in the epoch loop —
+ * is packed into bytes (float64, exact) and unpacked again. The loop is the one of `runEpochs` (optim.ts): the
+ * same seeded shuffle per epoch (`epoch-N` fork), batches of `batchSize`, a step every `accumulation` batches and
+ * at the end of an epoch. Runs always pause on a step boundary, so a paused run holds no pending gradient and
+ * a run advanced in pieces of any size ends with the same weights, bit for bit, as `trainRetriever` /
+ * `trainJudge` in one call (tested).
+ *
+ * The finished heads are stored as float32 (`packWeights`): half the bytes; inference reads them back as
+ * float64, so search and the judge compute with exactly the stored values.
+ */
+import { Rng } from '../../util/random.ts';
+import { initJudge, JUDGE_DEFAULTS, type JudgeTrainOptions, type JudgeWeights, judgeLoss } from './judge.ts';
+import { type MlpWeights, mlpArrays, zerosLike } from './mlp.ts';
+import { AdamW, clipGradNorm, type EpochReport, type EpochSettings, zeroGrads } from './optim.ts';
+import {
+  batchLoss,
+  inBatch,
+  initRetriever,
+  RETRIEVER_DEFAULTS,
+  type RetrieverTrainOptions,
+  type RetrieverWeights,
+  retrieverArrays,
+  type TrainingPair,
+  zeroRetrieverGrads,
+} from './retriever.ts';
+
+export type Head = 'retriever' | 'judge';
+
+/** Where a run is in its epoch loop. */
+export interface LoopPosition {
+  /** 1-based epoch being run; `epochs + 1` once finished. */
+  epoch: number;
+  /** Batches of this epoch already run (always a multiple of `accumulation` while paused mid-epoch). */
+  batch: number;
+  lossSum: number;
+  /** Milliseconds spent on this epoch so far (over every piece). */
+  ms: number;
+  reports: EpochReport[];
+}
+
+export interface RetrieverRun {
+  head: 'retriever';
+  hidden: number;
+  options: Required<Omit<RetrieverTrainOptions, 'seed'>> & { seed: string };
+  weights: RetrieverWeights;
+  grad: RetrieverWeights;
+  optimiser: AdamW;
+  position: LoopPosition;
+  /** Training pairs the run was started for (the epoch shuffle covers exactly this many). */
+  items: number;
+}
+
+export interface JudgeRun {
+  head: 'judge';
+  hidden: number;
+  options: Required<Omit<JudgeTrainOptions, 'seed'>> & { seed: string };
+  weights: JudgeWeights;
+  grad: JudgeWeights;
+  optimiser: AdamW;
+  position: LoopPosition;
+  items: number;
+}
+
+export type HeadRun = RetrieverRun | JudgeRun;
+
+const start = (): LoopPosition => ({ epoch: 1, batch: 0, lossSum: 0, ms: 0, reports: [] });
+
+function retrieverOptimiser(
+  w: RetrieverWeights,
+  grad: RetrieverWeights,
+  lr: number,
+  wDimLr: number,
+  wd: number,
+) {
+  // The parameter groups of trainRetriever, in its order.
+  return new AdamW(
+    [
+      {
+        params: [...mlpArrays(w.query), ...mlpArrays(w.tool)],
+        grads: [...mlpArrays(grad.query), ...mlpArrays(grad.tool)],
+        lr,
+      },
+      { params: [w.wDim], grads: [grad.wDim], lr: wDimLr },
+    ],
+    { weightDecay: wd },
+  );
+}
+
+/** A retriever run set up exactly as `trainRetriever` sets one up (same seed → same initial weights). */
+export function startRetriever(
+  hidden: number,
+  items: number,
+  options: RetrieverTrainOptions = {},
+): RetrieverRun {
+  const o = { ...RETRIEVER_DEFAULTS, ...options };
+  const inter = o.intermediate ?? 4 * hidden;
+  const rng = new Rng(o.seed);
+  const weights = initRetriever(hidden, inter, rng.fork('init').seed);
+  const grad = zeroRetrieverGrads(weights);
+  return {
+    head: 'retriever',
+    hidden,
+    options: { ...o, intermediate: inter, seed: String(o.seed) },
+    weights,
+    grad,
+    optimiser: retrieverOptimiser(weights, grad, o.lr, o.wDimLr, o.weightDecay),
+    position: start(),
+    items,
+  };
+}
+
+/** A judge run set up exactly as `trainJudge` sets one up. */
+export function startJudge(hidden: number, items: number, options: JudgeTrainOptions = {}): JudgeRun {
+  const o = { ...JUDGE_DEFAULTS, ...options };
+  const inter = o.intermediate ?? 4 * hidden;
+  const rng = new Rng(o.seed);
+  const weights = initJudge(hidden, inter, rng.fork('init').seed);
+  const grad = zerosLike(weights);
+  return {
+    head: 'judge',
+    hidden,
+    options: { ...o, intermediate: inter, seed: String(o.seed) },
+    weights,
+    grad,
+    optimiser: new AdamW([{ params: mlpArrays(weights), grads: mlpArrays(grad), lr: o.lr }], {
+      weightDecay: o.weightDecay,
+    }),
+    position: start(),
+    items,
+  };
+}
+
+function settingsOf(run: HeadRun): EpochSettings {
+  return run.options;
+}
+
+export function runFinished(run: HeadRun): boolean {
+  return run.position.epoch > run.options.epochs;
+}
+
+export function batchesPerEpoch(run: HeadRun): number {
+  return Math.ceil(run.items / run.options.batchSize);
+}
+
+/** Optimiser steps done and in total (for progress reports). */
+export function runProgress(run: HeadRun): { done: number; total: number } {
+  const perEpoch = batchesPerEpoch(run);
+  const done =
+    Math.min(run.options.epochs, run.position.epoch - 1) * perEpoch +
+    (runFinished(run) ? 0 : run.position.batch);
+  return { done, total: perEpoch * run.options.epochs };
+}
+
+/**
+ * Item indices of the run's next batches: at most `maxSteps` optimiser steps' worth, never past the current
+ * epoch's end (empty once the run is finished). The caller resolves them (frozen vectors) and passes them to
+ * `advance`.
+ */
+export function nextBatches(run: HeadRun, maxSteps: number): number[][] {
+  if (runFinished(run)) return [];
+  const { batchSize, accumulation } = settingsOf(run);
+  const order = new Rng(run.options.seed)
+    .fork(`epoch-${run.position.epoch}`)
+    .shuffle(Array.from({ length: run.items }, (_, i) => i));
+  const end = Math.min(batchesPerEpoch(run), run.position.batch + Math.max(1, maxSteps) * accumulation);
+  const out: number[][] = [];
+  for (let b = run.position.batch; b < end; b++) out.push(order.slice(b * batchSize, (b + 1) * batchSize));
+  return out;
+}
+
+function gradArrays(run: HeadRun): Float64Array[] {
+  return run.head === 'retriever' ? retrieverArrays(run.grad) : mlpArrays(run.grad);
+}
+
+/**
+ * Runs the batches `nextBatches` gave (resolved to examples), stepping as `runEpochs` does. For a retriever,
+ * `toolVector(i)` gives pool tool i's frozen vector.
+ */
+export function advanceRetriever(
+  run: RetrieverRun,
+  batches: readonly (readonly TrainingPair[])[],
+  toolVector: (index: number) => ArrayLike<number>,
+): void {
+  advance(run, batches.length, (b) => {
+    const batch = inBatch(batches[b] as TrainingPair[]);
+    return batchLoss(
+      run.weights,
+      batch.queries,
+      batch.candidates.map(toolVector),
+      run.grad,
+      run.options.scale,
+    );
+  });
+}
+
+export function advanceJudge(
+  run: JudgeRun,
+  batches: readonly (readonly { h: ArrayLike<number>; label: 0 | 1 }[])[],
+): void {
+  advance(run, batches.length, (b) =>
+    judgeLoss(run.weights, batches[b] as { h: ArrayLike<number>; label: 0 | 1 }[], run.grad),
+  );
+}
+
+function advance(run: HeadRun, count: number, loss: (b: number) => number): void {
+  const started = Date.now();
+  const { accumulation, clip } = settingsOf(run);
+  const grads = gradArrays(run);
+  const pos = run.position;
+  let pending = 0;
+  const step = () => {
+    for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
+    clipGradNorm(grads, clip);
+    run.optimiser.step();
+    zeroGrads(grads);
+    pending = 0;
+  };
+  for (let b = 0; b < count; b++) {
+    pos.lossSum += loss(b);
+    pos.batch++;
+    pending++;
+    if (pending === accumulation) step();
+  }
+  const perEpoch = batchesPerEpoch(run);
+  pos.ms += Date.now() - started;
+  if (pos.batch >= perEpoch) {
+    if (pending > 0) step();
+    pos.reports.push({
+      epoch: pos.epoch,
+      loss: pos.lossSum / Math.max(1, pos.batch),
+      steps: run.optimiser.steps,
+      ms: pos.ms,
+    });
+    run.position = { epoch: pos.epoch + 1, batch: 0, lossSum: 0, ms: 0, reports: pos.reports };
+  } else if (pending > 0) throw new RangeError('a run may only pause on an optimiser-step boundary');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bytes: a little header (JSON) and float arrays, little-endian.
+
+const MAGIC_STATE = 'TDC1';
+const MAGIC_WEIGHTS = 'TDW1';
+
+function packArrays(
+  magic: string,
+  header: unknown,
+  arrays: readonly Float64Array[],
+  f32: boolean,
+): Uint8Array {
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  const headLen = Math.ceil((8 + head.length) / 8) * 8;
+  const width = f32 ? 4 : 8;
+  const total = arrays.reduce((n, a) => n + a.length, 0);
+  const bytes = new Uint8Array(headLen + total * width);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < 4; i++) bytes[i] = magic.charCodeAt(i);
+  view.setUint32(4, head.length, true);
+  bytes.set(head, 8);
+  let at = headLen;
+  for (const a of arrays)
+    for (let i = 0; i < a.length; i++, at += width) {
+      if (f32) view.setFloat32(at, a[i] as number, true);
+      else view.setFloat64(at, a[i] as number, true);
+    }
+  return bytes;
+}
+
+function unpackArrays<H>(magic: string, bytes: Uint8Array, lengths: (header: H) => number[], f32: boolean) {
+  const tag = String.fromCharCode(...bytes.subarray(0, 4));
+  if (tag !== magic) throw new RangeError(`not a ${magic} blob (found ${JSON.stringify(tag)})`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = view.getUint32(4, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + len))) as H;
+  let at = Math.ceil((8 + len) / 8) * 8;
+  const width = f32 ? 4 : 8;
+  const sizes = lengths(header);
+  if (at + sizes.reduce((n, s) => n + s, 0) * width !== bytes.byteLength)
+    throw new RangeError(`blob size ${bytes.byteLength} does not match its header`);
+  const arrays = sizes.map((n) => {
+    const a = new Float64Array(n);
+    for (let i = 0; i < n; i++, at += width)
+      a[i] = f32 ? view.getFloat32(at, true) : view.getFloat64(at, true);
+    return a;
+  });
+  return { header, arrays };
+}
+
+interface StateHeader {
+  head: Head;
+  hidden: number;
+  items: number;
+  options: HeadRun['options'];
+  position: LoopPosition;
+  step: number;
+  lengths: number[];
+}
+
+function weightArrays(run: HeadRun): Float64Array[] {
+  return run.head === 'retriever' ? retrieverArrays(run.weights) : mlpArrays(run.weights);
+}
+
+/** The whole state of a paused run, exactly (float64). */
+export function packRun(run: HeadRun): Uint8Array {
+  const adam = run.optimiser.exportState();
+  const arrays = [...weightArrays(run), ...adam.m, ...adam.v];
+  const header: StateHeader = {
+    head: run.head,
+    hidden: run.hidden,
+    items: run.items,
+    options: run.options,
+    position: run.position,
+    step: adam.step,
+    lengths: arrays.map((a) => a.length),
+  };
+  return packArrays(MAGIC_STATE, header, arrays, false);
+}
+
+export function unpackRun(bytes: Uint8Array): HeadRun {
+  const { header, arrays } = unpackArrays<StateHeader>(MAGIC_STATE, bytes, (h) => h.lengths, false);
+  const run =
+    header.head === 'retriever'
+      ? startRetriever(header.hidden, header.items, header.options as RetrieverRun['options'])
+      : startJudge(header.hidden, header.items, header.options as JudgeRun['options']);
+  const own = weightArrays(run);
+  for (const [i, a] of own.entries()) a.set(arrays[i] as Float64Array);
+  const moments = arrays.slice(own.length);
+  const half = moments.length / 2;
+  run.optimiser.importState({ step: header.step, m: moments.slice(0, half), v: moments.slice(half) });
+  run.position = header.position;
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Finished weights (float32).
+
+export interface CotoolsWeights {
+  /** The frozen encoder the heads were trained over (`provider/model`), and its dimensions. */
+  encoder: string;
+  retriever: RetrieverWeights;
+  judge: JudgeWeights | null;
+}
+
+interface WeightsHeader {
+  format: 'tooldrift-cotools-v1';
+  encoder: string;
+  hidden: number;
+  retrieverInter: number;
+  judgeInter: number | null;
+  lengths: number[];
+}
+
+function mlpLengths(hidden: number, inter: number, out: number): number[] {
+  return [inter * hidden, inter * hidden, out * inter];
+}
+
+export function packWeights(w: CotoolsWeights): Uint8Array {
+  const arrays = [...retrieverArrays(w.retriever), ...(w.judge ? mlpArrays(w.judge) : [])];
+  const header: WeightsHeader = {
+    format: 'tooldrift-cotools-v1',
+    encoder: w.encoder,
+    hidden: w.retriever.hidden,
+    retrieverInter: w.retriever.inter,
+    judgeInter: w.judge?.inter ?? null,
+    lengths: arrays.map((a) => a.length),
+  };
+  return packArrays(MAGIC_WEIGHTS, header, arrays, true);
+}
+
+export function unpackWeights(bytes: Uint8Array): CotoolsWeights {
+  const { header, arrays } = unpackArrays<WeightsHeader>(MAGIC_WEIGHTS, bytes, (h) => h.lengths, true);
+  const H = header.hidden;
+  const D = header.retrieverInter;
+  const expected = [...mlpLengths(H, D, H), ...mlpLengths(H, D, H), H];
+  if (header.judgeInter !== null) expected.push(...mlpLengths(H, header.judgeInter, 1));
+  if (expected.join() !== header.lengths.join())
+    throw new RangeError('weights blob: array sizes do not match');
+  const mlp = (at: number, inter: number, out: number): MlpWeights => ({
+    hidden: H,
+    inter,
+    out,
+    gate: arrays[at] as Float64Array,
+    up: arrays[at + 1] as Float64Array,
+    down: arrays[at + 2] as Float64Array,
+  });
+  return {
+    encoder: header.encoder,
+    retriever: {
+      hidden: H,
+      inter: D,
+      query: mlp(0, D, H),
+      tool: mlp(3, D, H),
+      wDim: arrays[6] as Float64Array,
+    },
+    judge: header.judgeInter === null ? null : mlp(7, header.judgeInter, 1),
+  };
+}
+
+/** Lower-case hex SHA-256 of bytes (Web Crypto: Node and workerd). */
+export async function bytesSha256(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tool-side vectors E_T(h_t) of a trained retriever, stored so that search need not run the tool encoder over the
+// pool in a request: int8 with one float32 scale per vector (max |x| / 127), 4 + H bytes per tool.
+
+export class VectorPack {
+  readonly bytes: Uint8Array;
+  #count = 0;
+
+  constructor(
+    readonly dimensions: number,
+    readonly capacity: number,
+  ) {
+    this.bytes = new Uint8Array(12 + capacity * (4 + dimensions));
+    const view = new DataView(this.bytes.buffer);
+    for (let i = 0; i < 4; i++) this.bytes[i] = 'TDV1'.charCodeAt(i);
+    view.setUint32(4, dimensions, true);
+    view.setUint32(8, capacity, true);
+  }
+
+  add(v: ArrayLike<number>): void {
+    if (v.length !== this.dimensions) throw new RangeError(`expected a ${this.dimensions}-d vector`);
+    if (this.#count >= this.capacity) throw new RangeError('vector pack is full');
+    let m = 0;
+    for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i] as number));
+    const scale = m > 0 ? m / 127 : 0;
+    const at = 12 + this.#count * (4 + this.dimensions);
+    new DataView(this.bytes.buffer).setFloat32(at, scale, true);
+    const q = new Int8Array(this.bytes.buffer, at + 4, this.dimensions);
+    for (let i = 0; i < v.length; i++) q[i] = scale > 0 ? Math.round((v[i] as number) / scale) : 0;
+    this.#count++;
+  }
+}
+
+/** The vectors of a `VectorPack` blob, dequantised one at a time. */
+export function* unpackVectors(bytes: Uint8Array): Generator<Float32Array> {
+  if (String.fromCharCode(...bytes.subarray(0, 4)) !== 'TDV1') throw new RangeError('not a TDV1 blob');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dims = view.getUint32(4, true);
+  const count = view.getUint32(8, true);
+  if (bytes.byteLength !== 12 + count * (4 + dims))
+    throw new RangeError('vector blob size does not match its header');
+  for (let n = 0; n < count; n++) {
+    const at = 12 + n * (4 + dims);
+    const scale = view.getFloat32(at, true);
+    const q = new Int8Array(bytes.buffer, bytes.byteOffset + at + 4, dims);
+    const v = new Float32Array(dims);
+    for (let i = 0; i < dims; i++) v[i] = (q[i] as number) * scale;
+    yield v;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Chain-of-Tools training runs of toolsets in D1 (the only module with their drizzle queries): one row per run in
+ * `toolset_trainings` (version 1, 2, … per toolset, allocated at insert under the unique (toolset, version)
+ * index), and its blobs — the finished weights (float32) and, between queue chunks, the exact checkpoint
+ * (float64 weights and AdamW state) — in `toolset_training_blobs`, split into parts of at most 1 MiB (D1 holds at
+ * most 2 MB in one value). A blob is replaced in one batch (delete + inserts), so a reader never sees half of one.
+ */
+import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
+import { database } from '../../db/client.ts';
+import { toolsetTrainingBlobs, toolsetTrainings } from '../../db/schema.ts';
+import { type Owner, ownerIdOf } from './owners.ts';
+
+export type TrainingRow = typeof toolsetTrainings.$inferSelect;
+export type TrainingStatus = TrainingRow['status'];
+export type BlobKind = 'weights' | 'checkpoint' | 'vectors';
+
+/** Bytes per blob part. */
+export const BLOB_PART_BYTES = 1 << 20;
+
+/** Inserts a queued run with the toolset's next version (retrying when another insert took that version). */
+export async function insertTraining(
+  db: D1Database,
+  input: { toolsetId: string; options: unknown; data: unknown },
+  owner?: Owner,
+): Promise<TrainingRow> {
+  const d = database(db);
+  for (let attempt = 0; ; attempt++) {
+    const [top] = await d
+      .select({ version: max(toolsetTrainings.version) })
+      .from(toolsetTrainings)
+      .where(eq(toolsetTrainings.toolsetId, input.toolsetId));
+    const now = Date.now();
+    const row: TrainingRow = {
+      id: crypto.randomUUID(),
+      toolsetId: input.toolsetId,
+      version: (top?.version ?? 0) + 1,
+      status: 'queued',
+      options: input.options,
+      data: input.data ?? null,
+      progress: null,
+      report: null,
+      error: null,
+      weightsBytes: null,
+      weightsSha256: null,
+      ownerId: ownerIdOf(owner),
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+    const inserted = await d.insert(toolsetTrainings).values(row).onConflictDoNothing().returning({
+      id: toolsetTrainings.id,
+    });
+    if (inserted.length > 0) return row;
+    if (attempt >= 4) throw new Error(`could not allocate a training version for toolset ${input.toolsetId}`);
+  }
+}
+
+export async function getTraining(db: D1Database, id: string): Promise<TrainingRow | null> {
+  const [row] = await database(db)
+    .select()
+    .from(toolsetTrainings)
+    .where(eq(toolsetTrainings.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Summaries of a toolset's runs, newest version first (without their data and report). */
+export async function listTrainings(db: D1Database, toolsetId: string) {
+  return database(db)
+    .select({
+      id: toolsetTrainings.id,
+      version: toolsetTrainings.version,
+      status: toolsetTrainings.status,
+      createdAt: toolsetTrainings.createdAt,
+      finishedAt: toolsetTrainings.finishedAt,
+    })
+    .from(toolsetTrainings)
+    .where(eq(toolsetTrainings.toolsetId, toolsetId))
+    .orderBy(desc(toolsetTrainings.version));
+}
+
+/**
+ * A toolset's run: the given version, or the newest one (with `succeeded`, the newest finished one). The caller
+ * has already checked that the key may see the toolset.
+ */
+export async function findTraining(
+  db: D1Database,
+  toolsetId: string,
+  opts: { version?: number | undefined; succeeded?: boolean } = {},
+): Promise<TrainingRow | null> {
+  const where = [eq(toolsetTrainings.toolsetId, toolsetId)];
+  if (opts.version !== undefined) where.push(eq(toolsetTrainings.version, opts.version));
+  if (opts.succeeded) where.push(eq(toolsetTrainings.status, 'succeeded'));
+  const [row] = await database(db)
+    .select()
+    .from(toolsetTrainings)
+    .where(and(...where))
+    .orderBy(desc(toolsetTrainings.version))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateTraining(
+  db: D1Database,
+  id: string,
+  patch: Partial<Pick<TrainingRow, 'status' | 'progress' | 'report' | 'error' | 'finishedAt'>>,
+): Promise<void> {
+  await database(db)
+    .update(toolsetTrainings)
+    .set({ ...patch, updatedAt: Date.now() })
+    .where(eq(toolsetTrainings.id, id));
+}
+
+/** Replaces a blob (and, in the same batch, applies `patch` to the run: e.g. its progress or weights digest). */
+export async function writeBlob(
+  db: D1Database,
+  trainingId: string,
+  kind: BlobKind,
+  bytes: Uint8Array,
+  patch: Partial<
+    Pick<TrainingRow, 'status' | 'progress' | 'report' | 'weightsBytes' | 'weightsSha256' | 'finishedAt'>
+  > = {},
+): Promise<void> {
+  const d = database(db);
+  const del = d
+    .delete(toolsetTrainingBlobs)
+    .where(and(eq(toolsetTrainingBlobs.trainingId, trainingId), eq(toolsetTrainingBlobs.kind, kind)));
+  const inserts = [];
+  for (let part = 0, at = 0; at < bytes.length || part === 0; part++, at += BLOB_PART_BYTES)
+    inserts.push(
+      d.insert(toolsetTrainingBlobs).values({
+        trainingId,
+        kind,
+        part,
+        data: bytes.slice(at, at + BLOB_PART_BYTES),
+      }),
+    );
+  const update = d
+    .update(toolsetTrainings)
+    .set({ ...patch, updatedAt: Date.now() })
+    .where(eq(toolsetTrainings.id, trainingId));
+  await d.batch([del, ...inserts, update]);
+}
+
+/** A blob, or null when the run has none of that kind. Parts are read one at a time (each is ≤ 1 MiB). */
+export async function readBlob(
+  db: D1Database,
+  trainingId: string,
+  kind: BlobKind,
+): Promise<Uint8Array | null> {
+  const d = database(db);
+  const where = and(eq(toolsetTrainingBlobs.trainingId, trainingId), eq(toolsetTrainingBlobs.kind, kind));
+  const parts = await d
+    .select({ part: toolsetTrainingBlobs.part })
+    .from(toolsetTrainingBlobs)
+    .where(where)
+    .orderBy(asc(toolsetTrainingBlobs.part));
+  if (parts.length === 0) return null;
+  const chunks: Uint8Array[] = [];
+  for (const { part } of parts) {
+    const [row] = await d
+      .select({ data: toolsetTrainingBlobs.data })
+      .from(toolsetTrainingBlobs)
+      .where(and(where, eq(toolsetTrainingBlobs.part, part)));
+    if (!row) throw new Error(`training ${trainingId}: ${kind} part ${part} vanished while being read`);
+    chunks.push(row.data);
+  }
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export async function deleteBlobs(db: D1Database, trainingId: string, kinds: BlobKind[]): Promise<void> {
+  await database(db)
+    .delete(toolsetTrainingBlobs)
+    .where(and(eq(toolsetTrainingBlobs.trainingId, trainingId), inArray(toolsetTrainingBlobs.kind, kinds)));
+}
