@@ -18,7 +18,8 @@
  *
  * Environment: EVAL_PER_GROUP (test tasks per dataset × difficulty, default 3 → 42 tasks without gsm8k),
  * EVAL_SEED (default `pool-eval`), EVAL_SIZES (default 1000,10000,100000), EVAL_TOPK (default 1,3),
- * EVAL_METHODS (greedy[,mcts]; default greedy), EVAL_SETTINGS (s-ood | both; default s-ood).
+ * EVAL_METHODS (greedy[,mcts]; default greedy), EVAL_SETTINGS (s-ood | both; default s-ood), EVAL_SEEN_TOOLS
+ * (catalog tools with training queries, 2 each; default 5,000 → the benchmark's 10,000 training queries).
  */
 import { loadEncoder } from '../cli/retrieval/encoders.ts';
 import { type Aids, AidsSchema, type ResolvedAids } from '../core/aids/index.ts';
@@ -70,6 +71,7 @@ const maxSize = Math.max(...sizes);
 const catalog = syntheticCatalog({
   seed: 'tool-catalog',
   tools: maxSize,
+  seenTools: Number(env('EVAL_SEEN_TOOLS', '5000')),
   dev: 200,
   testSeen: 1,
   testUnseen: 1,
