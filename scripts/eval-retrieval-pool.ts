@@ -18,15 +18,18 @@
  *
  * Environment: EVAL_PER_GROUP (test tasks per dataset × difficulty, default 3 → 42 tasks without gsm8k),
  * EVAL_SEED (default `pool-eval`), EVAL_SIZES (default 1000,10000,100000), EVAL_TOPK (default 1,3),
+ * EVAL_WEIGHTS (a file to keep the trained cotools weights in between runs),
  * EVAL_METHODS (greedy[,mcts]; default greedy), EVAL_SETTINGS (s-ood | both; default s-ood), EVAL_SEEN_TOOLS
  * (catalog tools with training queries, 2 each; default 5,000 → the benchmark's 10,000 training queries).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadEncoder } from '../cli/retrieval/encoders.ts';
 import { type Aids, AidsSchema, type ResolvedAids } from '../core/aids/index.ts';
 import { getMethod } from '../core/methods/registry.ts';
 import { Bm25Ranker } from '../core/retrieval/bm25.ts';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { judgeProbability, trainJudge } from '../core/retrieval/cotools/judge.ts';
+import type { MlpWeights } from '../core/retrieval/cotools/mlp.ts';
 import { cotoolsRanker } from '../core/retrieval/cotools/ranker.ts';
 import { type RetrieverWeights, trainRetriever } from '../core/retrieval/cotools/retriever.ts';
 import { embedAll } from '../core/retrieval/dense.ts';
@@ -100,16 +103,42 @@ const goldVectors = await embedAll(
 );
 for (const [j, i] of goldIds.entries()) toolVectorCache.set(i, goldVectors[j] as ArrayLike<number>);
 const cotoolsOptions = { epochs: 5, lr: 1e-3, accumulation: 1, intermediate: 256, scale: 20, seed };
-const trained = trainRetriever(
-  trainVectors.map((h, i) => ({ h, tools: goldTools[i] as number[] })),
-  (i) => toolVectorCache.get(i) as ArrayLike<number>,
-  encoder.dimensions,
-  cotoolsOptions,
-);
-const weights: RetrieverWeights = trained.weights;
-log(
-  `cotools trained on ${trainVectors.length} catalog queries in ${secs(t0)}; loss per epoch ${trained.epochs.map((e) => e.loss.toFixed(3)).join(' ')}`,
-);
+// EVAL_WEIGHTS=path keeps the trained weights between runs (e.g. a greedy run, then an mcts run): loaded when the
+// file exists, written after training otherwise.
+const weightsPath = process.env.EVAL_WEIGHTS;
+let weights: RetrieverWeights;
+if (weightsPath && existsSync(weightsPath)) {
+  weights = readWeights(readFileSync(weightsPath, 'utf8'));
+  log(`cotools weights read from ${weightsPath}`);
+} else {
+  const trained = trainRetriever(
+    trainVectors.map((h, i) => ({ h, tools: goldTools[i] as number[] })),
+    (i) => toolVectorCache.get(i) as ArrayLike<number>,
+    encoder.dimensions,
+    cotoolsOptions,
+  );
+  weights = trained.weights;
+  log(
+    `cotools trained on ${trainVectors.length} catalog queries in ${secs(t0)}; loss per epoch ${trained.epochs.map((e) => e.loss.toFixed(3)).join(' ')}`,
+  );
+  if (weightsPath) writeFileSync(weightsPath, writeWeights(weights));
+}
+
+function writeWeights(w: RetrieverWeights): string {
+  const mlp = (m: MlpWeights) => ({ ...m, gate: [...m.gate], up: [...m.up], down: [...m.down] });
+  return JSON.stringify({ ...w, query: mlp(w.query), tool: mlp(w.tool), wDim: [...w.wDim] });
+}
+
+function readWeights(text: string): RetrieverWeights {
+  const j = JSON.parse(text);
+  const mlp = (m: MlpWeights) => ({
+    ...m,
+    gate: Float64Array.from(m.gate),
+    up: Float64Array.from(m.up),
+    down: Float64Array.from(m.down),
+  });
+  return { ...j, query: mlp(j.query), tool: mlp(j.tool), wDim: Float64Array.from(j.wDim) };
+}
 
 let judgeGate: ToolGate | null = null;
 if (withJudge) {
