@@ -18,7 +18,8 @@
  *
  * Environment: EVAL_PER_GROUP (test tasks per dataset × difficulty, default 3 → 42 tasks without gsm8k),
  * EVAL_SEED (default `pool-eval`), EVAL_SIZES (default 1000,10000,100000), EVAL_TOPK (default 1,3),
- * EVAL_WEIGHTS (a file to keep the trained cotools weights in between runs),
+ * EVAL_WEIGHTS (a file to keep the trained cotools weights in between runs), EVAL_RANKERS (default bm25,cotools;
+ * `bm25` alone skips the training),
  * EVAL_METHODS (greedy[,mcts]; default greedy), EVAL_SETTINGS (s-ood | both; default s-ood), EVAL_SEEN_TOOLS
  * (catalog tools with training queries, 2 each; default 5,000 → the benchmark's 10,000 training queries).
  */
@@ -59,6 +60,8 @@ const topKs = env('EVAL_TOPK', '1,3').split(',').map(Number);
 const methods = env('EVAL_METHODS', 'greedy').split(',') as ('greedy' | 'mcts')[];
 const settings = env('EVAL_SETTINGS', 's-ood') === 'both' ? ['s-ood', 'pc+s-ood'] : ['s-ood'];
 const withJudge = env('EVAL_JUDGE', '0') === '1';
+const rankerIds = env('EVAL_RANKERS', 'bm25,cotools').split(',');
+const withCotools = rankerIds.includes('cotools');
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const started = performance.now();
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
@@ -106,8 +109,9 @@ const cotoolsOptions = { epochs: 5, lr: 1e-3, accumulation: 1, intermediate: 256
 // EVAL_WEIGHTS=path keeps the trained weights between runs (e.g. a greedy run, then an mcts run): loaded when the
 // file exists, written after training otherwise.
 const weightsPath = process.env.EVAL_WEIGHTS;
-let weights: RetrieverWeights;
-if (weightsPath && existsSync(weightsPath)) {
+let weights: RetrieverWeights | null = null;
+if (!withCotools) log('cotools left out (EVAL_RANKERS)');
+else if (weightsPath && existsSync(weightsPath)) {
   weights = readWeights(readFileSync(weightsPath, 'utf8'));
   log(`cotools weights read from ${weightsPath}`);
 } else {
@@ -244,10 +248,8 @@ for (const setting of settings) {
     for (const size of sizes) {
       const pool = buildToolPool({ surfaces: hidden, distractors, size, seed: `${seed}/${size}` });
       const r0 = performance.now();
-      const rankers: [string, Ranker][] = [
-        ['bm25', new Bm25Ranker(pool)],
-        ['cotools', cotoolsRanker(weights, await features(pool), encoder)],
-      ];
+      const rankers: [string, Ranker][] = [['bm25', new Bm25Ranker(pool)]];
+      if (weights) rankers.push(['cotools', cotoolsRanker(weights, await features(pool), encoder)]);
       log(`pool ${size}: rankers built in ${secs(r0)}`);
       for (const [rankerId, ranker] of rankers)
         for (const topK of topKs) {
