@@ -237,7 +237,7 @@ for (const setting of settings) {
     rows.push({
       setting,
       method,
-      pool: 'none (full documentation)',
+      pool: `none (full ${docs.id} documentation)`,
       ranker: '—',
       topK: '—',
       gate: '—',
@@ -284,7 +284,7 @@ const load = await import('node:os').then((os) =>
     .join(' '),
 );
 console.log(
-  `toolPool aid — **simulated policy** (tooldrift-sim-v1, static preset, temperature 0), server s-ood, ${tasks.length} test tasks (${perGroup} per dataset × difficulty, gsm8k left out), seed ${seed}; distractors from the synthetic catalog; cotools over lexical vectors trained on ${catalog.train.length} catalog queries (5 epochs, lr 1e-3, D 256, scale 20)\n`,
+  `toolPool aid — **simulated policy** (tooldrift-sim-v1, static preset, temperature 0), server s-ood, ${tasks.length} test tasks (${perGroup} per dataset × difficulty, gsm8k left out), seed ${seed}; distractors from the synthetic catalog; ${weights ? `cotools over lexical vectors trained on ${catalog.train.length} catalog queries (5 epochs, lr 1e-3, D 256, scale 20)` : 'bm25 only'}\n`,
 );
 console.log('| setting | method | pool (tools) | ranker | top-k | gate | success | steps per task |');
 console.log('|---|---|---:|---|---:|---|---:|---:|');
