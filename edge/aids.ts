@@ -1,6 +1,6 @@
 /**
- * The aid context at the edge (core/aids): surfaces (built-in or stored), DRAFT documentation sets and STE
- * exemplar sets (demonstrations) from D1,
+ * The aid context at the edge (core/aids): surfaces (built-in or stored), DRAFT documentation sets, STE
+ * exemplar sets (demonstrations) and toolsets (the toolPool aid's distractors) from D1,
  * and the resolution of a request's aids with an unavailable one turned into an InvalidInputError (a 400 over
  * HTTP) naming its field.
  */
@@ -19,6 +19,7 @@ import { getDocset } from './stores/draft.ts';
 import type { Owner } from './stores/owners.ts';
 import { findSteRun } from './stores/ste.ts';
 import { findSurface, unknownSurface } from './stores/surfaces.ts';
+import { toolPoolToolsets, toolsetVisible } from './tool-pool.ts';
 
 /**
  * With an owner (a request's key), a documentation set or exemplar set another user key owns is unavailable,
@@ -29,6 +30,7 @@ export function edgeAidContext(env: Bindings, owner?: Owner): AidContext {
     surface: (id) => findSurface(env, id),
     docset: (id) => getDocset(env, id, owner),
     demonstrations: steDemonstrations(env, owner),
+    toolset: toolPoolToolsets(env, owner),
   };
 }
 
@@ -73,6 +75,22 @@ export async function assertOwnAidSets(
 ): Promise<void> {
   if (aids?.documentation?.docset !== undefined)
     await requireAids(env, aids, promptSurface, pointerBase, owner);
+  const toolPool = aids?.toolPool;
+  if (toolPool) {
+    // The toolset and the pool's surfaces must exist (and the toolset be this key's) before any job reads them.
+    const base = pointerBase ? `${pointerBase.slice(1).replaceAll('/', '.')}.` : '';
+    if (!(await toolsetVisible(env, toolPool.pool, owner)))
+      throw new InvalidInputError(`No toolset ${toolPool.pool}.`, [
+        {
+          in: 'body',
+          field: `${base}aids.toolPool.pool`,
+          pointer: `${pointerBase}/aids/toolPool/pool`,
+          message: `no toolset ${toolPool.pool}`,
+        },
+      ]);
+    for (const [i, id] of (toolPool.surfaces ?? []).entries())
+      if (!(await findSurface(env, id))) throw unknownSurface(id, `${base}aids.toolPool.surfaces.${i}`);
+  }
   const set = aids?.demonstrations?.set;
   if (set === undefined || !owner || owner.admin) return;
   if ((await findSteRun(env.DB, set)) && !(await findSteRun(env.DB, set, owner))) {

@@ -57,6 +57,11 @@ export interface ReactLoopOptions {
   surface: Surface;
   /** The surface whose documentation the prompt shows (default P_c, as in ToolQA-D). */
   docs?: Surface;
+  /**
+   * The documentation of the next step from the steps so far, instead of `docs` (the toolPool aid: only the tools
+   * retrieved so far are documented, core/retrieval/tool-pool.ts).
+   */
+  docsForStep?: (steps: readonly ReactEpisodeStep[]) => Promise<Surface>;
   maxSteps?: number;
   /** Default 0 (greedy). */
   temperature?: number;
@@ -138,7 +143,7 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
     const prompt = last !== undefined && failed(last.outcome) ? prompts.afterFailure : prompts.step;
     const messages: ChatMessage[] = renderPrompt(prompt, {
       question: opts.task.question,
-      docs,
+      docs: opts.docsForStep ? await opts.docsForStep(steps) : docs,
       newTools: state.newTools,
       steps,
       now: opts.now,

@@ -9,6 +9,10 @@
 import type { DocSet } from '../draft/docset.ts';
 import { docsetPromptSurface } from '../draft/render.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
+import { Bm25Ranker } from '../retrieval/bm25.ts';
+import { CharRanker } from '../retrieval/char.ts';
+import { buildToolPool, ToolPoolRetriever } from '../retrieval/tool-pool.ts';
+import type { Tool } from '../retrieval/types.ts';
 import type { Surface } from '../surfaces/model.ts';
 import {
   AID_SLOTS,
@@ -16,6 +20,7 @@ import {
   type Aids,
   DemonstrationsAidSchema,
   DocumentationAidSchema,
+  MAX_TOOL_POOL,
   ToolPoolAidSchema,
   UpdateMemoryAidSchema,
 } from './slots.ts';
@@ -31,6 +36,11 @@ export interface ResolvedAids {
    * before the agent's turn (core/ste/demonstrations.ts). Absent when the slot was not requested.
    */
   demonstrations?: (question: string) => Promise<readonly SteDemonstration[]>;
+  /**
+   * The Chain-of-Tools pool (the `toolPool` slot): per step, the documentation surface of the tools retrieved
+   * so far (core/retrieval/tool-pool.ts). When present it replaces `documentation` in the agent's prompt.
+   */
+  toolPool?: ToolPoolRetriever;
 }
 
 /** Lookups the edge provides to providers (stores live in the edge, not in core). */
@@ -47,6 +57,11 @@ export interface AidContext {
   ): Promise<((question: string) => Promise<SteDemonstration[]>) | null>;
   /** A stored DRAFT documentation set by id, or null. */
   docset(id: string): Promise<DocSet | null>;
+  /**
+   * The tools of a toolset (the toolPool aid's distractors) in pool order, at most `limit`; null when it does
+   * not exist (or another user key owns it). Absent: this caller cannot serve the slot.
+   */
+  toolset?(id: string, limit: number): Promise<Tool[] | null>;
 }
 
 /** A requested aid that cannot be given: the slot's member is the JSON pointer of the request field. */
@@ -109,10 +124,11 @@ export const AID_PROVIDERS: { [S in AidSlot]: AidProvider<S> } = {
   },
   toolPool: {
     slot: 'toolPool',
-    available: false,
-    summary: 'A Chain-of-Tools pool of tools to retrieve from at each calling step.',
+    available: true,
+    summary:
+      'Chain-of-Tools: the surface’s tools hidden among a toolset’s distractors; the prompt documents only the `topK` tools retrieved per step (and, after a deprecation error, for the retired tool).',
     options: ToolPoolAidSchema,
-    unavailable: () => `the toolPool aid ${NOT_AVAILABLE}`,
+    unavailable: () => null,
   },
 };
 
@@ -162,6 +178,33 @@ export async function resolveAids(
   promptSurface: string,
   ctx: AidContext,
 ): Promise<ResolvedAids> {
+  const resolved: ResolvedAids = {
+    documentation: await resolveDocumentation(aids, promptSurface, ctx),
+    updateMemory: aids?.updateMemory?.lines ?? [],
+  };
+  const demos = aids?.demonstrations;
+  if (demos) {
+    const lookup = ctx.demonstrations ? await ctx.demonstrations(demos.set, demos.count) : null;
+    if (!lookup) {
+      throw new AidUnavailableError(
+        'demonstrations',
+        'aids.demonstrations.set',
+        ctx.demonstrations
+          ? `no exemplars in set ${demos.set}`
+          : `the demonstrations aid ${NOT_AVAILABLE} here`,
+      );
+    }
+    resolved.demonstrations = lookup;
+  }
+  if (aids?.toolPool) resolved.toolPool = await resolveToolPool(aids.toolPool, resolved.documentation, ctx);
+  return resolved;
+}
+
+async function resolveDocumentation(
+  aids: Aids | undefined,
+  promptSurface: string,
+  ctx: AidContext,
+): Promise<Surface> {
   const docsetId = aids?.documentation?.docset;
   if (docsetId !== undefined) {
     const set = await ctx.docset(docsetId);
@@ -181,7 +224,7 @@ export async function resolveAids(
       );
     }
     // The set's refined documentation, rendered like the surface it started from (core/draft/render.ts).
-    return { documentation: docsetPromptSurface(set, base), updateMemory: aids?.updateMemory?.lines ?? [] };
+    return docsetPromptSurface(set, base);
   }
   const id = documentationSurfaceId(aids, promptSurface);
   const documentation = await ctx.surface(id);
@@ -189,20 +232,41 @@ export async function resolveAids(
     const field = aids?.documentation?.surface !== undefined ? 'aids.documentation.surface' : 'promptSurface';
     throw new AidUnavailableError('documentation', field, `no surface named ${id}`);
   }
-  const resolved: ResolvedAids = { documentation, updateMemory: aids?.updateMemory?.lines ?? [] };
-  const demos = aids?.demonstrations;
-  if (demos) {
-    const lookup = ctx.demonstrations ? await ctx.demonstrations(demos.set, demos.count) : null;
-    if (!lookup) {
-      throw new AidUnavailableError(
-        'demonstrations',
-        'aids.demonstrations.set',
-        ctx.demonstrations
-          ? `no exemplars in set ${demos.set}`
-          : `the demonstrations aid ${NOT_AVAILABLE} here`,
-      );
-    }
-    resolved.demonstrations = lookup;
+  return documentation;
+}
+
+/**
+ * The toolPool aid: the surfaces' tools (default: the documentation's) among the toolset's distractors, ranked
+ * by an untrained ranker (core/retrieval/tool-pool.ts). Unknown toolset or surface → AidUnavailableError.
+ */
+export async function resolveToolPool(
+  options: NonNullable<Aids['toolPool']>,
+  documentation: Surface,
+  ctx: AidContext,
+): Promise<ToolPoolRetriever> {
+  const surfaces: Surface[] = [];
+  for (const [i, id] of (options.surfaces ?? []).entries()) {
+    const surface = id === documentation.id ? documentation : await ctx.surface(id);
+    if (!surface)
+      throw new AidUnavailableError('toolPool', `aids.toolPool.surfaces.${i}`, `no surface named ${id}`);
+    surfaces.push(surface);
   }
-  return resolved;
+  if (surfaces.length === 0) surfaces.push(documentation);
+  const distractors = ctx.toolset ? await ctx.toolset(options.pool, options.size ?? MAX_TOOL_POOL) : null;
+  if (!distractors) {
+    throw new AidUnavailableError(
+      'toolPool',
+      'aids.toolPool.pool',
+      ctx.toolset ? `no toolset ${options.pool}` : `the toolPool aid ${NOT_AVAILABLE} here`,
+    );
+  }
+  const pool = buildToolPool({
+    surfaces,
+    distractors,
+    ...(options.size !== undefined ? { size: options.size } : {}),
+    seed: options.seed,
+  });
+  const ranker = options.ranker === 'char' ? new CharRanker(pool) : new Bm25Ranker(pool);
+  // Only the untrained gate exists here (`judge: 'always'`); a trained judge is passed by callers in core.
+  return new ToolPoolRetriever({ pool, ranker, topK: options.topK, base: documentation });
 }

@@ -8,9 +8,9 @@
  * - `updateMemory` — ToolEvo's tool-update memory: UpdateTool descriptions listed among the tools from the
  *   first step on (spec toolqa-d.md; the memory greedy-memory carries across tasks starts from these lines).
  * - `demonstrations` — STE exemplars retrieved for the question and shown as demonstrations (ste.md,
- *   "Exploitation": the 8 most similar exemplar queries). Declared: no provider yet.
- * - `toolPool` — a Chain-of-Tools pool of tools to retrieve from at each calling step (cotools.md, top-1
- *   selection). Declared: no provider yet.
+ *   "Exploitation": the 8 most similar exemplar queries).
+ * - `toolPool` — a Chain-of-Tools pool: the surface's tools hidden among distractors, the prompt documenting
+ *   only the top-k retrieved per step (cotools.md; core/retrieval/tool-pool.ts).
  *
  * Option shapes are declared here for every slot, so a request can be validated (and listed in /openapi.json)
  * before a provider exists; providers.ts says which slots can be resolved now.
@@ -61,8 +61,18 @@ export const DemonstrationsAidSchema = z.strictObject({
   count: z.number().int().min(1).max(32).default(8).meta({ description: 'Exemplars per question (STE: 8).' }),
 });
 
+/** Rankers the toolPool aid can build inside a run (untrained, no encoder: cotools.md's BM25 baseline). */
+export const TOOL_POOL_RANKERS = ['bm25', 'char'] as const;
+/** Gates of a step's retrieval: `always` = no trained Tool Judge, every step retrieves. */
+export const TOOL_POOL_JUDGES = ['always'] as const;
+/** Largest pool the aid builds (the synthetic catalog's scale). */
+export const MAX_TOOL_POOL = 100_000;
+
 export const ToolPoolAidSchema = z.strictObject({
-  pool: AidRef.meta({ description: 'The tool pool to retrieve from.' }),
+  pool: AidRef.meta({
+    description:
+      'The toolset (POST /v1/toolsets: synthetic, upload or surface) whose tools are the distractors the surface tools hide among.',
+  }),
   topK: z
     .number()
     .int()
@@ -70,6 +80,27 @@ export const ToolPoolAidSchema = z.strictObject({
     .max(50)
     .default(1)
     .meta({ description: 'Tools retrieved per step (CoTools: 1).' }),
+  ranker: z
+    .enum(TOOL_POOL_RANKERS)
+    .default('bm25')
+    .meta({ description: 'The ranker over the pool (untrained: bm25 or char).' }),
+  size: z.number().int().min(1).max(MAX_TOOL_POOL).optional().meta({
+    description: 'Tools in the pool in all, surface tools included (default: the whole toolset plus them).',
+  }),
+  surfaces: z.array(SurfaceIdSchema).min(1).max(4).optional().meta({
+    description:
+      'Surfaces whose tools are hidden in the pool (default: the documentation surface); e.g. ["pc", "s-ood"] holds both versions.',
+  }),
+  judge: z.enum(TOOL_POOL_JUDGES).default('always').meta({
+    description:
+      'Whether a step retrieves: `always` (no trained Tool Judge, cotools.md eq. 3–5; every step retrieves).',
+  }),
+  seed: z
+    .string()
+    .min(1)
+    .max(100)
+    .default('tool-pool')
+    .meta({ description: 'Seeds where the surface tools sit among the distractors.' }),
 });
 
 export const AidsSchema = z

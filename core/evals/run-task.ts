@@ -37,6 +37,8 @@ export interface EvalTaskInput {
   signal?: AbortSignal;
   /** The demonstrations aid's lookup, when the suite asks for demonstrations (resolved by the caller). */
   demonstrations?: ResolvedAids['demonstrations'];
+  /** The toolPool aid's retriever, when the suite asks for a pool (resolved by the caller). */
+  toolPool?: ResolvedAids['toolPool'];
 }
 
 /**
@@ -53,9 +55,11 @@ export function suiteAids(
   suite: EvalSuite,
   docs: Surface,
   demonstrations?: ResolvedAids['demonstrations'],
+  toolPool?: ResolvedAids['toolPool'],
 ): ResolvedAids {
   const aids: ResolvedAids = { documentation: docs, updateMemory: suite.aids?.updateMemory?.lines ?? [] };
   if (demonstrations) aids.demonstrations = demonstrations;
+  if (toolPool) aids.toolPool = toolPool;
   return aids;
 }
 
@@ -70,7 +74,7 @@ export async function runEvalTask(input: EvalTaskInput): Promise<EvalOutcome> {
     world: input.world,
     surface: input.surface,
     deps: input.deps,
-    aids: suiteAids(input.suite, input.docs, input.demonstrations),
+    aids: suiteAids(input.suite, input.docs, input.demonstrations, input.toolPool),
     ...(method.memory !== null && input.memory !== undefined ? { memory: input.memory } : {}),
     limits: { maxSteps: input.suite.maxSteps },
     ...(temperature !== undefined ? { temperature } : {}),

@@ -28,7 +28,7 @@ export const greedyMemory = defineMethod<'greedy-memory', Record<string, never>,
   summary:
     'Greedy ReAct agent that carries the UpdateTool lines it learnt to the following tasks of its group.',
   options: z.strictObject({}),
-  aids: ['documentation', 'updateMemory', 'demonstrations'],
+  aids: ['documentation', 'updateMemory', 'demonstrations', 'toolPool'],
   memory: {
     initial: () => [],
     carry: (_memory, outcome) => keepLatestPerTool(outcome.toolUpdates),

@@ -16,6 +16,7 @@
  * one.
  */
 import { z } from 'zod';
+import type { AidSlot } from '../aids/index.ts';
 import { type AnswerRule, answerLeaf } from '../search/answer.ts';
 import { DEPTH_PRESETS, depthFor, type SearchConfigInput } from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
@@ -45,12 +46,13 @@ function searchMethod<Id extends string>(
   summary: string,
   answerRule: AnswerRule,
   ablation: SearchConfigInput = {},
+  aids: readonly AidSlot[] = ['documentation', 'demonstrations', 'toolPool'],
 ) {
   return defineMethod({
     id,
     summary,
     options: MctsBudgetSchema,
-    aids: ['documentation', 'demonstrations'],
+    aids,
     memory: null,
     async run(input) {
       const clock = input.clock ?? Date.now;
@@ -83,6 +85,7 @@ function searchMethod<Id extends string>(
       const demonstrations = input.aids.demonstrations
         ? await input.aids.demonstrations(input.task.question)
         : [];
+      const pool = input.aids.toolPool;
       await runSearch(
         tree,
         searchEnv(tree, {
@@ -90,6 +93,7 @@ function searchMethod<Id extends string>(
           world: input.world,
           surface: input.surface,
           docs: input.aids.documentation,
+          ...(pool ? { docsFor: (steps) => pool.docsFor(input.task.question, steps) } : {}),
           deps: input.deps,
           demonstrations,
           ...(input.now ? { now: input.now } : {}),
@@ -138,6 +142,9 @@ function searchMethod<Id extends string>(
   });
 }
 
+/** The Table 5 ablations keep the paper's setting: no Chain-of-Tools pool (the toolPool aid is mcts's). */
+const TABLE5_AIDS: readonly AidSlot[] = ['documentation', 'demonstrations'];
+
 export const mcts = searchMethod(
   'mcts',
   'A small ToolEvo Monte Carlo tree search per task; answers the most visited Finish (no gold).',
@@ -155,6 +162,7 @@ export const mctsNoReflection = searchMethod(
   'Table 5 ablation of mcts: w/o self-reflection (no reflection prompt on invocation errors; needs reflectionPrompt).',
   'visits',
   { selfReflection: false },
+  TABLE5_AIDS,
 );
 
 export const mctsNoToolUpdate = searchMethod(
@@ -162,6 +170,7 @@ export const mctsNoToolUpdate = searchMethod(
   'Table 5 ablation of mcts: w/o tool update (UpdateTool adds nothing to the tool list).',
   'visits',
   { toolUpdate: false },
+  TABLE5_AIDS,
 );
 
 export const mctsNoCachedRollout = searchMethod(
@@ -169,4 +178,5 @@ export const mctsNoCachedRollout = searchMethod(
   'Table 5 ablation of mcts: w/o cached rollout (rollout states are thrown away).',
   'visits',
   { cachedRollout: false },
+  TABLE5_AIDS,
 );

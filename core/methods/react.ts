@@ -18,12 +18,14 @@ export async function runReact(
   const demonstrations = input.aids.demonstrations
     ? await input.aids.demonstrations(input.task.question)
     : [];
+  const pool = input.aids.toolPool;
   const episode = await runReactEpisode({
     model: input.model,
     world: input.world,
     task: { question: input.task.question, gold: input.task.gold },
     surface: input.surface,
     docs: input.aids.documentation,
+    ...(pool ? { docsForStep: (steps) => pool.docsFor(input.task.question, steps) } : {}),
     deps: input.deps,
     maxSteps: input.limits.maxSteps,
     temperature: input.temperature ?? 0,
@@ -64,7 +66,7 @@ export function reactMethod<const Id extends string>(id: Id, summary: string, re
     id,
     summary,
     options: z.strictObject({}),
-    aids: ['documentation', 'updateMemory', 'demonstrations'],
+    aids: ['documentation', 'updateMemory', 'demonstrations', 'toolPool'],
     memory: null,
     run: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
   });

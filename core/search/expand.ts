@@ -51,6 +51,11 @@ export interface SearchEnv {
   deps: KernelDeps;
   /** STE demonstrations for the task's question (the demonstrations aid), shown in every expansion prompt. */
   demonstrations?: readonly SteDemonstration[];
+  /**
+   * The documentation of the step after a path, instead of `docs` (the toolPool aid: the tools retrieved along
+   * the path, core/retrieval/tool-pool.ts).
+   */
+  docsFor?: (steps: readonly TrajectoryStep[]) => Promise<Surface>;
   now?: Date;
   signal?: AbortSignal;
 }
@@ -130,7 +135,7 @@ export async function expandState(
   const prompt = isErrorState(parent.outcome) ? prompts.afterFailure : prompts.step;
   const messages = renderPrompt(prompt, {
     question: tree.task.question,
-    docs: env.docs,
+    docs: env.docsFor ? await env.docsFor(steps) : env.docs,
     newTools: parent.state.newTools,
     steps,
     now: env.now,

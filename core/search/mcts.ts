@@ -67,6 +67,8 @@ export interface SearchEnvInput {
   deps?: KernelDeps;
   /** STE demonstrations for the task's question. */
   demonstrations?: readonly SteDemonstration[];
+  /** The documentation of a state's next step from its path, instead of `docs` (the toolPool aid). */
+  docsFor?: SearchEnv['docsFor'];
   now?: Date;
   signal?: AbortSignal;
 }
@@ -80,6 +82,7 @@ export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
     deps: input.deps ?? createKernelDeps({ gold: tree.task.gold }),
   };
   if (input.demonstrations && input.demonstrations.length > 0) env.demonstrations = input.demonstrations;
+  if (input.docsFor) env.docsFor = input.docsFor;
   if (input.now) env.now = input.now;
   if (input.signal) env.signal = input.signal;
   return env;

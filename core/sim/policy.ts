@@ -16,7 +16,8 @@
  *    - it met a parameter error, or an unknown-tool answer for a name the policy believed in: repair the call
  *      from the example/documentation with probability pReflect, otherwise repeat it verbatim;
  *    - it worked: keep that name and shape;
- *    - no attempt yet: the tool's UpdateTool line with probability pMemory, else the documented tool.
+ *    - no attempt yet: the tool's UpdateTool line with probability pMemory, else the documented tool — or, when
+ *      the prompt documents no tool for it, an invented name (GUESSED_TOOL_NAMES), never the P_c name.
  *    A JSON error or unreadable output is simply written again.
  * 5. With probability `noise`, turn the step into one of the realistic failures (noise.ts). `deprecated-again`
  *    (slipping back to the documented, deprecated name although the replacement worked) is not among them for a
@@ -71,8 +72,33 @@ type Writing =
   | { kind: 'write'; shape: CallShape; note: WritingNote; old?: string }
   | { kind: 'repeat'; step: HistoryStep };
 
+/**
+ * The name the policy writes for a kernel tool its prompt does not document (nor remember, nor announce, nor
+ * demonstrate): an invented, plausible name, never the P_c name — the simulator knows the task templates
+ * (what to do), not the tools' names, so a tool that is not in its prompt is one it does not know. The guess
+ * meets the server's invalid-action answer, as a real model's invented name would (issue 14, the toolPool aid
+ * documents only retrieved tools). Finish and UpdateTool keep their names: the format and guidelines name them.
+ */
+export const GUESSED_TOOL_NAMES: Readonly<Record<KernelToolName, string>> = {
+  RetrieveAgenda: 'search_agenda',
+  RetrieveScirex: 'search_papers',
+  LoadDB: 'load_database',
+  FilterDB: 'filter_rows',
+  GetValue: 'get_column_values',
+  LoadGraph: 'load_graph',
+  NeighbourCheck: 'get_neighbours',
+  NodeCheck: 'get_node_info',
+  EdgeCheck: 'get_edge_info',
+  SQLInterpreter: 'run_sql',
+  PythonInterpreter: 'run_python',
+  Finish: 'Finish',
+  UpdateTool: 'UpdateTool',
+};
+
 function documentedShape(k: Knowledge, kernel: KernelToolName): CallShape {
-  return k.documented.get(kernel) ?? signatureShape(kernel, kernel, KERNEL_TOOL_PARAMS[kernel]);
+  return (
+    k.documented.get(kernel) ?? signatureShape(GUESSED_TOOL_NAMES[kernel], kernel, KERNEL_TOOL_PARAMS[kernel])
+  );
 }
 
 function shapeOfStep(step: HistoryStep): CallShape | null {

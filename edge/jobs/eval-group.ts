@@ -270,13 +270,15 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
   const docsId = suite.aids?.documentation?.docset ?? documentationSurfaceId(suite.aids, suite.promptSurface);
   const surface = await findSurface(env, plan.surface);
   // The documentation aid: a surface's docs or a DRAFT documentation set's (null when it was deleted).
-  const docs = await resolveAids(suite.aids, suite.promptSurface, edgeAidContext(env)).then(
-    (r) => r.documentation,
-    (err) => {
-      if (err instanceof AidUnavailableError) return null;
-      throw err;
-    },
-  );
+  // The toolPool aid's retriever comes from the same resolution (null aids when a set or toolset was deleted).
+  let aidMissing: AidUnavailableError | null = null;
+  const resolved = await resolveAids(suite.aids, suite.promptSurface, edgeAidContext(env)).catch((err) => {
+    if (!(err instanceof AidUnavailableError)) throw err;
+    aidMissing = err;
+    return null;
+  });
+  const docs = resolved?.documentation ?? null;
+  const toolPool = resolved?.toolPool;
   const model = textModelFor(env, suite.model);
   const world = worldFor(env);
   const asked = suite.aids?.demonstrations;
@@ -318,6 +320,8 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     const meter = new UsageMeter();
     let outcome: EvalOutcome & { error?: string };
     if (!task) outcome = runError(`task ${taskId} is no longer in the task table`);
+    else if (aidMissing !== null && (aidMissing as AidUnavailableError).slot === 'toolPool')
+      outcome = runError(`toolPool aid: ${(aidMissing as AidUnavailableError).message}`);
     else if (!surface || !docs) outcome = runError(`surface ${!surface ? plan.surface : docsId} was deleted`);
     else if (demonstrations === null) outcome = runError(`exemplar set ${asked?.set} has no exemplars`);
     else {
@@ -339,6 +343,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
           deps: edgeKernelDeps(env, task.gold),
           memory,
           ...(demonstrations ? { demonstrations } : {}),
+          ...(toolPool ? { toolPool } : {}),
         });
       } catch (err) {
         // A model error arrives after the client's own retries (429, 5xx, timeouts, with backoff): running the

@@ -43,7 +43,7 @@ describe('GET /v1/methods', () => {
       expect(item?.options.type).toBe('object');
     }
     expect(body.items.find((m) => m.id === 'mcts')?.options.properties?.simulations?.default).toBe(8);
-    expect(body.aids.map((a) => [a.slot, a.available])).toEqual(AID_SLOTS.map((s) => [s, s !== 'toolPool']));
+    expect(body.aids.map((a) => [a.slot, a.available])).toEqual(AID_SLOTS.map((s) => [s, true]));
   });
 
   it('is described in /openapi.json, and solve and suites carry the aid fields', async () => {
@@ -59,10 +59,11 @@ describe('GET /v1/methods', () => {
 });
 
 describe('aids in requests', () => {
-  it('answers aids that are not available yet with a 400 problem naming the field', async () => {
+  it('answers aids naming what does not exist with a 400 problem naming the field', async () => {
     const task = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
     const cases: [unknown, string, RegExp][] = [
-      [{ toolPool: { pool: 'all', topK: 2 } }, '/aids/toolPool', /not available yet/],
+      // The toolPool aid is available (issue 14 item 7): a toolset that does not exist is the 400 here.
+      [{ toolPool: { pool: 'all', topK: 2 } }, '/aids/toolPool/pool', /no toolset all/],
       // DRAFT documentation sets are available (issue 16): a set that does not exist is the 400 here.
       [
         { documentation: { docset: 'draft-1' } },

@@ -25,7 +25,7 @@ describe('tooldrift methods', () => {
     expect(lines.find((l) => l.startsWith('mcts '))).toContain('simulations=8 k=3 maxDepth=15');
     expect(lines.find((l) => l.startsWith('greedy-memory '))).toMatch(/^greedy-memory\s+yes\s/);
     expect(lines.find((l) => l.startsWith('demonstrations '))).toMatch(/^demonstrations\s+yes\s/);
-    expect(lines.find((l) => l.startsWith('toolPool '))).toContain('not yet');
+    expect(lines.find((l) => l.startsWith('toolPool '))).toMatch(/^toolPool\s+yes\s/);
     expect(lines.find((l) => l.startsWith('updateMemory '))).toMatch(/^updateMemory\s+yes\s/);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/methods']);
 

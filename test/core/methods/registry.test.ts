@@ -150,14 +150,15 @@ describe('aid slots', () => {
       documentation: true,
       updateMemory: true,
       demonstrations: true,
-      toolPool: false,
+      toolPool: true,
     });
     for (const slot of AID_SLOTS) expect(AID_PROVIDERS[slot].options).toBeDefined();
   });
 
-  it('rejects aids that are not available yet or that a listed method does not use', () => {
+  it('rejects aids with bad options or that a listed method does not use', () => {
     const cases: [unknown, string[], RegExp][] = [
-      [{ toolPool: { pool: 'all' } }, ['aids', 'toolPool'], /toolPool aid is not available yet/],
+      [{ toolPool: { pool: 'all', topK: 0 } }, ['aids', 'toolPool', 'topK'], /./],
+      [{ toolPool: { pool: 'all', ranker: 'cotools' } }, ['aids', 'toolPool', 'ranker'], /./],
       [{ documentation: {} }, ['aids', 'documentation'], /exactly one of surface and docset/],
       [{ demonstrations: { set: 'ste-1', count: 0 } }, ['aids', 'demonstrations', 'count'], /./],
       [{ other: {} }, ['aids'], /./],
