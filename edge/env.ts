@@ -30,6 +30,12 @@ export interface OptionalVars {
   EVAL_CHUNK_MS?: string;
   /** Wall time after which a `train-toolset` chunk checkpoints and hands over to its continuation (default 25000 ms). */
   TRAIN_CHUNK_MS?: string;
+  /**
+   * Wall time after which one queue invocation starts no further message of its batch and hands the rest back
+   * to the queue as new messages (default 600000 ms: a batch of 10 chunks of up to EVAL_CHUNK_MS each would
+   * otherwise outlast a consumer invocation's 15-minute wall-clock limit).
+   */
+  JOB_BATCH_MS?: string;
 }
 
 export type Bindings = Env & Secrets & OptionalVars;
@@ -56,6 +62,7 @@ const ConfigSchema = z.object({
   evalChunkTasks: positiveInt(8),
   evalChunkMs: positiveInt(120_000),
   trainChunkMs: positiveInt(25_000),
+  jobBatchMs: positiveInt(600_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
@@ -92,6 +99,7 @@ export function readConfig(env: Bindings): Config {
       evalChunkTasks: env.EVAL_CHUNK_TASKS,
       evalChunkMs: env.EVAL_CHUNK_MS,
       trainChunkMs: env.TRAIN_CHUNK_MS,
+      jobBatchMs: env.JOB_BATCH_MS,
     }),
     apiKeys: splitKeys(env.API_KEYS),
     adminKeys: splitKeys(env.ADMIN_API_KEYS),

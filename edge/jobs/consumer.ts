@@ -2,8 +2,13 @@
  * The JOBS queue consumer. Each message is acked or retried individually. It is idempotent: a redelivered
  * message for a job that already finished is acknowledged without running it again, so queue retries never
  * duplicate work.
+ *
+ * A batch's messages run one after another, so one invocation lasts as long as their chunks together. Once
+ * JOB_BATCH_MS of wall time is spent, the messages not yet started are sent again as new messages and acked
+ * (their jobs stay queued; `message.retry()` would spend the queue's max_retries on work that never failed), so
+ * an invocation ends well inside the consumer's wall-clock limit however slow the model behind the chunks is.
  */
-import type { Bindings } from '../env.ts';
+import { type Bindings, readConfig } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { getJob, markJobAttemptFailed, markJobRunning, markJobSucceeded } from '../stores/jobs.ts';
 import { jobHandler } from './kinds.ts';
@@ -22,8 +27,21 @@ export async function consumeJobBatch(
   batch: MessageBatch<unknown>,
   env: Bindings,
   log: Logger,
+  now: () => number = Date.now,
 ): Promise<void> {
-  for (const message of batch.messages) {
+  const started = now();
+  const budget = readConfig(env).jobBatchMs;
+  for (const [i, message] of batch.messages.entries()) {
+    if (i > 0 && now() - started >= budget) {
+      const rest = batch.messages.slice(i);
+      await env.JOBS.sendBatch(rest.map((m) => ({ body: m.body })));
+      for (const m of rest) m.ack();
+      log.info('batch time budget spent; handed the rest back to the queue', {
+        handedBack: rest.length,
+        elapsedMs: now() - started,
+      });
+      return;
+    }
     const body = message.body;
     if (!isJobMessage(body)) {
       log.warn('dropping malformed job message', { messageId: message.id });

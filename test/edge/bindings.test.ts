@@ -13,6 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { database } from '../../db/client.ts';
 import { cronTicks, jobs, meta } from '../../db/schema.ts';
 import type { RateLimiter } from '../../durable-objects/rate-limiter.ts';
+import { consumeJobBatch } from '../../edge/jobs/consumer.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { registerJobKind } from '../../edge/jobs/kinds.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
@@ -133,6 +134,58 @@ describe('JOBS queue', () => {
     expect(last.explicitAcks).toEqual(['m4']);
     const job = await getJob(env, 'failing-1');
     expect(job).toMatchObject({ status: 'failed', attempts: 4, error: 'boom' });
+  });
+
+  it('hands the rest of a batch back to the queue once JOB_BATCH_MS is spent, without running or failing it', async () => {
+    const runs: string[] = [];
+    let clock = 0;
+    registerJobKind('test-slow', async (payload) => {
+      runs.push((payload as { n: string }).n);
+      clock += 400_000; // each job takes 400 s of (fake) wall time
+      return 'ran';
+    });
+    const db = database(env.DB);
+    const created = Date.now();
+    for (const n of ['a', 'b', 'c', 'd'])
+      await db.insert(jobs).values({
+        id: `slow-${n}`,
+        kind: 'test-slow',
+        status: 'queued',
+        payload: { n },
+        attempts: 0,
+        createdAt: created,
+        updatedAt: created,
+      });
+    const batch = createMessageBatch(
+      'tooldrift-jobs',
+      ['a', 'b', 'c', 'd'].map((n) => ({
+        id: `msg-${n}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body: { jobId: `slow-${n}`, kind: 'test-slow' },
+      })),
+    );
+    const sent: unknown[] = [];
+    const jobsQueue = {
+      send: async (body: unknown) => void sent.push(body),
+      sendBatch: async (messages: Iterable<{ body: unknown }>) => {
+        for (const m of messages) sent.push(m.body);
+      },
+    } as unknown as Queue;
+    const ctx = createExecutionContext();
+    const log = { info() {}, warn() {}, error() {}, debug() {}, child: () => log } as never;
+    // The default budget (600 s): a and b start (0 s, 400 s); c would start at 800 s.
+    await consumeJobBatch(batch, { ...env, JOBS: jobsQueue }, log, () => clock);
+    const result = await getQueueResult(batch, ctx);
+    expect(runs).toEqual(['a', 'b']);
+    expect(sent).toEqual([
+      { jobId: 'slow-c', kind: 'test-slow' },
+      { jobId: 'slow-d', kind: 'test-slow' },
+    ]);
+    expect(result.explicitAcks.sort()).toEqual(['msg-a', 'msg-b', 'msg-c', 'msg-d']);
+    expect(result.retryMessages).toEqual([]);
+    expect(await getJob(env, 'slow-c')).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(await getJob(env, 'slow-b')).toMatchObject({ status: 'succeeded' });
   });
 
   it('drops malformed messages instead of crashing the consumer', async () => {
