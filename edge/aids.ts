@@ -20,6 +20,7 @@ import type { Owner } from './stores/owners.ts';
 import { findSteRun } from './stores/ste.ts';
 import { findSurface, unknownSurface } from './stores/surfaces.ts';
 import { toolPoolToolsets, toolsetVisible } from './tool-pool.ts';
+import { toolsetJudgeGate } from './trained-heads.ts';
 
 /**
  * With an owner (a request's key), a documentation set or exemplar set another user key owns is unavailable,
@@ -31,6 +32,7 @@ export function edgeAidContext(env: Bindings, owner?: Owner): AidContext {
     docset: (id) => getDocset(env, id, owner),
     demonstrations: steDemonstrations(env, owner),
     toolset: toolPoolToolsets(env, owner),
+    toolsetJudge: (id) => toolsetJudgeGate(env, id, owner),
   };
 }
 
@@ -90,6 +92,18 @@ export async function assertOwnAidSets(
       ]);
     for (const [i, id] of (toolPool.surfaces ?? []).entries())
       if (!(await findSurface(env, id))) throw unknownSurface(id, `${base}aids.toolPool.surfaces.${i}`);
+    if (toolPool.judge === 'trained') {
+      const gate = await toolsetJudgeGate(env, toolPool.pool, owner);
+      if (typeof gate === 'string')
+        throw new InvalidInputError(`No trained Tool Judge: ${gate}.`, [
+          {
+            in: 'body',
+            field: `${base}aids.toolPool.judge`,
+            pointer: `${pointerBase}/aids/toolPool/judge`,
+            message: gate,
+          },
+        ]);
+    }
   }
   const set = aids?.demonstrations?.set;
   if (set === undefined || !owner || owner.admin) return;

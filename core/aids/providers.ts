@@ -11,7 +11,7 @@ import { docsetPromptSurface } from '../draft/render.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
 import { Bm25Ranker } from '../retrieval/bm25.ts';
 import { CharRanker } from '../retrieval/char.ts';
-import { buildToolPool, ToolPoolRetriever } from '../retrieval/tool-pool.ts';
+import { ALWAYS_RETRIEVE, buildToolPool, type ToolGate, ToolPoolRetriever } from '../retrieval/tool-pool.ts';
 import type { Tool } from '../retrieval/types.ts';
 import type { Surface } from '../surfaces/model.ts';
 import {
@@ -62,6 +62,12 @@ export interface AidContext {
    * not exist (or another user key owns it). Absent: this caller cannot serve the slot.
    */
   toolset?(id: string, limit: number): Promise<Tool[] | null>;
+  /**
+   * The trained Tool Judge of a toolset as a retrieval gate; a string says why there is none (never trained, no
+   * judge, another frozen encoder), null when the toolset does not exist. Absent: `judge: "trained"` is not
+   * available to this caller.
+   */
+  toolsetJudge?(id: string): Promise<ToolGate | string | null>;
 }
 
 /** A requested aid that cannot be given: the slot's member is the JSON pointer of the request field. */
@@ -267,6 +273,13 @@ export async function resolveToolPool(
     seed: options.seed,
   });
   const ranker = options.ranker === 'char' ? new CharRanker(pool) : new Bm25Ranker(pool);
-  // Only the untrained gate exists here (`judge: 'always'`); a trained judge is passed by callers in core.
-  return new ToolPoolRetriever({ pool, ranker, topK: options.topK, base: documentation });
+  const gate = options.judge === 'trained' ? await trainedGate(options.pool, ctx) : ALWAYS_RETRIEVE;
+  return new ToolPoolRetriever({ pool, ranker, topK: options.topK, base: documentation, gate });
+}
+
+/** `judge: "trained"`: the pool toolset's trained Tool Judge, or an AidUnavailableError saying why not. */
+async function trainedGate(pool: string, ctx: AidContext): Promise<ToolGate> {
+  const gate = ctx.toolsetJudge ? await ctx.toolsetJudge(pool) : `a trained Tool Judge ${NOT_AVAILABLE} here`;
+  if (gate !== null && typeof gate !== 'string') return gate;
+  throw new AidUnavailableError('toolPool', 'aids.toolPool.judge', gate ?? `no toolset ${pool}`);
 }

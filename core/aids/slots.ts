@@ -63,8 +63,11 @@ export const DemonstrationsAidSchema = z.strictObject({
 
 /** Rankers the toolPool aid can build inside a run (untrained, no encoder: cotools.md's BM25 baseline). */
 export const TOOL_POOL_RANKERS = ['bm25', 'char'] as const;
-/** Gates of a step's retrieval: `always` = no trained Tool Judge, every step retrieves. */
-export const TOOL_POOL_JUDGES = ['always'] as const;
+/**
+ * Gates of a step's retrieval: `always` = no Tool Judge, every step retrieves; `trained` = the Tool Judge of the
+ * pool toolset's newest finished training (POST /v1/toolsets/{id}/train; cotools.md eq. 3–5).
+ */
+export const TOOL_POOL_JUDGES = ['always', 'trained'] as const;
 /** Largest pool the aid builds (the synthetic catalog's scale). */
 export const MAX_TOOL_POOL = 100_000;
 
@@ -93,7 +96,7 @@ export const ToolPoolAidSchema = z.strictObject({
   }),
   judge: z.enum(TOOL_POOL_JUDGES).default('always').meta({
     description:
-      'Whether a step retrieves: `always` (no trained Tool Judge, cotools.md eq. 3–5; every step retrieves).',
+      'Whether a step retrieves: `always` (no Tool Judge: every step retrieves) or `trained` (the Tool Judge of the pool toolset’s newest finished training, cotools.md eq. 3–5: a step retrieves when it needs a tool).',
   }),
   seed: z
     .string()

@@ -15,7 +15,7 @@ import {
   retrieverParams,
   TrainOptionsSchema,
 } from '../../core/retrieval/cotools/service.ts';
-import { unpackVectors, unpackWeights } from '../../core/retrieval/cotools/training.ts';
+import { unpackVectors } from '../../core/retrieval/cotools/training.ts';
 import { embedAll, VectorRanker } from '../../core/retrieval/dense.ts';
 import { HybridRanker } from '../../core/retrieval/hybrid.ts';
 import { JsonlError, parseToolsJsonl, parseTrainingJsonl } from '../../core/retrieval/jsonl.ts';
@@ -23,7 +23,7 @@ import { surfaceToolPool } from '../../core/retrieval/pool.ts';
 import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts';
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { encoderLabel, enqueueTraining, type TrainingData } from '../../edge/jobs/train-toolset.ts';
+import { enqueueTraining, type TrainingData } from '../../edge/jobs/train-toolset.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
 import { DurableObjectIndex, ensureDoIndexBuild, IndexRanker } from '../../edge/retrieval/do-index.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
@@ -42,6 +42,7 @@ import {
   loadToolsetTools,
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
+import { trainedWeights } from '../../edge/trained-heads.ts';
 import { ownerOf } from '../http/auth.ts';
 import { namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
@@ -293,18 +294,13 @@ async function trainedFor(env: Bindings, record: ToolsetRecord, run: TrainingRow
     trainedCache.set(run.id, hit);
     return hit;
   }
-  const encoder = embeddingModelFor(env);
-  const [blob, vectors] = await Promise.all([
-    readBlob(env.DB, run.id, 'weights'),
+  const [trained, vectors] = await Promise.all([
+    trainedWeights(env, run),
     readBlob(env.DB, run.id, 'vectors'),
   ]);
-  if (!blob || !vectors)
-    throw new Error(`training ${run.id} is finished but its weights or vectors are missing`);
-  const weights = unpackWeights(blob);
-  if (weights.encoder !== encoderLabel(encoder) || weights.retriever.hidden !== encoder.dimensions)
-    throw new ProblemError('conflict', {
-      detail: `Training version ${run.version} was trained over ${weights.encoder} (${weights.retriever.hidden}-d); this deployment embeds with ${encoderLabel(encoder)} (${encoder.dimensions}-d). Train again.`,
-    });
+  if (!vectors) throw new Error(`training ${run.id} is finished but its pool vectors are missing`);
+  if (!trained.ok) throw new ProblemError('conflict', { detail: trained.reason });
+  const { weights, encoder } = trained;
   const ranker = new VectorRanker('cotools', [], weights.retriever.hidden, async (queries) =>
     (await embedAll(encoder, queries)).map((h) => Float32Array.from(encode(weights.retriever, 'query', h))),
   );

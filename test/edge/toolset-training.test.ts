@@ -25,6 +25,7 @@ import { getJob } from '../../edge/stores/jobs.ts';
 import { insertTraining } from '../../edge/stores/toolset-training.ts';
 import { findToolset } from '../../edge/stores/toolsets.ts';
 import { ADMIN_KEY, call, expectProblem, postJson as post, USER_KEY } from './helpers.ts';
+import { seedTestWorld } from './world-fixture.ts';
 
 const OTHER_KEY = 'fuzz-8';
 /** Small heads so the runs take seconds. */
@@ -276,6 +277,30 @@ describe('toolset training', () => {
     );
     expect(noJudge.detail).toMatch(/no negative examples/);
     expect((await post(`/v1/toolsets/${id}/search`, { query: 'rain', ranker: 'cotools' })).status).toBe(200);
+  });
+
+  it('gates the toolPool aid with the trained Tool Judge (judge: "trained"), and refuses it untrained', async () => {
+    const task = (await seedTestWorld()).tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy');
+    const id = await toolset({ ...CATALOG, name: 'judge gate' });
+    const solve = (judge: string) =>
+      post('/v1/solve', {
+        taskId: task?.id,
+        surface: 's-ood',
+        promptSurface: 's-ood',
+        model: { provider: 'sim' },
+        aids: { toolPool: { pool: id, topK: 3, judge } },
+        seed: 'gate',
+      });
+    const refused = await expectProblem(await solve('trained'), 400, 'validation-error');
+    const errors = refused.errors as { pointer: string; message: string }[];
+    expect(errors.map((e) => e.pointer)).toEqual(['/aids/toolPool/judge']);
+    expect(errors[0]?.message).toMatch(/no finished training/);
+    await train(id);
+    const gated = await solve('trained');
+    expect(gated.status).toBe(200);
+    const steps = ((await gated.json()) as { trajectory: { steps: unknown[] } }).trajectory.steps;
+    expect(steps.length).toBeGreaterThan(0);
+    expect((await solve('always')).status).toBe(200);
   });
 
   it('rejects unknown toolsets, malformed and oversized training lines and bad options', async () => {
