@@ -173,7 +173,7 @@ if (dense) {
   };
   lines.push(
     `index top-5 lookup over ${dense.index.size} tools (${dense.index.shards.length} int8 shards, ${(dense.index.bytes / 2 ** 20).toFixed(1)} MiB), Node, load average ${loadavg()[0]?.toFixed(1)}: exact median ${quantile(lookupMs, 0.5).toFixed(2)} ms, p95 ${quantile(lookupMs, 0.95).toFixed(2)} ms; pruned (${DEFAULT_QUERY_DIMS} query dims, rescore ${DEFAULT_RESCORE}/shard) median ${quantile(prunedMs, 0.5).toFixed(2)} ms, p95 ${quantile(prunedMs, 0.95).toFixed(2)} ms, recall@5 vs exact ${recallAtK(prunedHits, exactHits).toFixed(3)}; query encoding (${report.encoder}): median ${quantile(encodeOne, 0.5).toFixed(2)} ms`,
-    '  (the same in workerd, timed from outside: npm run bench:retrieval:workerd)',
+    '  (the same in workerd, timed from outside, follows: npm run bench:retrieval runs scripts/bench-retrieval-workerd.ts after this script; alone: npm run bench:retrieval:workerd)',
   );
 }
 lines.push(
