@@ -100,8 +100,25 @@ type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B
   body?: B;
   ok: Ok<C, S, M>;
   problems?: readonly number[];
+  /** `false`: the route documents exactly `problems` (and 401/429 if keyed), not those its request implies. */
+  impliedProblems?: false;
   responses?: Record<string, unknown>;
 };
+
+/**
+ * The problems a route's request implies, so a route does not restate them: any validated input (path
+ * parameters, query or body) can fail its schema (400); a JSON body can be too large (413, the app's body limit)
+ * or of another media type (415).
+ */
+function impliedProblems(spec: {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  impliedProblems?: false;
+}): number[] {
+  if (spec.impliedProblems === false) return [];
+  return [...(spec.params || spec.query || spec.body ? [400] : []), ...(spec.body ? [413, 415] : [])];
+}
 
 /**
  * One OpenAPI route declared by what differs between routes; the `createRoute` config it builds has the field
@@ -139,7 +156,9 @@ export function jsonRoute<
         ? { description: okDescription, content: { [mediaType]: { schema } } }
         : { description: okDescription },
       ...spec.responses,
-      ...problemResponses(...problems, ...(role ? AUTH_PROBLEMS : [])),
+      ...problemResponses(
+        ...new Set([...impliedProblems(spec), ...problems, ...(role ? AUTH_PROBLEMS : [])]),
+      ),
     },
   }) as unknown as RouteOf<P, Q, B, C, S, M>;
 }
@@ -202,10 +221,10 @@ export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
 
 /**
  * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`), a page of
- * `item` under `items` (`pageOf`) and a 400 for a query that fails its schema.
+ * `item` under `items` (`pageOf`) (a 400 for a query that fails its schema is implied).
  */
 export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, description: string, item: T) {
-  return { query, ok: [200, description, pageOf(item, 'items')] as const, problems: [400] };
+  return { query, ok: [200, description, pageOf(item, 'items')] as const };
 }
 
 /** Path parameters `{ id }` with the given id schema. */

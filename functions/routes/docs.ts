@@ -126,6 +126,7 @@ export const registerDocsRoutes = routeModule('System', 'public', (routes, app) 
       params: z.object({ slug: z.string() }),
       ok: [200, 'HTML page', z.string(), 'text/html'],
       problems: [404],
+      impliedProblems: false, // any slug is a valid string: an unknown one is a 404, never a 400
     },
     (c) => {
       const { slug } = c.req.valid('param');

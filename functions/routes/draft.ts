@@ -191,7 +191,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [400, 404, 413, 415] },
+    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [404] },
     async (c) => {
       const id = await startDraftRun(c.env, c.req.valid('json'), ownerOf(c));
       const found = await runOr404(c.env, id, ownerOf(c));
@@ -213,7 +213,6 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
           .openapi({ description: 'createdAt of the last run seen.' }),
       }),
       ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
-      problems: [400],
     },
     async (c) => {
       const { limit, before } = c.req.valid('query');
@@ -233,7 +232,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.get(
     '/v1/draft/runs/{id}',
     'A DRAFT run: progress and the Δ history of every tool',
-    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404] },
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [404] },
     async (c) => {
       const found = await runOr404(c.env, c.req.valid('param').id, ownerOf(c));
       return c.json(runView(found.run, found.tools), 200);
@@ -243,7 +242,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.delete(
     '/v1/draft/runs/{id}',
     'Cancel a DRAFT run: queued tools never start, running tools stop',
-    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [404, 409] },
     async (c) => {
       const { id } = c.req.valid('param');
       await stopDraftRun(c.env, id, ownerOf(c));
@@ -255,7 +254,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/watches',
     'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
-    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView], problems: [400, 413, 415] },
+    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView] },
     async (c) => {
       const row = await createWatch(c.env, c.req.valid('json'), ownerOf(c));
       return c.json(watchView(row), 201);
@@ -275,7 +274,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.delete(
     '/v1/draft/watches/{id}',
     'Stop following (runs already launched go on)',
-    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [400, 404] },
+    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [404] },
     async (c) => {
       const { id } = c.req.valid('param');
       if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
@@ -297,7 +296,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
         }),
       }),
       ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');
@@ -322,7 +321,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
       params: idParams(Id),
       query: z.object({ against: Id }),
       ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

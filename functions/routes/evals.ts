@@ -170,7 +170,6 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     {
       body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
       ok: [202, 'The evaluation, running', EvalSummary],
-      problems: [400, 413, 415],
     },
     async (c) => {
       const suite: EvalSuite = c.req.valid('json');
@@ -185,7 +184,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   routes.get(
     '/v1/evals',
     'Evaluations, newest first',
-    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')], problems: [400] },
+    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')] },
     async (c) => {
       const q = c.req.valid('query');
       return c.json(await listEvalSummaries(c.env, { ...q, owner: ownerOf(c) }), 200);
@@ -195,7 +194,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   routes.get(
     '/v1/evals/{id}',
     'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [400, 404] },
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [404] },
     async (c) => {
       const row = await findEval(c.env, c.req.valid('param').id, ownerOf(c));
       const suite = row.suite as EvalSuite;
@@ -224,7 +223,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   routes.delete(
     '/v1/evals/{id}',
     'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [400, 404] },
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [404] },
     async (c) => {
       const id = c.req.valid('param').id;
       await findEval(c.env, id, ownerOf(c));
@@ -241,7 +240,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
       params: idParams(EvalId),
       query: ResultsQuery,
       ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const id = c.req.valid('param').id;
@@ -264,7 +263,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     {
       params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
       ok: [200, 'The task run', EvalResultDetail],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id, resultId } = c.req.valid('param');

@@ -97,7 +97,7 @@ export const registerExplorationListRoutes = routeModule('Explorations', 'user',
       params: idParams(z.string().min(1).max(100)),
       query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
       ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

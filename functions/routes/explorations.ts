@@ -248,7 +248,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       body: CreateExploration,
       ok: [202, 'The exploration', ExplorationView],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
     async (c) => {
       const body = c.req.valid('json');
@@ -311,7 +311,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
   routes.get(
     '/v1/explorations/{id}',
     'Status, tree counts, success rate so far and usage of an exploration',
-    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
     async (c) => c.json(await explorationView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
   );
 
@@ -321,7 +321,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(ExplorationId),
       ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');
@@ -338,7 +338,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
   routes.delete(
     '/v1/explorations/{id}',
     'Cancel an exploration: queued trees never start, running trees stop',
-    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
     async (c) => {
       const { id } = c.req.valid('param');
       const owner = ownerOf(c);
@@ -354,7 +354,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The tree', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');
@@ -369,7 +369,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

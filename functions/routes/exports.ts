@@ -108,7 +108,7 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
         'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
       query: SftQuery,
       ok: ndjsonOk('SFT records'),
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { format, ...query } = c.req.valid('query');
@@ -126,7 +126,7 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
         'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
       query: ExportFilter,
       ok: ndjsonOk('DPO pairs'),
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const f = { ...c.req.valid('query'), owner: ownerOf(c) };

@@ -30,7 +30,7 @@ export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
       role: 'user',
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The job', JobSchema],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

@@ -47,7 +47,7 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
         'A page of entries',
         z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
       ],
-      problems: [400, 403],
+      problems: [403],
     },
     async (c) => {
       const { limit, before, ...filter } = c.req.valid('query');
@@ -68,7 +68,7 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
     {
       query: Filter,
       ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
-      problems: [400, 403],
+      problems: [403],
     },
     async (c) => c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
   );

@@ -59,7 +59,7 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
     {
       body: CallSchema,
       ok: [200, 'The observation and the next state', ResultSchema],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
     async (c) => {
       const body = c.req.valid('json');

@@ -75,7 +75,7 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.post(
     '/v1/keys',
     'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
-    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [400, 403, 413, 415] },
+    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [403] },
     async (c) => {
       const { key, secret } = await issueKey(c.env, c.req.valid('json'));
       return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
@@ -92,7 +92,7 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.delete(
     '/v1/keys/{id}',
     'Revoke a user key (admin): it answers 401 from then on; what it created stays',
-    { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
+    { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [403, 404] },
     async (c) => {
       const { id } = c.req.valid('param');
       const key = await foundOr404(revokeKey(c.env, id), 'key', id);

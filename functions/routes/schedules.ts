@@ -119,7 +119,7 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
   routes.post(
     '/v1/schedules',
     'Schedule an evaluation suite with a cron expression',
-    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView], problems: [400, 413, 415] },
+    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView] },
     async (c) => {
       const body = c.req.valid('json');
       await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
@@ -156,7 +156,7 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
   routes.get(
     '/v1/schedules/{id}',
     'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [400, 404] },
+    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [404] },
     async (c) => {
       const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
       const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
@@ -171,7 +171,7 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
       params: ScheduleId,
       body: UpdateSchedule,
       ok: [200, 'The schedule', ScheduleView],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
     async (c) => {
       const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
@@ -197,7 +197,7 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
   routes.delete(
     '/v1/schedules/{id}',
     'Delete a schedule (its past runs are kept)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
     async (c) => {
       const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
       await deleteSchedule(c.env, row.id);

@@ -109,7 +109,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
     {
       body: SolveBody,
       ok: [200, 'The answer and its trajectory', SolveResult],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
     async (c) => {
       const body = c.req.valid('json');

@@ -162,7 +162,6 @@ const steSft = jsonRoute({
   role: 'user',
   query: ExemplarQuery,
   ok: ndjsonOk('SFT records'),
-  problems: [400],
 });
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
@@ -249,7 +248,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView], problems: [400, 413, 415] },
+    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView] },
     async (c) => {
       const body = c.req.valid('json');
       for (const [i, stage] of body.schedule.stages.entries()) {
@@ -277,14 +276,14 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/schedules/{id}',
     'A watched drift schedule with the STE runs its stage changes launched',
-    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [400, 404] },
+    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [404] },
     async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
   );
 
   routes.delete(
     '/v1/ste/schedules/{id}',
     'Stop watching a drift schedule (runs already launched continue)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
     async (c) => {
       const { id } = c.req.valid('param');
       await scheduleView(c.env, id, ownerOf(c));
@@ -296,7 +295,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/runs',
     "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], problems: [400, 413, 415] },
+    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView] },
     async (c) => {
       const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
       return c.json(await runView(c.env, run), 202);
@@ -324,7 +323,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs/{id}',
     'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
-    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
     async (c) =>
       c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
   );
@@ -332,7 +331,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.delete(
     '/v1/ste/runs/{id}',
     'Cancel an STE run: queued tools never start, running tools stop',
-    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
     async (c) => {
       const { id } = c.req.valid('param');
       await runOrProblem(c.env, id, ownerOf(c));
@@ -346,7 +345,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs/{id}/events',
     'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [400, 404] },
+    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [404] },
     async (c) => {
       const { id } = c.req.valid('param');
       const owner = ownerOf(c);
@@ -374,7 +373,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
           ),
         }),
       ],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

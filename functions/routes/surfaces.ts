@@ -105,7 +105,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     {
       params: IdParam,
       ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const surface = await surfaceOr404(c.env, c.req.valid('param').id);
@@ -122,7 +122,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     {
       params: IdParam,
       ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const surface = await surfaceOr404(c.env, c.req.valid('param').id);
@@ -157,7 +157,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
       role: 'admin',
       body: z.union([GenerateRequest, SurfaceJson]),
       ok: [201, 'Created', SurfaceSummary],
-      problems: [400, 403, 409, 413, 415],
+      problems: [403, 409],
     },
     async (c) => {
       const body = c.req.valid('json');
@@ -210,7 +210,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
       params: IdParam,
       query: z.object({ against: z.string().min(1).max(64).default('pc') }),
       ok: [200, 'The drift', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');
@@ -223,7 +223,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
   routes.delete(
     '/v1/surfaces/{id}',
     'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
-    { role: 'admin', params: IdParam, ok: [204, 'Deleted'], problems: [400, 403, 404, 409] },
+    { role: 'admin', params: IdParam, ok: [204, 'Deleted'], problems: [403, 404, 409] },
     async (c) => {
       const { id } = c.req.valid('param');
       if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });

@@ -108,7 +108,7 @@ export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (rou
     {
       params: idParams(z.string().min(1).max(300)),
       ok: [200, 'The trajectory', TrajectoryDetail],
-      problems: [400, 404],
+      problems: [404],
     },
     async (c) => {
       const { id } = c.req.valid('param');

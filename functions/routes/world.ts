@@ -172,7 +172,6 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     {
       params: z.object({ name: DatasetNameSchema }),
       ok: [200, 'The dataset', z.object({ world: WorldSchema, dataset: DatasetSchema })],
-      problems: [400],
     },
     async (c) => {
       const { name } = c.req.valid('param');
@@ -197,7 +196,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
         'A page of tasks (questions only; fetch one task for more)',
         pageOf(TaskSummarySchema, 'items'),
       ],
-      problems: [400, 401, 503],
+      problems: [401, 503],
     },
     async (c) => {
       await optionalPrincipal(c);
@@ -218,7 +217,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The task', TaskSchema],
-      problems: [400, 401, 404, 503],
+      problems: [401, 404, 503],
     },
     async (c) => {
       const principal = await optionalPrincipal(c);
