@@ -1,8 +1,10 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
 import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
-import { isAdminGate, type Role, requireKey } from './auth.ts';
+import { isAdminGate, ownerOf, type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
 import { rateLimit } from './rate-limit.ts';
 
@@ -164,15 +166,65 @@ export function jsonRoute<
 }
 
 declare const APP: OpenAPIHono<AppEnv>;
-/** What `app.openapi(route, handler, hook)` takes for a route: its params, query and body typed from the route. */
-type HandlerOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[1];
+/** The context `app.openapi(route, handler)` gives a handler of a route: its params, query and body typed from the route. */
+type ContextOf<R extends RouteConfig> = Parameters<Parameters<typeof APP.openapi<R>>[1]>[0];
 type HookOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[2];
 
 /**
+ * What a route's handler is given besides its context: the request as validated against what the route
+ * declares (`params`, `query`, a JSON `body`) and the owner the request acts for (`ownerOf`, read on a keyed
+ * route only: a public route has none).
+ */
+export type RouteInput<P, Q, B> = {
+  params: P extends z.ZodType ? z.output<P> : undefined;
+  query: Q extends z.ZodType ? z.output<Q> : undefined;
+  body: B extends z.ZodType ? z.output<B> : undefined;
+  readonly owner: Owner;
+};
+
+/** What a handler answers: its success result (the `ok` schema's value; none for a body-less `ok`) or a Response. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the handler of a body-less `ok` returns nothing
+type RouteResult<S extends z.ZodType> = Response | ([S] extends [never] ? void : z.input<S>);
+
+export type RouteHandler<R extends RouteConfig, P, Q, B, S extends z.ZodType> = (
+  c: ContextOf<R>,
+  input: RouteInput<P, Q, B>,
+) => RouteResult<S> | Promise<RouteResult<S>>;
+
+/**
+ * The handler `app.openapi` is given for a route: it validates nothing itself (the route's validators have run),
+ * hands `handler` the validated request and the owner, and answers a result that is not a Response as the route's
+ * `ok` (JSON with its status; no body for a body-less `ok`).
+ */
+function answering<P, Q, B, S extends z.ZodType>(
+  parts: { params?: P; query?: Q; body?: B; ok: readonly [number, string, ...unknown[]] },
+  handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => unknown,
+) {
+  const [status] = parts.ok;
+  return async (c: Context<AppEnv>) => {
+    const valid = c.req.valid.bind(c.req) as (target: string) => unknown;
+    const input = {
+      params: parts.params ? valid('param') : undefined,
+      query: parts.query ? valid('query') : undefined,
+      body: parts.body ? valid('json') : undefined,
+      get owner() {
+        return ownerOf(c);
+      },
+    } as RouteInput<P, Q, B>;
+    const result = (await handler(c, input)) as RouteResult<S>;
+    if (result instanceof Response) return result;
+    return result === undefined
+      ? c.body(null, status as StatusCode)
+      : c.json(result, status as ContentfulStatusCode);
+  };
+}
+
+/**
  * The routes of one module, each declared where its handler is: `routes.get(path, summary, parts, handler)` is
- * `app.openapi(jsonRoute({ method: 'get', path, tag, summary, role, ...parts }), handler, hook)`. The tag and (unless a
- * route says otherwise with `role`) who may call them are named once: `role` puts every route behind a key, none
- * makes them public. Routes are registered (and so listed in `/openapi.json`) in the order they are declared.
+ * `app.openapi(jsonRoute({ method: 'get', path, tag, summary, role, ...parts }), …, hook)`, and `handler(c, { params,
+ * query, body, owner })` answers its result (or a Response). The tag and (unless a route says otherwise with
+ * `role`) who may call them are named once: `role` puts every route behind a key, none makes them public. Routes
+ * are registered (and so listed in `/openapi.json`) in the order they are declared.
  */
 export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
   const verb =
@@ -181,11 +233,15 @@ export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
       path: string,
       summary: string,
       parts: RouteParts<C, S, M, P, Q, B>,
-      handler: HandlerOf<RouteOf<P, Q, B, C, S, M>>,
+      handler: RouteHandler<RouteOf<P, Q, B, C, S, M>, P, Q, B, S>,
       hook?: HookOf<RouteOf<P, Q, B, C, S, M>>,
     ): void => {
       const route = jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
-      (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, handler, hook);
+      const answer = answering<P, Q, B, S>(
+        parts,
+        handler as (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => unknown,
+      );
+      (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, answer, hook);
     };
   return {
     get: verb('get'),

@@ -28,7 +28,6 @@ import {
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
-import { ownerOf } from '../http/auth.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -110,9 +109,8 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
       ok: ndjsonOk('SFT records'),
       problems: [404],
     },
-    async (c) => {
-      const { format, ...query } = c.req.valid('query');
-      const f = { ...query, owner: ownerOf(c) };
+    async (c, { query: { format, ...query }, owner }) => {
+      const f = { ...query, owner };
       await requireExploration(c.env, f);
       return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
     },
@@ -128,8 +126,8 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
       ok: ndjsonOk('DPO pairs'),
       problems: [404],
     },
-    async (c) => {
-      const f = { ...c.req.valid('query'), owner: ownerOf(c) };
+    async (c, { query, owner }) => {
+      const f = { ...query, owner };
       await requireExploration(c.env, f);
       return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
     },

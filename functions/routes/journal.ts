@@ -49,8 +49,7 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
       ],
       problems: [403],
     },
-    async (c) => {
-      const { limit, before, ...filter } = c.req.valid('query');
+    async (c, { query: { limit, before, ...filter } }) => {
       const page = await listJournal(c.env, filter, { limit, before });
       return c.json(
         {
@@ -70,6 +69,6 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
       ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
       problems: [403],
     },
-    async (c) => c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
+    async (c, { query }) => ({ deleted: await deleteJournal(c.env, query) }),
   );
 });

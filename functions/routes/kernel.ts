@@ -61,8 +61,7 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
       ok: [200, 'The observation and the next state', ResultSchema],
       problems: [404],
     },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body }) => {
       let gold: unknown;
       if (body.tool === 'Finish') {
         if (!body.taskId) {
@@ -81,14 +80,11 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
         { tool: body.tool, args: body.args },
         edgeKernelDeps(c.env, gold),
       );
-      return c.json(
-        {
-          observation: result.observation,
-          state: result.state,
-          outcome: result.outcome,
-        } as z.infer<typeof ResultSchema>,
-        200,
-      );
+      return {
+        observation: result.observation,
+        state: result.state,
+        outcome: result.outcome,
+      } as z.infer<typeof ResultSchema>;
     },
   );
 });

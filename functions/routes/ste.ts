@@ -249,8 +249,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
     { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView] },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body, owner }) => {
       for (const [i, stage] of body.schedule.stages.entries()) {
         if (!(await findSurface(c.env, stage.surface))) {
           throw new ProblemError('validation-error', {
@@ -268,8 +267,8 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
       }
       textModelFor(c.env, body.run.model);
       const id = crypto.randomUUID();
-      await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, ownerOf(c));
-      return c.json(await scheduleView(c.env, id, ownerOf(c)), 201);
+      await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, owner);
+      return await scheduleView(c.env, id, owner);
     },
   );
 
@@ -277,18 +276,17 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/schedules/{id}',
     'A watched drift schedule with the STE runs its stage changes launched',
     { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [404] },
-    async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+    async (c, { params, owner }) => await scheduleView(c.env, params.id, owner),
   );
 
   routes.delete(
     '/v1/ste/schedules/{id}',
     'Stop watching a drift schedule (runs already launched continue)',
     { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await scheduleView(c.env, id, ownerOf(c));
+    async (c, { params: { id }, owner }) => {
+      await scheduleView(c.env, id, owner);
       await deleteSteSchedule(c.env.DB, id);
-      return c.body(null, 204);
+      return;
     },
   );
 
@@ -296,9 +294,9 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/runs',
     "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
     { body: CreateSteRunJson, ok: [202, 'The run', SteRunView] },
-    async (c) => {
-      const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
-      return c.json(await runView(c.env, run), 202);
+    async (c, { body, owner }) => {
+      const { run } = await launchSteRun(c.env, body, { ownerId: owner.id });
+      return await runView(c.env, run);
     },
   );
 
@@ -310,13 +308,12 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
       'A page of runs',
       SteRunView,
     ),
-    async (c) => {
-      const q = c.req.valid('query');
-      const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
+    async (c, { query: q, owner }) => {
+      const page = await listSteRuns(c.env.DB, { ...q, owner });
       linkNext(c, page.nextCursor);
       const items = [];
       for (const r of page.items) items.push(await runView(c.env, r));
-      return c.json({ items, nextCursor: page.nextCursor }, 200);
+      return { items, nextCursor: page.nextCursor };
     },
   );
 
@@ -324,21 +321,19 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/runs/{id}',
     'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
     { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
-    async (c) =>
-      c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
+    async (c, { params: { id }, owner }) => runView(c.env, await runOrProblem(c.env, id, owner)),
   );
 
   routes.delete(
     '/v1/ste/runs/{id}',
     'Cancel an STE run: queued tools never start, running tools stop',
     { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await runOrProblem(c.env, id, ownerOf(c));
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner);
       const running = await cancelSteRun(c.env.DB, id);
       // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
       for (const tool of running) await steStub(c.env, id, tool).cancel();
-      return c.json(await runView(c.env, await runOrProblem(c.env, id, ownerOf(c))), 200);
+      return await runView(c.env, await runOrProblem(c.env, id, owner));
     },
   );
 
@@ -346,10 +341,8 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/runs/{id}/events',
     'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
     { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const owner = ownerOf(c);
-      await runOrProblem(c.env, id, ownerOf(c)); // 404 before the stream starts
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner); // 404 before the stream starts
       return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
     },
   );
@@ -375,9 +368,8 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
       ],
       problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await runOrProblem(c.env, id, ownerOf(c));
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner);
       return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
     },
   );
@@ -386,9 +378,9 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/exemplars',
     'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
     itemsPage(ExemplarQuery.extend(pageParams(300, 50, 200)), 'A page of exemplars', SteExemplarView),
-    async (c) => {
-      const page = await listSteExemplars(c.env.DB, { ...c.req.valid('query'), owner: ownerOf(c) });
-      return c.json(pageAnswer(c, page, exemplarView), 200);
+    async (c, { query, owner }) => {
+      const page = await listSteExemplars(c.env.DB, { ...query, owner });
+      return pageAnswer(c, page, exemplarView);
     },
   );
 
