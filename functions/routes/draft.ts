@@ -25,6 +25,7 @@ import {
 import type { Owner } from '../../edge/stores/owners.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
+import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
 
@@ -138,17 +139,7 @@ function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
 }
 
 function toolView(t: DraftToolRow): z.infer<typeof DraftToolView> {
-  return {
-    key: t.toolKey,
-    status: t.status,
-    phase: t.phase,
-    iteration: t.iteration,
-    modelCalls: t.modelCalls,
-    toolCalls: t.toolCalls,
-    deltas: t.deltas as z.infer<typeof DeltaPoint>[],
-    stop: t.stop,
-    error: t.error,
-  };
+  return toView(DraftToolView, t, { key: t.toolKey, deltas: t.deltas as z.infer<typeof DeltaPoint>[] });
 }
 
 function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftRunView> {

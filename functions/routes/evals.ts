@@ -28,6 +28,7 @@ import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
+import { toView } from '../schemas/view.ts';
 
 const Cell = z.object({
   dataset: z.string(),
@@ -273,23 +274,5 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
 });
 
 function resultView(r: EvalResultRow): z.infer<typeof EvalResultSchema> {
-  return {
-    id: r.id,
-    method: r.method,
-    surface: r.surface,
-    taskId: r.taskId,
-    dataset: r.dataset,
-    difficulty: r.difficulty,
-    question: r.question,
-    answer: r.answer,
-    correct: r.correct,
-    ending: r.ending,
-    errorClass: r.errorClass,
-    steps: r.steps,
-    modelCalls: r.modelCalls,
-    inputTokens: r.inputTokens,
-    outputTokens: r.outputTokens,
-    latencyMs: r.latencyMs,
-    links: { self: `/v1/evals/${r.evalId}/results/${r.id}` },
-  };
+  return toView(EvalResultSchema, r, { links: { self: `/v1/evals/${r.evalId}/results/${r.id}` } });
 }

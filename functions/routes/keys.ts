@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
+import { toView } from '../schemas/view.ts';
 
 const KeyId = z
   .string()
@@ -57,18 +58,7 @@ const IssuedKey = ApiKey.extend({
 }).openapi('IssuedKey');
 
 function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    ratePerMinute: k.ratePerMinute,
-    rateBurst: k.rateBurst,
-    modelCallQuota: k.modelCallQuota,
-    modelCallsUsed: k.modelCallsUsed,
-    createdAt: new Date(k.createdAt).toISOString(),
-    revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
-    links: { self: `/v1/keys/${k.id}` },
-  };
+  return toView(ApiKey, k, { links: { self: `/v1/keys/${k.id}` } });
 }
 
 export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {

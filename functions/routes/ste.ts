@@ -39,6 +39,7 @@ import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
+import { toView } from '../schemas/view.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
 
@@ -213,22 +214,7 @@ async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<St
 }
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
-  return {
-    id: r.id,
-    run: r.runId,
-    surface: r.surfaceId,
-    surfaceVersion: r.surfaceVersion,
-    tool: r.tool,
-    query: r.query,
-    action: r.action,
-    actionInput: r.actionInput,
-    observation: r.observation,
-    finalAnswer: r.finalAnswer,
-    paraphraseOf: r.paraphraseOf,
-    episode: r.episode,
-    trial: r.trial,
-    createdAt: new Date(r.createdAt).toISOString(),
-  };
+  return toView(SteExemplarView, r, { run: r.runId, surface: r.surfaceId });
 }
 
 /** What the run's event stream sends: status and progress, done once the run is no longer queued or running. */
