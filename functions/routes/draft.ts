@@ -267,7 +267,6 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
       if (!(await deleteDraftWatch(c.env, id, owner))) {
         throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
       }
-      return;
     },
   );
 

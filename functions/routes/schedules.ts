@@ -198,7 +198,6 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
     async (c, { params, owner }) => {
       const row = await findSchedule(c.env, params.id, owner);
       await deleteSchedule(c.env, row.id);
-      return;
     },
   );
 });

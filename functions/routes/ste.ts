@@ -272,7 +272,6 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     async (c, { params: { id }, owner }) => {
       await scheduleView(c.env, id, owner);
       await deleteSteSchedule(c.env.DB, id);
-      return;
     },
   );
 

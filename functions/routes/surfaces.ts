@@ -219,7 +219,6 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
       if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
       if (!(await deleteSurface(c.env, id)))
         throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
-      return;
     },
   );
 });
