@@ -1,8 +1,10 @@
 /** Helpers shared by route modules for their OpenAPI descriptions. */
 import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
-import { isAdminGate, type Role, requireKey } from './auth.ts';
+import { isAdminGate, ownerOf, type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
 import { rateLimit } from './rate-limit.ts';
 
@@ -100,8 +102,25 @@ type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B
   body?: B;
   ok: Ok<C, S, M>;
   problems?: readonly number[];
+  /** `false`: the route documents exactly `problems` (and 401/429 if keyed), not those its request implies. */
+  impliedProblems?: false;
   responses?: Record<string, unknown>;
 };
+
+/**
+ * The problems a route's request implies, so a route does not restate them: any validated input (path
+ * parameters, query or body) can fail its schema (400); a JSON body can be too large (413, the app's body limit)
+ * or of another media type (415).
+ */
+function impliedProblems(spec: {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  impliedProblems?: false;
+}): number[] {
+  if (spec.impliedProblems === false) return [];
+  return [...(spec.params || spec.query || spec.body ? [400] : []), ...(spec.body ? [413, 415] : [])];
+}
 
 /**
  * One OpenAPI route declared by what differs between routes; the `createRoute` config it builds has the field
@@ -139,21 +158,73 @@ export function jsonRoute<
         ? { description: okDescription, content: { [mediaType]: { schema } } }
         : { description: okDescription },
       ...spec.responses,
-      ...problemResponses(...problems, ...(role ? AUTH_PROBLEMS : [])),
+      ...problemResponses(
+        ...new Set([...impliedProblems(spec), ...problems, ...(role ? AUTH_PROBLEMS : [])]),
+      ),
     },
   }) as unknown as RouteOf<P, Q, B, C, S, M>;
 }
 
 declare const APP: OpenAPIHono<AppEnv>;
-/** What `app.openapi(route, handler, hook)` takes for a route: its params, query and body typed from the route. */
-type HandlerOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[1];
+/** The context `app.openapi(route, handler)` gives a handler of a route: its params, query and body typed from the route. */
+type ContextOf<R extends RouteConfig> = Parameters<Parameters<typeof APP.openapi<R>>[1]>[0];
 type HookOf<R extends RouteConfig> = Parameters<typeof APP.openapi<R>>[2];
 
 /**
+ * What a route's handler is given besides its context: the request as validated against what the route
+ * declares (`params`, `query`, a JSON `body`) and the owner the request acts for (`ownerOf`, read on a keyed
+ * route only: a public route has none).
+ */
+export type RouteInput<P, Q, B> = {
+  params: P extends z.ZodType ? z.output<P> : undefined;
+  query: Q extends z.ZodType ? z.output<Q> : undefined;
+  body: B extends z.ZodType ? z.output<B> : undefined;
+  readonly owner: Owner;
+};
+
+/** What a handler answers: its success result (the `ok` schema's value; none for a body-less `ok`) or a Response. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the handler of a body-less `ok` returns nothing
+type RouteResult<S extends z.ZodType> = Response | ([S] extends [never] ? void : z.input<S>);
+
+export type RouteHandler<R extends RouteConfig, P, Q, B, S extends z.ZodType> = (
+  c: ContextOf<R>,
+  input: RouteInput<P, Q, B>,
+) => RouteResult<S> | Promise<RouteResult<S>>;
+
+/**
+ * The handler `app.openapi` is given for a route: it validates nothing itself (the route's validators have run),
+ * hands `handler` the validated request and the owner, and answers a result that is not a Response as the route's
+ * `ok` (JSON with its status; no body for a body-less `ok`).
+ */
+function answering<P, Q, B, S extends z.ZodType>(
+  parts: { params?: P; query?: Q; body?: B; ok: readonly [number, string, ...unknown[]] },
+  handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => unknown,
+) {
+  const [status] = parts.ok;
+  return async (c: Context<AppEnv>) => {
+    const valid = c.req.valid.bind(c.req) as (target: string) => unknown;
+    const input = {
+      params: parts.params ? valid('param') : undefined,
+      query: parts.query ? valid('query') : undefined,
+      body: parts.body ? valid('json') : undefined,
+      get owner() {
+        return ownerOf(c);
+      },
+    } as RouteInput<P, Q, B>;
+    const result = (await handler(c, input)) as RouteResult<S>;
+    if (result instanceof Response) return result;
+    return result === undefined
+      ? c.body(null, status as StatusCode)
+      : c.json(result, status as ContentfulStatusCode);
+  };
+}
+
+/**
  * The routes of one module, each declared where its handler is: `routes.get(path, summary, parts, handler)` is
- * `app.openapi(jsonRoute({ method: 'get', path, tag, summary, role, ...parts }), handler, hook)`. The tag and (unless a
- * route says otherwise with `role`) who may call them are named once: `role` puts every route behind a key, none
- * makes them public. Routes are registered (and so listed in `/openapi.json`) in the order they are declared.
+ * `app.openapi(jsonRoute({ method: 'get', path, tag, summary, role, ...parts }), …, hook)`, and `handler(c, { params,
+ * query, body, owner })` answers its result (or a Response). The tag and (unless a route says otherwise with
+ * `role`) who may call them are named once: `role` puts every route behind a key, none makes them public. Routes
+ * are registered (and so listed in `/openapi.json`) in the order they are declared.
  */
 export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
   const verb =
@@ -162,11 +233,15 @@ export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
       path: string,
       summary: string,
       parts: RouteParts<C, S, M, P, Q, B>,
-      handler: HandlerOf<RouteOf<P, Q, B, C, S, M>>,
+      handler: RouteHandler<RouteOf<P, Q, B, C, S, M>, P, Q, B, S>,
       hook?: HookOf<RouteOf<P, Q, B, C, S, M>>,
     ): void => {
       const route = jsonRoute<C, S, M, P, Q, B>({ method, path, tag, summary, role, ...parts });
-      (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, handler, hook);
+      const answer = answering<P, Q, B, S>(
+        parts,
+        handler as (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => unknown,
+      );
+      (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, answer, hook);
     };
   return {
     get: verb('get'),
@@ -202,10 +277,10 @@ export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
 
 /**
  * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`), a page of
- * `item` under `items` (`pageOf`) and a 400 for a query that fails its schema.
+ * `item` under `items` (`pageOf`) (a 400 for a query that fails its schema is implied).
  */
 export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, description: string, item: T) {
-  return { query, ok: [200, description, pageOf(item, 'items')] as const, problems: [400] };
+  return { query, ok: [200, description, pageOf(item, 'items')] as const };
 }
 
 /** Path parameters `{ id }` with the given id schema. */

@@ -111,7 +111,7 @@ export const registerDocsRoutes = routeModule('System', 'public', (routes, app) 
     '/openapi.json',
     'This API as an OpenAPI 3.1 document',
     { ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())] },
-    (c) => c.json(openApiDocument(app) as unknown as Record<string, unknown>, 200),
+    () => openApiDocument(app) as unknown as Record<string, unknown>,
   );
   routes.get(
     '/docs',
@@ -126,9 +126,9 @@ export const registerDocsRoutes = routeModule('System', 'public', (routes, app) 
       params: z.object({ slug: z.string() }),
       ok: [200, 'HTML page', z.string(), 'text/html'],
       problems: [404],
+      impliedProblems: false, // any slug is a valid string: an unknown one is a 404, never a 400
     },
-    (c) => {
-      const { slug } = c.req.valid('param');
+    (c, { params: { slug } }) => {
       const p = PROBLEM_TYPES[slug as ProblemSlug];
       if (!p) return c.notFound();
       return c.html(

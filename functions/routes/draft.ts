@@ -23,9 +23,9 @@ import {
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
-import { ownerOf } from '../http/auth.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
+import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
 
@@ -139,17 +139,7 @@ function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
 }
 
 function toolView(t: DraftToolRow): z.infer<typeof DraftToolView> {
-  return {
-    key: t.toolKey,
-    status: t.status,
-    phase: t.phase,
-    iteration: t.iteration,
-    modelCalls: t.modelCalls,
-    toolCalls: t.toolCalls,
-    deltas: t.deltas as z.infer<typeof DeltaPoint>[],
-    stop: t.stop,
-    error: t.error,
-  };
+  return toView(DraftToolView, t, { key: t.toolKey, deltas: t.deltas as z.infer<typeof DeltaPoint>[] });
 }
 
 function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftRunView> {
@@ -191,11 +181,11 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [400, 404, 413, 415] },
-    async (c) => {
-      const id = await startDraftRun(c.env, c.req.valid('json'), ownerOf(c));
-      const found = await runOr404(c.env, id, ownerOf(c));
-      return c.json(runView(found.run, found.tools), 202);
+    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [404] },
+    async (c, { body, owner }) => {
+      const id = await startDraftRun(c.env, body, owner);
+      const found = await runOr404(c.env, id, owner);
+      return runView(found.run, found.tools);
     },
   );
 
@@ -213,11 +203,9 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
           .openapi({ description: 'createdAt of the last run seen.' }),
       }),
       ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
-      problems: [400],
     },
-    async (c) => {
-      const { limit, before } = c.req.valid('query');
-      const rows = await listDraftRuns(c.env, limit, before, ownerOf(c));
+    async (c, { query: { limit, before }, owner }) => {
+      const rows = await listDraftRuns(c.env, limit, before, owner);
       const runs = [];
       for (const r of rows) {
         const found = await getDraftRun(c.env, r.id);
@@ -226,39 +214,38 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
       const last = rows.at(-1);
       const next =
         rows.length === limit && last ? `/v1/draft/runs?limit=${limit}&before=${last.createdAt}` : null;
-      return c.json({ runs, next }, 200);
+      return { runs, next };
     },
   );
 
   routes.get(
     '/v1/draft/runs/{id}',
     'A DRAFT run: progress and the Δ history of every tool',
-    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404] },
-    async (c) => {
-      const found = await runOr404(c.env, c.req.valid('param').id, ownerOf(c));
-      return c.json(runView(found.run, found.tools), 200);
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [404] },
+    async (c, { params, owner }) => {
+      const found = await runOr404(c.env, params.id, owner);
+      return runView(found.run, found.tools);
     },
   );
 
   routes.delete(
     '/v1/draft/runs/{id}',
     'Cancel a DRAFT run: queued tools never start, running tools stop',
-    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [400, 404, 409] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await stopDraftRun(c.env, id, ownerOf(c));
-      const after = await runOr404(c.env, id, ownerOf(c));
-      return c.json(runView(after.run, after.tools), 200);
+    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [404, 409] },
+    async (c, { params: { id }, owner }) => {
+      await stopDraftRun(c.env, id, owner);
+      const after = await runOr404(c.env, id, owner);
+      return runView(after.run, after.tools);
     },
   );
 
   routes.post(
     '/v1/draft/watches',
     'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
-    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView], problems: [400, 413, 415] },
-    async (c) => {
-      const row = await createWatch(c.env, c.req.valid('json'), ownerOf(c));
-      return c.json(watchView(row), 201);
+    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView] },
+    async (c, { body, owner }) => {
+      const row = await createWatch(c.env, body, owner);
+      return watchView(row);
     },
   );
 
@@ -266,22 +253,20 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     '/v1/draft/watches',
     'DRAFT watches',
     { ok: [200, 'Watches', z.object({ watches: z.array(DraftWatchView) })] },
-    async (c) => {
-      const rows = await listDraftWatches(c.env, false, ownerOf(c));
-      return c.json({ watches: rows.map(watchView) }, 200);
+    async (c, { owner }) => {
+      const rows = await listDraftWatches(c.env, false, owner);
+      return { watches: rows.map(watchView) };
     },
   );
 
   routes.delete(
     '/v1/draft/watches/{id}',
     'Stop following (runs already launched go on)',
-    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [400, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      if (!(await deleteDraftWatch(c.env, id, ownerOf(c)))) {
+    { params: z.object({ id: Id }), ok: [204, 'Deleted'], problems: [404] },
+    async (c, { params: { id }, owner }) => {
+      if (!(await deleteDraftWatch(c.env, id, owner))) {
         throw new ProblemError('not-found', { detail: `No DRAFT watch with id ${id}.` });
       }
-      return c.body(null, 204);
     },
   );
 
@@ -297,12 +282,10 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
         }),
       }),
       ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { format } = c.req.valid('query');
-      const set = await docsetOr404(c.env, id, ownerOf(c));
+    async (c, { params: { id }, query: { format }, owner }) => {
+      const set = await docsetOr404(c.env, id, owner);
       const content =
         format === 'json'
           ? { id, ...set }
@@ -311,7 +294,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
             : format === 'json-schema'
               ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set) }
               : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set) };
-      return c.json(content as Record<string, unknown>, 200);
+      return content as Record<string, unknown>;
     },
   );
 
@@ -322,12 +305,10 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
       params: idParams(Id),
       query: z.object({ against: Id }),
       ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { against } = c.req.valid('query');
-      const set = await docsetOr404(c.env, id, ownerOf(c));
+    async (c, { params: { id }, query: { against }, owner }) => {
+      const set = await docsetOr404(c.env, id, owner);
       const otherId = against === 'parent' ? set.parent : against;
       if (!otherId) {
         throw new ProblemError('validation-error', {
@@ -335,8 +316,8 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
           errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'no parent set' }],
         });
       }
-      const other = await docsetOr404(c.env, otherId, ownerOf(c));
-      return c.json({ id, against: otherId, tools: docsetDiff(set, other) }, 200);
+      const other = await docsetOr404(c.env, otherId, owner);
+      return { id, against: otherId, tools: docsetDiff(set, other) };
     },
   );
 });

@@ -23,12 +23,12 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
-import { ownerOf } from '../http/auth.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
+import { toView } from '../schemas/view.ts';
 
 const Cell = z.object({
   dataset: z.string(),
@@ -170,11 +170,9 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     {
       body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
       ok: [202, 'The evaluation, running', EvalSummary],
-      problems: [400, 413, 415],
     },
-    async (c) => {
-      const suite: EvalSuite = c.req.valid('json');
-      const owner = ownerOf(c);
+    async (c, { body, owner }) => {
+      const suite: EvalSuite = body;
       await assertSurfacesExist(c.env, suite, '', owner);
       const launch = await launchEval(c.env, suite, { ownerId: owner.id });
       const row = await findEval(c.env, launch.id, owner);
@@ -185,52 +183,47 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   routes.get(
     '/v1/evals',
     'Evaluations, newest first',
-    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')], problems: [400] },
-    async (c) => {
-      const q = c.req.valid('query');
-      return c.json(await listEvalSummaries(c.env, { ...q, owner: ownerOf(c) }), 200);
+    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')] },
+    async (c, { query: q, owner }) => {
+      return await listEvalSummaries(c.env, { ...q, owner });
     },
   );
 
   routes.get(
     '/v1/evals/{id}',
     'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [400, 404] },
-    async (c) => {
-      const row = await findEval(c.env, c.req.valid('param').id, ownerOf(c));
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [404] },
+    async (c, { params, owner }) => {
+      const row = await findEval(c.env, params.id, owner);
       const suite = row.suite as EvalSuite;
       const rows = await resultRows(c.env, row.id);
       const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
-      return c.json(
-        {
-          ...evalSummary(row, rows.length, agg.successRate),
-          suite: suite as unknown as Record<string, unknown>,
-          model: row.model as { provider: string; name: string; simulated: boolean },
-          columns: agg.columns,
-          table: agg.table,
-          taxonomy: {
-            categories: [...agg.taxonomy.categories],
-            groups: [...agg.taxonomy.groups],
-            rows: agg.taxonomy.rows,
-          },
-          usage: agg.usage,
-          comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
+      return {
+        ...evalSummary(row, rows.length, agg.successRate),
+        suite: suite as unknown as Record<string, unknown>,
+        model: row.model as { provider: string; name: string; simulated: boolean },
+        columns: agg.columns,
+        table: agg.table,
+        taxonomy: {
+          categories: [...agg.taxonomy.categories],
+          groups: [...agg.taxonomy.groups],
+          rows: agg.taxonomy.rows,
         },
-        200,
-      );
+        usage: agg.usage,
+        comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
+      };
     },
   );
 
   routes.delete(
     '/v1/evals/{id}',
     'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
-    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [400, 404] },
-    async (c) => {
-      const id = c.req.valid('param').id;
-      await findEval(c.env, id, ownerOf(c));
+    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [404] },
+    async (c, { params: { id }, owner }) => {
+      await findEval(c.env, id, owner);
       await cancelEval(c.env, id);
-      const row = await findEval(c.env, id, ownerOf(c));
-      return c.json(summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)), 200);
+      const row = await findEval(c.env, id, owner);
+      return summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id));
     },
   );
 
@@ -241,12 +234,10 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
       params: idParams(EvalId),
       query: ResultsQuery,
       ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const id = c.req.valid('param').id;
-      const q = c.req.valid('query');
-      await findEval(c.env, id, ownerOf(c));
+    async (c, { params: { id }, query: q, owner }) => {
+      await findEval(c.env, id, owner);
       const { limit, cursor, correct, ...filter } = q;
       const page = await listResults(
         c.env,
@@ -254,7 +245,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
         { ...filter, ...(correct ? { correct: correct === 'true' } : {}) },
         { limit, cursor },
       );
-      return c.json({ results: page.items.map(resultView), nextCursor: page.nextCursor }, 200);
+      return { results: page.items.map(resultView), nextCursor: page.nextCursor };
     },
   );
 
@@ -264,11 +255,10 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     {
       params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
       ok: [200, 'The task run', EvalResultDetail],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id, resultId } = c.req.valid('param');
-      await findEval(c.env, id, ownerOf(c));
+    async (c, { params: { id, resultId }, owner }) => {
+      await findEval(c.env, id, owner);
       const row = await getResult(c.env, id, resultId);
       if (!row)
         throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });
@@ -278,29 +268,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
         gold = (await getTask(c.env, row.taskId))?.gold ?? null;
       }
       const trajectory = row.trajectory as z.infer<typeof EvalResultDetail>['trajectory'];
-      return c.json({ ...resultView(row), gold, trajectory }, 200);
+      return { ...resultView(row), gold, trajectory };
     },
   );
 });
 
 function resultView(r: EvalResultRow): z.infer<typeof EvalResultSchema> {
-  return {
-    id: r.id,
-    method: r.method,
-    surface: r.surface,
-    taskId: r.taskId,
-    dataset: r.dataset,
-    difficulty: r.difficulty,
-    question: r.question,
-    answer: r.answer,
-    correct: r.correct,
-    ending: r.ending,
-    errorClass: r.errorClass,
-    steps: r.steps,
-    modelCalls: r.modelCalls,
-    inputTokens: r.inputTokens,
-    outputTokens: r.outputTokens,
-    latencyMs: r.latencyMs,
-    links: { self: `/v1/evals/${r.evalId}/results/${r.id}` },
-  };
+  return toView(EvalResultSchema, r, { links: { self: `/v1/evals/${r.evalId}/results/${r.id}` } });
 }

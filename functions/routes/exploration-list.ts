@@ -6,7 +6,6 @@
  */
 import { z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
-import { ownerOf } from '../http/auth.ts';
 import { pageParams } from '../http/keyset.ts';
 import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -61,32 +60,28 @@ export const registerExplorationListRoutes = routeModule('Explorations', 'user',
     '/v1/explorations',
     'Explorations, newest first, with tree counts; by cursor',
     itemsPage(ListQuery, 'A page of explorations', ExplorationItem),
-    async (c) => {
-      const q = c.req.valid('query');
-      const page = await listExplorations(c.env, { ...q, owner: ownerOf(c) });
-      return c.json(
-        {
-          items: page.items.map(({ row: r, finished, solved }) => {
-            const config = r.config as StoredConfig;
-            return {
-              id: r.id,
-              status: r.status,
-              trees: r.treesTotal,
-              finished,
-              solved,
-              surface: config.surface ?? null,
-              promptSurface: config.promptSurface ?? null,
-              tasks: config.taskIds?.length ?? 0,
-              mode: config.search?.mode ?? null,
-              createdAt: new Date(r.createdAt).toISOString(),
-              updatedAt: new Date(r.updatedAt).toISOString(),
-              links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
-            };
-          }),
-          nextCursor: page.nextCursor,
-        },
-        200,
-      );
+    async (c, { query: q, owner }) => {
+      const page = await listExplorations(c.env, { ...q, owner });
+      return {
+        items: page.items.map(({ row: r, finished, solved }) => {
+          const config = r.config as StoredConfig;
+          return {
+            id: r.id,
+            status: r.status,
+            trees: r.treesTotal,
+            finished,
+            solved,
+            surface: config.surface ?? null,
+            promptSurface: config.promptSurface ?? null,
+            tasks: config.taskIds?.length ?? 0,
+            mode: config.search?.mode ?? null,
+            createdAt: new Date(r.createdAt).toISOString(),
+            updatedAt: new Date(r.updatedAt).toISOString(),
+            links: { self: `/v1/explorations/${r.id}`, trees: `/v1/explorations/${r.id}/trees` },
+          };
+        }),
+        nextCursor: page.nextCursor,
+      };
     },
   );
 
@@ -97,31 +92,26 @@ export const registerExplorationListRoutes = routeModule('Explorations', 'user',
       params: idParams(z.string().min(1).max(100)),
       query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
       ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { limit } = c.req.valid('query');
-      if (!(await getExploration(c.env, id, ownerOf(c))))
+    async (c, { params: { id }, query: { limit }, owner }) => {
+      if (!(await getExploration(c.env, id, owner)))
         throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
       const rows = await listTrees(c.env, id, limit);
-      return c.json(
-        {
-          items: rows.map((t) => ({
-            id: t.id,
-            taskId: t.taskId,
-            treeIndex: t.treeIndex,
-            status: t.status,
-            solved: t.solved ?? null,
-            nodes: t.nodes,
-            iterations: t.iterations,
-            modelCalls: t.modelCalls,
-            updatedAt: new Date(t.updatedAt).toISOString(),
-            links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
-          })),
-        },
-        200,
-      );
+      return {
+        items: rows.map((t) => ({
+          id: t.id,
+          taskId: t.taskId,
+          treeIndex: t.treeIndex,
+          status: t.status,
+          solved: t.solved ?? null,
+          nodes: t.nodes,
+          iterations: t.iterations,
+          modelCalls: t.modelCalls,
+          updatedAt: new Date(t.updatedAt).toISOString(),
+          links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
+        })),
+      };
     },
   );
 });

@@ -27,7 +27,6 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import { ownerOf } from '../http/auth.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
@@ -248,14 +247,12 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       body: CreateExploration,
       ok: [202, 'The exploration', ExplorationView],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body, owner }) => {
       await requireSurface(c.env, body.surface, 'surface');
       await requireSurface(c.env, body.promptSurface, 'promptSurface');
       textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
-      const owner = ownerOf(c);
       await assertModelCallsLeft(c.env, owner.id);
       const taskIds = await resolveTasks(c.env, body.tasks);
       const total = taskIds.length * body.treesPerTask;
@@ -304,15 +301,15 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
           { id: `${id}:${row.id}` },
         );
       }
-      return c.json(await explorationView(c.env, id, owner), 202);
+      return await explorationView(c.env, id, owner);
     },
   );
 
   routes.get(
     '/v1/explorations/{id}',
     'Status, tree counts, success rate so far and usage of an exploration',
-    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
-    async (c) => c.json(await explorationView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
+    async (c, { params, owner }) => await explorationView(c.env, params.id, owner),
   );
 
   routes.get(
@@ -321,11 +318,9 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(ExplorationId),
       ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const owner = ownerOf(c);
+    async (c, { params: { id }, owner }) => {
       await explorationView(c.env, id, owner); // 404 before the stream starts
       return progressEvents(
         c,
@@ -338,13 +333,11 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
   routes.delete(
     '/v1/explorations/{id}',
     'Cancel an exploration: queued trees never start, running trees stop',
-    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [400, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const owner = ownerOf(c);
+    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
+    async (c, { params: { id }, owner }) => {
       await explorationView(c.env, id, owner);
       await cancelExploration(c.env, id);
-      return c.json(await explorationView(c.env, id, owner), 200);
+      return await explorationView(c.env, id, owner);
     },
   );
 
@@ -354,12 +347,11 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The tree', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const view = await treeOrProblem(c.env, id, ownerOf(c));
-      return c.json(view as unknown as Record<string, unknown>, 200);
+    async (c, { params: { id }, owner }) => {
+      const view = await treeOrProblem(c.env, id, owner);
+      return view as unknown as Record<string, unknown>;
     },
   );
 
@@ -369,11 +361,10 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await treeOrProblem(c.env, id, ownerOf(c));
+    async (c, { params: { id }, owner }) => {
+      await treeOrProblem(c.env, id, owner);
       const tree = treeStub(c.env, id);
       return progressEvents(
         c,

@@ -28,7 +28,6 @@ import {
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
-import { ownerOf } from '../http/auth.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -108,11 +107,10 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
         'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
       query: SftQuery,
       ok: ndjsonOk('SFT records'),
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { format, ...query } = c.req.valid('query');
-      const f = { ...query, owner: ownerOf(c) };
+    async (c, { query: { format, ...query }, owner }) => {
+      const f = { ...query, owner };
       await requireExploration(c.env, f);
       return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
     },
@@ -126,10 +124,10 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
         'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
       query: ExportFilter,
       ok: ndjsonOk('DPO pairs'),
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const f = { ...c.req.valid('query'), owner: ownerOf(c) };
+    async (c, { query, owner }) => {
+      const f = { ...query, owner };
       await requireExploration(c.env, f);
       return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
     },

@@ -30,25 +30,21 @@ export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
       role: 'user',
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The job', JobSchema],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
+    async (c, { params: { id } }) => {
       const job = await foundOr404(getJob(c.env, id), 'job', id);
-      return c.json(
-        {
-          id: job.id,
-          kind: job.kind,
-          status: job.status,
-          attempts: job.attempts,
-          result: job.result ?? undefined,
-          error: job.error,
-          createdAt: iso(job.createdAt) as string,
-          updatedAt: iso(job.updatedAt) as string,
-          finishedAt: iso(job.finishedAt),
-        },
-        200,
-      );
+      return {
+        id: job.id,
+        kind: job.kind,
+        status: job.status,
+        attempts: job.attempts,
+        result: job.result ?? undefined,
+        error: job.error,
+        createdAt: iso(job.createdAt) as string,
+        updatedAt: iso(job.updatedAt) as string,
+        finishedAt: iso(job.finishedAt),
+      };
     },
   );
 
@@ -61,7 +57,7 @@ export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
     },
     async (c) => {
       const { id } = await enqueueJob(c.env, CANARY, { enqueuedAt: Date.now() });
-      return c.json({ id, status: 'queued' as const }, 202);
+      return { id, status: 'queued' as const };
     },
   );
 });

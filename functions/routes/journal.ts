@@ -47,10 +47,9 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
         'A page of entries',
         z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
       ],
-      problems: [400, 403],
+      problems: [403],
     },
-    async (c) => {
-      const { limit, before, ...filter } = c.req.valid('query');
+    async (c, { query: { limit, before, ...filter } }) => {
       const page = await listJournal(c.env, filter, { limit, before });
       return c.json(
         {
@@ -68,8 +67,8 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
     {
       query: Filter,
       ok: [200, 'How many were deleted', z.object({ deleted: z.number().int() })],
-      problems: [400, 403],
+      problems: [403],
     },
-    async (c) => c.json({ deleted: await deleteJournal(c.env, c.req.valid('query')) }, 200),
+    async (c, { query }) => ({ deleted: await deleteJournal(c.env, query) }),
   );
 });

@@ -59,10 +59,9 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
     {
       body: CallSchema,
       ok: [200, 'The observation and the next state', ResultSchema],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body }) => {
       let gold: unknown;
       if (body.tool === 'Finish') {
         if (!body.taskId) {
@@ -81,14 +80,11 @@ export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
         { tool: body.tool, args: body.args },
         edgeKernelDeps(c.env, gold),
       );
-      return c.json(
-        {
-          observation: result.observation,
-          state: result.state,
-          outcome: result.outcome,
-        } as z.infer<typeof ResultSchema>,
-        200,
-      );
+      return {
+        observation: result.observation,
+        state: result.state,
+        outcome: result.outcome,
+      } as z.infer<typeof ResultSchema>;
     },
   );
 });

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
+import { toView } from '../schemas/view.ts';
 
 const KeyId = z
   .string()
@@ -57,27 +58,16 @@ const IssuedKey = ApiKey.extend({
 }).openapi('IssuedKey');
 
 function view(k: ApiKeyInfo): z.infer<typeof ApiKey> {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    ratePerMinute: k.ratePerMinute,
-    rateBurst: k.rateBurst,
-    modelCallQuota: k.modelCallQuota,
-    modelCallsUsed: k.modelCallsUsed,
-    createdAt: new Date(k.createdAt).toISOString(),
-    revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
-    links: { self: `/v1/keys/${k.id}` },
-  };
+  return toView(ApiKey, k, { links: { self: `/v1/keys/${k.id}` } });
 }
 
 export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.post(
     '/v1/keys',
     'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
-    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [400, 403, 413, 415] },
-    async (c) => {
-      const { key, secret } = await issueKey(c.env, c.req.valid('json'));
+    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [403] },
+    async (c, { body }) => {
+      const { key, secret } = await issueKey(c.env, body);
       return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
     },
   );
@@ -86,17 +76,16 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
     '/v1/keys',
     'Issued user keys (admin), newest first, revoked ones included; never their secrets',
     { ok: [200, 'The keys', z.object({ items: z.array(ApiKey) })], problems: [403] },
-    async (c) => c.json({ items: (await listKeys(c.env)).map(view) }, 200),
+    async (c) => ({ items: (await listKeys(c.env)).map(view) }),
   );
 
   routes.delete(
     '/v1/keys/{id}',
     'Revoke a user key (admin): it answers 401 from then on; what it created stays',
-    { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [400, 403, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
+    { params: idParams(KeyId), ok: [200, 'The revoked key', ApiKey], problems: [403, 404] },
+    async (c, { params: { id } }) => {
       const key = await foundOr404(revokeKey(c.env, id), 'key', id);
-      return c.json(view(key), 200);
+      return view(key);
     },
   );
 });

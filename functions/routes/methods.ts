@@ -43,6 +43,6 @@ export const registerMethodRoutes = routeModule('Agents', 'public', (routes) => 
     '/v1/methods',
     'Agent methods (id, summary, options, memory, aids) and the aid slots',
     { ok: [200, 'The registry', MethodsSchema] },
-    (c) => c.json({ items: methodListing(), aids: aidListing() }, 200),
+    () => ({ items: methodListing(), aids: aidListing() }),
   );
 });

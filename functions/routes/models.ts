@@ -36,6 +36,6 @@ export const registerModelRoutes = routeModule('Models', 'public', (routes) => {
     '/v1/models',
     'Configured model providers and their capabilities (n, log-probabilities, seed, embeddings)',
     { ok: [200, 'The catalogue', CatalogSchema] },
-    (c) => c.json(modelCatalog(c.env), 200),
+    (c) => modelCatalog(c.env),
   );
 });

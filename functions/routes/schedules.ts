@@ -19,7 +19,6 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
@@ -119,15 +118,14 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
   routes.post(
     '/v1/schedules',
     'Schedule an evaluation suite with a cron expression',
-    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView], problems: [400, 413, 415] },
-    async (c) => {
-      const body = c.req.valid('json');
-      await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
+    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView] },
+    async (c, { body, owner }) => {
+      await assertSurfacesExist(c.env, body.suite, '/suite', owner);
       assertModelAvailable(c.env, body.suite);
       const now = Date.now();
       const row: ScheduleRow = {
         id: crypto.randomUUID(),
-        ownerId: ownerOf(c).id,
+        ownerId: owner.id,
         name: body.name,
         cron: body.cron.trim(),
         suite: body.suite,
@@ -145,22 +143,22 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
     '/v1/schedules',
     'Evaluation schedules',
     { ok: [200, 'Every schedule, oldest first', z.object({ schedules: z.array(ScheduleView) })] },
-    async (c) => {
-      const rows = await listSchedules(c.env, ownerOf(c));
+    async (c, { owner }) => {
+      const rows = await listSchedules(c.env, owner);
       const out = [];
       for (const r of rows) out.push(await scheduleView(c.env, r));
-      return c.json({ schedules: out }, 200);
+      return { schedules: out };
     },
   );
 
   routes.get(
     '/v1/schedules/{id}',
     'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [400, 404] },
-    async (c) => {
-      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
+    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [404] },
+    async (c, { params, owner }) => {
+      const row = await findSchedule(c.env, params.id, owner);
       const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
-      return c.json({ ...(await scheduleView(c.env, row)), runs: runs.evals }, 200);
+      return { ...(await scheduleView(c.env, row)), runs: runs.evals };
     },
   );
 
@@ -171,13 +169,12 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
       params: ScheduleId,
       body: UpdateSchedule,
       ok: [200, 'The schedule', ScheduleView],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
-    async (c) => {
-      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
-      const body = c.req.valid('json');
+    async (c, { params, body, owner }) => {
+      const row = await findSchedule(c.env, params.id, owner);
       if (body.suite) {
-        await assertSurfacesExist(c.env, body.suite, '/suite', ownerOf(c));
+        await assertSurfacesExist(c.env, body.suite, '/suite', owner);
         assertModelAvailable(c.env, body.suite);
       }
       const next: ScheduleRow = {
@@ -190,18 +187,17 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
         updatedAt: Date.now(),
       };
       await updateSchedule(c.env, next);
-      return c.json(await scheduleView(c.env, next), 200);
+      return await scheduleView(c.env, next);
     },
   );
 
   routes.delete(
     '/v1/schedules/{id}',
     'Delete a schedule (its past runs are kept)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
-    async (c) => {
-      const row = await findSchedule(c.env, c.req.valid('param').id, ownerOf(c));
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
+    async (c, { params, owner }) => {
+      const row = await findSchedule(c.env, params.id, owner);
       await deleteSchedule(c.env, row.id);
-      return c.body(null, 204);
     },
   );
 });

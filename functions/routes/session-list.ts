@@ -12,7 +12,6 @@
  */
 import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
-import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { itemsPage, routeModule } from '../http/openapi.ts';
 
@@ -44,21 +43,18 @@ export const registerSessionListRoutes = routeModule('Sessions', 'user', (routes
     '/v1/sessions',
     'Recent sessions (from the call journal), most recently active first; by cursor',
     itemsPage(ListQuery, 'A page of sessions', SessionSummary),
-    async (c) => {
-      const page = await listJournalSessions(c.env, { ...c.req.valid('query'), owner: ownerOf(c) });
-      return c.json(
-        pageAnswer(c, page, ({ id, details: d, firstAt, lastAt }) => ({
-          id,
-          surfaces: d.surfaces,
-          calls: d.calls,
-          outcomes: d.outcomes,
-          finished: (d.outcomes.finished ?? 0) > 0,
-          firstAt: new Date(firstAt).toISOString(),
-          lastAt: new Date(lastAt).toISOString(),
-          links: { self: `/v1/sessions/${id}` },
-        })),
-        200,
-      );
+    async (c, { query, owner }) => {
+      const page = await listJournalSessions(c.env, { ...query, owner });
+      return pageAnswer(c, page, ({ id, details: d, firstAt, lastAt }) => ({
+        id,
+        surfaces: d.surfaces,
+        calls: d.calls,
+        outcomes: d.outcomes,
+        finished: (d.outcomes.finished ?? 0) > 0,
+        firstAt: new Date(firstAt).toISOString(),
+        lastAt: new Date(lastAt).toISOString(),
+        links: { self: `/v1/sessions/${id}` },
+      }));
     },
   );
 });

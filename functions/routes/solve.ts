@@ -23,7 +23,6 @@ import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import { ownerOf } from '../http/auth.ts';
 import { routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
@@ -109,10 +108,9 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
     {
       body: SolveBody,
       ok: [200, 'The answer and its trajectory', SolveResult],
-      problems: [400, 404, 413, 415],
+      problems: [404],
     },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body, owner }) => {
       let task: {
         id: string | null;
         question: string;
@@ -138,7 +136,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
         };
       }
       const surface = await requireSurface(c.env, body.surface, 'surface');
-      const aids = await requireAids(c.env, body.aids, body.promptSurface, '', ownerOf(c));
+      const aids = await requireAids(c.env, body.aids, body.promptSurface, '', owner);
       const model = textModelFor(c.env, body.model);
       const judged = task.gold !== undefined;
       const budget = body.search ?? { simulations: 8, k: 3 };
@@ -177,33 +175,30 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
         seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
         signal: c.req.raw.signal,
       });
-      return c.json(
-        {
-          answer: o.answer,
-          correct: judged ? o.correct : null,
-          ending: o.search ? (o.search.ending ?? 'open') : o.ending,
-          task: { id: task.id, question: task.question, dataset: task.dataset },
-          mode: body.mode,
-          trajectory: {
-            // The solve reports the outcome kind (`finished`), the evaluation its label (`finished:correct`).
-            steps: o.steps.map(
-              (s): Step => ({
-                text: s.text,
-                observation: s.observation,
-                ...(s.action !== undefined ? { action: s.action } : {}),
-                outcome: s.outcome.split(':')[0] as string,
-              }),
-            ),
-            toolUpdates: o.newTools,
-          },
-          search: o.search
-            ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
-            : null,
-          usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
-          model: { ...label, name: o.model },
+      return {
+        answer: o.answer,
+        correct: judged ? o.correct : null,
+        ending: o.search ? (o.search.ending ?? 'open') : o.ending,
+        task: { id: task.id, question: task.question, dataset: task.dataset },
+        mode: body.mode,
+        trajectory: {
+          // The solve reports the outcome kind (`finished`), the evaluation its label (`finished:correct`).
+          steps: o.steps.map(
+            (s): Step => ({
+              text: s.text,
+              observation: s.observation,
+              ...(s.action !== undefined ? { action: s.action } : {}),
+              outcome: s.outcome.split(':')[0] as string,
+            }),
+          ),
+          toolUpdates: o.newTools,
         },
-        200,
-      );
+        search: o.search
+          ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
+          : null,
+        usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
+        model: { ...label, name: o.model },
+      };
     },
   );
 });

@@ -39,6 +39,7 @@ import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
+import { toView } from '../schemas/view.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
 
@@ -162,7 +163,6 @@ const steSft = jsonRoute({
   role: 'user',
   query: ExemplarQuery,
   ok: ndjsonOk('SFT records'),
-  problems: [400],
 });
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
@@ -214,22 +214,7 @@ async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<St
 }
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
-  return {
-    id: r.id,
-    run: r.runId,
-    surface: r.surfaceId,
-    surfaceVersion: r.surfaceVersion,
-    tool: r.tool,
-    query: r.query,
-    action: r.action,
-    actionInput: r.actionInput,
-    observation: r.observation,
-    finalAnswer: r.finalAnswer,
-    paraphraseOf: r.paraphraseOf,
-    episode: r.episode,
-    trial: r.trial,
-    createdAt: new Date(r.createdAt).toISOString(),
-  };
+  return toView(SteExemplarView, r, { run: r.runId, surface: r.surfaceId });
 }
 
 /** What the run's event stream sends: status and progress, done once the run is no longer queued or running. */
@@ -249,9 +234,8 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView], problems: [400, 413, 415] },
-    async (c) => {
-      const body = c.req.valid('json');
+    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView] },
+    async (c, { body, owner }) => {
       for (const [i, stage] of body.schedule.stages.entries()) {
         if (!(await findSurface(c.env, stage.surface))) {
           throw new ProblemError('validation-error', {
@@ -269,37 +253,35 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
       }
       textModelFor(c.env, body.run.model);
       const id = crypto.randomUUID();
-      await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, ownerOf(c));
-      return c.json(await scheduleView(c.env, id, ownerOf(c)), 201);
+      await createSteSchedule(c.env.DB, { id, schedule: body.schedule, run: body.run }, owner);
+      return await scheduleView(c.env, id, owner);
     },
   );
 
   routes.get(
     '/v1/ste/schedules/{id}',
     'A watched drift schedule with the STE runs its stage changes launched',
-    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [400, 404] },
-    async (c) => c.json(await scheduleView(c.env, c.req.valid('param').id, ownerOf(c)), 200),
+    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [404] },
+    async (c, { params, owner }) => await scheduleView(c.env, params.id, owner),
   );
 
   routes.delete(
     '/v1/ste/schedules/{id}',
     'Stop watching a drift schedule (runs already launched continue)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [400, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await scheduleView(c.env, id, ownerOf(c));
+    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
+    async (c, { params: { id }, owner }) => {
+      await scheduleView(c.env, id, owner);
       await deleteSteSchedule(c.env.DB, id);
-      return c.body(null, 204);
     },
   );
 
   routes.post(
     '/v1/ste/runs',
     "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], problems: [400, 413, 415] },
-    async (c) => {
-      const { run } = await launchSteRun(c.env, c.req.valid('json'), { ownerId: ownerOf(c).id });
-      return c.json(await runView(c.env, run), 202);
+    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView] },
+    async (c, { body, owner }) => {
+      const { run } = await launchSteRun(c.env, body, { ownerId: owner.id });
+      return await runView(c.env, run);
     },
   );
 
@@ -311,46 +293,41 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
       'A page of runs',
       SteRunView,
     ),
-    async (c) => {
-      const q = c.req.valid('query');
-      const page = await listSteRuns(c.env.DB, { ...q, owner: ownerOf(c) });
+    async (c, { query: q, owner }) => {
+      const page = await listSteRuns(c.env.DB, { ...q, owner });
       linkNext(c, page.nextCursor);
       const items = [];
       for (const r of page.items) items.push(await runView(c.env, r));
-      return c.json({ items, nextCursor: page.nextCursor }, 200);
+      return { items, nextCursor: page.nextCursor };
     },
   );
 
   routes.get(
     '/v1/ste/runs/{id}',
     'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
-    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
-    async (c) =>
-      c.json(await runView(c.env, await runOrProblem(c.env, c.req.valid('param').id, ownerOf(c))), 200),
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
+    async (c, { params: { id }, owner }) => runView(c.env, await runOrProblem(c.env, id, owner)),
   );
 
   routes.delete(
     '/v1/ste/runs/{id}',
     'Cancel an STE run: queued tools never start, running tools stop',
-    { params: RunId, ok: [200, 'The run', SteRunView], problems: [400, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await runOrProblem(c.env, id, ownerOf(c));
+    { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner);
       const running = await cancelSteRun(c.env.DB, id);
       // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
       for (const tool of running) await steStub(c.env, id, tool).cancel();
-      return c.json(await runView(c.env, await runOrProblem(c.env, id, ownerOf(c))), 200);
+      return await runView(c.env, await runOrProblem(c.env, id, owner));
     },
   );
 
   routes.get(
     '/v1/ste/runs/{id}/events',
     'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [400, 404] },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const owner = ownerOf(c);
-      await runOrProblem(c.env, id, ownerOf(c)); // 404 before the stream starts
+    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [404] },
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner); // 404 before the stream starts
       return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
     },
   );
@@ -374,11 +351,10 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
           ),
         }),
       ],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      await runOrProblem(c.env, id, ownerOf(c));
+    async (c, { params: { id }, owner }) => {
+      await runOrProblem(c.env, id, owner);
       return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
     },
   );
@@ -387,9 +363,9 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     '/v1/ste/exemplars',
     'Kept STE exemplars, newest first (filter by surface, surface version, tool, run; keyset pages)',
     itemsPage(ExemplarQuery.extend(pageParams(300, 50, 200)), 'A page of exemplars', SteExemplarView),
-    async (c) => {
-      const page = await listSteExemplars(c.env.DB, { ...c.req.valid('query'), owner: ownerOf(c) });
-      return c.json(pageAnswer(c, page, exemplarView), 200);
+    async (c, { query, owner }) => {
+      const page = await listSteExemplars(c.env.DB, { ...query, owner });
+      return pageAnswer(c, page, exemplarView);
     },
   );
 

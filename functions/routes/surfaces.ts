@@ -95,7 +95,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     { ok: [200, 'The surfaces', z.object({ items: z.array(SurfaceSummary) })] },
     async (c) => {
       const all = await listSurfaces(c.env);
-      return c.json({ items: all.map((s) => summary(s.surface, s.kind)) }, 200);
+      return { items: all.map((s) => summary(s.surface, s.kind)) };
     },
   );
 
@@ -105,14 +105,11 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     {
       params: IdParam,
       ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const surface = await surfaceOr404(c.env, c.req.valid('param').id);
-      return c.json(
-        { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) },
-        200,
-      );
+    async (c, { params }) => {
+      const surface = await surfaceOr404(c.env, params.id);
+      return { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) };
     },
   );
 
@@ -122,29 +119,26 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     {
       params: IdParam,
       ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const surface = await surfaceOr404(c.env, c.req.valid('param').id);
+    async (c, { params }) => {
+      const surface = await surfaceOr404(c.env, params.id);
       const fragment = surfaceOpenApi(surface);
-      return c.json(
-        {
-          openapi: '3.1.0',
-          info: {
-            title: `tooldrift surface ${surface.id}: ${surface.title}`,
-            version: '1',
-            description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
-          },
-          servers: [{ url: '/' }],
-          security: [{ bearerAuth: [] }],
-          ...fragment,
-          components: {
-            ...(fragment.components as Record<string, unknown>),
-            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
-          },
+      return {
+        openapi: '3.1.0',
+        info: {
+          title: `tooldrift surface ${surface.id}: ${surface.title}`,
+          version: '1',
+          description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
         },
-        200,
-      );
+        servers: [{ url: '/' }],
+        security: [{ bearerAuth: [] }],
+        ...fragment,
+        components: {
+          ...(fragment.components as Record<string, unknown>),
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        },
+      };
     },
   );
 
@@ -157,10 +151,9 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
       role: 'admin',
       body: z.union([GenerateRequest, SurfaceJson]),
       ok: [201, 'Created', SurfaceSummary],
-      problems: [400, 403, 409, 413, 415],
+      problems: [403, 409],
     },
-    async (c) => {
-      const body = c.req.valid('json');
+    async (c, { body }) => {
       if ('generate' in body) {
         const g = body.generate;
         const base = await findSurface(c.env, g.base);
@@ -186,11 +179,11 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
         const problems = driftProblems(surface);
         if (problems.length > 0) throw new Error(`generated surface is invalid: ${problems.join('; ')}`);
         await storeSurface(c.env, surface, 'generated');
-        return c.json(summary(surface, 'generated'), 201);
+        return summary(surface, 'generated');
       }
       const surface = body as Surface;
       await storeSurface(c.env, surface, 'custom');
-      return c.json(summary(surface, 'custom'), 201);
+      return summary(surface, 'custom');
     },
     async (result, c) => {
       // A union reports its failures per branch; report the branch the body meant instead.
@@ -210,26 +203,22 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
       params: IdParam,
       query: z.object({ against: z.string().min(1).max(64).default('pc') }),
       ok: [200, 'The drift', z.record(z.string(), z.unknown())],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { against } = c.req.valid('query');
+    async (c, { params: { id }, query: { against } }) => {
       const [surface, base] = await Promise.all([surfaceOr404(c.env, id), surfaceOr404(c.env, against)]);
-      return c.json(describeDrift(base, surface) as unknown as Record<string, unknown>, 200);
+      return describeDrift(base, surface) as unknown as Record<string, unknown>;
     },
   );
 
   routes.delete(
     '/v1/surfaces/{id}',
     'Delete a custom or generated surface (admin); built-in surfaces cannot be deleted',
-    { role: 'admin', params: IdParam, ok: [204, 'Deleted'], problems: [400, 403, 404, 409] },
-    async (c) => {
-      const { id } = c.req.valid('param');
+    { role: 'admin', params: IdParam, ok: [204, 'Deleted'], problems: [403, 404, 409] },
+    async (c, { params: { id } }) => {
       if (builtinSurface(id)) throw new ProblemError('conflict', { detail: `${id} is a built-in surface.` });
       if (!(await deleteSurface(c.env, id)))
         throw new ProblemError('not-found', { detail: `No surface with id ${id}.` });
-      return c.body(null, 204);
     },
   );
 });

@@ -9,7 +9,6 @@
 import { z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
-import { ownerOf } from '../http/auth.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
@@ -95,10 +94,9 @@ export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (rou
     '/v1/trajectories',
     'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
     itemsPage(ListQuery, 'A page of trajectories', TrajectorySummary),
-    async (c) => {
-      const { limit, cursor, ...filter } = c.req.valid('query');
-      const page = await listTrajectories(c.env, filter, { limit, cursor }, ownerOf(c));
-      return c.json(pageAnswer(c, page, summary), 200);
+    async (c, { query: { limit, cursor, ...filter }, owner }) => {
+      const page = await listTrajectories(c.env, filter, { limit, cursor }, owner);
+      return pageAnswer(c, page, summary);
     },
   );
 
@@ -108,23 +106,19 @@ export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (rou
     {
       params: idParams(z.string().min(1).max(300)),
       ok: [200, 'The trajectory', TrajectoryDetail],
-      problems: [400, 404],
+      problems: [404],
     },
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const row = await foundOr404(getTrajectory(c.env, id, ownerOf(c)), 'trajectory', id);
+    async (c, { params: { id }, owner }) => {
+      const row = await foundOr404(getTrajectory(c.env, id, owner), 'trajectory', id);
       const { t } = row;
-      return c.json(
-        {
-          ...summary(t),
-          question: row.question ?? null,
-          leafNode: t.leafNode,
-          text: t.text,
-          stepList: t.steps as z.infer<typeof TrajectoryStep>[],
-          toolUpdates: t.toolUpdates,
-        },
-        200,
-      );
+      return {
+        ...summary(t),
+        question: row.question ?? null,
+        leafNode: t.leafNode,
+        text: t.text,
+        stepList: t.steps as z.infer<typeof TrajectoryStep>[],
+        toolUpdates: t.toolUpdates,
+      };
     },
   );
 });

@@ -172,18 +172,13 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     {
       params: z.object({ name: DatasetNameSchema }),
       ok: [200, 'The dataset', z.object({ world: WorldSchema, dataset: DatasetSchema })],
-      problems: [400],
     },
-    async (c) => {
-      const { name } = c.req.valid('param');
+    async (c, { params: { name } }) => {
       const [world, counts] = await Promise.all([seededWorld(c.env), countsByDataset(c.env)]);
-      return c.json(
-        {
-          world: worldSummary(c.env, world),
-          dataset: describe(DATASETS[name as DatasetName], world, counts),
-        },
-        200,
-      );
+      return {
+        world: worldSummary(c.env, world),
+        dataset: describe(DATASETS[name as DatasetName], world, counts),
+      };
     },
   );
 
@@ -197,11 +192,10 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
         'A page of tasks (questions only; fetch one task for more)',
         pageOf(TaskSummarySchema, 'items'),
       ],
-      problems: [400, 401, 503],
+      problems: [401, 503],
     },
-    async (c) => {
+    async (c, { query: q }) => {
       await optionalPrincipal(c);
-      const q = c.req.valid('query');
       if (!(await seededWorld(c.env))) throw notSeeded(c.env);
       const { limit, cursor, ...filter } = q;
       const page = await listTaskSummaries(c.env, filter, { limit, cursor });
@@ -218,30 +212,26 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     {
       params: idParams(z.string().min(1).max(200)),
       ok: [200, 'The task', TaskSchema],
-      problems: [400, 401, 404, 503],
+      problems: [401, 404, 503],
     },
-    async (c) => {
+    async (c, { params: { id } }) => {
       const principal = await optionalPrincipal(c);
-      const { id } = c.req.valid('param');
       if (!(await seededWorld(c.env))) throw notSeeded(c.env);
       const task = await foundOr404(findTask(c.env, id), 'task', id);
       const admin = principal?.role === 'admin';
-      return c.json(
-        {
-          id: task.id,
-          split: task.split,
-          dataset: task.dataset as DatasetName,
-          difficulty: task.difficulty,
-          templateId: task.templateId,
-          question: task.question,
-          worldSeed: task.worldSeed,
-          worldScale: task.worldScale,
-          ...(admin
-            ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
-            : {}),
-        },
-        200,
-      );
+      return {
+        id: task.id,
+        split: task.split,
+        dataset: task.dataset as DatasetName,
+        difficulty: task.difficulty,
+        templateId: task.templateId,
+        question: task.question,
+        worldSeed: task.worldSeed,
+        worldScale: task.worldScale,
+        ...(admin
+          ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
+          : {}),
+      };
     },
   );
 });

@@ -1,0 +1,34 @@
+/** A response view derived from its response schema instead of a field-by-field copy of the stored record. */
+import type { z } from '@hono/zod-openapi';
+
+/**
+ * The view of a stored `record` that the object `schema` describes: each of the schema's keys takes `fields`'
+ * value when given (a renamed or computed field, links), else the record's field of the same name, an epoch-ms
+ * number becoming its ISO 8601 string where the schema wants a string (a null stays null). The record's other
+ * fields are left out; a key neither given nor in the record that the schema requires is a programming error.
+ */
+export function toView<S extends z.ZodObject>(
+  schema: S,
+  record: object,
+  fields: Partial<z.input<S>> = {},
+): z.input<S> {
+  const from = record as Record<string, unknown>;
+  const given = fields as Record<string, unknown>;
+  const view: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (key in given) {
+      view[key] = given[key];
+      continue;
+    }
+    const value = from[key];
+    if (!(key in from) && !field.safeParse(undefined).success) {
+      throw new Error(`toView: the record has no field ${key} for ${schema.description ?? 'its view'}`);
+    }
+    const isoDate = typeof value === 'number' && !field.safeParse(value).success;
+    view[key] =
+      isoDate && field.safeParse(new Date(value).toISOString()).success
+        ? new Date(value).toISOString()
+        : value;
+  }
+  return view as z.input<S>;
+}
