@@ -43,9 +43,9 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import { trainedWeights } from '../../edge/trained-heads.ts';
-import { ownerOf } from '../http/auth.ts';
 import { namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
+import { toView } from '../schemas/view.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
 export const MAX_UPLOAD_TOOLS = 5_000;
@@ -204,28 +204,18 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 function trainingView(t: TrainingRow): z.infer<typeof TrainingView> {
   const base = `/v1/toolsets/${t.toolsetId}`;
-  return {
-    id: t.id,
-    toolsetId: t.toolsetId,
-    version: t.version,
-    status: t.status,
-    options: t.options,
-    progress: t.progress,
-    report: t.report,
-    error: t.error,
+  return toView(TrainingView, t, {
     weights:
       t.weightsBytes !== null && t.weightsSha256 !== null
         ? { bytes: t.weightsBytes, sha256: t.weightsSha256 }
         : null,
-    createdAt: new Date(t.createdAt).toISOString(),
-    finishedAt: iso(t.finishedAt),
     links: {
       self: `${base}/training/${t.version}`,
       toolset: base,
       search: `${base}/search`,
       judge: `${base}/judge`,
     },
-  };
+  });
 }
 
 function jsonlProblem(field: 'train' | 'dev', err: JsonlError, max: number): ProblemError {
@@ -316,21 +306,16 @@ async function trainedFor(env: Bindings, record: ToolsetRecord, run: TrainingRow
 }
 
 function view(r: ToolsetRecord): z.infer<typeof ToolsetView> {
-  return {
-    id: r.id,
-    name: r.name,
-    source: r.source,
-    spec: r.spec,
-    toolCount: r.toolCount,
-    createdAt: new Date(r.createdAt).toISOString(),
+  const base = `/v1/toolsets/${r.id}`;
+  return toView(ToolsetView, r, {
     links: {
-      self: `/v1/toolsets/${r.id}`,
-      search: `/v1/toolsets/${r.id}/search`,
-      train: `/v1/toolsets/${r.id}/train`,
-      training: `/v1/toolsets/${r.id}/training`,
-      judge: `/v1/toolsets/${r.id}/judge`,
+      self: base,
+      search: `${base}/search`,
+      train: `${base}/train`,
+      training: `${base}/training`,
+      judge: `${base}/judge`,
     },
-  };
+  });
 }
 
 function uploadedTools(jsonl: string): Tool[] {
@@ -409,9 +394,8 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   routes.post(
     '/v1/toolsets',
     'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [400, 404, 413, 415] },
-    async (c) => {
-      const body = c.req.valid('json');
+    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [404] },
+    async (c, { body, owner }) => {
       let record: ToolsetRecord;
       switch (body.source) {
         case 'upload':
@@ -422,7 +406,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
               source: 'upload',
               tools: uploadedTools(body.jsonl),
             },
-            ownerOf(c),
+            owner,
           );
           break;
         case 'surface': {
@@ -440,7 +424,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
               spec: { surface: surface.id },
               tools: surfaceToolPool(surface),
             },
-            ownerOf(c),
+            owner,
           );
           break;
         }
@@ -454,7 +438,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
               spec,
               tools: spec.tools,
             },
-            ownerOf(c),
+            owner,
           );
           break;
         }
@@ -467,21 +451,21 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     '/v1/toolsets',
     'Toolsets, newest first',
     { ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })] },
-    async (c) => c.json({ toolsets: (await listToolsets(c.env.DB, ownerOf(c))).map(view) }, 200),
+    async (c, { owner }) => ({ toolsets: (await listToolsets(c.env.DB, owner)).map(view) }),
   );
 
   routes.get(
     '/v1/toolsets/{id}',
     'A toolset with its first 100 tools',
-    { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [400, 404] },
-    async (c) => {
-      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+    { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [404] },
+    async (c, { params, owner }) => {
+      const record = await requireToolset(c.env, params.id, owner);
       const [tools, latest] = await Promise.all([
         loadToolsetTools(c.env.DB, record),
         listTrainings(c.env.DB, record.id),
       ]);
       const training = latest[0] ? { version: latest[0].version, status: latest[0].status } : null;
-      return c.json({ ...view(record), tools: tools.slice(0, 100), training }, 200);
+      return { ...view(record), tools: tools.slice(0, 100), training };
     },
   );
 
@@ -492,11 +476,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       params: IdParam,
       body: SearchBody,
       ok: [200, 'The top k tools, best first', SearchResult],
-      problems: [400, 404, 409, 413, 415, 503],
+      problems: [404, 409, 503],
     },
-    async (c) => {
-      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-      const body = c.req.valid('json');
+    async (c, { params, body, owner }) => {
+      const record = await requireToolset(c.env, params.id, owner);
       if (body.version !== undefined && body.ranker !== 'cotools')
         throw badField('version', '/version', 'a version is only for the cotools ranker');
       const { tools, ranker } =
@@ -504,13 +487,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
           ? await trainedFor(c.env, record, await servingRun(c.env, record, body.version))
           : await rankerFor(c.env, record, body.ranker);
       const [hits = []] = await ranker.rank([body.query], body.k);
-      return c.json(
-        {
-          ranker: body.ranker,
-          results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
-        },
-        200,
-      );
+      return {
+        ranker: body.ranker,
+        results: hits.map((h, i) => ({ rank: i + 1, score: h.score, tool: tools[h.index] as Tool })),
+      };
     },
   );
 
@@ -521,18 +501,18 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       params: IdParam,
       body: TrainBody,
       ok: [202, 'The training run, queued', TrainingView],
-      problems: [400, 404, 409, 413, 415],
+      problems: [404, 409],
     },
-    async (c) => {
-      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-      const { train, dev, ...options } = c.req.valid('json');
+    async (c, { params, body, owner }) => {
+      const record = await requireToolset(c.env, params.id, owner);
+      const { train, dev, ...options } = body;
       const hidden = embeddingModelFor(c.env).dimensions;
-      const params = retrieverParams(hidden, options.retriever.intermediate);
-      if (params > MAX_RETRIEVER_PARAMS)
+      const weightCount = retrieverParams(hidden, options.retriever.intermediate);
+      if (weightCount > MAX_RETRIEVER_PARAMS)
         throw badField(
           'retriever.intermediate',
           '/retriever/intermediate',
-          `${options.retriever.intermediate} gives ${params} retriever weights over this deployment's ${hidden}-d frozen vectors; at most ${MAX_RETRIEVER_PARAMS} fit a Worker (intermediate ≤ ${Math.floor((MAX_RETRIEVER_PARAMS - hidden) / (6 * hidden))})`,
+          `${options.retriever.intermediate} gives ${weightCount} retriever weights over this deployment's ${hidden}-d frozen vectors; at most ${MAX_RETRIEVER_PARAMS} fit a Worker (intermediate ≤ ${Math.floor((MAX_RETRIEVER_PARAMS - hidden) / (6 * hidden))})`,
         );
       if (record.toolCount > MAX_TRAIN_POOL)
         throw new ProblemError('conflict', {
@@ -562,7 +542,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
           dev: dev === undefined ? [] : parseLines('dev', dev, tools, MAX_DEV_LINES),
         };
       }
-      const run = await insertTraining(c.env.DB, { toolsetId: record.id, options, data }, ownerOf(c));
+      const run = await insertTraining(c.env.DB, { toolsetId: record.id, options, data }, owner);
       await enqueueTraining(c.env, run.id);
       return c.json(trainingView(run), 202, {
         location: `/v1/toolsets/${record.id}/training/${run.version}`,
@@ -573,9 +553,9 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   routes.get(
     '/v1/toolsets/{id}/training',
     'The newest training run (progress or report) and every version',
-    { params: IdParam, ok: [200, 'The newest run', TrainingList], problems: [400, 404] },
-    async (c) => {
-      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
+    { params: IdParam, ok: [200, 'The newest run', TrainingList], problems: [404] },
+    async (c, { params, owner }) => {
+      const record = await requireToolset(c.env, params.id, owner);
       const run = await findTraining(c.env.DB, record.id);
       if (!run)
         throw new ProblemError('not-found', { detail: `Toolset ${record.id} has never been trained.` });
@@ -585,23 +565,23 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
         createdAt: new Date(v.createdAt).toISOString(),
         finishedAt: iso(v.finishedAt),
       }));
-      return c.json({ ...trainingView(run), versions }, 200);
+      return { ...trainingView(run), versions };
     },
   );
 
   routes.get(
     '/v1/toolsets/{id}/training/{version}',
     'One training run by version',
-    { params: VersionParam, ok: [200, 'The run', TrainingView], problems: [400, 404] },
-    async (c) => {
-      const { id, version } = c.req.valid('param');
-      const record = await requireToolset(c.env, id, ownerOf(c));
+    { params: VersionParam, ok: [200, 'The run', TrainingView], problems: [404] },
+    async (c, { params, owner }) => {
+      const { id, version } = params;
+      const record = await requireToolset(c.env, id, owner);
       const run = await findTraining(c.env.DB, record.id, { version });
       if (!run)
         throw new ProblemError('not-found', {
           detail: `Toolset ${record.id} has no training version ${version}.`,
         });
-      return c.json(trainingView(run), 200);
+      return trainingView(run);
     },
   );
 
@@ -612,11 +592,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       params: IdParam,
       body: JudgeBody,
       ok: [200, 'The verdict (needsTool when probability > 0.5)', JudgeResult],
-      problems: [400, 404, 409, 413, 415],
+      problems: [404, 409],
     },
-    async (c) => {
-      const record = await requireToolset(c.env, c.req.valid('param').id, ownerOf(c));
-      const body = c.req.valid('json');
+    async (c, { params, body, owner }) => {
+      const record = await requireToolset(c.env, params.id, owner);
       const run = await servingRun(c.env, record, body.version);
       const { judge } = await trainedFor(c.env, record, run);
       if (!judge)
@@ -625,7 +604,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
         });
       const [verdict] = await judgeTexts(judge, embeddingModelFor(c.env), [body.text]);
       if (!verdict) throw new Error('the judge gave no verdict');
-      return c.json({ ...verdict, version: run.version }, 200);
+      return { ...verdict, version: run.version };
     },
   );
 });
