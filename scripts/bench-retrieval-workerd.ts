@@ -12,13 +12,13 @@
  * BENCH_SEED [tool-catalog].
  * The load average is printed with the figures: on a shared machine it bounds what they mean.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Hit } from '../core/retrieval/types.ts';
 import { quantize, recallAtK } from '../core/retrieval/vector-index.ts';
+import { startBenchWrangler } from './lib/bench-wrangler.ts';
 import { catalogVectors } from './lib/catalog-vectors.ts';
 
 const n = Number(process.env.BENCH_TOOLS ?? 100_000);
@@ -41,35 +41,15 @@ writeFileSync(
   join(dir, 'wrangler.jsonc'),
   JSON.stringify({ name: 'retrieval-index-bench', main: 'worker.js', compatibility_date: '2026-11-01' }),
 );
-const wrangler = spawn(
+const bench = startBenchWrangler(
   new URL('../node_modules/.bin/wrangler', import.meta.url).pathname,
-  [
-    'dev',
-    '--config',
-    join(dir, 'wrangler.jsonc'),
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(port + 100),
-    '--ip',
-    '127.0.0.1',
-    '--show-interactive-dev-session=false',
-  ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  join(dir, 'wrangler.jsonc'),
+  port,
 );
+const wrangler = bench.process;
 const base = `http://127.0.0.1:${port}`;
 try {
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (/Ready on/i.test(out)) resolve();
-    };
-    wrangler.stdout.on('data', onData);
-    wrangler.stderr.on('data', onData);
-    wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code}):\n${out}`)));
-    setTimeout(() => reject(new Error(`wrangler dev did not start in 120 s:\n${out}`)), 120_000);
-  });
+  await bench.ready;
   const t0 = performance.now();
   await fetch(`${base}/reset?dim=${dim}&shardSize=25000`, { method: 'POST' });
   const chunk = 5_000;

@@ -8,12 +8,13 @@
  * catalog's queries (single) and tool texts (batches), all distinct, and the Worker calls the model directly
  * (no embedding cache). Environment: BENCH_SINGLE [100], BENCH_BATCHES [8], BENCH_PORT [8805].
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { toolText } from '../core/retrieval/text.ts';
+import { startBenchWrangler } from './lib/bench-wrangler.ts';
 import { copyModelAssets } from './lib/model-assets.ts';
 
 const singles = Number(process.env.BENCH_SINGLE ?? 100);
@@ -37,25 +38,12 @@ writeFileSync(
     assets: { directory: join(root, 'public'), binding: 'ASSETS', run_worker_first: true },
   }),
 );
-const wrangler = spawn(
+const bench = startBenchWrangler(
   join(root, 'node_modules', '.bin', 'wrangler'),
-  [
-    'dev',
-    '--config',
-    join(dir, 'wrangler.jsonc'),
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(port + 100),
-    '--ip',
-    '127.0.0.1',
-    '--show-interactive-dev-session=false',
-  ],
-  {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-  },
+  join(dir, 'wrangler.jsonc'),
+  port,
 );
+const wrangler = bench.process;
 
 /** Resident set size (MiB) of the workerd processes started under this wrangler. */
 function workerdRssMiB(): number {
@@ -166,17 +154,7 @@ const stats = () => fetch(`${base}/stats`).then((r) => r.json() as Promise<Recor
 const empty = () => fetch(`${base}/none`).then((r) => r.text());
 
 try {
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (/Ready on/i.test(out)) resolve();
-    };
-    wrangler.stdout.on('data', onData);
-    wrangler.stderr.on('data', onData);
-    wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code}):\n${out}`)));
-    setTimeout(() => reject(new Error(`wrangler dev did not start in 120 s:\n${out}`)), 120_000);
-  });
+  await bench.ready;
   await empty();
   const rssBefore = workerdRssMiB();
   const cold = await heapPeakDuring(() => timed(() => embed([queries[0] ?? 'warm up'])));
