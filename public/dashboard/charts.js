@@ -22,6 +22,17 @@ export const PALETTE = [
 ];
 
 /** The colour of series `i`: the palette, then hues spaced by the golden angle (never a repeat). */
+/** The polyline of one series through its points (already sorted by x), in the series' colour. */
+function seriesLine(pts, px, py, color) {
+  return svg('path', {
+    class: 'line',
+    d: pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(' '),
+    stroke: color,
+    fill: 'none',
+    'stroke-width': 2,
+  });
+}
+
 export function seriesColor(i) {
   return i < PALETTE.length ? PALETTE[i] : `hsl(${Math.round((i * 137.508) % 360)} 60% 38%)`;
 }
@@ -231,17 +242,7 @@ export function lineChart({ title, series, testid }) {
   series.forEach((s, si) => {
     const color = seriesColor(si);
     const pts = s.points.filter((p) => p.y !== null && p.y !== undefined).sort((a, b) => a.x - b.x);
-    if (pts.length > 1) {
-      chart.append(
-        svg('path', {
-          class: 'line',
-          d: pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(' '),
-          stroke: color,
-          fill: 'none',
-          'stroke-width': 2,
-        }),
-      );
-    }
+    if (pts.length > 1) chart.append(seriesLine(pts, px, py, color));
     for (const p of pts) {
       chart.append(
         svg(
@@ -313,16 +314,7 @@ export function epochChart({ title, series, testid }) {
   series.forEach((s, si) => {
     const color = seriesColor(si);
     const pts = [...s.points].sort((a, b) => a.x - b.x);
-    if (pts.length > 1)
-      chart.append(
-        svg('path', {
-          class: 'line',
-          d: pts.map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(' '),
-          stroke: color,
-          fill: 'none',
-          'stroke-width': 2,
-        }),
-      );
+    if (pts.length > 1) chart.append(seriesLine(pts, px, py, color));
     for (const p of pts)
       chart.append(
         svg(

@@ -6,8 +6,9 @@
  * GET /v1/toolsets/{id}/training/{version}; cotools search and the Tool Judge answer once trained. Every page error,
  * console error, failed request and HTTP error answer is collected and must stay empty.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { watchedPage } from './watched-page.ts';
 
 const baseUrl = inject('baseUrl');
 const userKey = inject('userKey');
@@ -39,23 +40,7 @@ interface Training {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox'],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('requestfailed', (req) =>
-    problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
-  );
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
-  });
+  ({ browser, page } = await watchedPage(problems));
   await page.goto(`${baseUrl}/dashboard/`);
   await page.evaluate((k) => localStorage.setItem('tooldrift.apiKey', k), userKey);
 }, 30_000);

@@ -10,13 +10,13 @@
  * tools and documentation revisions. Every page
  * error, console error, failed request and HTTP error answer is collected and must stay empty.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { watchedPage } from './watched-page.ts';
 
 const baseUrl = inject('baseUrl');
 const userKey = inject('userKey');
 const adminKey = inject('adminKey');
-const CHROMIUM = '/usr/bin/chromium';
 
 let browser: Browser;
 let page: Page;
@@ -34,19 +34,7 @@ const settled = () => page.locator('#view[aria-busy="false"]').waitFor({ timeout
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('requestfailed', (req) =>
-    problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
-  );
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
-  });
+  ({ browser, page } = await watchedPage(problems));
 }, 30_000);
 
 afterAll(async () => {
