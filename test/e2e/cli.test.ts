@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { EvalDetail, EvalSummary } from '../../cli/api-types.ts';
 import { tooldrift } from './run-cli.ts';
 
-const DATASETS = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'dblp'];
+// The tables' column order: ToolQA's dataset table (spec §1.2; issue 17), not the order of the suite's datasets.
+const DATASETS = ['flights', 'coffee', 'yelp', 'airbnb', 'dblp', 'scirex', 'agenda'];
 const CATEGORIES = [
   'invalid-invocation',
   'deprecated-repeat',
