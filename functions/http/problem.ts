@@ -78,3 +78,17 @@ export async function foundOr404<T>(
   }
   return found;
 }
+
+/**
+ * A cancel route's answer: `find` the caller's resource (its 404 for a missing one or another key's), `cancel`
+ * it, then `show` it as it is after the cancel (found again).
+ */
+export async function cancelOwned<T, V>(
+  find: () => Promise<T>,
+  cancel: () => Promise<unknown>,
+  show: (after: T) => V | Promise<V>,
+): Promise<V> {
+  await find();
+  await cancel();
+  return show(await find());
+}

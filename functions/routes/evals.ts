@@ -25,7 +25,7 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 import { toView } from '../schemas/view.ts';
@@ -220,10 +220,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
     { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [404] },
     async (c, { params: { id }, owner }) => {
-      await findEval(c.env, id, owner);
-      await cancelEval(c.env, id);
-      const row = await findEval(c.env, id, owner);
-      return summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id));
+      return cancelOwned(
+        () => findEval(c.env, id, owner),
+        () => cancelEval(c.env, id),
+        async (row) => summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)),
+      );
     },
   );
 

@@ -28,7 +28,7 @@ import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
 import { idParams, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
 
@@ -335,9 +335,11 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     'Cancel an exploration: queued trees never start, running trees stop',
     { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
     async (c, { params: { id }, owner }) => {
-      await explorationView(c.env, id, owner);
-      await cancelExploration(c.env, id);
-      return await explorationView(c.env, id, owner);
+      return cancelOwned(
+        () => explorationView(c.env, id, owner),
+        () => cancelExploration(c.env, id),
+        (view) => view,
+      );
     },
   );
 

@@ -37,7 +37,7 @@ import { ownerOf } from '../http/auth.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -314,11 +314,15 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     'Cancel an STE run: queued tools never start, running tools stop',
     { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
     async (c, { params: { id }, owner }) => {
-      await runOrProblem(c.env, id, owner);
-      const running = await cancelSteRun(c.env.DB, id);
-      // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
-      for (const tool of running) await steStub(c.env, id, tool).cancel();
-      return await runView(c.env, await runOrProblem(c.env, id, owner));
+      return cancelOwned(
+        () => runOrProblem(c.env, id, owner),
+        async () => {
+          const running = await cancelSteRun(c.env.DB, id);
+          // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
+          for (const tool of running) await steStub(c.env, id, tool).cancel();
+        },
+        (run) => runView(c.env, run),
+      );
     },
   );
 
