@@ -23,6 +23,7 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
+import { flagFilter, textFilter } from '../http/filters.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
@@ -135,7 +136,7 @@ const EvalId = z.string().min(1).max(100);
 const ListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    scheduleId: z.string().min(1).max(100).optional(),
+    scheduleId: textFilter(100),
     before: cursorParam(100),
   })
   .strict();
@@ -143,11 +144,11 @@ const ListQuery = z
 const ResultsQuery = z
   .object({
     method: z.enum(EVAL_METHODS).optional(),
-    surface: z.string().min(1).max(100).optional(),
+    surface: textFilter(100),
     dataset: z.enum(DATASET_NAMES).optional(),
     difficulty: z.enum(DIFFICULTIES).optional(),
-    correct: z.enum(['true', 'false']).optional(),
-    errorClass: z.string().min(1).max(50).optional(),
+    correct: flagFilter(),
+    errorClass: textFilter(50),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     // Results are listed in plan order (their ids sort that way): the cursor is the last result's id.
     cursor: z

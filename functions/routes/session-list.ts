@@ -12,16 +12,12 @@
  */
 import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
+import { textFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { itemsPage, routeModule } from '../http/openapi.ts';
 
 const ListQuery = z.object({
-  surface: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .openapi({ description: 'Sessions with a call to this surface.' }),
+  surface: textFilter(64, 'Sessions with a call to this surface.'),
   ...pageParams(100),
 });
 

@@ -34,6 +34,7 @@ import {
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
 import { ownerOf } from '../http/auth.ts';
+import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
@@ -88,10 +89,10 @@ type SteRunView = z.infer<typeof SteRunView>;
 const RunId = z.object({ id: z.string().min(1).max(100) });
 
 const ExemplarQuery = z.object({
-  surface: z.string().min(1).max(100).optional(),
-  surfaceVersion: z.string().min(1).max(64).optional(),
-  tool: z.string().min(1).max(200).optional(),
-  run: z.string().min(1).max(100).optional(),
+  surface: textFilter(100),
+  surfaceVersion: textFilter(64),
+  tool: textFilter(200),
+  run: textFilter(100),
 });
 
 const SteExemplarView = z
@@ -288,11 +289,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs',
     'STE runs, newest first (keyset pages)',
-    itemsPage(
-      z.object({ surface: z.string().min(1).max(100).optional(), ...pageParams(100) }),
-      'A page of runs',
-      SteRunView,
-    ),
+    itemsPage(z.object({ surface: textFilter(100), ...pageParams(100) }), 'A page of runs', SteRunView),
     async (c, { query: q, owner }) => {
       const page = await listSteRuns(c.env.DB, { ...q, owner });
       linkNext(c, page.nextCursor);
