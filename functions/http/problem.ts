@@ -81,14 +81,21 @@ export async function foundOr404<T>(
 
 /**
  * A cancel route's answer: `find` the caller's resource (its 404 for a missing one or another key's), `cancel`
- * it, then `show` it as it is after the cancel (found again).
+ * it, then `show` it as it is after the cancel (found again; without `show`, what `find` found).
  */
+export async function cancelOwned<T>(find: () => Promise<T>, cancel: () => Promise<unknown>): Promise<T>;
 export async function cancelOwned<T, V>(
   find: () => Promise<T>,
   cancel: () => Promise<unknown>,
   show: (after: T) => V | Promise<V>,
-): Promise<V> {
+): Promise<V>;
+export async function cancelOwned<T, V>(
+  find: () => Promise<T>,
+  cancel: () => Promise<unknown>,
+  show?: (after: T) => V | Promise<V>,
+): Promise<T | V> {
   await find();
   await cancel();
-  return show(await find());
+  const after = await find();
+  return show ? show(after) : after;
 }

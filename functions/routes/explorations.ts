@@ -334,13 +334,11 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     '/v1/explorations/{id}',
     'Cancel an exploration: queued trees never start, running trees stop',
     { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
-    async (c, { params: { id }, owner }) => {
-      return cancelOwned(
+    async (c, { params: { id }, owner }) =>
+      cancelOwned(
         () => explorationView(c.env, id, owner),
         () => cancelExploration(c.env, id),
-        (view) => view,
-      );
-    },
+      ),
   );
 
   routes.get(
