@@ -31,6 +31,7 @@ import { idParams, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
+import { surfaceChoice } from '../schemas/surface-choice.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;
@@ -98,16 +99,8 @@ const CreateExploration = z
     tasks: z
       .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
       .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
-    surface: z
-      .string()
-      .max(100)
-      .default('s-in')
-      .openapi({ description: 'Server surface id (default s-in: ToolEvo explores on P_s_in).' }),
-    promptSurface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Surface whose docs the agent sees.' }),
+    surface: surfaceChoice('s-in', 'Server surface id (default s-in: ToolEvo explores on P_s_in).'),
+    promptSurface: surfaceChoice('pc', 'Surface whose docs the agent sees.'),
     treesPerTask: z.number().int().min(1).max(50).default(20),
     search: SearchSettings.default(SearchSettings.parse({})),
     model: ModelChoiceSchema.default({}),

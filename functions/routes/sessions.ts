@@ -29,6 +29,7 @@ import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
 import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError, problem } from '../http/problem.ts';
+import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -44,19 +45,11 @@ const CreateSession = z
       })
       .optional()
       .openapi({ description: 'Or pick a task matching this filter (chosen by `seed`).' }),
-    surface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Server surface id (ignored with `schedule`).' }),
+    surface: surfaceChoice('pc', 'Server surface id (ignored with `schedule`).'),
     schedule: ScheduleSchema.optional().openapi({
       description: 'Surfaces over time instead of one surface.',
     }),
-    promptSurface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Surface whose docs the agent sees.' }),
+    promptSurface: surfaceChoice('pc', 'Surface whose docs the agent sees.'),
     docset: z.string().min(1).max(100).optional().openapi({
       description:
         'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
