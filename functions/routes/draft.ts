@@ -23,39 +23,36 @@ import {
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
-import { idParams, routeModule } from '../http/openapi.ts';
+import { idParams, requestBody, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
 
-const CreateDraftRun = z
-  .object({
-    surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
-    docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
-    fromDocset: Id.optional().openapi({
-      description: 'Continue this documentation set instead (its documentation and history are the start).',
-    }),
-    tools: z
-      .array(z.string().min(1).max(100))
-      .min(1)
-      .max(50)
-      .optional()
-      .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
-    options: DraftOptionsSchema.optional().openapi({
-      description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
-    }),
-    model: ModelChoiceSchema.default({}),
-    chunkSteps: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
-  })
-  .strict()
-  .openapi('CreateDraftRun');
+const CreateDraftRun = requestBody('CreateDraftRun', {
+  surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
+  docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
+  fromDocset: Id.optional().openapi({
+    description: 'Continue this documentation set instead (its documentation and history are the start).',
+  }),
+  tools: z
+    .array(z.string().min(1).max(100))
+    .min(1)
+    .max(50)
+    .optional()
+    .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
+  options: DraftOptionsSchema.optional().openapi({
+    description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
+  }),
+  model: ModelChoiceSchema.default({}),
+  chunkSteps: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
+});
 
 const DeltaPoint = z.object({
   iteration: z.number().int(),
@@ -97,20 +94,17 @@ const DraftRunView = z
 
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
-const CreateDraftWatch = z
-  .object({
-    surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
-    schedule: ScheduleSchema.optional().openapi({
-      description: 'Or follow a drift schedule: re-document when a new stage takes over.',
-    }),
-    docsSurface: Id.default('pc'),
-    tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
-    options: DraftOptionsSchema.optional(),
-    model: ModelChoiceSchema.default({}),
-    chunkSteps: z.number().int().min(1).max(50).optional(),
-  })
-  .strict()
-  .openapi('CreateDraftWatch');
+const CreateDraftWatch = requestBody('CreateDraftWatch', {
+  surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
+  schedule: ScheduleSchema.optional().openapi({
+    description: 'Or follow a drift schedule: re-document when a new stage takes over.',
+  }),
+  docsSurface: Id.default('pc'),
+  tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+  options: DraftOptionsSchema.optional(),
+  model: ModelChoiceSchema.default({}),
+  chunkSteps: z.number().int().min(1).max(50).optional(),
+});
 
 const DraftWatchView = z
   .object({

@@ -37,7 +37,7 @@ import { ownerOf } from '../http/auth.ts';
 import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
+import { itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
@@ -114,15 +114,12 @@ const SteExemplarView = z
   })
   .openapi('SteExemplar');
 
-const CreateSteSchedule = z
-  .object({
-    schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
-    run: CreateSteRun.omit({ surface: true, since: true, tools: true })
-      .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
-      .describe('The run each stage change launches (over the tools the change touched).'),
-  })
-  .strict()
-  .openapi('CreateSteSchedule');
+const CreateSteSchedule = requestBody('CreateSteSchedule', {
+  schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
+  run: CreateSteRun.omit({ surface: true, since: true, tools: true })
+    .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
+    .describe('The run each stage change launches (over the tools the change touched).'),
+});
 
 const SteScheduleView = z
   .object({
