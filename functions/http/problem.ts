@@ -80,6 +80,17 @@ export async function foundOr404<T>(
 }
 
 /**
+ * A finder of the caller's resource by id: `lookup(env, id, owner)`'s row, or `foundOr404`'s 404 (a row another
+ * key owns is looked up as nothing).
+ */
+export function ownedOr404<E, O, T>(
+  lookup: (env: E, id: string, owner: O) => Promise<T | null | undefined>,
+  what: string,
+): (env: E, id: string, owner: O) => Promise<T> {
+  return (env, id, owner) => foundOr404(lookup(env, id, owner), what, id);
+}
+
+/**
  * A cancel route's answer: `find` the caller's resource (its 404 for a missing one or another key's), `cancel`
  * it, then `show` it as it is after the cancel (found again; without `show`, what `find` found).
  */

@@ -8,7 +8,6 @@ import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
-import type { Bindings } from '../../edge/env.ts';
 import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
 import { ModelChoiceSchema } from '../../edge/models.ts';
@@ -22,9 +21,8 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
 import { idParams, requestBody, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
@@ -162,14 +160,10 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
   };
 }
 
-async function runOr404(env: Bindings, id: string, owner: Owner) {
-  return foundOr404(getDraftRun(env, id, owner), 'DRAFT run', id);
-}
+const runOr404 = ownedOr404(getDraftRun, 'DRAFT run');
 
 /** A documentation set the caller may read (its own, or any for an admin key), or a 404 problem. */
-async function docsetOr404(env: Bindings, id: string, owner: Owner) {
-  return foundOr404(getDocset(env, id, owner), 'documentation set', id);
-}
+const docsetOr404 = ownedOr404(getDocset, 'documentation set');
 
 export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(

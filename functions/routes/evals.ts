@@ -9,24 +9,21 @@ import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import type { Bindings } from '../../edge/env.ts';
 import { assertSurfacesExist, launchEval, plannedPerCell } from '../../edge/jobs/eval-group.ts';
 import {
   cancelEval,
   type EvalResultRow,
-  type EvalRow,
   evalProgress,
   getEval,
   getResult,
   listResults,
   resultRows,
 } from '../../edge/stores/evaluations.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
 import { cursorParam } from '../http/keyset.ts';
 import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
-import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 import { toView } from '../schemas/view.ts';
@@ -160,9 +157,7 @@ const ResultsQuery = z
   .strict();
 
 /** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */
-async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRow> {
-  return foundOr404(getEval(env, id, owner), 'evaluation', id);
-}
+const findEval = ownedOr404(getEval, 'evaluation');
 
 export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(

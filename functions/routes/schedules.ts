@@ -10,7 +10,6 @@ import type { Bindings } from '../../edge/env.ts';
 import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
 import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
 import { textModelFor } from '../../edge/models.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
 import {
   deleteSchedule,
   getSchedule,
@@ -20,7 +19,7 @@ import {
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
 import { routeModule } from '../http/openapi.ts';
-import { foundOr404 } from '../http/problem.ts';
+import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
@@ -110,9 +109,7 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 }
 
 /** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
-async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<ScheduleRow> {
-  return foundOr404(getSchedule(env, id, owner), 'schedule', id);
-}
+const findSchedule = ownedOr404(getSchedule, 'schedule');
 
 export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(

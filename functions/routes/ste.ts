@@ -38,7 +38,7 @@ import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
-import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -207,9 +207,10 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   };
 }
 
-async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<SteRunRow> {
-  return foundOr404(findSteRun(env.DB, id, owner), 'STE run', id);
-}
+const runOrProblem = ownedOr404(
+  (env: Bindings, id, owner: Owner) => findSteRun(env.DB, id, owner),
+  'STE run',
+);
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
   return toView(SteExemplarView, r, { run: r.runId, surface: r.surfaceId });
