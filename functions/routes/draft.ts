@@ -21,7 +21,7 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import { idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
 import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -71,24 +71,22 @@ const DraftToolView = z.object({
   error: z.string().nullable(),
 });
 
-const DraftRunView = z
-  .object({
-    id: z.string(),
-    status: z.enum(['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled']),
-    surface: z.string(),
-    docsSurface: z.string(),
-    parentDocset: z.string().nullable(),
-    docsetId: z.string().nullable(),
-    trigger: z.string().nullable(),
-    progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
-    tools: z.array(DraftToolView),
-    config: z.record(z.string(), z.unknown()),
-    error: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('DraftRun');
+const DraftRunView = component('DraftRun', {
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled']),
+  surface: z.string(),
+  docsSurface: z.string(),
+  parentDocset: z.string().nullable(),
+  docsetId: z.string().nullable(),
+  trigger: z.string().nullable(),
+  progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
+  tools: z.array(DraftToolView),
+  config: z.record(z.string(), z.unknown()),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
@@ -104,18 +102,16 @@ const CreateDraftWatch = requestBody('CreateDraftWatch', {
   chunkSteps: z.number().int().min(1).max(50).optional(),
 });
 
-const DraftWatchView = z
-  .object({
-    id: z.string(),
-    target: z.record(z.string(), z.unknown()),
-    docsSurface: z.string(),
-    config: z.record(z.string(), z.unknown()),
-    enabled: z.boolean(),
-    lastRun: z.string().nullable(),
-    lastDocset: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi('DraftWatch');
+const DraftWatchView = component('DraftWatch', {
+  id: z.string(),
+  target: z.record(z.string(), z.unknown()),
+  docsSurface: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  lastRun: z.string().nullable(),
+  lastDocset: z.string().nullable(),
+  createdAt: z.string(),
+});
 
 function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
   return {

@@ -22,7 +22,7 @@ import {
 import { getTask } from '../../edge/stores/tasks.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
+import { component, idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
@@ -47,18 +47,16 @@ const Drop = z.object({
   delta: z.number(),
 });
 
-export const EvalComparisonSchema = z
-  .object({
-    previousEvalId: z.string(),
-    threshold: z.number(),
-    flagged: z.boolean(),
-    drops: z.array(Drop),
-    suiteChanged: z.array(z.string()).optional().openapi({
-      description:
-        'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
-    }),
-  })
-  .openapi('EvalComparison');
+export const EvalComparisonSchema = component('EvalComparison', {
+  previousEvalId: z.string(),
+  threshold: z.number(),
+  flagged: z.boolean(),
+  drops: z.array(Drop),
+  suiteChanged: z.array(z.string()).optional().openapi({
+    description:
+      'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
+  }),
+});
 
 const EvalView = EvalSummary.extend({
   suite: z.record(z.string(), z.unknown()),
@@ -99,25 +97,23 @@ const EvalView = EvalSummary.extend({
   comparison: EvalComparisonSchema.nullable(),
 }).openapi('Eval');
 
-const EvalResultSchema = z
-  .object({
-    id: z.string(),
-    method: z.string(),
-    surface: z.string(),
-    taskId: z.string(),
-    dataset: z.string(),
-    difficulty: z.string(),
-    question: z.string(),
-    answer: z.string().nullable(),
-    correct: z.boolean(),
-    ending: z.string(),
-    errorClass: z.string().nullable(),
-    steps: z.number().int(),
-    ...MODEL_USAGE,
-    latencyMs: z.number().int(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('EvalResult');
+const EvalResultSchema = component('EvalResult', {
+  id: z.string(),
+  method: z.string(),
+  surface: z.string(),
+  taskId: z.string(),
+  dataset: z.string(),
+  difficulty: z.string(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  correct: z.boolean(),
+  ending: z.string(),
+  errorClass: z.string().nullable(),
+  steps: z.number().int(),
+  ...MODEL_USAGE,
+  latencyMs: z.number().int(),
+  links: z.record(z.string(), z.string()),
+});
 
 const EvalResultDetail = EvalResultSchema.extend({
   gold: z.unknown().openapi({ description: 'The gold answer (admin keys only; null otherwise).' }),

@@ -27,7 +27,7 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import { idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
@@ -122,25 +122,23 @@ const Counts = z.object({
   cancelled: z.number().int(),
 });
 
-const ExplorationView = z
-  .object({
-    id: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
-    stoppedFor: z.string().nullable().openapi({
-      description:
-        "Why a cancelled exploration stopped by itself: `quota-exhausted` when its key's model-call quota ran out before every tree started (null otherwise).",
-    }),
-    trees: z.number().int(),
-    counts: Counts,
-    solved: z.number().int(),
-    successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
-    usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
-    config: z.record(z.string(), z.unknown()),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('Exploration');
+const ExplorationView = component('Exploration', {
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  stoppedFor: z.string().nullable().openapi({
+    description:
+      "Why a cancelled exploration stopped by itself: `quota-exhausted` when its key's model-call quota ran out before every tree started (null otherwise).",
+  }),
+  trees: z.number().int(),
+  counts: Counts,
+  solved: z.number().int(),
+  successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
+  usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
 const ExplorationId = z.string().min(1).max(100);
 

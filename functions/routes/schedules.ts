@@ -18,7 +18,7 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
@@ -60,21 +60,19 @@ const UpdateSchedule = z
   })
   .openapi('UpdateSchedule');
 
-const ScheduleView = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    cron: z.string(),
-    suite: z.record(z.string(), z.unknown()),
-    threshold: z.number(),
-    enabled: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    nextDueAt: z.string().nullable().openapi({ description: 'The next due time (null when disabled).' }),
-    lastRun: EvalSummary.nullable(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('Schedule');
+const ScheduleView = component('Schedule', {
+  id: z.string(),
+  name: z.string(),
+  cron: z.string(),
+  suite: z.record(z.string(), z.unknown()),
+  threshold: z.number(),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  nextDueAt: z.string().nullable().openapi({ description: 'The next due time (null when disabled).' }),
+  lastRun: EvalSummary.nullable(),
+  links: z.record(z.string(), z.string()),
+});
 
 const ScheduleDetail = ScheduleView.extend({ runs: z.array(EvalSummary) }).openapi('ScheduleDetail');
 

@@ -27,7 +27,7 @@ import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, component, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError, problem } from '../http/problem.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
@@ -70,31 +70,27 @@ const CreateSession = z
   })
   .openapi('CreateSession');
 
-const SessionCreated = z
-  .object({
-    id: z.string(),
-    task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
-    surface: z.string(),
-    promptSurface: z.string(),
-    tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
-    stepBudget: z.number().int(),
-    expiresAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('SessionCreated');
+const SessionCreated = component('SessionCreated', {
+  id: z.string(),
+  task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
+  surface: z.string(),
+  promptSurface: z.string(),
+  tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
+  stepBudget: z.number().int(),
+  expiresAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
-const StepResult = z
-  .object({
-    observation: z.string(),
-    done: z.boolean(),
-    reward: z.number().nullable(),
-    step: z.number().int(),
-    stepsLeft: z.number().int(),
-    action: z.string().optional(),
-    outcome: z.record(z.string(), z.unknown()),
-    deprecation: z.record(z.string(), z.unknown()).optional(),
-  })
-  .openapi('StepResult');
+const StepResult = component('StepResult', {
+  observation: z.string(),
+  done: z.boolean(),
+  reward: z.number().nullable(),
+  step: z.number().int(),
+  stepsLeft: z.number().int(),
+  action: z.string().optional(),
+  outcome: z.record(z.string(), z.unknown()),
+  deprecation: z.record(z.string(), z.unknown()).optional(),
+});
 
 const StepBody = z
   .union(

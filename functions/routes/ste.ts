@@ -37,7 +37,7 @@ import { ownerOf } from '../http/auth.ts';
 import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
+import { component, itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
@@ -60,30 +60,28 @@ const ToolProgress = z.object({
   error: z.string().nullable(),
 });
 
-const SteRunView = z
-  .object({
-    id: z.string(),
-    status: z.enum(STATUSES),
-    surface: z.string(),
-    surfaceVersion: z.string(),
-    docs: z.string(),
-    since: z.string().nullable(),
-    trigger: z.string().nullable(),
-    progress: z.object({
-      tools: z.number().int(),
-      toolsDone: z.number().int(),
-      trialsDone: z.number().int(),
-      trialsTotal: z.number().int(),
-      exemplars: z.number().int(),
-      modelCalls: z.number().int(),
-    }),
-    tools: z.array(ToolProgress),
-    config: z.record(z.string(), z.unknown()),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('SteRun');
+const SteRunView = component('SteRun', {
+  id: z.string(),
+  status: z.enum(STATUSES),
+  surface: z.string(),
+  surfaceVersion: z.string(),
+  docs: z.string(),
+  since: z.string().nullable(),
+  trigger: z.string().nullable(),
+  progress: z.object({
+    tools: z.number().int(),
+    toolsDone: z.number().int(),
+    trialsDone: z.number().int(),
+    trialsTotal: z.number().int(),
+    exemplars: z.number().int(),
+    modelCalls: z.number().int(),
+  }),
+  tools: z.array(ToolProgress),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 type SteRunView = z.infer<typeof SteRunView>;
 
 const RunId = z.object({ id: z.string().min(1).max(100) });
@@ -95,24 +93,22 @@ const ExemplarQuery = z.object({
   run: textFilter(100),
 });
 
-const SteExemplarView = z
-  .object({
-    id: z.string(),
-    run: z.string(),
-    surface: z.string(),
-    surfaceVersion: z.string(),
-    tool: z.string(),
-    query: z.string(),
-    action: z.string(),
-    actionInput: z.string(),
-    observation: z.string(),
-    finalAnswer: z.string(),
-    paraphraseOf: z.string().nullable(),
-    episode: z.number().int(),
-    trial: z.number().int(),
-    createdAt: z.string(),
-  })
-  .openapi('SteExemplar');
+const SteExemplarView = component('SteExemplar', {
+  id: z.string(),
+  run: z.string(),
+  surface: z.string(),
+  surfaceVersion: z.string(),
+  tool: z.string(),
+  query: z.string(),
+  action: z.string(),
+  actionInput: z.string(),
+  observation: z.string(),
+  finalAnswer: z.string(),
+  paraphraseOf: z.string().nullable(),
+  episode: z.number().int(),
+  trial: z.number().int(),
+  createdAt: z.string(),
+});
 
 const CreateSteSchedule = requestBody('CreateSteSchedule', {
   schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
@@ -121,16 +117,14 @@ const CreateSteSchedule = requestBody('CreateSteSchedule', {
     .describe('The run each stage change launches (over the tools the change touched).'),
 });
 
-const SteScheduleView = z
-  .object({
-    id: z.string(),
-    schedule: z.record(z.string(), z.unknown()),
-    run: z.record(z.string(), z.unknown()),
-    enabled: z.boolean(),
-    runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
-    createdAt: z.string(),
-  })
-  .openapi('SteSchedule');
+const SteScheduleView = component('SteSchedule', {
+  id: z.string(),
+  schedule: z.record(z.string(), z.unknown()),
+  run: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
+  createdAt: z.string(),
+});
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 

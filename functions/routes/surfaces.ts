@@ -17,7 +17,7 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { namedSchema, requestBody, routeModule } from '../http/openapi.ts';
+import { component, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
@@ -25,18 +25,16 @@ const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
     'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
 });
 
-const SurfaceSummary = z
-  .object({
-    id: z.string(),
-    kind: z.enum(['builtin', 'custom', 'generated']),
-    title: z.string(),
-    description: z.string(),
-    derivedFrom: z.string().nullable(),
-    tools: z.array(z.string()),
-    retired: z.array(z.string()),
-    response: z.string(),
-  })
-  .openapi('SurfaceSummary');
+const SurfaceSummary = component('SurfaceSummary', {
+  id: z.string(),
+  kind: z.enum(['builtin', 'custom', 'generated']),
+  title: z.string(),
+  description: z.string(),
+  derivedFrom: z.string().nullable(),
+  tools: z.array(z.string()),
+  retired: z.array(z.string()),
+  response: z.string(),
+});
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 

@@ -11,7 +11,7 @@ import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
+import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 
 const ListQuery = z.object({
@@ -24,25 +24,23 @@ const ListQuery = z.object({
   ...pageParams(300),
 });
 
-const TrajectorySummary = z
-  .object({
-    id: z.string(),
-    treeId: z.string(),
-    explorationId: z.string(),
-    taskId: z.string(),
-    dataset: z.string(),
-    surface: z.string(),
-    promptSurface: z.string(),
-    reward: z.number().int(),
-    success: z.boolean(),
-    steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
-    selected: z.boolean(),
-    model: z.string(),
-    seed: z.string(),
-    createdAt: z.string(),
-    links: z.object({ self: z.string(), tree: z.string(), exploration: z.string() }),
-  })
-  .openapi('TrajectorySummary');
+const TrajectorySummary = component('TrajectorySummary', {
+  id: z.string(),
+  treeId: z.string(),
+  explorationId: z.string(),
+  taskId: z.string(),
+  dataset: z.string(),
+  surface: z.string(),
+  promptSurface: z.string(),
+  reward: z.number().int(),
+  success: z.boolean(),
+  steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
+  selected: z.boolean(),
+  model: z.string(),
+  seed: z.string(),
+  createdAt: z.string(),
+  links: z.object({ self: z.string(), tree: z.string(), exploration: z.string() }),
+});
 
 const TrajectoryStep = z.object({
   node: z.number().int(),
