@@ -283,6 +283,16 @@ export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, de
   return { query, ok: [200, description, pageOf(item, 'items')] as const };
 }
 
+/** An object schema registered as the OpenAPI component `name` (a response, or a body that allows more keys). */
+export function component<T extends z.ZodRawShape>(name: string, shape: T) {
+  return z.object(shape).openapi(name);
+}
+
+/** A JSON request body: an object that refuses unknown keys, registered as the OpenAPI component `name`. */
+export function requestBody<T extends z.ZodRawShape>(name: string, shape: T) {
+  return z.object(shape).strict().openapi(name);
+}
+
 /** Path parameters `{ id }` with the given id schema. */
 export const idParams = <T extends z.ZodType>(id: T) => z.object({ id });
 

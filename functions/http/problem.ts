@@ -78,3 +78,35 @@ export async function foundOr404<T>(
   }
   return found;
 }
+
+/**
+ * A finder of the caller's resource by id: `lookup(env, id, owner)`'s row, or `foundOr404`'s 404 (a row another
+ * key owns is looked up as nothing).
+ */
+export function ownedOr404<E, O, T>(
+  lookup: (env: E, id: string, owner: O) => Promise<T | null | undefined>,
+  what: string,
+): (env: E, id: string, owner: O) => Promise<T> {
+  return (env, id, owner) => foundOr404(lookup(env, id, owner), what, id);
+}
+
+/**
+ * A cancel route's answer: `find` the caller's resource (its 404 for a missing one or another key's), `cancel`
+ * it, then `show` it as it is after the cancel (found again; without `show`, what `find` found).
+ */
+export async function cancelOwned<T>(find: () => Promise<T>, cancel: () => Promise<unknown>): Promise<T>;
+export async function cancelOwned<T, V>(
+  find: () => Promise<T>,
+  cancel: () => Promise<unknown>,
+  show: (after: T) => V | Promise<V>,
+): Promise<V>;
+export async function cancelOwned<T, V>(
+  find: () => Promise<T>,
+  cancel: () => Promise<unknown>,
+  show?: (after: T) => V | Promise<V>,
+): Promise<T | V> {
+  await find();
+  await cancel();
+  const after = await find();
+  return show ? show(after) : after;
+}

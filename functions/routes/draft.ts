@@ -8,7 +8,6 @@ import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
 import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
-import type { Bindings } from '../../edge/env.ts';
 import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
 import { ModelChoiceSchema } from '../../edge/models.ts';
@@ -22,40 +21,36 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
-import { idParams, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
 
-const CreateDraftRun = z
-  .object({
-    surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
-    docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
-    fromDocset: Id.optional().openapi({
-      description: 'Continue this documentation set instead (its documentation and history are the start).',
-    }),
-    tools: z
-      .array(z.string().min(1).max(100))
-      .min(1)
-      .max(50)
-      .optional()
-      .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
-    options: DraftOptionsSchema.optional().openapi({
-      description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
-    }),
-    model: ModelChoiceSchema.default({}),
-    chunkSteps: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
-  })
-  .strict()
-  .openapi('CreateDraftRun');
+const CreateDraftRun = requestBody('CreateDraftRun', {
+  surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
+  docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
+  fromDocset: Id.optional().openapi({
+    description: 'Continue this documentation set instead (its documentation and history are the start).',
+  }),
+  tools: z
+    .array(z.string().min(1).max(100))
+    .min(1)
+    .max(50)
+    .optional()
+    .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
+  options: DraftOptionsSchema.optional().openapi({
+    description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
+  }),
+  model: ModelChoiceSchema.default({}),
+  chunkSteps: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
+});
 
 const DeltaPoint = z.object({
   iteration: z.number().int(),
@@ -76,54 +71,47 @@ const DraftToolView = z.object({
   error: z.string().nullable(),
 });
 
-const DraftRunView = z
-  .object({
-    id: z.string(),
-    status: z.enum(['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled']),
-    surface: z.string(),
-    docsSurface: z.string(),
-    parentDocset: z.string().nullable(),
-    docsetId: z.string().nullable(),
-    trigger: z.string().nullable(),
-    progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
-    tools: z.array(DraftToolView),
-    config: z.record(z.string(), z.unknown()),
-    error: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('DraftRun');
+const DraftRunView = component('DraftRun', {
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'finalizing', 'succeeded', 'failed', 'cancelled']),
+  surface: z.string(),
+  docsSurface: z.string(),
+  parentDocset: z.string().nullable(),
+  docsetId: z.string().nullable(),
+  trigger: z.string().nullable(),
+  progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
+  tools: z.array(DraftToolView),
+  config: z.record(z.string(), z.unknown()),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
-const CreateDraftWatch = z
-  .object({
-    surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
-    schedule: ScheduleSchema.optional().openapi({
-      description: 'Or follow a drift schedule: re-document when a new stage takes over.',
-    }),
-    docsSurface: Id.default('pc'),
-    tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
-    options: DraftOptionsSchema.optional(),
-    model: ModelChoiceSchema.default({}),
-    chunkSteps: z.number().int().min(1).max(50).optional(),
-  })
-  .strict()
-  .openapi('CreateDraftWatch');
+const CreateDraftWatch = requestBody('CreateDraftWatch', {
+  surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
+  schedule: ScheduleSchema.optional().openapi({
+    description: 'Or follow a drift schedule: re-document when a new stage takes over.',
+  }),
+  docsSurface: Id.default('pc'),
+  tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+  options: DraftOptionsSchema.optional(),
+  model: ModelChoiceSchema.default({}),
+  chunkSteps: z.number().int().min(1).max(50).optional(),
+});
 
-const DraftWatchView = z
-  .object({
-    id: z.string(),
-    target: z.record(z.string(), z.unknown()),
-    docsSurface: z.string(),
-    config: z.record(z.string(), z.unknown()),
-    enabled: z.boolean(),
-    lastRun: z.string().nullable(),
-    lastDocset: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi('DraftWatch');
+const DraftWatchView = component('DraftWatch', {
+  id: z.string(),
+  target: z.record(z.string(), z.unknown()),
+  docsSurface: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  lastRun: z.string().nullable(),
+  lastDocset: z.string().nullable(),
+  createdAt: z.string(),
+});
 
 function watchView(w: DraftWatchRow): z.infer<typeof DraftWatchView> {
   return {
@@ -168,14 +156,10 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
   };
 }
 
-async function runOr404(env: Bindings, id: string, owner: Owner) {
-  return foundOr404(getDraftRun(env, id, owner), 'DRAFT run', id);
-}
+const runOr404 = ownedOr404(getDraftRun, 'DRAFT run');
 
 /** A documentation set the caller may read (its own, or any for an admin key), or a 404 problem. */
-async function docsetOr404(env: Bindings, id: string, owner: Owner) {
-  return foundOr404(getDocset(env, id, owner), 'documentation set', id);
-}
+const docsetOr404 = ownedOr404(getDocset, 'documentation set');
 
 export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(

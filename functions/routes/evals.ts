@@ -9,23 +9,21 @@ import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import type { Bindings } from '../../edge/env.ts';
 import { assertSurfacesExist, launchEval, plannedPerCell } from '../../edge/jobs/eval-group.ts';
 import {
   cancelEval,
   type EvalResultRow,
-  type EvalRow,
   evalProgress,
   getEval,
   getResult,
   listResults,
   resultRows,
 } from '../../edge/stores/evaluations.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
+import { flagFilter, textFilter } from '../http/filters.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { component, idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
+import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 import { toView } from '../schemas/view.ts';
@@ -49,18 +47,16 @@ const Drop = z.object({
   delta: z.number(),
 });
 
-export const EvalComparisonSchema = z
-  .object({
-    previousEvalId: z.string(),
-    threshold: z.number(),
-    flagged: z.boolean(),
-    drops: z.array(Drop),
-    suiteChanged: z.array(z.string()).optional().openapi({
-      description:
-        'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
-    }),
-  })
-  .openapi('EvalComparison');
+export const EvalComparisonSchema = component('EvalComparison', {
+  previousEvalId: z.string(),
+  threshold: z.number(),
+  flagged: z.boolean(),
+  drops: z.array(Drop),
+  suiteChanged: z.array(z.string()).optional().openapi({
+    description:
+      'Suite settings that changed between the two runs (the schedule was edited); the comparison covers only what both ran. Absent on runs compared before this was recorded.',
+  }),
+});
 
 const EvalView = EvalSummary.extend({
   suite: z.record(z.string(), z.unknown()),
@@ -101,25 +97,23 @@ const EvalView = EvalSummary.extend({
   comparison: EvalComparisonSchema.nullable(),
 }).openapi('Eval');
 
-const EvalResultSchema = z
-  .object({
-    id: z.string(),
-    method: z.string(),
-    surface: z.string(),
-    taskId: z.string(),
-    dataset: z.string(),
-    difficulty: z.string(),
-    question: z.string(),
-    answer: z.string().nullable(),
-    correct: z.boolean(),
-    ending: z.string(),
-    errorClass: z.string().nullable(),
-    steps: z.number().int(),
-    ...MODEL_USAGE,
-    latencyMs: z.number().int(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('EvalResult');
+const EvalResultSchema = component('EvalResult', {
+  id: z.string(),
+  method: z.string(),
+  surface: z.string(),
+  taskId: z.string(),
+  dataset: z.string(),
+  difficulty: z.string(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  correct: z.boolean(),
+  ending: z.string(),
+  errorClass: z.string().nullable(),
+  steps: z.number().int(),
+  ...MODEL_USAGE,
+  latencyMs: z.number().int(),
+  links: z.record(z.string(), z.string()),
+});
 
 const EvalResultDetail = EvalResultSchema.extend({
   gold: z.unknown().openapi({ description: 'The gold answer (admin keys only; null otherwise).' }),
@@ -135,7 +129,7 @@ const EvalId = z.string().min(1).max(100);
 const ListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    scheduleId: z.string().min(1).max(100).optional(),
+    scheduleId: textFilter(100),
     before: cursorParam(100),
   })
   .strict();
@@ -143,11 +137,11 @@ const ListQuery = z
 const ResultsQuery = z
   .object({
     method: z.enum(EVAL_METHODS).optional(),
-    surface: z.string().min(1).max(100).optional(),
+    surface: textFilter(100),
     dataset: z.enum(DATASET_NAMES).optional(),
     difficulty: z.enum(DIFFICULTIES).optional(),
-    correct: z.enum(['true', 'false']).optional(),
-    errorClass: z.string().min(1).max(50).optional(),
+    correct: flagFilter(),
+    errorClass: textFilter(50),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     // Results are listed in plan order (their ids sort that way): the cursor is the last result's id.
     cursor: z
@@ -159,9 +153,7 @@ const ResultsQuery = z
   .strict();
 
 /** The evaluation, if the caller may see it: another user key's evaluation is a 404 like a missing one. */
-async function findEval(env: Bindings, id: string, owner: Owner): Promise<EvalRow> {
-  return foundOr404(getEval(env, id, owner), 'evaluation', id);
-}
+const findEval = ownedOr404(getEval, 'evaluation');
 
 export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(
@@ -220,10 +212,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     'Cancel a running evaluation (task runs not yet started are skipped; finished ones are kept)',
     { params: idParams(EvalId), ok: [200, 'The evaluation', EvalSummary], problems: [404] },
     async (c, { params: { id }, owner }) => {
-      await findEval(c.env, id, owner);
-      await cancelEval(c.env, id);
-      const row = await findEval(c.env, id, owner);
-      return summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id));
+      return cancelOwned(
+        () => findEval(c.env, id, owner),
+        () => cancelEval(c.env, id),
+        async (row) => summaryWithProgress(row, (await evalProgress(c.env, [id])).get(id)),
+      );
     },
   );
 

@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
 import { pageParams } from '../http/keyset.ts';
-import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
+import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -16,37 +16,33 @@ const ListQuery = z.object({
   ...pageParams(100),
 });
 
-const ExplorationItem = z
-  .object({
-    id: z.string(),
-    status: z.enum(STATUSES),
-    trees: z.number().int(),
-    finished: z.number().int().openapi({ description: 'Trees that succeeded or failed.' }),
-    solved: z.number().int(),
-    surface: z.string().nullable(),
-    promptSurface: z.string().nullable(),
-    tasks: z.number().int(),
-    mode: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.object({ self: z.string(), trees: z.string() }),
-  })
-  .openapi('ExplorationListItem');
+const ExplorationItem = component('ExplorationListItem', {
+  id: z.string(),
+  status: z.enum(STATUSES),
+  trees: z.number().int(),
+  finished: z.number().int().openapi({ description: 'Trees that succeeded or failed.' }),
+  solved: z.number().int(),
+  surface: z.string().nullable(),
+  promptSurface: z.string().nullable(),
+  tasks: z.number().int(),
+  mode: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.object({ self: z.string(), trees: z.string() }),
+});
 
-const TreeItem = z
-  .object({
-    id: z.string(),
-    taskId: z.string(),
-    treeIndex: z.number().int(),
-    status: z.enum(STATUSES),
-    solved: z.boolean().nullable(),
-    nodes: z.number().int(),
-    iterations: z.number().int(),
-    modelCalls: z.number().int(),
-    updatedAt: z.string(),
-    links: z.object({ self: z.string(), events: z.string() }),
-  })
-  .openapi('TreeListItem');
+const TreeItem = component('TreeListItem', {
+  id: z.string(),
+  taskId: z.string(),
+  treeIndex: z.number().int(),
+  status: z.enum(STATUSES),
+  solved: z.boolean().nullable(),
+  nodes: z.number().int(),
+  iterations: z.number().int(),
+  modelCalls: z.number().int(),
+  updatedAt: z.string(),
+  links: z.object({ self: z.string(), events: z.string() }),
+});
 
 interface StoredConfig {
   taskIds?: string[];

@@ -27,62 +27,60 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import { idParams, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
+import { surfaceChoice } from '../schemas/surface-choice.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
 export const MAX_TREES = 2000;
 
-const SearchSettings = z
-  .object({
-    mode: z.enum(['mcts', 'greedy']).default('mcts'),
-    k: z.number().int().min(1).max(16).default(5).openapi({ description: 'Candidates per expansion.' }),
-    maxDepth: z.number().int().min(1).max(50).default(15).openapi({ description: 'T: max depth of a path.' }),
-    depthRule: z.enum(DEPTH_RULES).default('paper').openapi({
-      description:
-        "How depth is compared with T: 'paper' (Algorithm 1: depth > T), 'code' (authors' code: parent depth > T), 'tooldrift' (depth >= T).",
-    }),
-    priors: z.enum(PRIOR_MODES).default('raw').openapi({
-      description:
-        "'raw' exp(mean token log-prob) as in ToolEvo; 'normalised' over siblings (tooldrift option).",
-    }),
-    emptyCandidates: z.enum(EMPTY_CANDIDATE_RULES).default('any').openapi({
-      description:
-        "'any': one empty sample makes the state terminal with −1 (ToolEvo); 'all': only when all are empty.",
-    }),
-    promptWordLimit: z.number().int().min(0).max(1_000_000).default(8000).openapi({
-      description: 'Prompts over this many words count as an empty generation (0: no limit).',
-    }),
-    frequencyPenalty: z.number().min(-2).max(2).default(1.2),
-    reflectionPrompt: z
-      .boolean()
-      .default(false)
-      .openapi({ description: 'tooldrift option: explicit reflection prompt on error states.' }),
-    fewShots: z.enum(['per-call', 'fixed']).default('per-call').openapi({
-      description:
-        "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
-    }),
-    simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
-    cPuct: z.number().min(0).max(100).default(1.25),
-    temperature: z.number().min(0).max(2).default(0.5),
-    maxLoads: z.number().int().min(0).max(100).default(5),
-    maxModelCalls: z.number().int().min(1).max(100_000).default(2000),
-    maxTokens: z.number().int().min(1).default(20_000_000),
-    maxNewTokens: z.number().int().min(1).max(8192).default(1024),
-    selfReflection: z.boolean().default(true).openapi({
-      description:
-        'Ablation (with reflectionPrompt): false keeps the reflection prompt on deprecation errors only, as the paper defines w/o self-reflection.',
-    }),
-    toolUpdate: z
-      .boolean()
-      .default(true)
-      .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
-    cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
-  })
-  .strict()
-  .openapi('SearchSettings');
+const SearchSettings = requestBody('SearchSettings', {
+  mode: z.enum(['mcts', 'greedy']).default('mcts'),
+  k: z.number().int().min(1).max(16).default(5).openapi({ description: 'Candidates per expansion.' }),
+  maxDepth: z.number().int().min(1).max(50).default(15).openapi({ description: 'T: max depth of a path.' }),
+  depthRule: z.enum(DEPTH_RULES).default('paper').openapi({
+    description:
+      "How depth is compared with T: 'paper' (Algorithm 1: depth > T), 'code' (authors' code: parent depth > T), 'tooldrift' (depth >= T).",
+  }),
+  priors: z.enum(PRIOR_MODES).default('raw').openapi({
+    description:
+      "'raw' exp(mean token log-prob) as in ToolEvo; 'normalised' over siblings (tooldrift option).",
+  }),
+  emptyCandidates: z.enum(EMPTY_CANDIDATE_RULES).default('any').openapi({
+    description:
+      "'any': one empty sample makes the state terminal with −1 (ToolEvo); 'all': only when all are empty.",
+  }),
+  promptWordLimit: z.number().int().min(0).max(1_000_000).default(8000).openapi({
+    description: 'Prompts over this many words count as an empty generation (0: no limit).',
+  }),
+  frequencyPenalty: z.number().min(-2).max(2).default(1.2),
+  reflectionPrompt: z
+    .boolean()
+    .default(false)
+    .openapi({ description: 'tooldrift option: explicit reflection prompt on error states.' }),
+  fewShots: z.enum(['per-call', 'fixed']).default('per-call').openapi({
+    description:
+      "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
+  }),
+  simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
+  cPuct: z.number().min(0).max(100).default(1.25),
+  temperature: z.number().min(0).max(2).default(0.5),
+  maxLoads: z.number().int().min(0).max(100).default(5),
+  maxModelCalls: z.number().int().min(1).max(100_000).default(2000),
+  maxTokens: z.number().int().min(1).default(20_000_000),
+  maxNewTokens: z.number().int().min(1).max(8192).default(1024),
+  selfReflection: z.boolean().default(true).openapi({
+    description:
+      'Ablation (with reflectionPrompt): false keeps the reflection prompt on deprecation errors only, as the paper defines w/o self-reflection.',
+  }),
+  toolUpdate: z
+    .boolean()
+    .default(true)
+    .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
+  cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
+});
 
 const TaskFilter = z
   .object({
@@ -93,39 +91,28 @@ const TaskFilter = z
   })
   .strict();
 
-const CreateExploration = z
-  .object({
-    tasks: z
-      .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
-      .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
-    surface: z
-      .string()
-      .max(100)
-      .default('s-in')
-      .openapi({ description: 'Server surface id (default s-in: ToolEvo explores on P_s_in).' }),
-    promptSurface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Surface whose docs the agent sees.' }),
-    treesPerTask: z.number().int().min(1).max(50).default(20),
-    search: SearchSettings.default(SearchSettings.parse({})),
-    model: ModelChoiceSchema.default({}),
-    seed: z.string().min(1).max(200).default('0'),
-    /** Iterations per alarm of each tree (tests use small chunks to step through a search). */
-    chunkIterations: z.number().int().min(1).max(100).optional(),
-    locationHint: z
-      .enum(TREE_LOCATION_HINTS)
-      .optional()
-      .openapi({
-        description:
-          "Durable Object location hint for the exploration's trees, so their searches run near the model server " +
-          '(Cloudflare creates each tree object near the hinted region; a hint, not a guarantee). It has no ' +
-          'effect in local development (wrangler dev, tests).',
-      }),
-  })
-  .strict()
-  .openapi('CreateExploration');
+const CreateExploration = requestBody('CreateExploration', {
+  tasks: z
+    .union([z.array(z.string().min(1).max(200)).min(1).max(500), TaskFilter])
+    .openapi({ description: 'Task ids, or a filter (first `limit` matching tasks by id).' }),
+  surface: surfaceChoice('s-in', 'Server surface id (default s-in: ToolEvo explores on P_s_in).'),
+  promptSurface: surfaceChoice('pc', 'Surface whose docs the agent sees.'),
+  treesPerTask: z.number().int().min(1).max(50).default(20),
+  search: SearchSettings.default(SearchSettings.parse({})),
+  model: ModelChoiceSchema.default({}),
+  seed: z.string().min(1).max(200).default('0'),
+  /** Iterations per alarm of each tree (tests use small chunks to step through a search). */
+  chunkIterations: z.number().int().min(1).max(100).optional(),
+  locationHint: z
+    .enum(TREE_LOCATION_HINTS)
+    .optional()
+    .openapi({
+      description:
+        "Durable Object location hint for the exploration's trees, so their searches run near the model server " +
+        '(Cloudflare creates each tree object near the hinted region; a hint, not a guarantee). It has no ' +
+        'effect in local development (wrangler dev, tests).',
+    }),
+});
 
 const Counts = z.object({
   queued: z.number().int(),
@@ -135,25 +122,23 @@ const Counts = z.object({
   cancelled: z.number().int(),
 });
 
-const ExplorationView = z
-  .object({
-    id: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
-    stoppedFor: z.string().nullable().openapi({
-      description:
-        "Why a cancelled exploration stopped by itself: `quota-exhausted` when its key's model-call quota ran out before every tree started (null otherwise).",
-    }),
-    trees: z.number().int(),
-    counts: Counts,
-    solved: z.number().int(),
-    successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
-    usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
-    config: z.record(z.string(), z.unknown()),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('Exploration');
+const ExplorationView = component('Exploration', {
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  stoppedFor: z.string().nullable().openapi({
+    description:
+      "Why a cancelled exploration stopped by itself: `quota-exhausted` when its key's model-call quota ran out before every tree started (null otherwise).",
+  }),
+  trees: z.number().int(),
+  counts: Counts,
+  solved: z.number().int(),
+  successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
+  usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
 const ExplorationId = z.string().min(1).max(100);
 
@@ -334,11 +319,11 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     '/v1/explorations/{id}',
     'Cancel an exploration: queued trees never start, running trees stop',
     { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
-    async (c, { params: { id }, owner }) => {
-      await explorationView(c.env, id, owner);
-      await cancelExploration(c.env, id);
-      return await explorationView(c.env, id, owner);
-    },
+    async (c, { params: { id }, owner }) =>
+      cancelOwned(
+        () => explorationView(c.env, id, owner),
+        () => cancelExploration(c.env, id),
+      ),
   );
 
   routes.get(

@@ -28,6 +28,7 @@ import {
   preferencePairsAfter,
   trainingTrajectoriesAfter,
 } from '../../edge/stores/trajectories.ts';
+import { textFilter } from '../http/filters.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
 import { routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -35,13 +36,8 @@ import { ProblemError } from '../http/problem.ts';
 const PAGE = 50;
 
 const ExportFilter = z.object({
-  exploration: z.string().min(1).max(200).optional().openapi({ description: 'Only this exploration.' }),
-  surface: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({ description: 'Only trees run on this server surface.' }),
+  exploration: textFilter(200, 'Only this exploration.'),
+  surface: textFilter(100, 'Only trees run on this server surface.'),
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
 });
 

@@ -7,25 +7,23 @@ import { CANARY } from '../../edge/jobs/canary.ts';
 import { latestJobOfKind } from '../../edge/stores/jobs.ts';
 import { appliedMigrations, pingD1, storedWorld } from '../../edge/stores/world.ts';
 import pkg from '../../package.json';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 
 const CheckSchema = z.object({ ok: z.boolean(), detail: z.string().optional() }).passthrough();
 
-const HealthSchema = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    environment: z.string(),
-    checks: z.object({
-      d1: CheckSchema,
-      migrations: CheckSchema,
-      durableObjects: CheckSchema,
-      queue: CheckSchema,
-      workersAi: CheckSchema,
-      world: CheckSchema,
-    }),
-  })
-  .openapi('Health');
+const HealthSchema = component('Health', {
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  environment: z.string(),
+  checks: z.object({
+    d1: CheckSchema,
+    migrations: CheckSchema,
+    durableObjects: CheckSchema,
+    queue: CheckSchema,
+    workersAi: CheckSchema,
+    world: CheckSchema,
+  }),
+});
 
 /** Migration file names this build expects, from drizzle-kit's journal. */
 export const EXPECTED_MIGRATIONS = journal.entries.map((e) => `${e.tag}.sql`);

@@ -3,22 +3,20 @@ import { z } from '@hono/zod-openapi';
 import { CANARY } from '../../edge/jobs/canary.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
-import { idParams, routeModule } from '../http/openapi.ts';
+import { component, idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 
-const JobSchema = z
-  .object({
-    id: z.string(),
-    kind: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed']),
-    attempts: z.number().int(),
-    result: z.unknown().optional(),
-    error: z.string().nullable(),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-    finishedAt: z.string().datetime().nullable(),
-  })
-  .openapi('Job');
+const JobSchema = component('Job', {
+  id: z.string(),
+  kind: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  result: z.unknown().optional(),
+  error: z.string().nullable(),
+  createdAt: z.string().datetime(),
+  updatedAt: z.string().datetime(),
+  finishedAt: z.string().datetime().nullable(),
+});
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,7 +1,7 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
 import { z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
@@ -10,23 +10,21 @@ const Filter = z.object({
   outcome: z.enum(['ok', 'error', 'finished', 'rejected', 'fault']).optional(),
 });
 
-const JournalEntry = z
-  .object({
-    id: z.number().int(),
-    sessionId: z.string(),
-    at: z.string(),
-    surfaceId: z.string(),
-    via: z.string(),
-    action: z.string().nullable(),
-    input: z.unknown(),
-    call: z.unknown(),
-    observation: z.string().nullable(),
-    outcome: z.string(),
-    httpStatus: z.number().int(),
-    latencyMs: z.number().int(),
-    fault: z.unknown(),
-  })
-  .openapi('JournalEntry');
+const JournalEntry = component('JournalEntry', {
+  id: z.number().int(),
+  sessionId: z.string(),
+  at: z.string(),
+  surfaceId: z.string(),
+  via: z.string(),
+  action: z.string().nullable(),
+  input: z.unknown(),
+  call: z.unknown(),
+  observation: z.string().nullable(),
+  outcome: z.string(),
+  httpStatus: z.number().int(),
+  latencyMs: z.number().int(),
+  fault: z.unknown(),
+});
 
 export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
   routes.get(

@@ -9,7 +9,7 @@ import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
 import { DATABASE_NAMES } from '../../core/world/types.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const StateSchema = z
@@ -27,30 +27,26 @@ const StateSchema = z
   })
   .openapi('EnvState', { description: 'The functional environment state returned by the previous call.' });
 
-const CallSchema = z
-  .object({
-    tool: z.enum(KERNEL_TOOL_NAMES).openapi({ description: 'A P_c tool name.' }),
-    args: z.record(z.string(), z.unknown()).openapi({
-      description: 'Kernel parameters, e.g. `{"condition": "Date>=2019-10-10, Date<=2020-08-03"}`.',
-    }),
-    state: StateSchema.optional().openapi({ description: 'Omit for a fresh episode.' }),
-    taskId: z.string().max(200).optional().openapi({
-      description: 'The task whose gold answer `Finish` is judged against (required for Finish).',
-    }),
-  })
-  .openapi('KernelCall');
+const CallSchema = component('KernelCall', {
+  tool: z.enum(KERNEL_TOOL_NAMES).openapi({ description: 'A P_c tool name.' }),
+  args: z.record(z.string(), z.unknown()).openapi({
+    description: 'Kernel parameters, e.g. `{"condition": "Date>=2019-10-10, Date<=2020-08-03"}`.',
+  }),
+  state: StateSchema.optional().openapi({ description: 'Omit for a fresh episode.' }),
+  taskId: z.string().max(200).optional().openapi({
+    description: 'The task whose gold answer `Finish` is judged against (required for Finish).',
+  }),
+});
 
-const ResultSchema = z
-  .object({
-    observation: z.string(),
-    state: StateSchema,
-    outcome: z.object({
-      kind: z.enum(['ok', 'error', 'finished']),
-      reason: z.string().optional(),
-      correct: z.boolean().optional(),
-    }),
-  })
-  .openapi('KernelResult');
+const ResultSchema = component('KernelResult', {
+  observation: z.string(),
+  state: StateSchema,
+  outcome: z.object({
+    kind: z.enum(['ok', 'error', 'finished']),
+    reason: z.string().optional(),
+    correct: z.boolean().optional(),
+  }),
+});
 
 export const registerKernelRoutes = routeModule('World', 'user', (routes) => {
   routes.post(

@@ -5,7 +5,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
-import { idParams, routeModule } from '../http/openapi.ts';
+import { component, idParams, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -38,20 +38,18 @@ const IssueKey = z
   })
   .openapi('IssueKey');
 
-const ApiKey = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    prefix: z.string().openapi({ description: 'The first characters of the secret, to tell keys apart.' }),
-    ratePerMinute: z.number().int().nullable(),
-    rateBurst: z.number().int().nullable(),
-    modelCallQuota: z.number().int().nullable(),
-    modelCallsUsed: z.number().int(),
-    createdAt: z.string(),
-    revokedAt: z.string().nullable(),
-    links: z.object({ self: z.string() }),
-  })
-  .openapi('ApiKey');
+const ApiKey = component('ApiKey', {
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().openapi({ description: 'The first characters of the secret, to tell keys apart.' }),
+  ratePerMinute: z.number().int().nullable(),
+  rateBurst: z.number().int().nullable(),
+  modelCallQuota: z.number().int().nullable(),
+  modelCallsUsed: z.number().int(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+  links: z.object({ self: z.string() }),
+});
 
 const IssuedKey = ApiKey.extend({
   secret: z.string().openapi({ description: 'The bearer key. Shown once: only its SHA-256 is stored.' }),

@@ -6,37 +6,35 @@
 import { z } from '@hono/zod-openapi';
 import { AID_SLOTS } from '../../core/aids/index.ts';
 import { aidListing, METHOD_IDS, methodListing } from '../../core/methods/registry.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 
 const JsonSchema = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'A JSON Schema (draft 2020-12).' });
 
-const MethodsSchema = z
-  .object({
-    items: z.array(
-      z.object({
-        id: z.enum(METHOD_IDS),
-        summary: z.string(),
-        options: JsonSchema.openapi({
-          description: 'JSON Schema of the options; in a suite they are the member named by the id.',
-        }),
-        carriesMemory: z
-          .boolean()
-          .openapi({ description: 'Carries memory from one task to the next of a group.' }),
-        aids: z.array(z.enum(AID_SLOTS)).openapi({ description: 'The aid slots the method uses.' }),
+const MethodsSchema = component('MethodCatalog', {
+  items: z.array(
+    z.object({
+      id: z.enum(METHOD_IDS),
+      summary: z.string(),
+      options: JsonSchema.openapi({
+        description: 'JSON Schema of the options; in a suite they are the member named by the id.',
       }),
-    ),
-    aids: z.array(
-      z.object({
-        slot: z.enum(AID_SLOTS),
-        summary: z.string(),
-        available: z.boolean().openapi({ description: 'False for a declared slot without a provider yet.' }),
-        options: JsonSchema,
-      }),
-    ),
-  })
-  .openapi('MethodCatalog');
+      carriesMemory: z
+        .boolean()
+        .openapi({ description: 'Carries memory from one task to the next of a group.' }),
+      aids: z.array(z.enum(AID_SLOTS)).openapi({ description: 'The aid slots the method uses.' }),
+    }),
+  ),
+  aids: z.array(
+    z.object({
+      slot: z.enum(AID_SLOTS),
+      summary: z.string(),
+      available: z.boolean().openapi({ description: 'False for a declared slot without a provider yet.' }),
+      options: JsonSchema,
+    }),
+  ),
+});
 
 export const registerMethodRoutes = routeModule('Agents', 'public', (routes) => {
   routes.get(

@@ -1,7 +1,7 @@
 /** GET /v1/models: the providers this deployment can use and what each can do. */
 import { z } from '@hono/zod-openapi';
 import { modelCatalog } from '../../edge/models.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 
 const CapabilitiesSchema = z.object({
   n: z.boolean(),
@@ -14,22 +14,20 @@ const CapabilitiesSchema = z.object({
   structuredOutput: z.boolean().optional(),
 });
 
-const CatalogSchema = z
-  .object({
-    default: z.object({ provider: z.string(), model: z.string() }),
-    providers: z.array(
-      z.object({
-        provider: z.string(),
-        available: z.boolean(),
-        reason: z.string().optional(),
-        models: z.array(z.string()),
-        defaultModel: z.string(),
-        capabilities: CapabilitiesSchema,
-      }),
-    ),
-    embeddings: z.object({ provider: z.string(), model: z.string() }),
-  })
-  .openapi('ModelCatalog');
+const CatalogSchema = component('ModelCatalog', {
+  default: z.object({ provider: z.string(), model: z.string() }),
+  providers: z.array(
+    z.object({
+      provider: z.string(),
+      available: z.boolean(),
+      reason: z.string().optional(),
+      models: z.array(z.string()),
+      defaultModel: z.string(),
+      capabilities: CapabilitiesSchema,
+    }),
+  ),
+  embeddings: z.object({ provider: z.string(), model: z.string() }),
+});
 
 export const registerModelRoutes = routeModule('Models', 'public', (routes) => {
   routes.get(

@@ -10,7 +10,6 @@ import type { Bindings } from '../../edge/env.ts';
 import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
 import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
 import { textModelFor } from '../../edge/models.ts';
-import type { Owner } from '../../edge/stores/owners.ts';
 import {
   deleteSchedule,
   getSchedule,
@@ -19,8 +18,8 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import { routeModule } from '../http/openapi.ts';
-import { foundOr404 } from '../http/problem.ts';
+import { component, routeModule } from '../http/openapi.ts';
+import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
 const Cron = z
@@ -61,21 +60,19 @@ const UpdateSchedule = z
   })
   .openapi('UpdateSchedule');
 
-const ScheduleView = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    cron: z.string(),
-    suite: z.record(z.string(), z.unknown()),
-    threshold: z.number(),
-    enabled: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    nextDueAt: z.string().nullable().openapi({ description: 'The next due time (null when disabled).' }),
-    lastRun: EvalSummary.nullable(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('Schedule');
+const ScheduleView = component('Schedule', {
+  id: z.string(),
+  name: z.string(),
+  cron: z.string(),
+  suite: z.record(z.string(), z.unknown()),
+  threshold: z.number(),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  nextDueAt: z.string().nullable().openapi({ description: 'The next due time (null when disabled).' }),
+  lastRun: EvalSummary.nullable(),
+  links: z.record(z.string(), z.string()),
+});
 
 const ScheduleDetail = ScheduleView.extend({ runs: z.array(EvalSummary) }).openapi('ScheduleDetail');
 
@@ -110,9 +107,7 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 }
 
 /** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
-async function findSchedule(env: Bindings, id: string, owner: Owner): Promise<ScheduleRow> {
-  return foundOr404(getSchedule(env, id, owner), 'schedule', id);
-}
+const findSchedule = ownedOr404(getSchedule, 'schedule');
 
 export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
   routes.post(

@@ -12,31 +12,25 @@
  */
 import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
+import { textFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { itemsPage, routeModule } from '../http/openapi.ts';
+import { component, itemsPage, routeModule } from '../http/openapi.ts';
 
 const ListQuery = z.object({
-  surface: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .openapi({ description: 'Sessions with a call to this surface.' }),
+  surface: textFilter(64, 'Sessions with a call to this surface.'),
   ...pageParams(100),
 });
 
-const SessionSummary = z
-  .object({
-    id: z.string(),
-    surfaces: z.array(z.string()).openapi({ description: 'Server surfaces called (a schedule may switch).' }),
-    calls: z.number().int(),
-    outcomes: z.record(z.string(), z.number().int()).openapi({ description: 'Calls per outcome.' }),
-    finished: z.boolean().openapi({ description: 'A Finish was journalled.' }),
-    firstAt: z.string(),
-    lastAt: z.string(),
-    links: z.object({ self: z.string() }),
-  })
-  .openapi('SessionSummary');
+const SessionSummary = component('SessionSummary', {
+  id: z.string(),
+  surfaces: z.array(z.string()).openapi({ description: 'Server surfaces called (a schedule may switch).' }),
+  calls: z.number().int(),
+  outcomes: z.record(z.string(), z.number().int()).openapi({ description: 'Calls per outcome.' }),
+  finished: z.boolean().openapi({ description: 'A Finish was journalled.' }),
+  firstAt: z.string(),
+  lastAt: z.string(),
+  links: z.object({ self: z.string() }),
+});
 
 export const registerSessionListRoutes = routeModule('Sessions', 'user', (routes) => {
   routes.get(

@@ -27,8 +27,9 @@ import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
+import { AUTH_PROBLEMS, component, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError, problem } from '../http/problem.ts';
+import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
@@ -44,19 +45,11 @@ const CreateSession = z
       })
       .optional()
       .openapi({ description: 'Or pick a task matching this filter (chosen by `seed`).' }),
-    surface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Server surface id (ignored with `schedule`).' }),
+    surface: surfaceChoice('pc', 'Server surface id (ignored with `schedule`).'),
     schedule: ScheduleSchema.optional().openapi({
       description: 'Surfaces over time instead of one surface.',
     }),
-    promptSurface: z
-      .string()
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Surface whose docs the agent sees.' }),
+    promptSurface: surfaceChoice('pc', 'Surface whose docs the agent sees.'),
     docset: z.string().min(1).max(100).optional().openapi({
       description:
         'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
@@ -77,31 +70,27 @@ const CreateSession = z
   })
   .openapi('CreateSession');
 
-const SessionCreated = z
-  .object({
-    id: z.string(),
-    task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
-    surface: z.string(),
-    promptSurface: z.string(),
-    tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
-    stepBudget: z.number().int(),
-    expiresAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('SessionCreated');
+const SessionCreated = component('SessionCreated', {
+  id: z.string(),
+  task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
+  surface: z.string(),
+  promptSurface: z.string(),
+  tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
+  stepBudget: z.number().int(),
+  expiresAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 
-const StepResult = z
-  .object({
-    observation: z.string(),
-    done: z.boolean(),
-    reward: z.number().nullable(),
-    step: z.number().int(),
-    stepsLeft: z.number().int(),
-    action: z.string().optional(),
-    outcome: z.record(z.string(), z.unknown()),
-    deprecation: z.record(z.string(), z.unknown()).optional(),
-  })
-  .openapi('StepResult');
+const StepResult = component('StepResult', {
+  observation: z.string(),
+  done: z.boolean(),
+  reward: z.number().nullable(),
+  step: z.number().int(),
+  stepsLeft: z.number().int(),
+  action: z.string().optional(),
+  outcome: z.record(z.string(), z.unknown()),
+  deprecation: z.record(z.string(), z.unknown()).optional(),
+});
 
 const StepBody = z
   .union(

@@ -23,7 +23,7 @@ import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import { routeModule } from '../http/openapi.ts';
+import { component, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 
@@ -80,24 +80,22 @@ const SolveBody = z
   })
   .openapi('SolveRequest');
 
-const SolveResult = z
-  .object({
-    answer: z.string().nullable(),
-    correct: z.boolean().nullable(),
-    ending: z.string(),
-    task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
-    mode: z.enum(SOLVE_MODES),
-    trajectory: z.object({
-      steps: z.array(TrajectoryStep),
-      toolUpdates: z.array(z.string()),
-    }),
-    search: z
-      .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
-      .nullable(),
-    usage: z.object(MODEL_USAGE),
-    model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
-  })
-  .openapi('SolveResult');
+const SolveResult = component('SolveResult', {
+  answer: z.string().nullable(),
+  correct: z.boolean().nullable(),
+  ending: z.string(),
+  task: z.object({ id: z.string().nullable(), question: z.string(), dataset: z.string().nullable() }),
+  mode: z.enum(SOLVE_MODES),
+  trajectory: z.object({
+    steps: z.array(TrajectoryStep),
+    toolUpdates: z.array(z.string()),
+  }),
+  search: z
+    .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
+    .nullable(),
+  usage: z.object(MODEL_USAGE),
+  model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
+});
 
 type Step = z.infer<typeof TrajectoryStep>;
 

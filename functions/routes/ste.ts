@@ -34,10 +34,11 @@ import {
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
 import { ownerOf } from '../http/auth.ts';
+import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { itemsPage, jsonRoute, namedSchema, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { component, itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
+import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
 import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -59,80 +60,71 @@ const ToolProgress = z.object({
   error: z.string().nullable(),
 });
 
-const SteRunView = z
-  .object({
-    id: z.string(),
-    status: z.enum(STATUSES),
-    surface: z.string(),
-    surfaceVersion: z.string(),
-    docs: z.string(),
-    since: z.string().nullable(),
-    trigger: z.string().nullable(),
-    progress: z.object({
-      tools: z.number().int(),
-      toolsDone: z.number().int(),
-      trialsDone: z.number().int(),
-      trialsTotal: z.number().int(),
-      exemplars: z.number().int(),
-      modelCalls: z.number().int(),
-    }),
-    tools: z.array(ToolProgress),
-    config: z.record(z.string(), z.unknown()),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('SteRun');
+const SteRunView = component('SteRun', {
+  id: z.string(),
+  status: z.enum(STATUSES),
+  surface: z.string(),
+  surfaceVersion: z.string(),
+  docs: z.string(),
+  since: z.string().nullable(),
+  trigger: z.string().nullable(),
+  progress: z.object({
+    tools: z.number().int(),
+    toolsDone: z.number().int(),
+    trialsDone: z.number().int(),
+    trialsTotal: z.number().int(),
+    exemplars: z.number().int(),
+    modelCalls: z.number().int(),
+  }),
+  tools: z.array(ToolProgress),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  links: z.record(z.string(), z.string()),
+});
 type SteRunView = z.infer<typeof SteRunView>;
 
 const RunId = z.object({ id: z.string().min(1).max(100) });
 
 const ExemplarQuery = z.object({
-  surface: z.string().min(1).max(100).optional(),
-  surfaceVersion: z.string().min(1).max(64).optional(),
-  tool: z.string().min(1).max(200).optional(),
-  run: z.string().min(1).max(100).optional(),
+  surface: textFilter(100),
+  surfaceVersion: textFilter(64),
+  tool: textFilter(200),
+  run: textFilter(100),
 });
 
-const SteExemplarView = z
-  .object({
-    id: z.string(),
-    run: z.string(),
-    surface: z.string(),
-    surfaceVersion: z.string(),
-    tool: z.string(),
-    query: z.string(),
-    action: z.string(),
-    actionInput: z.string(),
-    observation: z.string(),
-    finalAnswer: z.string(),
-    paraphraseOf: z.string().nullable(),
-    episode: z.number().int(),
-    trial: z.number().int(),
-    createdAt: z.string(),
-  })
-  .openapi('SteExemplar');
+const SteExemplarView = component('SteExemplar', {
+  id: z.string(),
+  run: z.string(),
+  surface: z.string(),
+  surfaceVersion: z.string(),
+  tool: z.string(),
+  query: z.string(),
+  action: z.string(),
+  actionInput: z.string(),
+  observation: z.string(),
+  finalAnswer: z.string(),
+  paraphraseOf: z.string().nullable(),
+  episode: z.number().int(),
+  trial: z.number().int(),
+  createdAt: z.string(),
+});
 
-const CreateSteSchedule = z
-  .object({
-    schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
-    run: CreateSteRun.omit({ surface: true, since: true, tools: true })
-      .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
-      .describe('The run each stage change launches (over the tools the change touched).'),
-  })
-  .strict()
-  .openapi('CreateSteSchedule');
+const CreateSteSchedule = requestBody('CreateSteSchedule', {
+  schedule: ScheduleSchema.describe('A drift schedule: stages of surfaces over time.'),
+  run: CreateSteRun.omit({ surface: true, since: true, tools: true })
+    .default(CreateSteRun.omit({ surface: true, since: true, tools: true }).parse({}))
+    .describe('The run each stage change launches (over the tools the change touched).'),
+});
 
-const SteScheduleView = z
-  .object({
-    id: z.string(),
-    schedule: z.record(z.string(), z.unknown()),
-    run: z.record(z.string(), z.unknown()),
-    enabled: z.boolean(),
-    runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
-    createdAt: z.string(),
-  })
-  .openapi('SteSchedule');
+const SteScheduleView = component('SteSchedule', {
+  id: z.string(),
+  schedule: z.record(z.string(), z.unknown()),
+  run: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  runs: z.array(z.object({ id: z.string(), status: z.enum(STATUSES), trigger: z.string().nullable() })),
+  createdAt: z.string(),
+});
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
@@ -209,9 +201,10 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   };
 }
 
-async function runOrProblem(env: Bindings, id: string, owner: Owner): Promise<SteRunRow> {
-  return foundOr404(findSteRun(env.DB, id, owner), 'STE run', id);
-}
+const runOrProblem = ownedOr404(
+  (env: Bindings, id, owner: Owner) => findSteRun(env.DB, id, owner),
+  'STE run',
+);
 
 function exemplarView(r: SteExemplarRow): z.infer<typeof SteExemplarView> {
   return toView(SteExemplarView, r, { run: r.runId, surface: r.surfaceId });
@@ -288,11 +281,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs',
     'STE runs, newest first (keyset pages)',
-    itemsPage(
-      z.object({ surface: z.string().min(1).max(100).optional(), ...pageParams(100) }),
-      'A page of runs',
-      SteRunView,
-    ),
+    itemsPage(z.object({ surface: textFilter(100), ...pageParams(100) }), 'A page of runs', SteRunView),
     async (c, { query: q, owner }) => {
       const page = await listSteRuns(c.env.DB, { ...q, owner });
       linkNext(c, page.nextCursor);
@@ -314,11 +303,15 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     'Cancel an STE run: queued tools never start, running tools stop',
     { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
     async (c, { params: { id }, owner }) => {
-      await runOrProblem(c.env, id, owner);
-      const running = await cancelSteRun(c.env.DB, id);
-      // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
-      for (const tool of running) await steStub(c.env, id, tool).cancel();
-      return await runView(c.env, await runOrProblem(c.env, id, owner));
+      return cancelOwned(
+        () => runOrProblem(c.env, id, owner),
+        async () => {
+          const running = await cancelSteRun(c.env.DB, id);
+          // A queued tool's job sees the cancelled run and never starts; a running one is stopped.
+          for (const tool of running) await steStub(c.env, id, tool).cancel();
+        },
+        (run) => runView(c.env, run),
+      );
     },
   );
 

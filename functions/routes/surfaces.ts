@@ -17,7 +17,7 @@ import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
 import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
-import { namedSchema, routeModule } from '../http/openapi.ts';
+import { component, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
@@ -25,18 +25,16 @@ const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
     'A surface: exposed tool names, parameter shapes, response format and lifecycle (core/surfaces/model.ts).',
 });
 
-const SurfaceSummary = z
-  .object({
-    id: z.string(),
-    kind: z.enum(['builtin', 'custom', 'generated']),
-    title: z.string(),
-    description: z.string(),
-    derivedFrom: z.string().nullable(),
-    tools: z.array(z.string()),
-    retired: z.array(z.string()),
-    response: z.string(),
-  })
-  .openapi('SurfaceSummary');
+const SurfaceSummary = component('SurfaceSummary', {
+  id: z.string(),
+  kind: z.enum(['builtin', 'custom', 'generated']),
+  title: z.string(),
+  description: z.string(),
+  derivedFrom: z.string().nullable(),
+  tools: z.array(z.string()),
+  retired: z.array(z.string()),
+  response: z.string(),
+});
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
@@ -57,21 +55,18 @@ async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surfac
   return foundOr404(findSurface(env, id), 'surface', id);
 }
 
-const GenerateRequest = z
-  .object({
-    generate: z.strictObject({
-      base: z.string().min(1).max(64).default('pc').openapi({ description: 'Surface to derive from.' }),
-      seed: z.string().min(1).max(200),
-      kinds: z
-        .array(z.enum(DRIFT_KINDS))
-        .min(1)
-        .openapi({ description: `Drift kinds to apply: ${DRIFT_KINDS.join(', ')}.` }),
-      id: SurfaceSchema.shape.id.optional(),
-      title: z.string().min(1).max(200).optional(),
-    }),
-  })
-  .strict()
-  .openapi('GenerateSurface');
+const GenerateRequest = requestBody('GenerateSurface', {
+  generate: z.strictObject({
+    base: z.string().min(1).max(64).default('pc').openapi({ description: 'Surface to derive from.' }),
+    seed: z.string().min(1).max(200),
+    kinds: z
+      .array(z.enum(DRIFT_KINDS))
+      .min(1)
+      .openapi({ description: `Drift kinds to apply: ${DRIFT_KINDS.join(', ')}.` }),
+    id: SurfaceSchema.shape.id.optional(),
+    title: z.string().min(1).max(200).optional(),
+  }),
+});
 
 /** Stores a surface after checking it is consistent and its id is free. */
 export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, kind: 'custom' | 'generated') {

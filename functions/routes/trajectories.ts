@@ -9,45 +9,38 @@
 import { z } from '@hono/zod-openapi';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
+import { flagFilter, textFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
-import { idParams, itemsPage, routeModule } from '../http/openapi.ts';
+import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 
 const ListQuery = z.object({
-  exploration: z.string().min(1).max(100).optional().openapi({ description: 'An exploration id.' }),
-  task: z.string().min(1).max(200).optional().openapi({ description: 'A task id.' }),
+  exploration: textFilter(100, 'An exploration id.'),
+  task: textFilter(200, 'A task id.'),
   dataset: z.enum(DATASET_NAMES).optional(),
-  surface: z.string().min(1).max(100).optional().openapi({ description: 'The server surface searched.' }),
-  success: z
-    .enum(['true', 'false'])
-    .optional()
-    .openapi({ description: '`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).' }),
-  selected: z
-    .enum(['true', 'false'])
-    .optional()
-    .openapi({ description: 'Chosen for the SFT export (at most 4 successes per task).' }),
+  surface: textFilter(100, 'The server surface searched.'),
+  success: flagFilter('`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).'),
+  selected: flagFilter('Chosen for the SFT export (at most 4 successes per task).'),
   ...pageParams(300),
 });
 
-const TrajectorySummary = z
-  .object({
-    id: z.string(),
-    treeId: z.string(),
-    explorationId: z.string(),
-    taskId: z.string(),
-    dataset: z.string(),
-    surface: z.string(),
-    promptSurface: z.string(),
-    reward: z.number().int(),
-    success: z.boolean(),
-    steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
-    selected: z.boolean(),
-    model: z.string(),
-    seed: z.string(),
-    createdAt: z.string(),
-    links: z.object({ self: z.string(), tree: z.string(), exploration: z.string() }),
-  })
-  .openapi('TrajectorySummary');
+const TrajectorySummary = component('TrajectorySummary', {
+  id: z.string(),
+  treeId: z.string(),
+  explorationId: z.string(),
+  taskId: z.string(),
+  dataset: z.string(),
+  surface: z.string(),
+  promptSurface: z.string(),
+  reward: z.number().int(),
+  success: z.boolean(),
+  steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
+  selected: z.boolean(),
+  model: z.string(),
+  seed: z.string(),
+  createdAt: z.string(),
+  links: z.object({ self: z.string(), tree: z.string(), exploration: z.string() }),
+});
 
 const TrajectoryStep = z.object({
   node: z.number().int(),

@@ -13,7 +13,7 @@ import { getTask as findTask } from '../../edge/stores/tasks.ts';
 import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/world.ts';
 import { optionalPrincipal } from '../http/auth.ts';
 import { pageAnswer } from '../http/keyset.ts';
-import { idParams, pageOf, routeModule } from '../http/openapi.ts';
+import { component, idParams, pageOf, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
@@ -23,42 +23,36 @@ const Split = z.enum(['train', 'dev', 'test']);
 const ColumnSchema = z.object({ name: z.string(), sqlType: z.string(), description: z.string() });
 const SplitCounts = z.object({ train: z.number().int(), dev: z.number().int(), test: z.number().int() });
 
-const DatasetSchema = z
-  .object({
-    name: DatasetNameSchema,
-    title: z.string(),
-    context: z.string(),
-    format: z.string(),
-    description: z.string(),
-    tools: z.array(z.string()),
-    columns: z.array(ColumnSchema).optional(),
-    sizes: z.record(z.string(), z.number()).nullable(),
-    tasks: z.object({ easy: SplitCounts, hard: SplitCounts }),
-  })
-  .openapi('Dataset');
+const DatasetSchema = component('Dataset', {
+  name: DatasetNameSchema,
+  title: z.string(),
+  context: z.string(),
+  format: z.string(),
+  description: z.string(),
+  tools: z.array(z.string()),
+  columns: z.array(ColumnSchema).optional(),
+  sizes: z.record(z.string(), z.number()).nullable(),
+  tasks: z.object({ easy: SplitCounts, hard: SplitCounts }),
+});
 
-const WorldSchema = z
-  .object({
-    seed: z.string(),
-    scale: z.number(),
-    seeded: z
-      .boolean()
-      .openapi({ description: 'Whether D1 holds this world (run `npm start` or `npm run seed`).' }),
-    hashes: z.record(z.string(), z.string()).nullable(),
-    tasks: z.number().int(),
-  })
-  .openapi('World');
+const WorldSchema = component('World', {
+  seed: z.string(),
+  scale: z.number(),
+  seeded: z
+    .boolean()
+    .openapi({ description: 'Whether D1 holds this world (run `npm start` or `npm run seed`).' }),
+  hashes: z.record(z.string(), z.string()).nullable(),
+  tasks: z.number().int(),
+});
 
-const TaskSummarySchema = z
-  .object({
-    id: z.string(),
-    split: Split,
-    dataset: DatasetNameSchema,
-    difficulty: Difficulty,
-    templateId: z.string(),
-    question: z.string(),
-  })
-  .openapi('TaskSummary');
+const TaskSummarySchema = component('TaskSummary', {
+  id: z.string(),
+  split: Split,
+  dataset: DatasetNameSchema,
+  difficulty: Difficulty,
+  templateId: z.string(),
+  question: z.string(),
+});
 
 const TaskSchema = TaskSummarySchema.extend({
   gold: z.unknown().optional().openapi({ description: 'Gold answer (admin keys only).' }),

@@ -6,30 +6,29 @@ import { z } from '@hono/zod-openapi';
 import type { Bindings } from '../../edge/env.ts';
 import { type EvalProgress, type EvalRow, listEvals } from '../../edge/stores/evaluations.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
+import { component } from '../http/openapi.ts';
 
 const Iso = z.string().openapi({ description: 'Time (ISO 8601, UTC).' });
 
-export const EvalSummary = z
-  .object({
-    id: z.string(),
-    name: z.string().nullable(),
-    status: z.enum(['running', 'done', 'cancelled']),
-    createdAt: Iso,
-    finishedAt: Iso.nullable(),
-    scheduleId: z.string().nullable(),
-    dueTime: Iso.nullable().openapi({ description: "The schedule's due time this run is for." }),
-    progress: z.object({ done: z.number().int(), total: z.number().int() }),
-    successRate: z.number().nullable().openapi({ description: 'Correct / finished task runs so far.' }),
-    flagged: z
-      .boolean()
-      .openapi({ description: 'A drop beyond the schedule threshold against the previous run.' }),
-    stoppedFor: z.string().nullable().openapi({
-      description:
-        "Why a cancelled evaluation stopped by itself: `quota-exhausted` when its key's model-call quota ran out (null otherwise).",
-    }),
-    links: z.record(z.string(), z.string()),
-  })
-  .openapi('EvalSummary');
+export const EvalSummary = component('EvalSummary', {
+  id: z.string(),
+  name: z.string().nullable(),
+  status: z.enum(['running', 'done', 'cancelled']),
+  createdAt: Iso,
+  finishedAt: Iso.nullable(),
+  scheduleId: z.string().nullable(),
+  dueTime: Iso.nullable().openapi({ description: "The schedule's due time this run is for." }),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  successRate: z.number().nullable().openapi({ description: 'Correct / finished task runs so far.' }),
+  flagged: z
+    .boolean()
+    .openapi({ description: 'A drop beyond the schedule threshold against the previous run.' }),
+  stoppedFor: z.string().nullable().openapi({
+    description:
+      "Why a cancelled evaluation stopped by itself: `quota-exhausted` when its key's model-call quota ran out (null otherwise).",
+  }),
+  links: z.record(z.string(), z.string()),
+});
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
