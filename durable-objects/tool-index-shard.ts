@@ -26,6 +26,7 @@ import {
 } from '../core/retrieval/vector-index.ts';
 import type { Bindings } from '../edge/env.ts';
 import { embeddingModelFor } from '../edge/models.ts';
+import { RETRY_FAILED_BUILD_MS } from '../edge/retrieval/do-index.ts';
 import { loadToolsetTools, type ToolsetRecord } from '../edge/stores/toolsets.ts';
 
 export interface ShardConfig {
@@ -178,9 +179,22 @@ export class ToolIndexShard extends DurableObject<Bindings> {
 
   // ---- builder role ----------------------------------------------------------------------------------------
 
-  /** Starts a build unless one exists (whatever its state); answers the build's status. */
-  async startBuild(params: BuildParams): Promise<BuildStatus> {
+  /**
+   * Starts a build unless one exists; answers the build's status. A build that failed at least
+   * RETRY_FAILED_BUILD_MS ago resumes from its last stored chunk (the shards keep what was appended; a repeated
+   * chunk is a no-op), so a passing fault — a D1 or encoder outage — does not leave the toolset without an index.
+   */
+  async startBuild(params: BuildParams, now = Date.now()): Promise<BuildStatus> {
     const existing = this.#read<BuildStatus>('build');
+    if (existing?.state === 'failed' && now - (existing.finishedAt ?? 0) >= RETRY_FAILED_BUILD_MS) {
+      const resumed: BuildStatus = { ...existing, state: 'building', finishedAt: null, error: null };
+      this.ctx.storage.transactionSync(() => {
+        this.#write('build', resumed);
+        this.#write('failures', 0);
+      });
+      await this.ctx.storage.setAlarm(now);
+      return resumed;
+    }
     if (existing) return existing;
     const status: BuildStatus = {
       name: params.name,

@@ -24,6 +24,8 @@ import { toolIndexStub } from '../stubs.ts';
 export const DO_SHARD_SIZE = 25_000;
 /** Tools embedded per builder alarm. */
 export const DO_BUILD_CHUNK = 2_000;
+/** How long a failed build stays failed before the next start resumes it from its last stored chunk. */
+export const RETRY_FAILED_BUILD_MS = 60_000;
 
 export function doIndexName(toolsetId: string, encoder: EmbeddingModel): string {
   return `${toolsetId}/${encoder.provider}:${encoder.model}:${encoder.dimensions}`;
@@ -65,15 +67,15 @@ export async function ensureDoIndexBuild(
 ): Promise<BuildStatus> {
   const name = doIndexName(record.id, encoder);
   const builder = toolIndexStub(env, `${name}/build`);
-  return (
-    (await builder.buildStatus()) ??
-    (await builder.startBuild({
-      name,
-      toolset: record,
-      shardSize: options.shardSize ?? DO_SHARD_SIZE,
-      chunk: options.chunk ?? DO_BUILD_CHUNK,
-    }))
-  );
+  const status = await builder.buildStatus();
+  // A building or ready index answers as it is; none yet starts one, a failed one resumes once its wait is over.
+  if (status && status.state !== 'failed') return status;
+  return builder.startBuild({
+    name,
+    toolset: record,
+    shardSize: options.shardSize ?? DO_SHARD_SIZE,
+    chunk: options.chunk ?? DO_BUILD_CHUNK,
+  });
 }
 
 /** A ranker over a built index: each query through `encoder`, normalised, then the index's top k. */

@@ -25,7 +25,12 @@ import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueTraining, type TrainingData } from '../../edge/jobs/train-toolset.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
-import { DurableObjectIndex, ensureDoIndexBuild, IndexRanker } from '../../edge/retrieval/do-index.ts';
+import {
+  DurableObjectIndex,
+  ensureDoIndexBuild,
+  IndexRanker,
+  RETRY_FAILED_BUILD_MS,
+} from '../../edge/retrieval/do-index.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import {
@@ -380,12 +385,16 @@ async function readyDoIndex(env: Bindings, record: ToolsetRecord, encoder: Embed
   if (status.state === 'ready' && status.dimensions !== null)
     return new DurableObjectIndex(env, status.name, status.dimensions, status.total, status.shardSize);
   const progress = { state: status.state, done: status.done, total: status.total, error: status.error };
+  const retryIn =
+    status.state === 'failed'
+      ? Math.max(1, Math.ceil(((status.finishedAt ?? 0) + RETRY_FAILED_BUILD_MS - Date.now()) / 1000))
+      : 5;
   throw new ProblemError('unavailable', {
     detail:
       status.state === 'failed'
-        ? `Building this toolset's dense index failed: ${status.error}. Use bm25 or char.`
+        ? `Building this toolset's dense index failed at ${status.done}/${status.total} tools: ${status.error}. A request after ${retryIn} s resumes it; bm25 and char answer now.`
         : `This toolset's dense index (${status.total} tools, beyond the ${MAX_DENSE_POOL} embedded inside a request) is being built: ${status.done}/${status.total} tools. Retry shortly.`,
-    headers: status.state === 'failed' ? {} : { 'retry-after': '5' },
+    headers: { 'retry-after': String(retryIn) },
     extensions: { index: progress },
   });
 }

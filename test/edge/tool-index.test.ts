@@ -5,7 +5,7 @@
  * MAX_DENSE_POOL, answering 503 with the build's progress until it is ready. Also Vectorize behind the same
  * interface, against a mock binding (Vectorize does not run locally).
  */
-import { evictDurableObject, runDurableObjectAlarm } from 'cloudflare:test';
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { syntheticCatalog } from '../../core/retrieval/catalog.ts';
@@ -14,7 +14,7 @@ import type { Hit } from '../../core/retrieval/types.ts';
 import { QuantizedShard, quantize } from '../../core/retrieval/vector-index.ts';
 import { Rng } from '../../core/util/random.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
-import { DurableObjectIndex, doIndexName } from '../../edge/retrieval/do-index.ts';
+import { DurableObjectIndex, doIndexName, RETRY_FAILED_BUILD_MS } from '../../edge/retrieval/do-index.ts';
 import { type VectorizeBinding, VectorizeToolIndex } from '../../edge/retrieval/vectorize-index.ts';
 import { toolIndexStub } from '../../edge/stubs.ts';
 import { expectProblem, postJson as post } from './helpers.ts';
@@ -129,6 +129,53 @@ describe('dense and hybrid search over a toolset beyond MAX_DENSE_POOL', () => {
       expect(out.results).toHaveLength(5);
       expect(out.results.map((r) => r.tool.name)).toContain(target?.name);
     }
+  });
+});
+
+describe('a failed index build', () => {
+  it('stays failed (503 with the wait in Retry-After) until RETRY_FAILED_BUILD_MS has passed, then resumes to ready', async () => {
+    const created = await post('/v1/toolsets', { source: 'synthetic', name: 'flaky-index', tools: 5_500 });
+    const { id } = (await created.json()) as { id: string };
+    await expectProblem(
+      await post(`/v1/toolsets/${id}/search`, { query: 'x', ranker: 'dense' }),
+      503,
+      'unavailable',
+    );
+    const name = doIndexName(id, embeddingModelFor(env));
+    const builder = toolIndexStub(env, `${name}/build`);
+    const raw = env.TOOL_INDEX.get(env.TOOL_INDEX.idFromName(`${name}/build`));
+    await runDurableObjectAlarm(raw); // the first chunk of 2,000 tools
+    const partial = await builder.buildStatus();
+    expect(partial).toMatchObject({ state: 'building', done: 2_000 });
+    // The build as five failed alarms in a row leave it: failed, with what was stored so far.
+    const failAt = async (finishedAt: number) =>
+      runInDurableObject(raw, async (_instance, state) => {
+        const failed = { ...partial, state: 'failed', error: 'D1 unavailable', finishedAt };
+        state.storage.sql.exec(
+          'INSERT OR REPLACE INTO kv (key, json) VALUES (?, ?)',
+          'build',
+          JSON.stringify(failed),
+        );
+        await state.storage.deleteAlarm();
+      });
+
+    await failAt(Date.now());
+    const res = await post(`/v1/toolsets/${id}/search`, { query: 'x', ranker: 'dense' });
+    const wait = Number(res.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(50);
+    expect(wait).toBeLessThanOrEqual(60);
+    const failed = await expectProblem(res, 503, 'unavailable');
+    expect(failed.detail).toMatch(/failed at 2000\/5500 tools: D1 unavailable/);
+    expect(await builder.buildStatus()).toMatchObject({ state: 'failed' });
+
+    await failAt(Date.now() - RETRY_FAILED_BUILD_MS - 1);
+    const resumed = await post(`/v1/toolsets/${id}/search`, { query: 'x', ranker: 'dense' });
+    expect(resumed.headers.get('retry-after')).toBe('5');
+    expect((await expectProblem(resumed, 503, 'unavailable')).detail).toMatch(/being built: 2000\/5500/);
+    for (let i = 0; i < 10 && (await builder.buildStatus())?.state === 'building'; i++)
+      await runDurableObjectAlarm(raw);
+    expect(await builder.buildStatus()).toMatchObject({ state: 'ready', done: 5_500, error: null });
+    expect((await post(`/v1/toolsets/${id}/search`, { query: 'x', ranker: 'dense' })).status).toBe(200);
   });
 });
 
