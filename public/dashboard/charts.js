@@ -22,6 +22,16 @@ export const PALETTE = [
 ];
 
 /** The colour of series `i`: the palette, then hues spaced by the golden angle (never a repeat). */
+/** An SVG drawing area of `width` × `height` pixels, its viewBox the same size. */
+function canvas(width, height) {
+  return svg('svg', { width, height, viewBox: `0 0 ${width} ${height}` });
+}
+
+/** The legend entries of `series`, in the series' colours. */
+function legendOf(series) {
+  return series.map((s, i) => ({ label: s.label, color: seriesColor(i) }));
+}
+
 /** The polyline of one series through its points (already sorted by x), in the series' colour. */
 function seriesLine(pts, px, py, color) {
   return svg('path', {
@@ -102,11 +112,7 @@ export function barChart({ title, categories, series, testid }) {
   const top = 10;
   const height = 170;
   const width = Math.max(260, categories.length * groupWidth);
-  const chart = svg('svg', {
-    width: left + width + 10,
-    height: top + height + 70,
-    viewBox: `0 0 ${left + width + 10} ${top + height + 70}`,
-  });
+  const chart = canvas(left + width + 10, top + height + 70);
   chart.append(yAxis(left, top, height, width));
   categories.forEach((cat, ci) => {
     const gx = left + ci * groupWidth + gap / 2;
@@ -146,12 +152,7 @@ export function barChart({ title, categories, series, testid }) {
       ),
     );
   });
-  return figure(
-    title,
-    chart,
-    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
-    testid,
-  );
+  return figure(title, chart, legendOf(series), testid);
 }
 
 /** Horizontal stacked bars: `rows` [{ label, counts: { [key]: n } }], `keys` [{ id, label }] in stack order. */
@@ -160,11 +161,7 @@ export function stackedBars({ title, rows, keys, testid }) {
   const rowHeight = 22;
   const width = 360;
   const max = Math.max(1, ...rows.map((r) => keys.reduce((a, k) => a + (r.counts[k.id] ?? 0), 0)));
-  const chart = svg('svg', {
-    width: left + width + 50,
-    height: rows.length * rowHeight + 10,
-    viewBox: `0 0 ${left + width + 50} ${rows.length * rowHeight + 10}`,
-  });
+  const chart = canvas(left + width + 50, rows.length * rowHeight + 10);
   rows.forEach((r, ri) => {
     const y = 5 + ri * rowHeight;
     chart.append(svg('text', { x: left - 6, y: y + 14, 'text-anchor': 'end' }, r.label));
@@ -215,11 +212,7 @@ export function lineChart({ title, series, testid }) {
   const span = maxX - minX || 1;
   const px = (x) => left + (xs.length <= 1 ? width / 2 : ((x - minX) / span) * width);
   const py = (y) => top + height - y * height;
-  const chart = svg('svg', {
-    width: left + width + 20,
-    height: top + height + 40,
-    viewBox: `0 0 ${left + width + 20} ${top + height + 40}`,
-  });
+  const chart = canvas(left + width + 20, top + height + 40);
   chart.append(yAxis(left, top, height, width));
   if (xs.length > 0) {
     const ends =
@@ -265,12 +258,7 @@ export function lineChart({ title, series, testid }) {
       );
     }
   });
-  return figure(
-    title,
-    chart,
-    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
-    testid,
-  );
+  return figure(title, chart, legendOf(series), testid);
 }
 
 /**
@@ -288,11 +276,7 @@ export function epochChart({ title, series, testid }) {
   const maxY = Math.max(1e-9, ...ys);
   const px = (x) => left + (maxX <= 1 ? width / 2 : ((x - 1) / (maxX - 1)) * width);
   const py = (y) => top + height - (y / maxY) * height;
-  const chart = svg('svg', {
-    width: left + width + 20,
-    height: top + height + 40,
-    viewBox: `0 0 ${left + width + 20} ${top + height + 40}`,
-  });
+  const chart = canvas(left + width + 20, top + height + 40);
   chart.append(
     svg(
       'g',
@@ -333,10 +317,5 @@ export function epochChart({ title, series, testid }) {
         ),
       );
   });
-  return figure(
-    title,
-    chart,
-    series.map((s, i) => ({ label: s.label, color: seriesColor(i) })),
-    testid,
-  );
+  return figure(title, chart, legendOf(series), testid);
 }
