@@ -20,11 +20,35 @@ export type TrainedWeights =
   /** Trained over another frozen encoder than this deployment's: the vectors are not comparable. */
   | { ok: false; reason: string };
 
-/** A finished run's weights, or why this deployment cannot use them. Throws when a finished run lost its blob. */
-export async function trainedWeights(env: Bindings, run: TrainingRow): Promise<TrainedWeights> {
+/**
+ * Unpacked weights of this isolate by run id, least recently used first out: a finished run's weights never
+ * change, and they are ≈ 8 MB read from D1 — read once for the cotools search, the judge route and every
+ * evaluation chunk's toolPool gate, not once each.
+ */
+const weightsCache = new Map<string, CotoolsWeights>();
+const WEIGHTS_CACHE_ENTRIES = 2;
+
+async function runWeights(env: Bindings, run: TrainingRow): Promise<CotoolsWeights> {
+  const hit = weightsCache.get(run.id);
+  if (hit) {
+    weightsCache.delete(run.id);
+    weightsCache.set(run.id, hit);
+    return hit;
+  }
   const blob = await readBlob(env.DB, run.id, 'weights');
   if (!blob) throw new Error(`training ${run.id} is finished but its weights are missing`);
   const weights = unpackWeights(blob);
+  weightsCache.set(run.id, weights);
+  for (const oldest of weightsCache.keys()) {
+    if (weightsCache.size <= WEIGHTS_CACHE_ENTRIES) break;
+    weightsCache.delete(oldest);
+  }
+  return weights;
+}
+
+/** A finished run's weights, or why this deployment cannot use them. Throws when a finished run lost its blob. */
+export async function trainedWeights(env: Bindings, run: TrainingRow): Promise<TrainedWeights> {
+  const weights = await runWeights(env, run);
   const encoder = embeddingModelFor(env);
   if (weights.encoder !== encoderLabel(encoder) || weights.retriever.hidden !== encoder.dimensions)
     return {
