@@ -1,5 +1,5 @@
 /**
- * `npm start`: prepares local state and serves tooldrift on http://localhost:8787 (PORT overrides).
+ * `npm start`: prepares local state and serves tooldrift on http://localhost:8787 (PORT or `-- --port N` overrides).
  *  1. creates .dev.vars from .dev.vars.example on first run (local keys only),
  *  2. applies D1 migrations to the local database and seeds it with the world and its tasks (scripts/seed.ts;
  *     seeding is skipped when the database already holds the current world),
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   copyDocsAssets();
   copyModelAssets(); // the `use` embedding provider reads the USE lite weights from the assets
 
-  const devArgs = ['dev', '--port', port, '--local', ...extra];
+  // A `--port` among the extra arguments wins over PORT (wrangler refuses the flag twice).
+  const portGiven = extra.some((a) => a === '--port' || a.startsWith('--port='));
+  const devArgs = ['dev', ...(portGiven ? [] : ['--port', port]), '--local', ...extra];
   const code = await run(wrangler, devArgs, { ...process.env, ...offline });
   process.exit(code);
 }

@@ -2,6 +2,7 @@
 import { createRoute, type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import type { Bindings } from '../../edge/env.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
 import { isAdminGate, ownerOf, type Role, requireKey } from './auth.ts';
@@ -243,13 +244,60 @@ export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
       );
       (app.openapi as (r: unknown, h: unknown, k: unknown) => unknown)(route, answer, hook);
     };
+  /**
+   * Routes on one resource: their path parameters are `params`, and before the handler runs `load` finds the
+   * resource they name (or throws its 404 problem), so a handler is given it as `resource` and the route's 404 is
+   * implied rather than restated. `load` is given the validated parameters and the caller (read only on a keyed
+   * route: a public route's loader must not ask for an owner).
+   */
+  const on = <P, T>(
+    params: P,
+    load: (
+      env: Bindings,
+      params: RouteInput<P, never, never>['params'],
+      caller: { readonly owner: Owner },
+    ) => Promise<T>,
+  ) => {
+    const scoped =
+      (method: Method) =>
+      <C extends number, Q, B, S extends z.ZodType = never, M extends string = 'application/json'>(
+        path: string,
+        summary: string,
+        parts: Omit<RouteParts<C, S, M, P, Q, B>, 'params'>,
+        handler: (
+          c: ContextOf<RouteOf<P, Q, B, C, S, M>>,
+          input: RouteInput<P, Q, B> & { resource: T },
+        ) => RouteResult<S> | Promise<RouteResult<S>>,
+      ): void =>
+        verb(method)<C, P, Q, B, S, M>(
+          path,
+          summary,
+          { ...parts, params, problems: [...(parts.problems ?? []), 404] },
+          async (c, input) =>
+            handler(c, Object.assign(input, { resource: await load(c.env, input.params, input) })),
+        );
+    return {
+      get: scoped('get'),
+      post: scoped('post'),
+      put: scoped('put'),
+      patch: scoped('patch'),
+      delete: scoped('delete'),
+    };
+  };
   return {
     get: verb('get'),
     post: verb('post'),
     put: verb('put'),
     patch: verb('patch'),
     delete: verb('delete'),
+    on,
   };
+}
+
+/** A loader for `routes.on` from a finder of the caller's resource by id (`ownedOr404`'s): the path's `{id}`. */
+export function byId<T>(find: (env: Bindings, id: string, owner: Owner) => Promise<T>) {
+  return (env: Bindings, params: { id: string }, caller: { readonly owner: Owner }): Promise<T> =>
+    find(env, params.id, caller.owner);
 }
 
 /** The route table a module declares its routes on (`routeTable`). */

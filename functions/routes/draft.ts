@@ -21,7 +21,7 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { byId, component, idParams, requestBody, routeModule } from '../http/openapi.ts';
 import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -162,6 +162,9 @@ const runOr404 = ownedOr404(getDraftRun, 'DRAFT run');
 const docsetOr404 = ownedOr404(getDocset, 'documentation set');
 
 export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
+  const draftRun = routes.on(idParams(Id), byId(runOr404));
+  const docset = routes.on(idParams(Id), byId(docsetOr404));
+
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
@@ -202,14 +205,11 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     },
   );
 
-  routes.get(
+  draftRun.get(
     '/v1/draft/runs/{id}',
     'A DRAFT run: progress and the Δ history of every tool',
-    { params: idParams(Id), ok: [200, 'The run', DraftRunView], problems: [404] },
-    async (c, { params, owner }) => {
-      const found = await runOr404(c.env, params.id, owner);
-      return runView(found.run, found.tools);
-    },
+    { ok: [200, 'The run', DraftRunView] },
+    async (_c, { resource: found }) => runView(found.run, found.tools),
   );
 
   routes.delete(
@@ -254,11 +254,10 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     },
   );
 
-  routes.get(
+  docset.get(
     '/v1/docsets/{id}',
     'A DRAFT documentation set, as stored or rendered like a surface’s documentation',
     {
-      params: idParams(Id),
       query: z.object({
         format: z.enum(DOCSET_FORMATS).default('json').openapi({
           description:
@@ -266,10 +265,8 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
         }),
       }),
       ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
-      problems: [404],
     },
-    async (c, { params: { id }, query: { format }, owner }) => {
-      const set = await docsetOr404(c.env, id, owner);
+    async (_c, { resource: set, params: { id }, query: { format } }) => {
       const content =
         format === 'json'
           ? { id, ...set }
@@ -282,17 +279,14 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     },
   );
 
-  routes.get(
+  docset.get(
     '/v1/docsets/{id}/diff',
     'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
     {
-      params: idParams(Id),
       query: z.object({ against: Id }),
       ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
-      problems: [404],
     },
-    async (c, { params: { id }, query: { against }, owner }) => {
-      const set = await docsetOr404(c.env, id, owner);
+    async (c, { resource: set, params: { id }, query: { against }, owner }) => {
       const otherId = against === 'parent' ? set.parent : against;
       if (!otherId) {
         throw new ProblemError('validation-error', {

@@ -22,7 +22,7 @@ import {
 import { getTask } from '../../edge/stores/tasks.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
 import { cursorParam } from '../http/keyset.ts';
-import { component, idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
+import { byId, component, idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
 import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
@@ -156,6 +156,12 @@ const ResultsQuery = z
 const findEval = ownedOr404(getEval, 'evaluation');
 
 export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) => {
+  const evaluation = routes.on(idParams(EvalId), byId(findEval));
+  const evalResult = routes.on(
+    z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
+    byId(findEval),
+  );
+
   routes.post(
     '/v1/evals',
     'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
@@ -181,12 +187,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     },
   );
 
-  routes.get(
+  evaluation.get(
     '/v1/evals/{id}',
     'An evaluation: success by method × surface × dataset × difficulty, error taxonomy, usage, comparison',
-    { params: idParams(EvalId), ok: [200, 'The evaluation', EvalView], problems: [404] },
-    async (c, { params, owner }) => {
-      const row = await findEval(c.env, params.id, owner);
+    { ok: [200, 'The evaluation', EvalView] },
+    async (c, { resource: row }) => {
       const suite = row.suite as EvalSuite;
       const rows = await resultRows(c.env, row.id);
       const agg = aggregate(suite, plannedPerCell(row.planned as EvalGroup[]), rows);
@@ -220,17 +225,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     },
   );
 
-  routes.get(
+  evaluation.get(
     '/v1/evals/{id}/results',
     'Task runs of an evaluation, in plan order, filterable',
-    {
-      params: idParams(EvalId),
-      query: ResultsQuery,
-      ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')],
-      problems: [404],
-    },
-    async (c, { params: { id }, query: q, owner }) => {
-      await findEval(c.env, id, owner);
+    { query: ResultsQuery, ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')] },
+    async (c, { params: { id }, query: q }) => {
       const { limit, cursor, correct, ...filter } = q;
       const page = await listResults(
         c.env,
@@ -242,16 +241,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     },
   );
 
-  routes.get(
+  evalResult.get(
     '/v1/evals/{id}/results/{resultId}',
     'One task run with its trajectory',
-    {
-      params: z.object({ id: EvalId, resultId: z.string().min(1).max(200) }),
-      ok: [200, 'The task run', EvalResultDetail],
-      problems: [404],
-    },
-    async (c, { params: { id, resultId }, owner }) => {
-      await findEval(c.env, id, owner);
+    { ok: [200, 'The task run', EvalResultDetail] },
+    async (c, { params: { id, resultId } }) => {
       const row = await getResult(c.env, id, resultId);
       if (!row)
         throw new ProblemError('not-found', { detail: `No task run ${resultId} in evaluation ${id}.` });

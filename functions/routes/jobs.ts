@@ -21,17 +21,15 @@ const JobSchema = component('Job', {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const registerJobRoutes = routeModule('Jobs', 'admin', (routes) => {
-  routes.get(
+  const jobById = routes.on(idParams(z.string().min(1).max(200)), (env, { id }) =>
+    foundOr404(getJob(env, id), 'job', id),
+  );
+
+  jobById.get(
     '/v1/jobs/{id}',
     'Status and result of a background job',
-    {
-      role: 'user',
-      params: idParams(z.string().min(1).max(200)),
-      ok: [200, 'The job', JobSchema],
-      problems: [404],
-    },
-    async (c, { params: { id } }) => {
-      const job = await foundOr404(getJob(c.env, id), 'job', id);
+    { role: 'user', ok: [200, 'The job', JobSchema] },
+    (_c, { resource: job }) => {
       return {
         id: job.id,
         kind: job.kind,

@@ -18,7 +18,7 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import { component, routeModule } from '../http/openapi.ts';
+import { byId, component, routeModule } from '../http/openapi.ts';
 import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
@@ -110,6 +110,8 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
 const findSchedule = ownedOr404(getSchedule, 'schedule');
 
 export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
+  const schedule = routes.on(ScheduleId, byId(findSchedule));
+
   routes.post(
     '/v1/schedules',
     'Schedule an evaluation suite with a cron expression',
@@ -146,28 +148,21 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
     },
   );
 
-  routes.get(
+  schedule.get(
     '/v1/schedules/{id}',
     'A schedule with its runs (newest first, at most 50): the trend across scheduled runs',
-    { params: ScheduleId, ok: [200, 'The schedule', ScheduleDetail], problems: [404] },
-    async (c, { params, owner }) => {
-      const row = await findSchedule(c.env, params.id, owner);
+    { ok: [200, 'The schedule', ScheduleDetail] },
+    async (c, { resource: row }) => {
       const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
       return { ...(await scheduleView(c.env, row)), runs: runs.evals };
     },
   );
 
-  routes.patch(
+  schedule.patch(
     '/v1/schedules/{id}',
     'Change a schedule (name, cron, suite, threshold, enabled)',
-    {
-      params: ScheduleId,
-      body: UpdateSchedule,
-      ok: [200, 'The schedule', ScheduleView],
-      problems: [404],
-    },
-    async (c, { params, body, owner }) => {
-      const row = await findSchedule(c.env, params.id, owner);
+    { body: UpdateSchedule, ok: [200, 'The schedule', ScheduleView] },
+    async (c, { resource: row, body, owner }) => {
       if (body.suite) {
         await assertSurfacesExist(c.env, body.suite, '/suite', owner);
         assertModelAvailable(c.env, body.suite);
@@ -186,12 +181,11 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
     },
   );
 
-  routes.delete(
+  schedule.delete(
     '/v1/schedules/{id}',
     'Delete a schedule (its past runs are kept)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
-    async (c, { params, owner }) => {
-      const row = await findSchedule(c.env, params.id, owner);
+    { ok: [204, 'Deleted'] },
+    async (c, { resource: row }) => {
       await deleteSchedule(c.env, row.id);
     },
   );

@@ -84,6 +84,8 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
 }
 
 export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) => {
+  const surface = routes.on(IdParam, (env, { id }) => surfaceOr404(env, id));
+
   routes.get(
     '/v1/surfaces',
     'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
@@ -94,30 +96,21 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     },
   );
 
-  routes.get(
+  surface.get(
     '/v1/surfaces/{id}',
     'One surface, with its prompt-style tool list',
-    {
-      params: IdParam,
-      ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })],
-      problems: [404],
-    },
-    async (c, { params }) => {
-      const surface = await surfaceOr404(c.env, params.id);
-      return { surface: surface as z.infer<typeof SurfaceJson>, toolList: renderToolList(surface) };
-    },
+    { ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })] },
+    (_c, { resource }) => ({
+      surface: resource as z.infer<typeof SurfaceJson>,
+      toolList: renderToolList(resource),
+    }),
   );
 
-  routes.get(
+  surface.get(
     '/v1/surfaces/{id}/openapi.json',
     "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
-    {
-      params: IdParam,
-      ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())],
-      problems: [404],
-    },
-    async (c, { params }) => {
-      const surface = await surfaceOr404(c.env, params.id);
+    { ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())] },
+    (_c, { resource: surface }) => {
       const fragment = surfaceOpenApi(surface);
       return {
         openapi: '3.1.0',

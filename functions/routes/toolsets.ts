@@ -343,7 +343,12 @@ function uploadedTools(jsonl: string): Tool[] {
   }
 }
 
-async function requireToolset(env: Bindings, id: string, owner: Owner): Promise<ToolsetRecord> {
+/** The caller's toolset named by the path's `{id}`, or a 404 problem. */
+function toolsetOf(
+  env: Bindings,
+  { id }: { id: string },
+  { owner }: { owner: Owner },
+): Promise<ToolsetRecord> {
   return foundOr404(findToolset(env.DB, id, owner), 'toolset', id);
 }
 
@@ -400,6 +405,9 @@ async function readyDoIndex(env: Bindings, record: ToolsetRecord, encoder: Embed
 }
 
 export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) => {
+  const toolset = routes.on(IdParam, toolsetOf);
+  const trainingVersion = routes.on(VersionParam, toolsetOf);
+
   routes.post(
     '/v1/toolsets',
     'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
@@ -463,12 +471,11 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     async (c, { owner }) => ({ toolsets: (await listToolsets(c.env.DB, owner)).map(view) }),
   );
 
-  routes.get(
+  toolset.get(
     '/v1/toolsets/{id}',
     'A toolset with its first 100 tools',
-    { params: IdParam, ok: [200, 'The toolset', ToolsetDetail], problems: [404] },
-    async (c, { params, owner }) => {
-      const record = await requireToolset(c.env, params.id, owner);
+    { ok: [200, 'The toolset', ToolsetDetail] },
+    async (c, { resource: record }) => {
       const [tools, latest] = await Promise.all([
         loadToolsetTools(c.env.DB, record),
         listTrainings(c.env.DB, record.id),
@@ -478,17 +485,11 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     },
   );
 
-  routes.post(
+  toolset.post(
     '/v1/toolsets/{id}/search',
     'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-    {
-      params: IdParam,
-      body: SearchBody,
-      ok: [200, 'The top k tools, best first', SearchResult],
-      problems: [404, 409, 503],
-    },
-    async (c, { params, body, owner }) => {
-      const record = await requireToolset(c.env, params.id, owner);
+    { body: SearchBody, ok: [200, 'The top k tools, best first', SearchResult], problems: [409, 503] },
+    async (c, { resource: record, body }) => {
       if (body.version !== undefined && body.ranker !== 'cotools')
         throw badField('version', '/version', 'a version is only for the cotools ranker');
       const { tools, ranker } =
@@ -503,17 +504,11 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     },
   );
 
-  routes.post(
+  toolset.post(
     '/v1/toolsets/{id}/train',
     'Train the toolset’s Chain-of-Tools retriever and Tool Judge (a queue job; a new weights version)',
-    {
-      params: IdParam,
-      body: TrainBody,
-      ok: [202, 'The training run, queued', TrainingView],
-      problems: [404, 409],
-    },
-    async (c, { params, body, owner }) => {
-      const record = await requireToolset(c.env, params.id, owner);
+    { body: TrainBody, ok: [202, 'The training run, queued', TrainingView], problems: [409] },
+    async (c, { resource: record, body, owner }) => {
       const { train, dev, ...options } = body;
       const hidden = embeddingModelFor(c.env).dimensions;
       const weightCount = retrieverParams(hidden, options.retriever.intermediate);
@@ -559,12 +554,11 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     },
   );
 
-  routes.get(
+  toolset.get(
     '/v1/toolsets/{id}/training',
     'The newest training run (progress or report) and every version',
-    { params: IdParam, ok: [200, 'The newest run', TrainingList], problems: [404] },
-    async (c, { params, owner }) => {
-      const record = await requireToolset(c.env, params.id, owner);
+    { ok: [200, 'The newest run', TrainingList] },
+    async (c, { resource: record }) => {
       const run = await findTraining(c.env.DB, record.id);
       if (!run)
         throw new ProblemError('not-found', { detail: `Toolset ${record.id} has never been trained.` });
@@ -578,13 +572,11 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     },
   );
 
-  routes.get(
+  trainingVersion.get(
     '/v1/toolsets/{id}/training/{version}',
     'One training run by version',
-    { params: VersionParam, ok: [200, 'The run', TrainingView], problems: [404] },
-    async (c, { params, owner }) => {
-      const { id, version } = params;
-      const record = await requireToolset(c.env, id, owner);
+    { ok: [200, 'The run', TrainingView] },
+    async (c, { resource: record, params: { version } }) => {
       const run = await findTraining(c.env.DB, record.id, { version });
       if (!run)
         throw new ProblemError('not-found', {
@@ -594,17 +586,15 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     },
   );
 
-  routes.post(
+  toolset.post(
     '/v1/toolsets/{id}/judge',
     'Does this step need a tool? The trained Tool Judge (spec eq. 3–5)',
     {
-      params: IdParam,
       body: JudgeBody,
       ok: [200, 'The verdict (needsTool when probability > 0.5)', JudgeResult],
-      problems: [404, 409],
+      problems: [409],
     },
-    async (c, { params, body, owner }) => {
-      const record = await requireToolset(c.env, params.id, owner);
+    async (c, { resource: record, body }) => {
       const run = await servingRun(c.env, record, body.version);
       const { judge } = await trainedFor(c.env, record, run);
       if (!judge)

@@ -83,6 +83,10 @@ function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof
 }
 
 export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (routes) => {
+  const trajectory = routes.on(idParams(z.string().min(1).max(300)), (env, { id }, { owner }) =>
+    foundOr404(getTrajectory(env, id, owner), 'trajectory', id),
+  );
+
   routes.get(
     '/v1/trajectories',
     'Trajectories (root→Finish paths of finished search trees), newest first, filtered; by cursor',
@@ -93,16 +97,11 @@ export const registerTrajectoryRoutes = routeModule('Explorations', 'user', (rou
     },
   );
 
-  routes.get(
+  trajectory.get(
     '/v1/trajectories/{id}',
     'One trajectory: its question, ReAct text, steps and tool updates',
-    {
-      params: idParams(z.string().min(1).max(300)),
-      ok: [200, 'The trajectory', TrajectoryDetail],
-      problems: [404],
-    },
-    async (c, { params: { id }, owner }) => {
-      const row = await foundOr404(getTrajectory(c.env, id, owner), 'trajectory', id);
+    { ok: [200, 'The trajectory', TrajectoryDetail] },
+    (_c, { resource: row }) => {
       const { t } = row;
       return {
         ...summary(t),
