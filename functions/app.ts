@@ -27,7 +27,6 @@ import { registerExportRoutes } from './routes/exports.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJournalRoutes } from './routes/journal.ts';
-import { registerKernelRoutes } from './routes/kernel.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMethodRoutes } from './routes/methods.ts';
 import { registerModelRoutes } from './routes/models.ts';
@@ -118,7 +117,6 @@ const ROUTE_MODULES = [
   registerHealthRoutes,
   registerJobRoutes,
   registerWorldRoutes,
-  registerKernelRoutes,
   registerSessionRoutes,
   registerSurfaceRoutes,
   registerJournalRoutes,

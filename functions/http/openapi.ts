@@ -8,6 +8,7 @@ import type { AppEnv } from '../app-env.ts';
 import { isAdminGate, ownerOf, type Role, requireKey } from './auth.ts';
 import { ProblemSchema } from './problem.ts';
 import { rateLimit } from './rate-limit.ts';
+import { type ProgressState, progressEvents } from './sse.ts';
 
 type OpenApiArgs = Parameters<z.ZodType['openapi']>;
 
@@ -109,9 +110,32 @@ type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B
 };
 
 /**
+ * Request fields that name a stored resource (a task, a surface, a documentation set): the route answers 404 when
+ * the named one does not exist. A zod metadata registry, so the mark stays out of the field's OpenAPI schema.
+ */
+const NAMES_A_RESOURCE = z.registry<{ resource: string }>();
+
+/** `field`, marked as naming a stored `resource`: a JSON body with such a field implies the route's 404. */
+export function namesResource<T extends z.ZodType>(field: T, resource: string): T {
+  NAMES_A_RESOURCE.add(field, { resource });
+  return field;
+}
+
+/** Whether an object body has a field (optional, defaulted or nullable) marked by `namesResource`. */
+function namesAResource(body: unknown): boolean {
+  const shape = (body as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.values(shape).some((field) => {
+    let inner: z.ZodType | undefined = field;
+    while (inner && !NAMES_A_RESOURCE.has(inner))
+      inner = (inner._zod.def as { innerType?: z.ZodType }).innerType;
+    return inner !== undefined;
+  });
+}
+
+/**
  * The problems a route's request implies, so a route does not restate them: any validated input (path
  * parameters, query or body) can fail its schema (400); a JSON body can be too large (413, the app's body limit)
- * or of another media type (415).
+ * or of another media type (415); a body field that names a stored resource (`namesResource`) can name none (404).
  */
 function impliedProblems(spec: {
   params?: unknown;
@@ -120,7 +144,11 @@ function impliedProblems(spec: {
   impliedProblems?: false;
 }): number[] {
   if (spec.impliedProblems === false) return [];
-  return [...(spec.params || spec.query || spec.body ? [400] : []), ...(spec.body ? [413, 415] : [])];
+  return [
+    ...(spec.params || spec.query || spec.body ? [400] : []),
+    ...(spec.body ? [413, 415] : []),
+    ...(spec.body && namesAResource(spec.body) ? [404] : []),
+  ];
 }
 
 /**
@@ -276,12 +304,33 @@ export function routeTable(app: OpenAPIHono<AppEnv>, tag: string, role?: Role) {
           async (c, input) =>
             handler(c, Object.assign(input, { resource: await load(c.env, input.params, input) })),
         );
+    /**
+     * The resource's progress as Server-Sent Events (`progressEvents`): `read` is polled with the request; `gone`
+     * is what the stream says when the resource disappears. The resource is loaded before the stream starts, so a
+     * missing one is a 404, not an empty stream.
+     */
+    const events = (
+      path: string,
+      summary: string,
+      read: (
+        env: Bindings,
+        input: RouteInput<P, undefined, undefined> & { resource: T },
+      ) => Promise<ProgressState | null>,
+      gone: string,
+    ): void =>
+      scoped('get')<200, undefined, undefined, z.ZodString, 'text/event-stream'>(
+        path,
+        summary,
+        { ok: [200, 'An event stream', z.string(), 'text/event-stream'] },
+        (c, input) => progressEvents(c, () => read(c.env, input), gone),
+      );
     return {
       get: scoped('get'),
       post: scoped('post'),
       put: scoped('put'),
       patch: scoped('patch'),
       delete: scoped('delete'),
+      events,
     };
   };
   return {

@@ -21,18 +21,27 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import { byId, component, idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { byId, component, idParams, namesResource, requestBody, routeModule } from '../http/openapi.ts';
 import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
 
 const CreateDraftRun = requestBody('CreateDraftRun', {
-  surface: Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
-  docsSurface: Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
-  fromDocset: Id.optional().openapi({
-    description: 'Continue this documentation set instead (its documentation and history are the start).',
-  }),
+  surface: namesResource(
+    Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
+    'surface',
+  ),
+  docsSurface: namesResource(
+    Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
+    'surface',
+  ),
+  fromDocset: namesResource(
+    Id.optional().openapi({
+      description: 'Continue this documentation set instead (its documentation and history are the start).',
+    }),
+    'documentation set',
+  ),
   tools: z
     .array(z.string().min(1).max(100))
     .min(1)
@@ -168,7 +177,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], problems: [404] },
+    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView] },
     async (c, { body, owner }) => {
       const id = await startDraftRun(c.env, body, owner);
       const found = await runOr404(c.env, id, owner);
@@ -227,10 +236,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     '/v1/draft/watches',
     'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
     { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView] },
-    async (c, { body, owner }) => {
-      const row = await createWatch(c.env, body, owner);
-      return watchView(row);
-    },
+    async (c, { body, owner }) => watchView(await createWatch(c.env, body, owner)),
   );
 
   routes.get(

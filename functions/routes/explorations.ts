@@ -27,9 +27,8 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { missingTaskIds, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { treeStub } from '../../edge/stubs.ts';
-import { component, idParams, requestBody, routeModule } from '../http/openapi.ts';
-import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
-import { progressEvents } from '../http/sse.ts';
+import { byId, component, idParams, requestBody, routeModule } from '../http/openapi.ts';
+import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 
@@ -169,14 +168,14 @@ async function resolveTasks(
   return ids;
 }
 
-/** The exploration as the API shows it, if the caller may see it (another user key's is a 404 like a missing one). */
-async function explorationView(
-  env: Bindings,
-  id: string,
-  owner: Owner,
-): Promise<z.infer<typeof ExplorationView>> {
-  const row = await foundOr404(getExploration(env, id, owner), 'exploration', id);
-  const groups = await treeStats(env, id);
+/** The exploration, if the caller may see it (another user key's is a 404 like a missing one). */
+const explorationOf = ownedOr404(getExploration, 'exploration');
+
+type ExplorationRow = Awaited<ReturnType<typeof explorationOf>>;
+
+/** The exploration as the API shows it: its row with its trees' counts and usage. */
+async function explorationView(env: Bindings, row: ExplorationRow): Promise<z.infer<typeof ExplorationView>> {
+  const groups = await treeStats(env, row.id);
   const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
   const usage = { nodes: 0, iterations: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   let solved = 0;
@@ -210,9 +209,11 @@ async function explorationView(
   };
 }
 
-/** The aggregate progress an exploration's event stream sends. */
+/** The aggregate progress an exploration's event stream sends (null once the exploration is gone). */
 async function explorationProgress(env: Bindings, id: string, owner: Owner) {
-  const view = await explorationView(env, id, owner);
+  const row = await getExploration(env, id, owner);
+  if (!row) return null;
+  const view = await explorationView(env, row);
   return {
     data: {
       status: view.status,
@@ -226,14 +227,13 @@ async function explorationProgress(env: Bindings, id: string, owner: Owner) {
 }
 
 export const registerExplorationRoutes = routeModule('Explorations', 'user', (routes) => {
+  const exploration = routes.on(idParams(ExplorationId), byId(explorationOf));
+  const tree = routes.on(idParams(z.string().min(1).max(200)), byId(treeOrProblem));
+
   routes.post(
     '/v1/explorations',
     'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-    {
-      body: CreateExploration,
-      ok: [202, 'The exploration', ExplorationView],
-      problems: [404],
-    },
+    { body: CreateExploration, ok: [202, 'The exploration', ExplorationView] },
     async (c, { body, owner }) => {
       await requireSurface(c.env, body.surface, 'surface');
       await requireSurface(c.env, body.promptSurface, 'promptSurface');
@@ -286,33 +286,22 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
           { id: `${id}:${row.id}` },
         );
       }
-      return await explorationView(c.env, id, owner);
+      return await explorationView(c.env, await explorationOf(c.env, id, owner));
     },
   );
 
-  routes.get(
+  exploration.get(
     '/v1/explorations/{id}',
     'Status, tree counts, success rate so far and usage of an exploration',
-    { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
-    async (c, { params, owner }) => await explorationView(c.env, params.id, owner),
+    { ok: [200, 'The exploration', ExplorationView] },
+    (c, { resource }) => explorationView(c.env, resource),
   );
 
-  routes.get(
+  exploration.events(
     '/v1/explorations/{id}/events',
     'Aggregate progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-    {
-      params: idParams(ExplorationId),
-      ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [404],
-    },
-    async (c, { params: { id }, owner }) => {
-      await explorationView(c.env, id, owner); // 404 before the stream starts
-      return progressEvents(
-        c,
-        () => explorationProgress(c.env, id, owner),
-        'the exploration was deleted',
-      ) as never;
-    },
+    (env, { params: { id }, owner }) => explorationProgress(env, id, owner),
+    'the exploration was deleted',
   );
 
   routes.delete(
@@ -321,45 +310,28 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     { params: idParams(ExplorationId), ok: [200, 'The exploration', ExplorationView], problems: [404] },
     async (c, { params: { id }, owner }) =>
       cancelOwned(
-        () => explorationView(c.env, id, owner),
+        () => explorationOf(c.env, id, owner),
         () => cancelExploration(c.env, id),
+        (row) => explorationView(c.env, row),
       ),
   );
 
-  routes.get(
+  tree.get(
     '/v1/trees/{id}',
     'One search tree as JSON for visualisation (cached rollout nodes marked)',
-    {
-      params: idParams(z.string().min(1).max(200)),
-      ok: [200, 'The tree', z.record(z.string(), z.unknown())],
-      problems: [404],
-    },
-    async (c, { params: { id }, owner }) => {
-      const view = await treeOrProblem(c.env, id, owner);
-      return view as unknown as Record<string, unknown>;
-    },
+    { ok: [200, 'The tree', z.record(z.string(), z.unknown())] },
+    (_c, { resource: view }) => view as unknown as Record<string, unknown>,
   );
 
-  routes.get(
+  // A tree that has not started is a 404 (the loader), not an empty stream.
+  tree.events(
     '/v1/trees/{id}/events',
     "One tree's progress as Server-Sent Events (simulations, best reward, nodes, model calls)",
-    {
-      params: idParams(z.string().min(1).max(200)),
-      ok: [200, 'An event stream', z.string(), 'text/event-stream'],
-      problems: [404],
+    async (env, { params: { id } }) => {
+      const progress = await treeStub(env, id).progress();
+      return progress ? { data: progress, done: progress.status !== 'running' } : null;
     },
-    async (c, { params: { id }, owner }) => {
-      await treeOrProblem(c.env, id, owner);
-      const tree = treeStub(c.env, id);
-      return progressEvents(
-        c,
-        async () => {
-          const progress = await tree.progress();
-          return progress ? { data: progress, done: progress.status !== 'running' } : null;
-        },
-        'no such tree',
-      ) as never;
-    },
+    'no such tree',
   );
 });
 

@@ -244,7 +244,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
   routes.post(
     '/v1/sessions',
     'Start a session: one task, a server surface (or schedule), a step budget',
-    { body: CreateSession, ok: [201, 'The session', SessionCreated], problems: [404] },
+    { body: CreateSession, ok: [201, 'The session', SessionCreated] },
     async (c, { body, owner }) => {
       const task = await pickTask(c, body);
       let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');

@@ -23,7 +23,7 @@ import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
-import { component, routeModule } from '../http/openapi.ts';
+import { component, namesResource, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 
@@ -32,12 +32,10 @@ const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as
 
 const SolveBody = z
   .object({
-    taskId: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({ description: 'Solve this task (judged by its gold).' }),
+    taskId: namesResource(
+      z.string().min(1).max(200).optional().openapi({ description: 'Solve this task (judged by its gold).' }),
+      'task',
+    ),
     question: z
       .string()
       .min(1)
@@ -48,13 +46,19 @@ const SolveBody = z
       .enum(DATASET_NAMES)
       .optional()
       .openapi({ description: 'Hint for a free question: the dataset it is about (echoed back).' }),
-    surface: z.string().min(1).max(100).default('pc').openapi({ description: 'Server surface id.' }),
-    promptSurface: z
-      .string()
-      .min(1)
-      .max(100)
-      .default('pc')
-      .openapi({ description: 'Surface whose documentation the agent reads.' }),
+    surface: namesResource(
+      z.string().min(1).max(100).default('pc').openapi({ description: 'Server surface id.' }),
+      'surface',
+    ),
+    promptSurface: namesResource(
+      z
+        .string()
+        .min(1)
+        .max(100)
+        .default('pc')
+        .openapi({ description: 'Surface whose documentation the agent reads.' }),
+      'surface',
+    ),
     model: ModelChoiceSchema.optional(),
     mode: z.enum(SOLVE_MODES).default('greedy'),
     search: z
@@ -103,11 +107,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
   routes.post(
     '/v1/solve',
     'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-    {
-      body: SolveBody,
-      ok: [200, 'The answer and its trajectory', SolveResult],
-      problems: [404],
-    },
+    { body: SolveBody, ok: [200, 'The answer and its trajectory', SolveResult] },
     async (c, { body, owner }) => {
       let task: {
         id: string | null;

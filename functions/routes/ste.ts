@@ -37,9 +37,16 @@ import { ownerOf } from '../http/auth.ts';
 import { textFilter } from '../http/filters.ts';
 import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
 import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import { component, itemsPage, jsonRoute, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
+import {
+  byId,
+  component,
+  itemsPage,
+  jsonRoute,
+  namedSchema,
+  requestBody,
+  routeModule,
+} from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
-import { progressEvents } from '../http/sse.ts';
 import { toView } from '../schemas/view.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
@@ -224,6 +231,9 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
 const EXPORT_PAGE = 50;
 
 export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
+  const watch = routes.on(ScheduleId, byId(scheduleView));
+  const steRun = routes.on(RunId, byId(runOrProblem));
+
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
@@ -251,20 +261,19 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     },
   );
 
-  routes.get(
+  watch.get(
     '/v1/ste/schedules/{id}',
     'A watched drift schedule with the STE runs its stage changes launched',
-    { params: ScheduleId, ok: [200, 'The watch', SteScheduleView], problems: [404] },
-    async (c, { params, owner }) => await scheduleView(c.env, params.id, owner),
+    { ok: [200, 'The watch', SteScheduleView] },
+    (_c, { resource }) => resource,
   );
 
-  routes.delete(
+  watch.delete(
     '/v1/ste/schedules/{id}',
     'Stop watching a drift schedule (runs already launched continue)',
-    { params: ScheduleId, ok: [204, 'Deleted'], problems: [404] },
-    async (c, { params: { id }, owner }) => {
-      await scheduleView(c.env, id, owner);
-      await deleteSteSchedule(c.env.DB, id);
+    { ok: [204, 'Deleted'] },
+    async (c, { resource }) => {
+      await deleteSteSchedule(c.env.DB, resource.id);
     },
   );
 
@@ -291,11 +300,11 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     },
   );
 
-  routes.get(
+  steRun.get(
     '/v1/ste/runs/{id}',
     'An STE run with per-tool progress (trials, Solved marks, exemplars kept and dropped by the filter)',
-    { params: RunId, ok: [200, 'The run', SteRunView], problems: [404] },
-    async (c, { params: { id }, owner }) => runView(c.env, await runOrProblem(c.env, id, owner)),
+    { ok: [200, 'The run', SteRunView] },
+    (c, { resource }) => runView(c.env, resource),
   );
 
   routes.delete(
@@ -315,21 +324,17 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     },
   );
 
-  routes.get(
+  steRun.events(
     '/v1/ste/runs/{id}/events',
     'Run progress as Server-Sent Events (`progress` each second while it changes, then `done`)',
-    { params: RunId, ok: [200, 'An event stream', z.string(), 'text/event-stream'], problems: [404] },
-    async (c, { params: { id }, owner }) => {
-      await runOrProblem(c.env, id, owner); // 404 before the stream starts
-      return progressEvents(c, () => runProgress(c.env, id, owner), 'the STE run was deleted') as never;
-    },
+    (env, { params: { id }, owner }) => runProgress(env, id, owner),
+    'the STE run was deleted',
   );
 
-  routes.get(
+  steRun.get(
     '/v1/ste/runs/{id}/memory',
     "A run's long-term memory per tool: every explored query with its Solved mark, in order",
     {
-      params: RunId,
       ok: [
         200,
         'Long-term memory',
@@ -344,12 +349,8 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
           ),
         }),
       ],
-      problems: [404],
     },
-    async (c, { params: { id }, owner }) => {
-      await runOrProblem(c.env, id, owner);
-      return c.json({ items: await steMemoryOf(c.env.DB, id) }, 200);
-    },
+    async (c, { params: { id } }) => c.json({ items: await steMemoryOf(c.env.DB, id) }, 200),
   );
 
   routes.get(

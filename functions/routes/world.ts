@@ -1,19 +1,23 @@
 /**
- * The benchmark's read-only endpoints: datasets (schemas, sizes, seed) and tasks (paginated; gold answers and
- * reference plans only for admin keys). Public: no key needed, but an invalid key is still refused.
+ * The benchmark's world: its read-only endpoints — datasets (schemas, sizes, seed) and tasks (paginated; gold
+ * answers and reference plans only for admin keys), public: no key needed, but an invalid key is still refused —
+ * and the kernel call (`POST /v1/kernel/call`, behind a user key).
  */
 import { z } from '@hono/zod-openapi';
 import { pythonStr } from '../../core/world/answer-match.ts';
 import { DATASETS, type DatasetInfo } from '../../core/world/catalog.ts';
-import { DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
+import { callKernel, KERNEL_TOOL_NAMES } from '../../core/world/kernel/kernel.ts';
+import { type EnvState, initialState } from '../../core/world/kernel/state.ts';
+import { DATABASE_NAMES, DATASET_NAMES, type DatasetName } from '../../core/world/types.ts';
 import type { SeededWorld } from '../../db/world-seed.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { readConfig } from '../../edge/env.ts';
 import { getTask as findTask } from '../../edge/stores/tasks.ts';
 import { listTaskSummaries, storedWorld, taskCounts } from '../../edge/stores/world.ts';
+import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import { optionalPrincipal } from '../http/auth.ts';
 import { pageAnswer } from '../http/keyset.ts';
-import { component, idParams, pageOf, routeModule } from '../http/openapi.ts';
+import { component, idParams, namesResource, pageOf, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
@@ -137,6 +141,49 @@ const TaskQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
+// POST /v1/kernel/call: one P_c tool call on the world as a pure function of (state, call) → (state,
+// observation). The client carries the state between calls, so any number of branches can explore from the same
+// state. Sessions, surfaces and drift build on this (they translate other tool names into these calls).
+
+const StateSchema = z
+  .object({
+    db: z.enum(DATABASE_NAMES).nullable(),
+    filters: z.array(z.string().max(2000)).max(200),
+    numericColumns: z.array(z.string().max(200)).max(100),
+    python: z.unknown(),
+    steps: z.number().int().min(0).max(1_000_000),
+    loads: z.number().int().min(0).max(1_000_000),
+    newTools: z.array(z.string().max(4000)).max(100),
+    finished: z.boolean(),
+    answer: z.string().nullable(),
+    correct: z.boolean().nullable(),
+  })
+  .openapi('EnvState', { description: 'The functional environment state returned by the previous call.' });
+
+const CallSchema = component('KernelCall', {
+  tool: z.enum(KERNEL_TOOL_NAMES).openapi({ description: 'A P_c tool name.' }),
+  args: z.record(z.string(), z.unknown()).openapi({
+    description: 'Kernel parameters, e.g. `{"condition": "Date>=2019-10-10, Date<=2020-08-03"}`.',
+  }),
+  state: StateSchema.optional().openapi({ description: 'Omit for a fresh episode.' }),
+  taskId: namesResource(
+    z.string().max(200).optional().openapi({
+      description: 'The task whose gold answer `Finish` is judged against (required for Finish).',
+    }),
+    'task',
+  ),
+});
+
+const ResultSchema = component('KernelResult', {
+  observation: z.string(),
+  state: StateSchema,
+  outcome: z.object({
+    kind: z.enum(['ok', 'error', 'finished']),
+    reason: z.string().optional(),
+    correct: z.boolean().optional(),
+  }),
+});
+
 export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
   routes.get(
     '/v1/datasets',
@@ -226,6 +273,41 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
           ? { gold: task.gold, goldText: pythonStr(task.gold), slots: task.slots, plan: task.plan }
           : {}),
       };
+    },
+  );
+
+  routes.post(
+    '/v1/kernel/call',
+    'Call one P_c tool on the world, carrying the environment state yourself',
+    {
+      role: 'user',
+      body: CallSchema,
+      ok: [200, 'The observation and the next state', ResultSchema],
+    },
+    async (c, { body }) => {
+      let gold: unknown;
+      if (body.tool === 'Finish') {
+        if (!body.taskId) {
+          throw new ProblemError('validation-error', {
+            detail: 'Finish is judged against a task: send `taskId`.',
+            errors: [{ in: 'body', field: 'taskId', pointer: '/taskId', message: 'Required for Finish' }],
+          });
+        }
+        const task = await foundOr404(findTask(c.env, body.taskId), 'task', body.taskId);
+        gold = task.gold;
+      }
+      const state: EnvState = (body.state as EnvState | undefined) ?? initialState();
+      const result = await callKernel(
+        worldFor(c.env),
+        state,
+        { tool: body.tool, args: body.args },
+        edgeKernelDeps(c.env, gold),
+      );
+      return {
+        observation: result.observation,
+        state: result.state,
+        outcome: result.outcome,
+      } as z.infer<typeof ResultSchema>;
     },
   );
 });
