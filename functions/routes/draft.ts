@@ -61,11 +61,14 @@ const CreateDraftRun = requestBody('CreateDraftRun', {
     .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
 });
 
+/** A rewrite's similarity to the version before it: BLEU, cosine or their mean Δ (null for the starting version). */
+const Similarity = z.number().nullable();
+
 const DeltaPoint = z.object({
   iteration: z.number().int(),
-  bleu: z.number().nullable(),
-  cos: z.number().nullable(),
-  delta: z.number().nullable(),
+  bleu: Similarity,
+  cos: Similarity,
+  delta: Similarity,
 });
 
 const DraftToolView = z.object({

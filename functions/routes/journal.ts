@@ -10,6 +10,9 @@ const Filter = z.object({
   outcome: z.enum(['ok', 'error', 'finished', 'rejected', 'fault']).optional(),
 });
 
+/** A JSON value as the journal stored it: the step's input, the kernel call it became, the fault injected. */
+const Journalled = z.unknown();
+
 const JournalEntry = component('JournalEntry', {
   id: z.number().int(),
   sessionId: z.string(),
@@ -17,13 +20,13 @@ const JournalEntry = component('JournalEntry', {
   surfaceId: z.string(),
   via: z.string(),
   action: z.string().nullable(),
-  input: z.unknown(),
-  call: z.unknown(),
+  input: Journalled,
+  call: Journalled,
   observation: z.string().nullable(),
   outcome: z.string(),
   httpStatus: z.number().int(),
   latencyMs: z.number().int(),
-  fault: z.unknown(),
+  fault: Journalled,
 });
 
 export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
