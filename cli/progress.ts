@@ -95,8 +95,8 @@ export class Progress {
 export interface PollOptions<V> {
   label: string;
   unit: string;
-  /** The view already fetched (e.g. the POST's answer). */
-  first: V;
+  /** The view already fetched (e.g. the POST's answer), or the request fetching it (its wait counts as elapsed). */
+  first: V | Promise<V>;
   running(view: V): boolean;
   /** Finished units, all units, and a note for the running line. */
   counts(view: V): { done: number; total: number; note?: string };
@@ -115,8 +115,8 @@ export async function pollWithProgress<V>(io: CliIO, o: PollOptions<V>): Promise
     ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
   });
   const sleep = sleeper(io);
-  let view = o.first;
   try {
+    let view = await o.first;
     while (o.running(view)) {
       const c = o.counts(view);
       progress.update(c.done, c.total, c.note);
@@ -125,8 +125,8 @@ export async function pollWithProgress<V>(io: CliIO, o: PollOptions<V>): Promise
     }
     const c = o.counts(view);
     progress.finish(c.done, c.total, o.status(view));
+    return view;
   } finally {
     progress.abort();
   }
-  return view;
 }

@@ -10,11 +10,10 @@ import {
   clientFor,
   parse,
   printJson,
-  sleeper,
   urlFlag,
 } from '../context.ts';
 import { type ApiClient, EXIT_FAILURE } from '../http.ts';
-import { Progress } from '../progress.ts';
+import { pollWithProgress } from '../progress.ts';
 import { MODEL_HELP, SUITE_HELP, SUITE_OPTIONS, suiteFromFlags, validateSuite } from '../suite.ts';
 import { evalReport } from '../table.ts';
 
@@ -38,30 +37,17 @@ Example: tooldrift eval --surfaces pc,s-in,s-ood --sample 1`;
 const OPTIONS = { ...CONNECTION_OPTIONS, ...SUITE_OPTIONS, 'no-wait': { type: 'boolean' } } as const;
 
 /** Polls an evaluation until it is no longer running, drawing progress on stderr. */
-export async function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<EvalDetail> {
-  const progress = new Progress({
+export function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<EvalDetail> {
+  const get = () => client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
+  return pollWithProgress(io, {
     label: `eval ${id}`,
     unit: 'task runs',
-    tty: io.stderrIsTTY,
-    write: io.stderr,
-    ...(io.now ? { now: io.now } : {}),
-    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+    first: get(),
+    running: (d) => d.status === 'running',
+    counts: (d) => ({ done: d.progress.done, total: d.progress.total }),
+    status: (d) => d.status,
+    refetch: get,
   });
-  const sleep = sleeper(io);
-  try {
-    for (;;) {
-      const detail = await client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
-      const { done, total } = detail.progress;
-      if (detail.status !== 'running') {
-        progress.finish(done, total, detail.status);
-        return detail;
-      }
-      progress.update(done, total);
-      await sleep(io.pollMs ?? 1_000);
-    }
-  } finally {
-    progress.abort();
-  }
 }
 
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {

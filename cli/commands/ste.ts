@@ -8,18 +8,10 @@
  * Requests are validated by the API; its problems are printed as they come.
  */
 import type { SteExemplar, SteRun } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printJson,
-  sleeper,
-} from '../context.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
-import { Progress } from '../progress.ts';
+import { pollWithProgress } from '../progress.ts';
 import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
 import { renderTable } from '../table.ts';
 
@@ -137,29 +129,19 @@ async function runCommand(values: Values, io: CliIO): Promise<number> {
     else io.stdout(`Started STE run ${run.id} (${run.progress.tools} tools).\n`);
     return 0;
   }
-  const progress = new Progress({
+  run = await pollWithProgress(io, {
     label: `ste ${run.id}`,
     unit: 'trials',
-    tty: io.stderrIsTTY,
-    write: io.stderr,
-    ...(io.now ? { now: io.now } : {}),
-    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+    first: run,
+    running: (r) => r.status === 'queued' || r.status === 'running',
+    counts: (r) => ({
+      done: r.progress.trialsDone,
+      total: r.progress.trialsTotal,
+      note: `${r.progress.exemplars} exemplars`,
+    }),
+    status: (r) => r.status,
+    refetch: (r) => client.get<SteRun>(`/v1/ste/runs/${encodeURIComponent(r.id)}`),
   });
-  const sleep = sleeper(io);
-  try {
-    while (run.status === 'queued' || run.status === 'running') {
-      progress.update(
-        run.progress.trialsDone,
-        run.progress.trialsTotal,
-        `${run.progress.exemplars} exemplars`,
-      );
-      await sleep(io.pollMs ?? 1_000);
-      run = await client.get<SteRun>(`/v1/ste/runs/${encodeURIComponent(run.id)}`);
-    }
-    progress.finish(run.progress.trialsDone, run.progress.trialsTotal, run.status);
-  } finally {
-    progress.abort();
-  }
   if (values.json) printJson(io, run);
   else io.stdout(steRunReport(run));
   return run.status === 'succeeded' ? 0 : EXIT_FAILURE;
