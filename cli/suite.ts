@@ -94,19 +94,21 @@ export function listValue(raw: string): string[] {
     .filter((s) => s !== '');
 }
 
-type Values = Record<string, string | boolean | undefined>;
+/** Flags as parseArgs gives them, for the functions that turn them into request bodies. */
+export type FlagValues = Record<string, string | boolean | undefined>;
 
-function str(values: Values, name: string): string | undefined {
+/** A string flag's value; undefined when it is not given. */
+export function stringFlag(values: FlagValues, name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;
 }
 
 /** The `model` member from the model flags (merged over `base`), or undefined when none is given. */
-export function modelFromFlags(values: Values, base?: unknown): Record<string, unknown> | undefined {
+export function modelFromFlags(values: FlagValues, base?: unknown): Record<string, unknown> | undefined {
   const model: Record<string, unknown> =
     base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
   const set = (key: string, flag: string, numeric: boolean) => {
-    const v = str(values, flag);
+    const v = stringFlag(values, flag);
     if (v !== undefined) model[key] = numeric ? flagValue(v) : v;
   };
   set('provider', 'model-provider', false);
@@ -132,22 +134,22 @@ export function readJsonFile(path: string, flag: string): unknown {
 }
 
 /** The suite object the flags describe (not yet validated). */
-export function suiteFromFlags(values: Values): Record<string, unknown> {
-  const file = str(values, 'suite');
+export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
+  const file = stringFlag(values, 'suite');
   const base = file ? readJsonFile(file, '--suite') : {};
   if (!base || typeof base !== 'object' || Array.isArray(base))
     throw new CliError([`--suite ${file} must hold a JSON object (a suite).`], EXIT_USAGE);
   const suite: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   const text = (key: string, flag: string) => {
-    const v = str(values, flag);
+    const v = stringFlag(values, flag);
     if (v !== undefined) suite[key] = v;
   };
   const list = (key: string, flag: string) => {
-    const v = str(values, flag);
+    const v = stringFlag(values, flag);
     if (v !== undefined) suite[key] = listValue(v);
   };
   const num = (key: string, flag: string) => {
-    const v = str(values, flag);
+    const v = stringFlag(values, flag);
     if (v !== undefined) suite[key] = flagValue(v);
   };
   text('name', 'name');
@@ -169,13 +171,13 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
     ['maxDepth', 'mcts-depth'],
     ['maxModelCalls', 'mcts-max-calls'],
   ] as const) {
-    const v = str(values, flag);
+    const v = stringFlag(values, flag);
     if (v !== undefined) {
       mcts[key] = flagValue(v);
       mctsSet = true;
     }
   }
-  const preset = str(values, 'mcts-depth-preset');
+  const preset = stringFlag(values, 'mcts-depth-preset');
   if (preset !== undefined) {
     mcts.depthPreset = preset;
     mctsSet = true;
@@ -202,7 +204,7 @@ export function suiteFromFlags(values: Values): Record<string, unknown> {
       )
         suite[m] = { ...mcts };
   }
-  const aids = str(values, 'aids');
+  const aids = stringFlag(values, 'aids');
   if (aids !== undefined) {
     try {
       suite.aids = JSON.parse(aids);

@@ -8,7 +8,15 @@ import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, prin
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { pollWithProgress } from '../progress.ts';
-import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+import {
+  type FlagValues,
+  flagValue,
+  listValue,
+  MODEL_HELP,
+  MODEL_OPTIONS,
+  modelFromFlags,
+  stringFlag,
+} from '../suite.ts';
 
 export const DRAFT_HELP = `Usage: tooldrift draft run --surface ID [options]
        tooldrift draft status RUN_ID
@@ -53,8 +61,6 @@ const OPTIONS = {
   against: { type: 'string' },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
-
 export interface DraftRunView {
   id: string;
   status: string;
@@ -72,8 +78,8 @@ export interface DraftRunView {
 }
 
 /** The body of POST /v1/draft/runs the flags describe; unset flags are left to the API's defaults. */
-export function draftRunBody(values: Values): Record<string, unknown> {
-  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+export function draftRunBody(values: FlagValues): Record<string, unknown> {
+  const s = (name: string) => stringFlag(values, name);
   const surface = s('surface');
   if (surface === undefined) throw new CliError(['--surface is required.', DRAFT_HELP], EXIT_USAGE);
   const body: Record<string, unknown> = { surface };
@@ -118,7 +124,7 @@ export function draftRunReport(run: DraftRunView): string {
 
 const RUNNING = new Set(['queued', 'running', 'finalizing']);
 
-async function runCommand(values: Values, io: CliIO): Promise<number> {
+async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values);
   let view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
   if (values['no-wait']) {
@@ -146,9 +152,9 @@ async function runCommand(values: Values, io: CliIO): Promise<number> {
 
 const FORMATS = new Set(['prompt', 'json-schema', 'openapi', 'json']);
 
-async function docsCommand(id: string, values: Values, io: CliIO): Promise<number> {
+async function docsCommand(id: string, values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values);
-  const against = typeof values.against === 'string' ? values.against : undefined;
+  const against = stringFlag(values, 'against');
   if (against !== undefined) {
     const diff = await client.get<{
       against: string;
@@ -163,7 +169,7 @@ async function docsCommand(id: string, values: Values, io: CliIO): Promise<numbe
     }
     return 0;
   }
-  const format = typeof values.format === 'string' ? values.format : 'prompt';
+  const format = stringFlag(values, 'format') ?? 'prompt';
   if (!FORMATS.has(format)) {
     throw new CliError(
       [`--format must be one of ${[...FORMATS].join(', ')}, got ${JSON.stringify(format)}.`],

@@ -15,7 +15,15 @@ import {
 } from '../context.ts';
 import { EXIT_FAILURE } from '../http.ts';
 import { pollWithProgress } from '../progress.ts';
-import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+import {
+  type FlagValues,
+  flagValue,
+  listValue,
+  MODEL_HELP,
+  MODEL_OPTIONS,
+  modelFromFlags,
+  stringFlag,
+} from '../suite.ts';
 import { percentCell } from '../table.ts';
 
 export const EXPLORE_HELP = `Usage: tooldrift explore [task flags] [search flags] [--no-wait] [--json] [--url URL] [--key KEY]
@@ -68,11 +76,9 @@ const OPTIONS = {
   'no-wait': { type: 'boolean' },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
-
 /** The body of POST /v1/explorations the flags describe; unset flags are left to the API's defaults. */
-export function explorationBody(values: Values): Record<string, unknown> {
-  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+export function explorationBody(values: FlagValues): Record<string, unknown> {
+  const s = (name: string) => stringFlag(values, name);
   const body: Record<string, unknown> = {};
   const ids = s('tasks');
   if (ids !== undefined) body.tasks = listValue(ids);

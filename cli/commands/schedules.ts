@@ -4,6 +4,7 @@ import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, prin
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import {
+  type FlagValues,
   flagValue,
   SUITE_OPTIONS,
   suiteFromFlags,
@@ -59,7 +60,7 @@ export function schedulesTable(schedules: Schedule[]): string {
 }
 
 /** The body of POST /v1/schedules; the suite is validated as the API validates it. */
-export function scheduleBody(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+export function scheduleBody(values: FlagValues): Record<string, unknown> {
   const { name, cron, threshold, disabled, ...rest } = values;
   // The suite's own `name` flag is the schedule's name here; runs are labelled by the schedule.
   const suite = suiteFromFlags({ ...rest, name: undefined });

@@ -12,7 +12,15 @@ import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, prin
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { pollWithProgress } from '../progress.ts';
-import { flagValue, listValue, MODEL_HELP, MODEL_OPTIONS, modelFromFlags } from '../suite.ts';
+import {
+  type FlagValues,
+  flagValue,
+  listValue,
+  MODEL_HELP,
+  MODEL_OPTIONS,
+  modelFromFlags,
+  stringFlag,
+} from '../suite.ts';
 import { renderTable } from '../table.ts';
 
 export const STE_HELP = `Usage: tooldrift ste run [flags] | ste status ID | ste exemplars [filters] [--json] [--url URL] [--key KEY]
@@ -61,11 +69,9 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
-
 /** The body of POST /v1/ste/runs the flags describe; unset flags are left to the API's defaults. */
-export function steRunBody(values: Values): Record<string, unknown> {
-  const s = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+export function steRunBody(values: FlagValues): Record<string, unknown> {
+  const s = (name: string) => stringFlag(values, name);
   const body: Record<string, unknown> = {};
   for (const key of ['surface', 'docs', 'since', 'seed'] as const) {
     const v = s(key);
@@ -121,7 +127,7 @@ export function steRunReport(r: SteRun): string {
   );
 }
 
-async function runCommand(values: Values, io: CliIO): Promise<number> {
+async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values as never);
   let run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
   if (values['no-wait']) {
@@ -147,12 +153,12 @@ async function runCommand(values: Values, io: CliIO): Promise<number> {
   return run.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }
 
-async function exemplarsCommand(values: Values, io: CliIO): Promise<number> {
+async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values as never);
   const query = new URLSearchParams();
   for (const key of ['surface', 'tool', 'run', 'limit', 'cursor'] as const) {
-    const v = values[key];
-    if (typeof v === 'string') query.set(key, v);
+    const v = stringFlag(values, key);
+    if (v !== undefined) query.set(key, v);
   }
   const qs = query.toString();
   const page = await client.get<{ items: SteExemplar[]; nextCursor: string | null }>(
