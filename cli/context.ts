@@ -85,3 +85,14 @@ export function sleeper(io: CliIO): (ms: number) => Promise<void> {
 export function printJson(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/** A command's result on stdout: the raw JSON with --json, else the text the command makes of it. */
+export function printResult<T>(
+  io: CliIO,
+  values: { json?: boolean | string | undefined },
+  result: T,
+  text: (result: T) => string,
+): void {
+  if (values.json) printJson(io, result);
+  else io.stdout(text(result));
+}

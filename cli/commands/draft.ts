@@ -4,7 +4,15 @@
  * reason, Δ per iteration, model calls); `status` prints that report for a run; `docs` prints a documentation set
  * rendered as the prompt tool list, JSON Schema, OpenAPI or JSON, or its diff against another set.
  */
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printJson,
+  printResult,
+} from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { pollWithProgress } from '../progress.ts';
@@ -128,8 +136,7 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values);
   let view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
   if (values['no-wait']) {
-    if (values.json) printJson(io, view);
-    else io.stdout(`Started DRAFT run ${view.id} (${view.progress.tools} tools).\n`);
+    printResult(io, values, view, (v) => `Started DRAFT run ${v.id} (${v.progress.tools} tools).\n`);
     return 0;
   }
   view = await pollWithProgress(io, {
@@ -145,9 +152,21 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
     status: (v) => v.status,
     refetch: (v) => client.get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(v.id)}`),
   });
-  if (values.json) printJson(io, view);
-  else io.stdout(draftRunReport(view));
+  printResult(io, values, view, draftRunReport);
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
+}
+
+interface DocsetDiff {
+  against: string;
+  tools: { key: string; before: string | null; after: string | null; changed: boolean }[];
+}
+
+function docsetDiffText(diff: DocsetDiff): string {
+  const changed = diff.tools.filter((t) => t.changed);
+  return (
+    `${changed.length} of ${diff.tools.length} tools changed since ${diff.against}\n` +
+    changed.map((t) => `\n${t.key}\n- ${t.before ?? '(absent)'}\n+ ${t.after ?? '(absent)'}\n`).join('')
+  );
 }
 
 const FORMATS = new Set(['prompt', 'json-schema', 'openapi', 'json']);
@@ -156,17 +175,10 @@ async function docsCommand(id: string, values: FlagValues, io: CliIO): Promise<n
   const client = clientFor(io, values);
   const against = stringFlag(values, 'against');
   if (against !== undefined) {
-    const diff = await client.get<{
-      against: string;
-      tools: { key: string; before: string | null; after: string | null; changed: boolean }[];
-    }>(`/v1/docsets/${encodeURIComponent(id)}/diff?against=${encodeURIComponent(against)}`);
-    if (values.json) printJson(io, diff);
-    else {
-      const changed = diff.tools.filter((t) => t.changed);
-      io.stdout(`${changed.length} of ${diff.tools.length} tools changed since ${diff.against}\n`);
-      for (const t of changed)
-        io.stdout(`\n${t.key}\n- ${t.before ?? '(absent)'}\n+ ${t.after ?? '(absent)'}\n`);
-    }
+    const diff = await client.get<DocsetDiff>(
+      `/v1/docsets/${encodeURIComponent(id)}/diff?against=${encodeURIComponent(against)}`,
+    );
+    printResult(io, values, diff, docsetDiffText);
     return 0;
   }
   const format = stringFlag(values, 'format') ?? 'prompt';
@@ -202,8 +214,7 @@ export async function draftCommand(args: string[], io: CliIO): Promise<number> {
     case 'status': {
       if (id === undefined) throw new CliError(['Usage: tooldrift draft status RUN_ID'], EXIT_USAGE);
       const view = await clientFor(io, values).get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(id)}`);
-      if (values.json) printJson(io, view);
-      else io.stdout(draftRunReport(view));
+      printResult(io, values, view, draftRunReport);
       return 0;
     }
     case 'docs':

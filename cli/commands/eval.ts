@@ -9,7 +9,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
-  printJson,
+  printResult,
   urlFlag,
 } from '../context.ts';
 import { type ApiClient, EXIT_FAILURE } from '../http.ts';
@@ -61,16 +61,17 @@ export async function evalCommand(args: string[], io: CliIO): Promise<number> {
   const client = clientFor(io, values);
   const created = await client.post<EvalCreated>('/v1/evals', suite);
   if (values['no-wait']) {
-    if (values.json) printJson(io, created);
-    else
-      io.stdout(
-        `Started evaluation ${created.id} (${created.progress.total} task runs).\n` +
-          `Follow it with: tooldrift evals show ${created.id}${urlFlag(values)}\n`,
-      );
+    printResult(
+      io,
+      values,
+      created,
+      (c) =>
+        `Started evaluation ${c.id} (${c.progress.total} task runs).\n` +
+        `Follow it with: tooldrift evals show ${c.id}${urlFlag(values)}\n`,
+    );
     return 0;
   }
   const detail = await waitForEval(io, client, created.id);
-  if (values.json) printJson(io, detail);
-  else io.stdout(evalReport(detail));
+  printResult(io, values, detail, evalReport);
   return detail.status === 'done' ? 0 : EXIT_FAILURE;
 }

@@ -1,6 +1,13 @@
 /** `tooldrift evals list|show`: past evaluations (GET /v1/evals) and one evaluation's tables. */
 import type { EvalDetail, EvalSummary } from '../api-types.ts';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printResult,
+} from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { flagValue } from '../suite.ts';
@@ -53,15 +60,13 @@ export async function evalsCommand(args: string[], io: CliIO): Promise<number> {
       limit: values.limit === undefined ? undefined : flagValue(values.limit),
       scheduleId: values.schedule,
     });
-    if (values.json) printJson(io, { evals });
-    else io.stdout(evalsListTable(evals));
+    printResult(io, values, { evals }, (page) => evalsListTable(page.evals));
     return 0;
   }
   if (action === 'show' && id !== undefined && rest.length === 0) {
     const client = clientFor(io, values);
     const detail = await client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
-    if (values.json) printJson(io, detail);
-    else io.stdout(evalReport(detail));
+    printResult(io, values, detail, evalReport);
     return 0;
   }
   throw new CliError(['Usage: tooldrift evals list | tooldrift evals show ID'], EXIT_USAGE);

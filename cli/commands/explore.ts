@@ -10,7 +10,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
-  printJson,
+  printResult,
   urlFlag,
 } from '../context.ts';
 import { EXIT_FAILURE } from '../http.ts';
@@ -144,8 +144,7 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
   const client = clientFor(io, values);
   let view = await client.post<Exploration>('/v1/explorations', body);
   if (values['no-wait']) {
-    if (values.json) printJson(io, view);
-    else io.stdout(`Started exploration ${view.id} (${view.trees} trees).\n`);
+    printResult(io, values, view, (v) => `Started exploration ${v.id} (${v.trees} trees).\n`);
     return 0;
   }
   view = await pollWithProgress(io, {
@@ -157,7 +156,6 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
     status: (v) => v.status,
     refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
   });
-  if (values.json) printJson(io, view);
-  else io.stdout(explorationReport(view, urlFlag(values)));
+  printResult(io, values, view, (v) => explorationReport(v, urlFlag(values)));
   return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }

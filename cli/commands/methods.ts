@@ -1,5 +1,12 @@
 /** `tooldrift methods`: the agent methods and aid slots of the instance (GET /v1/methods). */
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printResult,
+} from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { renderTable } from '../table.ts';
 
@@ -57,7 +64,6 @@ export async function methodsCommand(args: string[], io: CliIO): Promise<number>
     return values.help ? 0 : EXIT_USAGE;
   }
   const catalog = await clientFor(io, values).get<MethodCatalog>('/v1/methods');
-  if (values.json) printJson(io, catalog);
-  else io.stdout(methodsTables(catalog));
+  printResult(io, values, catalog, methodsTables);
   return 0;
 }

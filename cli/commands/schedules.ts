@@ -1,6 +1,13 @@
 /** `tooldrift schedules create|list`: evaluation suites run by the Worker's cron (POST/GET /v1/schedules). */
 import type { Schedule } from '../api-types.ts';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printResult,
+} from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import {
@@ -83,8 +90,7 @@ export async function schedulesCommand(args: string[], io: CliIO): Promise<numbe
   if (action === 'list') {
     const client = clientFor(io, values);
     const { schedules } = await client.get<{ schedules: Schedule[] }>('/v1/schedules');
-    if (values.json) printJson(io, { schedules });
-    else io.stdout(schedulesTable(schedules));
+    printResult(io, values, { schedules }, (page) => schedulesTable(page.schedules));
     return 0;
   }
   if (values.name === undefined || values.cron === undefined)
@@ -92,11 +98,13 @@ export async function schedulesCommand(args: string[], io: CliIO): Promise<numbe
   const body = scheduleBody(values);
   const client = clientFor(io, values);
   const schedule = await client.post<Schedule>('/v1/schedules', body);
-  if (values.json) printJson(io, schedule);
-  else
-    io.stdout(
-      `Created schedule ${schedule.id} "${schedule.name}" (${schedule.cron}, ${schedule.enabled ? 'enabled' : 'disabled'}); ` +
-        `next run ${isoTime(schedule.nextDueAt)}.\n`,
-    );
+  printResult(
+    io,
+    values,
+    schedule,
+    (s) =>
+      `Created schedule ${s.id} "${s.name}" (${s.cron}, ${s.enabled ? 'enabled' : 'disabled'}); ` +
+      `next run ${isoTime(s.nextDueAt)}.\n`,
+  );
   return 0;
 }

@@ -8,7 +8,14 @@
  * Requests are validated by the API; its problems are printed as they come.
  */
 import type { SteExemplar, SteRun } from '../api-types.ts';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printJson } from '../context.ts';
+import {
+  type CliIO,
+  CONNECTION_HELP,
+  CONNECTION_OPTIONS,
+  clientFor,
+  parse,
+  printResult,
+} from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { pollWithProgress } from '../progress.ts';
@@ -131,8 +138,7 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values as never);
   let run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
   if (values['no-wait']) {
-    if (values.json) printJson(io, run);
-    else io.stdout(`Started STE run ${run.id} (${run.progress.tools} tools).\n`);
+    printResult(io, values, run, (r) => `Started STE run ${r.id} (${r.progress.tools} tools).\n`);
     return 0;
   }
   run = await pollWithProgress(io, {
@@ -148,9 +154,20 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
     status: (r) => r.status,
     refetch: (r) => client.get<SteRun>(`/v1/ste/runs/${encodeURIComponent(r.id)}`),
   });
-  if (values.json) printJson(io, run);
-  else io.stdout(steRunReport(run));
+  printResult(io, values, run, steRunReport);
   return run.status === 'succeeded' ? 0 : EXIT_FAILURE;
+}
+
+interface ExemplarPage {
+  items: SteExemplar[];
+  nextCursor: string | null;
+}
+
+function exemplarsText(page: ExemplarPage): string {
+  return (
+    page.items.map((e) => `${e.tool}\t${e.query}\n\t${e.action} ${e.actionInput}\n`).join('') +
+    `${page.items.length} exemplars${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}\n`
+  );
 }
 
 async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> {
@@ -161,19 +178,8 @@ async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> 
     if (v !== undefined) query.set(key, v);
   }
   const qs = query.toString();
-  const page = await client.get<{ items: SteExemplar[]; nextCursor: string | null }>(
-    `/v1/ste/exemplars${qs ? `?${qs}` : ''}`,
-  );
-  if (values.json) {
-    printJson(io, page);
-    return 0;
-  }
-  for (const e of page.items) {
-    io.stdout(`${e.tool}\t${e.query}\n\t${e.action} ${e.actionInput}\n`);
-  }
-  io.stdout(
-    `${page.items.length} exemplars${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}\n`,
-  );
+  const page = await client.get<ExemplarPage>(`/v1/ste/exemplars${qs ? `?${qs}` : ''}`);
+  printResult(io, values, page, exemplarsText);
   return 0;
 }
 
@@ -188,8 +194,7 @@ export async function steCommand(args: string[], io: CliIO): Promise<number> {
   if (sub === 'exemplars' && id === undefined) return exemplarsCommand(values, io);
   if (sub === 'status' && id !== undefined && extra.length === 0) {
     const run = await clientFor(io, values).get<SteRun>(`/v1/ste/runs/${encodeURIComponent(id)}`);
-    if (values.json) printJson(io, run);
-    else io.stdout(steRunReport(run));
+    printResult(io, values, run, steRunReport);
     return 0;
   }
   throw new CliError(
