@@ -96,3 +96,9 @@ export function printResult<T>(
   if (values.json) printJson(io, result);
   else io.stdout(text(result));
 }
+
+/** A command's help on stdout; exit code 0 when --help asked for it, else the command line was incomplete. */
+export function printHelp(io: CliIO, help: string, asked: boolean | undefined): number {
+  io.stdout(`${help}\n`);
+  return asked ? 0 : EXIT_USAGE;
+}

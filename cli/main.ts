@@ -13,7 +13,7 @@ import { methodsCommand } from './commands/methods.ts';
 import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import { steCommand } from './commands/ste.ts';
-import type { CliIO } from './context.ts';
+import { type CliIO, printHelp } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
 import { CliError } from './problem.ts';
 
@@ -51,8 +51,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(`${HELP}\n`);
-    return command === undefined ? EXIT_USAGE : 0;
+    return printHelp(io, HELP, command !== undefined);
   }
   const run = COMMANDS[command];
   if (!run) {

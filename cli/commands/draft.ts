@@ -10,6 +10,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printJson,
   printResult,
 } from '../context.ts';
@@ -202,10 +203,7 @@ async function docsCommand(id: string, values: FlagValues, io: CliIO): Promise<n
 export async function draftCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('draft', args, OPTIONS, true);
   const [sub, id, ...extra] = positionals;
-  if (values.help || sub === undefined) {
-    io.stdout(`${DRAFT_HELP}\n`);
-    return sub === undefined && !values.help ? EXIT_USAGE : 0;
-  }
+  if (values.help || sub === undefined) return printHelp(io, DRAFT_HELP, values.help);
   if (extra.length > 0) throw new CliError([`Unexpected arguments: ${extra.join(' ')}.`], EXIT_USAGE);
   switch (sub) {
     case 'run':

@@ -9,6 +9,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
   urlFlag,
 } from '../context.ts';
@@ -52,10 +53,7 @@ export function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<E
 
 export async function evalCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse('eval', args, OPTIONS);
-  if (values.help) {
-    io.stdout(`${EVAL_HELP}\n`);
-    return 0;
-  }
+  if (values.help) return printHelp(io, EVAL_HELP, values.help);
   const suite = suiteFromFlags(values);
   validateSuite(suite);
   const client = clientFor(io, values);

@@ -6,6 +6,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
 } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
@@ -49,10 +50,7 @@ export function evalsListTable(evals: EvalSummary[]): string {
 
 export async function evalsCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('evals', args, OPTIONS, true);
-  if (values.help || positionals.length === 0) {
-    io.stdout(`${EVALS_HELP}\n`);
-    return values.help ? 0 : EXIT_USAGE;
-  }
+  if (values.help || positionals.length === 0) return printHelp(io, EVALS_HELP, values.help);
   const [action, id, ...rest] = positionals;
   if (action === 'list' && id === undefined) {
     const client = clientFor(io, values);

@@ -10,6 +10,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
   urlFlag,
 } from '../context.ts';
@@ -136,10 +137,7 @@ export function explorationReport(e: Exploration, url = ''): string {
 
 export async function exploreCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse('explore', args, OPTIONS);
-  if (values.help) {
-    io.stdout(`${EXPLORE_HELP}\n`);
-    return 0;
-  }
+  if (values.help) return printHelp(io, EXPLORE_HELP, values.help);
   const body = explorationBody(values);
   const client = clientFor(io, values);
   let view = await client.post<Exploration>('/v1/explorations', body);

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse } from '../context.ts';
+import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printHelp } from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 
@@ -35,10 +35,7 @@ const KINDS = ['sft', 'dpo'] as const;
 
 export async function exportCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('export', args, OPTIONS, true);
-  if (values.help) {
-    io.stdout(`${EXPORT_HELP}\n`);
-    return 0;
-  }
+  if (values.help) return printHelp(io, EXPORT_HELP, values.help);
   const kind = positionals[0];
   if (positionals.length !== 1 || !KINDS.includes(kind as (typeof KINDS)[number]))
     throw new CliError(

@@ -5,9 +5,9 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
 } from '../context.ts';
-import { EXIT_USAGE } from '../http.ts';
 import { renderTable } from '../table.ts';
 
 export const METHODS_HELP = `Usage:
@@ -59,10 +59,7 @@ export function methodsTables(catalog: MethodCatalog): string {
 
 export async function methodsCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('methods', args, CONNECTION_OPTIONS, true);
-  if (values.help || positionals.length > 0) {
-    io.stdout(`${METHODS_HELP}\n`);
-    return values.help ? 0 : EXIT_USAGE;
-  }
+  if (values.help || positionals.length > 0) return printHelp(io, METHODS_HELP, values.help);
   const catalog = await clientFor(io, values).get<MethodCatalog>('/v1/methods');
   printResult(io, values, catalog, methodsTables);
   return 0;

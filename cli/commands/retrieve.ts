@@ -10,7 +10,7 @@ import { type BenchStep, RANKER_IDS, type RankerId, runBench } from '../../core/
 import { RETRIEVER_DEFAULTS, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
 import { JsonlError, parseQueriesJsonl, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
-import { type CliIO, parse, printJson } from '../context.ts';
+import { type CliIO, parse, printHelp, printJson } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { Progress } from '../progress.ts';
@@ -133,10 +133,7 @@ const pct = (x: number) => x.toFixed(2);
 
 export async function retrieveCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('retrieve', args, OPTIONS, true);
-  if (values.help) {
-    io.stdout(`${RETRIEVE_HELP}\n`);
-    return 0;
-  }
+  if (values.help) return printHelp(io, RETRIEVE_HELP, values.help);
   if (positionals.length !== 1 || positionals[0] !== 'bench')
     throw new CliError(
       [

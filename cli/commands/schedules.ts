@@ -6,6 +6,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
 } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
@@ -80,10 +81,7 @@ export function scheduleBody(values: FlagValues): Record<string, unknown> {
 
 export async function schedulesCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('schedules', args, OPTIONS, true);
-  if (values.help || positionals.length === 0) {
-    io.stdout(`${SCHEDULES_HELP}\n`);
-    return values.help ? 0 : EXIT_USAGE;
-  }
+  if (values.help || positionals.length === 0) return printHelp(io, SCHEDULES_HELP, values.help);
   const [action, ...rest] = positionals;
   if (rest.length > 0 || (action !== 'create' && action !== 'list'))
     throw new CliError(['Usage: tooldrift schedules create ... | tooldrift schedules list'], EXIT_USAGE);

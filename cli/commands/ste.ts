@@ -14,6 +14,7 @@ import {
   CONNECTION_OPTIONS,
   clientFor,
   parse,
+  printHelp,
   printResult,
 } from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
@@ -186,10 +187,7 @@ async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> 
 export async function steCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse('ste', args, OPTIONS, true);
   const [sub, id, ...extra] = positionals;
-  if (values.help || sub === undefined) {
-    io.stdout(`${STE_HELP}\n`);
-    return sub === undefined && !values.help ? EXIT_USAGE : 0;
-  }
+  if (values.help || sub === undefined) return printHelp(io, STE_HELP, values.help);
   if (sub === 'run' && id === undefined) return runCommand(values, io);
   if (sub === 'exemplars' && id === undefined) return exemplarsCommand(values, io);
   if (sub === 'status' && id !== undefined && extra.length === 0) {
