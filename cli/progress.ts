@@ -1,10 +1,12 @@
 /**
  * The progress display on stderr while the CLI polls a long-running evaluation or exploration.
  * On a terminal the bar is redrawn in place (carriage return + erase line); otherwise (CI logs, pipes) a plain
- * line is written at most every `intervalMs` and once at the end — no escape codes.
+ * line is written at most every `intervalMs` and once at the end — no escape codes. `followRun` is the whole
+ * life of a run a command started: --no-wait, the polling, the report and the exit code.
  */
 
-import { type CliIO, sleeper } from './context.ts';
+import { type CliIO, printResult, sleeper } from './context.ts';
+import { EXIT_FAILURE } from './http.ts';
 
 export interface ProgressOptions {
   /** What runs, e.g. `eval ev_123`. */
@@ -129,4 +131,28 @@ export async function pollWithProgress<V>(io: CliIO, o: PollOptions<V>): Promise
   } finally {
     progress.abort();
   }
+}
+
+/** What `followRun` prints besides the progress: the line for --no-wait and the final report. */
+export interface FollowOptions<V> extends PollOptions<V> {
+  started(view: V): string;
+  report(view: V): string;
+}
+
+/**
+ * A run just started (`first` is the POST's answer): with --no-wait its `started` line and exit 0; else polled
+ * until it stops running, then its report, exit 0 only when its status is `succeeded`. --json prints the views.
+ */
+export async function followRun<V>(
+  io: CliIO,
+  values: { json?: boolean | string | undefined; 'no-wait'?: boolean | string | undefined },
+  o: FollowOptions<V>,
+): Promise<number> {
+  if (values['no-wait']) {
+    printResult(io, values, await o.first, o.started);
+    return 0;
+  }
+  const view = await pollWithProgress(io, o);
+  printResult(io, values, view, o.report);
+  return o.status(view) === 'succeeded' ? 0 : EXIT_FAILURE;
 }

@@ -14,9 +14,9 @@ import {
   printJson,
   printResult,
 } from '../context.ts';
-import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
+import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
-import { pollWithProgress } from '../progress.ts';
+import { followRun } from '../progress.ts';
 import {
   type FlagValues,
   flagValue,
@@ -135,12 +135,8 @@ const RUNNING = new Set(['queued', 'running', 'finalizing']);
 
 async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values);
-  let view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
-  if (values['no-wait']) {
-    printResult(io, values, view, (v) => `Started DRAFT run ${v.id} (${v.progress.tools} tools).\n`);
-    return 0;
-  }
-  view = await pollWithProgress(io, {
+  const view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
+  return followRun(io, values, {
     label: `draft ${view.id}`,
     unit: 'tools',
     first: view,
@@ -152,9 +148,9 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
     }),
     status: (v) => v.status,
     refetch: (v) => client.get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(v.id)}`),
+    started: (v) => `Started DRAFT run ${v.id} (${v.progress.tools} tools).\n`,
+    report: draftRunReport,
   });
-  printResult(io, values, view, draftRunReport);
-  return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }
 
 interface DocsetDiff {

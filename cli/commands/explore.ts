@@ -11,11 +11,9 @@ import {
   clientFor,
   parse,
   printHelp,
-  printResult,
   urlFlag,
 } from '../context.ts';
-import { EXIT_FAILURE } from '../http.ts';
-import { pollWithProgress } from '../progress.ts';
+import { followRun } from '../progress.ts';
 import {
   type FlagValues,
   flagValue,
@@ -140,12 +138,8 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
   if (values.help) return printHelp(io, EXPLORE_HELP, values.help);
   const body = explorationBody(values);
   const client = clientFor(io, values);
-  let view = await client.post<Exploration>('/v1/explorations', body);
-  if (values['no-wait']) {
-    printResult(io, values, view, (v) => `Started exploration ${v.id} (${v.trees} trees).\n`);
-    return 0;
-  }
-  view = await pollWithProgress(io, {
+  const view = await client.post<Exploration>('/v1/explorations', body);
+  return followRun(io, values, {
     label: `explore ${view.id}`,
     unit: 'trees',
     first: view,
@@ -153,7 +147,7 @@ export async function exploreCommand(args: string[], io: CliIO): Promise<number>
     counts: (v) => ({ done: finished(v), total: v.trees, note: `${v.solved} solved` }),
     status: (v) => v.status,
     refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
+    started: (v) => `Started exploration ${v.id} (${v.trees} trees).\n`,
+    report: (v) => explorationReport(v, urlFlag(values)),
   });
-  printResult(io, values, view, (v) => explorationReport(v, urlFlag(values)));
-  return view.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }

@@ -17,9 +17,9 @@ import {
   printHelp,
   printResult,
 } from '../context.ts';
-import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
+import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
-import { pollWithProgress } from '../progress.ts';
+import { followRun } from '../progress.ts';
 import {
   type FlagValues,
   flagValue,
@@ -137,12 +137,8 @@ export function steRunReport(r: SteRun): string {
 
 async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
   const client = clientFor(io, values as never);
-  let run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
-  if (values['no-wait']) {
-    printResult(io, values, run, (r) => `Started STE run ${r.id} (${r.progress.tools} tools).\n`);
-    return 0;
-  }
-  run = await pollWithProgress(io, {
+  const run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
+  return followRun(io, values, {
     label: `ste ${run.id}`,
     unit: 'trials',
     first: run,
@@ -154,9 +150,9 @@ async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
     }),
     status: (r) => r.status,
     refetch: (r) => client.get<SteRun>(`/v1/ste/runs/${encodeURIComponent(r.id)}`),
+    started: (r) => `Started STE run ${r.id} (${r.progress.tools} tools).\n`,
+    report: steRunReport,
   });
-  printResult(io, values, run, steRunReport);
-  return run.status === 'succeeded' ? 0 : EXIT_FAILURE;
 }
 
 interface ExemplarPage {
