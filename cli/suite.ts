@@ -103,19 +103,32 @@ export function stringFlag(values: FlagValues, name: string): string | undefined
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * Sets `target[member]` for each `member: flag` whose flag is given: its text as written, or as `read` takes it
+ * (flagValue, listValue). A flag not given leaves its member unset, to the API's default. Whether any was given.
+ */
+export function setFlags(
+  target: Record<string, unknown>,
+  values: FlagValues,
+  members: Record<string, string>,
+  read: (raw: string) => unknown = (raw) => raw,
+): boolean {
+  let given = false;
+  for (const [member, flag] of Object.entries(members)) {
+    const raw = stringFlag(values, flag);
+    if (raw === undefined) continue;
+    target[member] = read(raw);
+    given = true;
+  }
+  return given;
+}
+
 /** The `model` member from the model flags (merged over `base`), or undefined when none is given. */
 export function modelFromFlags(values: FlagValues, base?: unknown): Record<string, unknown> | undefined {
   const model: Record<string, unknown> =
     base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
-  const set = (key: string, flag: string, numeric: boolean) => {
-    const v = stringFlag(values, flag);
-    if (v !== undefined) model[key] = numeric ? flagValue(v) : v;
-  };
-  set('provider', 'model-provider', false);
-  set('model', 'model', false);
-  set('temperature', 'temperature', true);
-  set('k', 'model-k', true);
-  set('seed', 'model-seed', true);
+  setFlags(model, values, { provider: 'model-provider', model: 'model' });
+  setFlags(model, values, { temperature: 'temperature', k: 'model-k', seed: 'model-seed' }, flagValue);
   return Object.keys(model).length > 0 || base !== undefined ? model : undefined;
 }
 
@@ -140,48 +153,24 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   if (!base || typeof base !== 'object' || Array.isArray(base))
     throw new CliError([`--suite ${file} must hold a JSON object (a suite).`], EXIT_USAGE);
   const suite: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  const text = (key: string, flag: string) => {
-    const v = stringFlag(values, flag);
-    if (v !== undefined) suite[key] = v;
-  };
-  const list = (key: string, flag: string) => {
-    const v = stringFlag(values, flag);
-    if (v !== undefined) suite[key] = listValue(v);
-  };
-  const num = (key: string, flag: string) => {
-    const v = stringFlag(values, flag);
-    if (v !== undefined) suite[key] = flagValue(v);
-  };
-  text('name', 'name');
-  list('methods', 'methods');
-  list('surfaces', 'surfaces');
-  text('promptSurface', 'prompt-surface');
-  list('datasets', 'datasets');
-  list('difficulties', 'difficulties');
-  text('split', 'split');
-  num('sampleSize', 'sample');
-  num('maxSteps', 'max-steps');
-  text('seed', 'seed');
+  setFlags(suite, values, { name: 'name' });
+  setFlags(suite, values, { methods: 'methods', surfaces: 'surfaces' }, listValue);
+  setFlags(suite, values, { promptSurface: 'prompt-surface' });
+  setFlags(suite, values, { datasets: 'datasets', difficulties: 'difficulties' }, listValue);
+  setFlags(suite, values, { split: 'split' });
+  setFlags(suite, values, { sampleSize: 'sample', maxSteps: 'max-steps' }, flagValue);
+  setFlags(suite, values, { seed: 'seed' });
   const mcts: Record<string, unknown> =
     suite.mcts && typeof suite.mcts === 'object' ? { ...(suite.mcts as Record<string, unknown>) } : {};
   let mctsSet = suite.mcts !== undefined;
-  for (const [key, flag] of [
-    ['simulations', 'mcts-simulations'],
-    ['k', 'mcts-k'],
-    ['maxDepth', 'mcts-depth'],
-    ['maxModelCalls', 'mcts-max-calls'],
-  ] as const) {
-    const v = stringFlag(values, flag);
-    if (v !== undefined) {
-      mcts[key] = flagValue(v);
-      mctsSet = true;
-    }
-  }
-  const preset = stringFlag(values, 'mcts-depth-preset');
-  if (preset !== undefined) {
-    mcts.depthPreset = preset;
-    mctsSet = true;
-  }
+  const mctsNumbers = {
+    simulations: 'mcts-simulations',
+    k: 'mcts-k',
+    maxDepth: 'mcts-depth',
+    maxModelCalls: 'mcts-max-calls',
+  };
+  if (setFlags(mcts, values, mctsNumbers, flagValue)) mctsSet = true;
+  if (setFlags(mcts, values, { depthPreset: 'mcts-depth-preset' })) mctsSet = true;
   if (values.table5 === true) {
     if (suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
     if (mcts.reflectionPrompt === undefined) mcts.reflectionPrompt = true;

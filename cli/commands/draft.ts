@@ -24,6 +24,7 @@ import {
   MODEL_HELP,
   MODEL_OPTIONS,
   modelFromFlags,
+  setFlags,
   stringFlag,
 } from '../suite.ts';
 
@@ -88,21 +89,16 @@ export interface DraftRunView {
 
 /** The body of POST /v1/draft/runs the flags describe; unset flags are left to the API's defaults. */
 export function draftRunBody(values: FlagValues): Record<string, unknown> {
-  const s = (name: string) => stringFlag(values, name);
-  const surface = s('surface');
+  const surface = stringFlag(values, 'surface');
   if (surface === undefined) throw new CliError(['--surface is required.', DRAFT_HELP], EXIT_USAGE);
   const body: Record<string, unknown> = { surface };
-  if (s('docs') !== undefined) body.docsSurface = s('docs');
-  if (s('from') !== undefined) body.fromDocset = s('from');
-  if (s('tools') !== undefined) body.tools = listValue(s('tools') as string);
+  setFlags(body, values, { docsSurface: 'docs', fromDocset: 'from' });
+  setFlags(body, values, { tools: 'tools' }, listValue);
   const options: Record<string, unknown> = {};
-  for (const key of ['iterations', 'tau', 'phi'] as const) {
-    const v = s(key);
-    if (v !== undefined) options[key] = flagValue(v);
-  }
+  setFlags(options, values, { iterations: 'iterations', tau: 'tau', phi: 'phi' }, flagValue);
   if (values['no-diversity']) options.diversity = false;
   if (values['no-adaptive-termination']) options.adaptiveTermination = false;
-  if (s('seed') !== undefined) options.seed = s('seed');
+  setFlags(options, values, { seed: 'seed' });
   if (Object.keys(options).length > 0) body.options = options;
   const model = modelFromFlags(values);
   if (model !== undefined) body.model = model;

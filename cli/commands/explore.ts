@@ -21,6 +21,7 @@ import {
   MODEL_HELP,
   MODEL_OPTIONS,
   modelFromFlags,
+  setFlags,
   stringFlag,
 } from '../suite.ts';
 import { percentCell } from '../table.ts';
@@ -77,42 +78,24 @@ const OPTIONS = {
 
 /** The body of POST /v1/explorations the flags describe; unset flags are left to the API's defaults. */
 export function explorationBody(values: FlagValues): Record<string, unknown> {
-  const s = (name: string) => stringFlag(values, name);
   const body: Record<string, unknown> = {};
-  const ids = s('tasks');
+  const ids = stringFlag(values, 'tasks');
   if (ids !== undefined) body.tasks = listValue(ids);
   else {
     const filter: Record<string, unknown> = {};
-    for (const key of ['dataset', 'difficulty', 'split'] as const) {
-      const v = s(key);
-      if (v !== undefined) filter[key] = v;
-    }
-    const limit = s('limit');
-    if (limit !== undefined) filter.limit = flagValue(limit);
+    setFlags(filter, values, { dataset: 'dataset', difficulty: 'difficulty', split: 'split' });
+    setFlags(filter, values, { limit: 'limit' }, flagValue);
     body.tasks = filter;
   }
-  const surface = s('surface');
-  if (surface !== undefined) body.surface = surface;
-  const promptSurface = s('prompt-surface');
-  if (promptSurface !== undefined) body.promptSurface = promptSurface;
-  const trees = s('trees');
-  if (trees !== undefined) body.treesPerTask = flagValue(trees);
+  setFlags(body, values, { surface: 'surface', promptSurface: 'prompt-surface' });
+  setFlags(body, values, { treesPerTask: 'trees' }, flagValue);
   const search: Record<string, unknown> = {};
-  const mode = s('mode');
-  if (mode !== undefined) search.mode = mode;
-  for (const [key, flag] of [
-    ['k', 'k'],
-    ['simulations', 'simulations'],
-    ['maxDepth', 'depth'],
-  ] as const) {
-    const v = s(flag);
-    if (v !== undefined) search[key] = flagValue(v);
-  }
+  setFlags(search, values, { mode: 'mode' });
+  setFlags(search, values, { k: 'k', simulations: 'simulations', maxDepth: 'depth' }, flagValue);
   if (Object.keys(search).length > 0) body.search = search;
   const model = modelFromFlags(values);
   if (model !== undefined) body.model = model;
-  const seed = s('seed');
-  if (seed !== undefined) body.seed = seed;
+  setFlags(body, values, { seed: 'seed' });
   return body;
 }
 

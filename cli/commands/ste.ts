@@ -27,6 +27,7 @@ import {
   MODEL_HELP,
   MODEL_OPTIONS,
   modelFromFlags,
+  setFlags,
   stringFlag,
 } from '../suite.ts';
 import { renderTable } from '../table.ts';
@@ -79,22 +80,10 @@ const OPTIONS = {
 
 /** The body of POST /v1/ste/runs the flags describe; unset flags are left to the API's defaults. */
 export function steRunBody(values: FlagValues): Record<string, unknown> {
-  const s = (name: string) => stringFlag(values, name);
   const body: Record<string, unknown> = {};
-  for (const key of ['surface', 'docs', 'since', 'seed'] as const) {
-    const v = s(key);
-    if (v !== undefined) body[key] = v;
-  }
-  const tools = s('tools');
-  if (tools !== undefined) body.tools = listValue(tools);
-  for (const [key, flag] of [
-    ['episodes', 'episodes'],
-    ['trials', 'trials'],
-    ['maxCalls', 'max-calls'],
-  ] as const) {
-    const v = s(flag);
-    if (v !== undefined) body[key] = flagValue(v);
-  }
+  setFlags(body, values, { surface: 'surface', docs: 'docs', since: 'since', seed: 'seed' });
+  setFlags(body, values, { tools: 'tools' }, listValue);
+  setFlags(body, values, { episodes: 'episodes', trials: 'trials', maxCalls: 'max-calls' }, flagValue);
   if (values['no-paraphrase']) body.paraphrase = false;
   const model = modelFromFlags(values);
   if (model !== undefined) body.model = model;
