@@ -102,3 +102,52 @@ export function printHelp(io: CliIO, help: string, asked: boolean | undefined): 
   io.stdout(`${help}\n`);
   return asked ? 0 : EXIT_USAGE;
 }
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The flags a command's `run` gets: its own options and the connection options, as parseArgs reads them. */
+export type CommandValues<O extends Options> = ReturnType<
+  typeof parse<typeof CONNECTION_OPTIONS & O>
+>['values'];
+
+/** A command that talks to the API, as `command` runs it. */
+export interface CommandDefinition<O extends Options> {
+  /** Its name on the command line, for the usage error that points at its help. */
+  name: string;
+  help: string;
+  /** Its own options; the connection options are added to them. */
+  options: O;
+  /**
+   * The positional arguments it takes. None by default: parseArgs refuses them. `subcommand`: the first says
+   * what to do, and a command line without one gets the help, exit code 2. `any`: the command checks them.
+   */
+  positionals?: 'subcommand' | 'any';
+  /** Positional arguments it answers with its help and exit code 2 rather than with an error of its own. */
+  helpWhen?: (positionals: string[]) => boolean;
+  /**
+   * The command itself. `connect` makes the API client; a command calls it once it has checked its command
+   * line, so that a usage error is reported as such even without a key or with a bad --url.
+   */
+  run(values: CommandValues<O>, positionals: string[], connect: () => ApiClient, io: CliIO): Promise<number>;
+}
+
+/** A command's entry point (main's table): parses its argv, answers --help or an incomplete line, else runs it. */
+export function command<O extends Options>(
+  definition: CommandDefinition<O>,
+): (args: string[], io: CliIO) => Promise<number> {
+  return async (args, io) => {
+    const options = { ...CONNECTION_OPTIONS, ...definition.options };
+    const { values, positionals } = parse(
+      definition.name,
+      args,
+      options,
+      definition.positionals !== undefined,
+    );
+    // parseArgs' types do not see the connection options through the generic spread; they are there.
+    const { help } = values as { help?: boolean };
+    const nothingToDo = definition.positionals === 'subcommand' && positionals.length === 0;
+    if (help || nothingToDo || definition.helpWhen?.(positionals))
+      return printHelp(io, definition.help, help);
+    return definition.run(values, positionals, () => clientFor(io, values), io);
+  };
+}

@@ -4,17 +4,8 @@
  * reason, Δ per iteration, model calls); `status` prints that report for a run; `docs` prints a documentation set
  * rendered as the prompt tool list, JSON Schema, OpenAPI or JSON, or its diff against another set.
  */
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printJson,
-  printResult,
-} from '../context.ts';
-import { EXIT_USAGE } from '../http.ts';
+import { type CliIO, CONNECTION_HELP, command, printJson, printResult } from '../context.ts';
+import { type ApiClient, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { followRun } from '../progress.ts';
 import {
@@ -52,24 +43,6 @@ ${MODEL_HELP}
 ${CONNECTION_HELP}
 
 Exit codes: 0 succeeded, 1 the server refused or the run failed or was cancelled, 2 invalid flags.`;
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  ...MODEL_OPTIONS,
-  surface: { type: 'string' },
-  docs: { type: 'string' },
-  from: { type: 'string' },
-  tools: { type: 'string' },
-  iterations: { type: 'string' },
-  tau: { type: 'string' },
-  phi: { type: 'string' },
-  'no-diversity': { type: 'boolean' },
-  'no-adaptive-termination': { type: 'boolean' },
-  seed: { type: 'string' },
-  'no-wait': { type: 'boolean' },
-  format: { type: 'string' },
-  against: { type: 'string' },
-} as const;
 
 export interface DraftRunView {
   id: string;
@@ -129,8 +102,7 @@ export function draftRunReport(run: DraftRunView): string {
 
 const RUNNING = new Set(['queued', 'running', 'finalizing']);
 
-async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
-  const client = clientFor(io, values);
+async function runCommand(client: ApiClient, values: FlagValues, io: CliIO): Promise<number> {
   const view = await client.post<DraftRunView>('/v1/draft/runs', draftRunBody(values));
   return followRun(io, values, {
     label: `draft ${view.id}`,
@@ -164,8 +136,7 @@ function docsetDiffText(diff: DocsetDiff): string {
 
 const FORMATS = new Set(['prompt', 'json-schema', 'openapi', 'json']);
 
-async function docsCommand(id: string, values: FlagValues, io: CliIO): Promise<number> {
-  const client = clientFor(io, values);
+async function docsCommand(client: ApiClient, id: string, values: FlagValues, io: CliIO): Promise<number> {
   const against = stringFlag(values, 'against');
   if (against !== undefined) {
     const diff = await client.get<DocsetDiff>(
@@ -192,25 +163,47 @@ async function docsCommand(id: string, values: FlagValues, io: CliIO): Promise<n
   return 0;
 }
 
-export async function draftCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('draft', args, OPTIONS, true);
-  const [sub, id, ...extra] = positionals;
-  if (values.help || sub === undefined) return printHelp(io, DRAFT_HELP, values.help);
-  if (extra.length > 0) throw new CliError([`Unexpected arguments: ${extra.join(' ')}.`], EXIT_USAGE);
-  switch (sub) {
-    case 'run':
-      if (id !== undefined) throw new CliError([`draft run takes no positional argument.`], EXIT_USAGE);
-      return runCommand(values, io);
-    case 'status': {
-      if (id === undefined) throw new CliError(['Usage: tooldrift draft status RUN_ID'], EXIT_USAGE);
-      const view = await clientFor(io, values).get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(id)}`);
-      printResult(io, values, view, draftRunReport);
-      return 0;
+export const draftCommand = command({
+  name: 'draft',
+  help: DRAFT_HELP,
+  options: {
+    ...MODEL_OPTIONS,
+    surface: { type: 'string' },
+    docs: { type: 'string' },
+    from: { type: 'string' },
+    tools: { type: 'string' },
+    iterations: { type: 'string' },
+    tau: { type: 'string' },
+    phi: { type: 'string' },
+    'no-diversity': { type: 'boolean' },
+    'no-adaptive-termination': { type: 'boolean' },
+    seed: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+    format: { type: 'string' },
+    against: { type: 'string' },
+  },
+  positionals: 'subcommand',
+  async run(values, positionals, connect, io) {
+    const [sub, id, ...extra] = positionals;
+    if (extra.length > 0) throw new CliError([`Unexpected arguments: ${extra.join(' ')}.`], EXIT_USAGE);
+    switch (sub) {
+      case 'run':
+        if (id !== undefined) throw new CliError([`draft run takes no positional argument.`], EXIT_USAGE);
+        return runCommand(connect(), values, io);
+      case 'status': {
+        if (id === undefined) throw new CliError(['Usage: tooldrift draft status RUN_ID'], EXIT_USAGE);
+        const view = await connect().get<DraftRunView>(`/v1/draft/runs/${encodeURIComponent(id)}`);
+        printResult(io, values, view, draftRunReport);
+        return 0;
+      }
+      case 'docs':
+        if (id === undefined) throw new CliError(['Usage: tooldrift draft docs DOCSET_ID'], EXIT_USAGE);
+        return docsCommand(connect(), id, values, io);
+      default:
+        throw new CliError(
+          [`Unknown draft command ${JSON.stringify(sub)}: run, status or docs.`],
+          EXIT_USAGE,
+        );
     }
-    case 'docs':
-      if (id === undefined) throw new CliError(['Usage: tooldrift draft docs DOCSET_ID'], EXIT_USAGE);
-      return docsCommand(id, values, io);
-    default:
-      throw new CliError([`Unknown draft command ${JSON.stringify(sub)}: run, status or docs.`], EXIT_USAGE);
-  }
-}
+  },
+});

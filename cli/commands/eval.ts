@@ -3,16 +3,7 @@
  * then prints the results table and the error taxonomy (or the raw JSON with --json).
  */
 import type { EvalCreated, EvalDetail } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printResult,
-  urlFlag,
-} from '../context.ts';
+import { type CliIO, CONNECTION_HELP, command, printResult, urlFlag } from '../context.ts';
 import { type ApiClient, EXIT_FAILURE } from '../http.ts';
 import { pollWithProgress } from '../progress.ts';
 import { MODEL_HELP, SUITE_HELP, SUITE_OPTIONS, suiteFromFlags, validateSuite } from '../suite.ts';
@@ -35,8 +26,6 @@ ${CONNECTION_HELP}
 Exit codes: 0 finished, 1 the server refused or the evaluation was cancelled, 2 invalid flags.
 Example: tooldrift eval --surfaces pc,s-in,s-ood --sample 1`;
 
-const OPTIONS = { ...CONNECTION_OPTIONS, ...SUITE_OPTIONS, 'no-wait': { type: 'boolean' } } as const;
-
 /** Polls an evaluation until it is no longer running, drawing progress on stderr. */
 export function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<EvalDetail> {
   const get = () => client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
@@ -51,25 +40,28 @@ export function waitForEval(io: CliIO, client: ApiClient, id: string): Promise<E
   });
 }
 
-export async function evalCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse('eval', args, OPTIONS);
-  if (values.help) return printHelp(io, EVAL_HELP, values.help);
-  const suite = suiteFromFlags(values);
-  validateSuite(suite);
-  const client = clientFor(io, values);
-  const created = await client.post<EvalCreated>('/v1/evals', suite);
-  if (values['no-wait']) {
-    printResult(
-      io,
-      values,
-      created,
-      (c) =>
-        `Started evaluation ${c.id} (${c.progress.total} task runs).\n` +
-        `Follow it with: tooldrift evals show ${c.id}${urlFlag(values)}\n`,
-    );
-    return 0;
-  }
-  const detail = await waitForEval(io, client, created.id);
-  printResult(io, values, detail, evalReport);
-  return detail.status === 'done' ? 0 : EXIT_FAILURE;
-}
+export const evalCommand = command({
+  name: 'eval',
+  help: EVAL_HELP,
+  options: { ...SUITE_OPTIONS, 'no-wait': { type: 'boolean' } },
+  async run(values, _positionals, connect, io) {
+    const suite = suiteFromFlags(values);
+    validateSuite(suite);
+    const client = connect();
+    const created = await client.post<EvalCreated>('/v1/evals', suite);
+    if (values['no-wait']) {
+      printResult(
+        io,
+        values,
+        created,
+        (c) =>
+          `Started evaluation ${c.id} (${c.progress.total} task runs).\n` +
+          `Follow it with: tooldrift evals show ${c.id}${urlFlag(values)}\n`,
+      );
+      return 0;
+    }
+    const detail = await waitForEval(io, client, created.id);
+    printResult(io, values, detail, evalReport);
+    return detail.status === 'done' ? 0 : EXIT_FAILURE;
+  },
+});

@@ -1,14 +1,6 @@
 /** `tooldrift evals list|show`: past evaluations (GET /v1/evals) and one evaluation's tables. */
 import type { EvalDetail, EvalSummary } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printResult,
-} from '../context.ts';
+import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { flagValue } from '../suite.ts';
@@ -19,12 +11,6 @@ export const EVALS_HELP = `Usage:
   tooldrift evals show ID                            one evaluation's results table and error taxonomy
 
 ${CONNECTION_HELP}`;
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  limit: { type: 'string' },
-  schedule: { type: 'string' },
-} as const;
 
 export function evalsListTable(evals: EvalSummary[]): string {
   if (evals.length === 0) return 'No evaluations yet.\n';
@@ -48,24 +34,29 @@ export function evalsListTable(evals: EvalSummary[]): string {
   });
 }
 
-export async function evalsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('evals', args, OPTIONS, true);
-  if (values.help || positionals.length === 0) return printHelp(io, EVALS_HELP, values.help);
-  const [action, id, ...rest] = positionals;
-  if (action === 'list' && id === undefined) {
-    const client = clientFor(io, values);
-    const { evals } = await client.get<{ evals: EvalSummary[] }>('/v1/evals', {
-      limit: values.limit === undefined ? undefined : flagValue(values.limit),
-      scheduleId: values.schedule,
-    });
-    printResult(io, values, { evals }, (page) => evalsListTable(page.evals));
-    return 0;
-  }
-  if (action === 'show' && id !== undefined && rest.length === 0) {
-    const client = clientFor(io, values);
-    const detail = await client.get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
-    printResult(io, values, detail, evalReport);
-    return 0;
-  }
-  throw new CliError(['Usage: tooldrift evals list | tooldrift evals show ID'], EXIT_USAGE);
-}
+export const evalsCommand = command({
+  name: 'evals',
+  help: EVALS_HELP,
+  options: {
+    limit: { type: 'string' },
+    schedule: { type: 'string' },
+  },
+  positionals: 'subcommand',
+  async run(values, positionals, connect, io) {
+    const [action, id, ...rest] = positionals;
+    if (action === 'list' && id === undefined) {
+      const { evals } = await connect().get<{ evals: EvalSummary[] }>('/v1/evals', {
+        limit: values.limit === undefined ? undefined : flagValue(values.limit),
+        scheduleId: values.schedule,
+      });
+      printResult(io, values, { evals }, (page) => evalsListTable(page.evals));
+      return 0;
+    }
+    if (action === 'show' && id !== undefined && rest.length === 0) {
+      const detail = await connect().get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
+      printResult(io, values, detail, evalReport);
+      return 0;
+    }
+    throw new CliError(['Usage: tooldrift evals list | tooldrift evals show ID'], EXIT_USAGE);
+  },
+});

@@ -4,15 +4,7 @@
  * The request is validated by the API; its problems are printed as they come.
  */
 import type { Exploration } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  urlFlag,
-} from '../context.ts';
+import { CONNECTION_HELP, command, urlFlag } from '../context.ts';
 import { followRun } from '../progress.ts';
 import {
   type FlagValues,
@@ -57,25 +49,6 @@ ${CONNECTION_HELP}
 
 Exit codes: 0 succeeded, 1 the server refused or the exploration failed or was cancelled, 2 invalid flags.`;
 
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  ...MODEL_OPTIONS,
-  tasks: { type: 'string' },
-  dataset: { type: 'string' },
-  difficulty: { type: 'string' },
-  split: { type: 'string' },
-  limit: { type: 'string' },
-  surface: { type: 'string' },
-  'prompt-surface': { type: 'string' },
-  trees: { type: 'string' },
-  mode: { type: 'string' },
-  k: { type: 'string' },
-  simulations: { type: 'string' },
-  depth: { type: 'string' },
-  seed: { type: 'string' },
-  'no-wait': { type: 'boolean' },
-} as const;
-
 /** The body of POST /v1/explorations the flags describe; unset flags are left to the API's defaults. */
 export function explorationBody(values: FlagValues): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -116,21 +89,40 @@ export function explorationReport(e: Exploration, url = ''): string {
   );
 }
 
-export async function exploreCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse('explore', args, OPTIONS);
-  if (values.help) return printHelp(io, EXPLORE_HELP, values.help);
-  const body = explorationBody(values);
-  const client = clientFor(io, values);
-  const view = await client.post<Exploration>('/v1/explorations', body);
-  return followRun(io, values, {
-    label: `explore ${view.id}`,
-    unit: 'trees',
-    first: view,
-    running: (v) => v.status === 'queued' || v.status === 'running',
-    counts: (v) => ({ done: finished(v), total: v.trees, note: `${v.solved} solved` }),
-    status: (v) => v.status,
-    refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
-    started: (v) => `Started exploration ${v.id} (${v.trees} trees).\n`,
-    report: (v) => explorationReport(v, urlFlag(values)),
-  });
-}
+export const exploreCommand = command({
+  name: 'explore',
+  help: EXPLORE_HELP,
+  options: {
+    ...MODEL_OPTIONS,
+    tasks: { type: 'string' },
+    dataset: { type: 'string' },
+    difficulty: { type: 'string' },
+    split: { type: 'string' },
+    limit: { type: 'string' },
+    surface: { type: 'string' },
+    'prompt-surface': { type: 'string' },
+    trees: { type: 'string' },
+    mode: { type: 'string' },
+    k: { type: 'string' },
+    simulations: { type: 'string' },
+    depth: { type: 'string' },
+    seed: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  },
+  async run(values, _positionals, connect, io) {
+    const body = explorationBody(values);
+    const client = connect();
+    const view = await client.post<Exploration>('/v1/explorations', body);
+    return followRun(io, values, {
+      label: `explore ${view.id}`,
+      unit: 'trees',
+      first: view,
+      running: (v) => v.status === 'queued' || v.status === 'running',
+      counts: (v) => ({ done: finished(v), total: v.trees, note: `${v.solved} solved` }),
+      status: (v) => v.status,
+      refetch: (v) => client.get<Exploration>(`/v1/explorations/${encodeURIComponent(v.id)}`),
+      started: (v) => `Started exploration ${v.id} (${v.trees} trees).\n`,
+      report: (v) => explorationReport(v, urlFlag(values)),
+    });
+  },
+});

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CliIO, CONNECTION_HELP, CONNECTION_OPTIONS, clientFor, parse, printHelp } from '../context.ts';
+import { CONNECTION_HELP, command } from '../context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 
@@ -23,56 +23,56 @@ Writes training data from finished explorations as JSON Lines:
 
 ${CONNECTION_HELP}`;
 
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  out: { type: 'string', short: 'o' },
-  exploration: { type: 'string' },
-  surface: { type: 'string' },
-  dataset: { type: 'string' },
-} as const;
-
 const KINDS = ['sft', 'dpo'] as const;
 
-export async function exportCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('export', args, OPTIONS, true);
-  if (values.help) return printHelp(io, EXPORT_HELP, values.help);
-  const kind = positionals[0];
-  if (positionals.length !== 1 || !KINDS.includes(kind as (typeof KINDS)[number]))
-    throw new CliError(
-      ['Say what to export: `tooldrift export sft --out FILE` or `... dpo ...`.'],
-      EXIT_USAGE,
+export const exportCommand = command({
+  name: 'export',
+  help: EXPORT_HELP,
+  options: {
+    out: { type: 'string', short: 'o' },
+    exploration: { type: 'string' },
+    surface: { type: 'string' },
+    dataset: { type: 'string' },
+  },
+  positionals: 'any',
+  async run(values, positionals, connect, io) {
+    const kind = positionals[0];
+    if (positionals.length !== 1 || !KINDS.includes(kind as (typeof KINDS)[number]))
+      throw new CliError(
+        ['Say what to export: `tooldrift export sft --out FILE` or `... dpo ...`.'],
+        EXIT_USAGE,
+      );
+    if (!values.out) throw new CliError(['--out FILE is required.'], EXIT_USAGE);
+    const res = await connect().stream(`/v1/exports/${kind}.jsonl`, {
+      exploration: values.exploration,
+      surface: values.surface,
+      dataset: values.dataset,
+    });
+    if (!res.body) throw new CliError([`The ${kind} export came back without a body.`], EXIT_FAILURE);
+    let records = 0;
+    let bytes = 0;
+    let lastByte = 0x0a;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        for (const b of chunk) if (b === 0x0a) records++;
+        if (chunk.length > 0) lastByte = chunk[chunk.length - 1] ?? lastByte;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(
+        Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>),
+        count,
+        createWriteStream(values.out),
+      );
+    } catch (err) {
+      throw new CliError([`Writing ${values.out} failed: ${(err as Error).message}`], EXIT_FAILURE);
+    }
+    if (lastByte !== 0x0a) records++;
+    io.stderr(
+      `Wrote ${records} ${kind} record${records === 1 ? '' : 's'} (${bytes} bytes) to ${values.out}.\n`,
     );
-  if (!values.out) throw new CliError(['--out FILE is required.'], EXIT_USAGE);
-  const client = clientFor(io, values);
-  const res = await client.stream(`/v1/exports/${kind}.jsonl`, {
-    exploration: values.exploration,
-    surface: values.surface,
-    dataset: values.dataset,
-  });
-  if (!res.body) throw new CliError([`The ${kind} export came back without a body.`], EXIT_FAILURE);
-  let records = 0;
-  let bytes = 0;
-  let lastByte = 0x0a;
-  const count = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      for (const b of chunk) if (b === 0x0a) records++;
-      if (chunk.length > 0) lastByte = chunk[chunk.length - 1] ?? lastByte;
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(
-      Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>),
-      count,
-      createWriteStream(values.out),
-    );
-  } catch (err) {
-    throw new CliError([`Writing ${values.out} failed: ${(err as Error).message}`], EXIT_FAILURE);
-  }
-  if (lastByte !== 0x0a) records++;
-  io.stderr(
-    `Wrote ${records} ${kind} record${records === 1 ? '' : 's'} (${bytes} bytes) to ${values.out}.\n`,
-  );
-  return 0;
-}
+    return 0;
+  },
+});

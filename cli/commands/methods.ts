@@ -1,13 +1,5 @@
 /** `tooldrift methods`: the agent methods and aid slots of the instance (GET /v1/methods). */
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printResult,
-} from '../context.ts';
+import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { renderTable } from '../table.ts';
 
 export const METHODS_HELP = `Usage:
@@ -57,10 +49,16 @@ export function methodsTables(catalog: MethodCatalog): string {
   return `${methods}\n${aids}`;
 }
 
-export async function methodsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('methods', args, CONNECTION_OPTIONS, true);
-  if (values.help || positionals.length > 0) return printHelp(io, METHODS_HELP, values.help);
-  const catalog = await clientFor(io, values).get<MethodCatalog>('/v1/methods');
-  printResult(io, values, catalog, methodsTables);
-  return 0;
-}
+export const methodsCommand = command({
+  name: 'methods',
+  help: METHODS_HELP,
+  options: {},
+  // It takes none; an argument is answered with what it does rather than with parseArgs' error.
+  positionals: 'any',
+  helpWhen: (positionals) => positionals.length > 0,
+  async run(values, _positionals, connect, io) {
+    const catalog = await connect().get<MethodCatalog>('/v1/methods');
+    printResult(io, values, catalog, methodsTables);
+    return 0;
+  },
+});

@@ -1,14 +1,6 @@
 /** `tooldrift schedules create|list`: evaluation suites run by the Worker's cron (POST/GET /v1/schedules). */
 import type { Schedule } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printResult,
-} from '../context.ts';
+import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import {
@@ -34,14 +26,6 @@ Create:
 ${suiteHelpWithout('--name')}
 
 ${CONNECTION_HELP}`;
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  ...SUITE_OPTIONS,
-  cron: { type: 'string' },
-  threshold: { type: 'string' },
-  disabled: { type: 'boolean' },
-} as const;
 
 export function schedulesTable(schedules: Schedule[]): string {
   if (schedules.length === 0) return 'No schedules yet.\n';
@@ -79,30 +63,37 @@ export function scheduleBody(values: FlagValues): Record<string, unknown> {
   return body;
 }
 
-export async function schedulesCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('schedules', args, OPTIONS, true);
-  if (values.help || positionals.length === 0) return printHelp(io, SCHEDULES_HELP, values.help);
-  const [action, ...rest] = positionals;
-  if (rest.length > 0 || (action !== 'create' && action !== 'list'))
-    throw new CliError(['Usage: tooldrift schedules create ... | tooldrift schedules list'], EXIT_USAGE);
-  if (action === 'list') {
-    const client = clientFor(io, values);
-    const { schedules } = await client.get<{ schedules: Schedule[] }>('/v1/schedules');
-    printResult(io, values, { schedules }, (page) => schedulesTable(page.schedules));
+export const schedulesCommand = command({
+  name: 'schedules',
+  help: SCHEDULES_HELP,
+  options: {
+    ...SUITE_OPTIONS,
+    cron: { type: 'string' },
+    threshold: { type: 'string' },
+    disabled: { type: 'boolean' },
+  },
+  positionals: 'subcommand',
+  async run(values, positionals, connect, io) {
+    const [action, ...rest] = positionals;
+    if (rest.length > 0 || (action !== 'create' && action !== 'list'))
+      throw new CliError(['Usage: tooldrift schedules create ... | tooldrift schedules list'], EXIT_USAGE);
+    if (action === 'list') {
+      const { schedules } = await connect().get<{ schedules: Schedule[] }>('/v1/schedules');
+      printResult(io, values, { schedules }, (page) => schedulesTable(page.schedules));
+      return 0;
+    }
+    if (values.name === undefined || values.cron === undefined)
+      throw new CliError(['schedules create needs --name and --cron.'], EXIT_USAGE);
+    const body = scheduleBody(values);
+    const schedule = await connect().post<Schedule>('/v1/schedules', body);
+    printResult(
+      io,
+      values,
+      schedule,
+      (s) =>
+        `Created schedule ${s.id} "${s.name}" (${s.cron}, ${s.enabled ? 'enabled' : 'disabled'}); ` +
+        `next run ${isoTime(s.nextDueAt)}.\n`,
+    );
     return 0;
-  }
-  if (values.name === undefined || values.cron === undefined)
-    throw new CliError(['schedules create needs --name and --cron.'], EXIT_USAGE);
-  const body = scheduleBody(values);
-  const client = clientFor(io, values);
-  const schedule = await client.post<Schedule>('/v1/schedules', body);
-  printResult(
-    io,
-    values,
-    schedule,
-    (s) =>
-      `Created schedule ${s.id} "${s.name}" (${s.cron}, ${s.enabled ? 'enabled' : 'disabled'}); ` +
-      `next run ${isoTime(s.nextDueAt)}.\n`,
-  );
-  return 0;
-}
+  },
+});

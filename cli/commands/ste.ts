@@ -8,16 +8,8 @@
  * Requests are validated by the API; its problems are printed as they come.
  */
 import type { SteExemplar, SteRun } from '../api-types.ts';
-import {
-  type CliIO,
-  CONNECTION_HELP,
-  CONNECTION_OPTIONS,
-  clientFor,
-  parse,
-  printHelp,
-  printResult,
-} from '../context.ts';
-import { EXIT_USAGE } from '../http.ts';
+import { type CliIO, CONNECTION_HELP, command, printResult } from '../context.ts';
+import { type ApiClient, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { followRun } from '../progress.ts';
 import {
@@ -58,25 +50,6 @@ ste exemplars:
 ${CONNECTION_HELP}
 
 Exit codes: 0 succeeded, 1 the server refused or the run failed or was cancelled, 2 invalid flags.`;
-
-const OPTIONS = {
-  ...CONNECTION_OPTIONS,
-  ...MODEL_OPTIONS,
-  surface: { type: 'string' },
-  docs: { type: 'string' },
-  since: { type: 'string' },
-  tools: { type: 'string' },
-  episodes: { type: 'string' },
-  trials: { type: 'string' },
-  'max-calls': { type: 'string' },
-  'no-paraphrase': { type: 'boolean' },
-  seed: { type: 'string' },
-  'no-wait': { type: 'boolean' },
-  tool: { type: 'string' },
-  run: { type: 'string' },
-  limit: { type: 'string' },
-  cursor: { type: 'string' },
-} as const;
 
 /** The body of POST /v1/ste/runs the flags describe; unset flags are left to the API's defaults. */
 export function steRunBody(values: FlagValues): Record<string, unknown> {
@@ -124,8 +97,7 @@ export function steRunReport(r: SteRun): string {
   );
 }
 
-async function runCommand(values: FlagValues, io: CliIO): Promise<number> {
-  const client = clientFor(io, values as never);
+async function runCommand(client: ApiClient, values: FlagValues, io: CliIO): Promise<number> {
   const run = await client.post<SteRun>('/v1/ste/runs', steRunBody(values));
   return followRun(io, values, {
     label: `ste ${run.id}`,
@@ -156,8 +128,7 @@ function exemplarsText(page: ExemplarPage): string {
   );
 }
 
-async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> {
-  const client = clientFor(io, values as never);
+async function exemplarsCommand(client: ApiClient, values: FlagValues, io: CliIO): Promise<number> {
   const query = new URLSearchParams();
   for (const key of ['surface', 'tool', 'run', 'limit', 'cursor'] as const) {
     const v = stringFlag(values, key);
@@ -169,19 +140,39 @@ async function exemplarsCommand(values: FlagValues, io: CliIO): Promise<number> 
   return 0;
 }
 
-export async function steCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse('ste', args, OPTIONS, true);
-  const [sub, id, ...extra] = positionals;
-  if (values.help || sub === undefined) return printHelp(io, STE_HELP, values.help);
-  if (sub === 'run' && id === undefined) return runCommand(values, io);
-  if (sub === 'exemplars' && id === undefined) return exemplarsCommand(values, io);
-  if (sub === 'status' && id !== undefined && extra.length === 0) {
-    const run = await clientFor(io, values).get<SteRun>(`/v1/ste/runs/${encodeURIComponent(id)}`);
-    printResult(io, values, run, steRunReport);
-    return 0;
-  }
-  throw new CliError(
-    [`Unknown or incomplete subcommand: ste ${positionals.join(' ')}`, 'Run `tooldrift ste --help`.'],
-    EXIT_USAGE,
-  );
-}
+export const steCommand = command({
+  name: 'ste',
+  help: STE_HELP,
+  options: {
+    ...MODEL_OPTIONS,
+    surface: { type: 'string' },
+    docs: { type: 'string' },
+    since: { type: 'string' },
+    tools: { type: 'string' },
+    episodes: { type: 'string' },
+    trials: { type: 'string' },
+    'max-calls': { type: 'string' },
+    'no-paraphrase': { type: 'boolean' },
+    seed: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+    tool: { type: 'string' },
+    run: { type: 'string' },
+    limit: { type: 'string' },
+    cursor: { type: 'string' },
+  },
+  positionals: 'subcommand',
+  async run(values, positionals, connect, io) {
+    const [sub, id, ...extra] = positionals;
+    if (sub === 'run' && id === undefined) return runCommand(connect(), values, io);
+    if (sub === 'exemplars' && id === undefined) return exemplarsCommand(connect(), values, io);
+    if (sub === 'status' && id !== undefined && extra.length === 0) {
+      const run = await connect().get<SteRun>(`/v1/ste/runs/${encodeURIComponent(id)}`);
+      printResult(io, values, run, steRunReport);
+      return 0;
+    }
+    throw new CliError(
+      [`Unknown or incomplete subcommand: ste ${positionals.join(' ')}`, 'Run `tooldrift ste --help`.'],
+      EXIT_USAGE,
+    );
+  },
+});
