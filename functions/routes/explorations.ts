@@ -294,7 +294,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
     '/v1/explorations/{id}',
     'Status, tree counts, success rate so far and usage of an exploration',
     { ok: [200, 'The exploration', ExplorationView] },
-    (c, { resource }) => explorationView(c.env, resource),
+    (c, { resource: row }) => explorationView(c.env, row),
   );
 
   exploration.events(

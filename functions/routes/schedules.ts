@@ -106,11 +106,9 @@ function assertModelAvailable(env: Bindings, suite: EvalSuite): void {
   }
 }
 
-/** The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one. */
-const findSchedule = ownedOr404(getSchedule, 'schedule');
-
 export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes) => {
-  const schedule = routes.on(ScheduleId, byId(findSchedule));
+  // The schedule, if the caller may see it: another user key's schedule is a 404 like a missing one.
+  const schedule = routes.on(ScheduleId, byId(ownedOr404(getSchedule, 'schedule')));
 
   routes.post(
     '/v1/schedules',
