@@ -62,17 +62,24 @@ export function parseToolsJsonl(text: string, maxLines?: number): Tool[] {
 
 /** Queries whose gold tools must all be in `tools` (by name). */
 export function parseQueriesJsonl(text: string, tools: readonly Tool[], maxLines?: number): QueryExample[] {
-  const queries = parseJsonl(text, QueryExampleSchema, maxLines);
+  return withToolsInPool(text, parseJsonl(text, QueryExampleSchema, maxLines), tools);
+}
+
+/**
+ * `records` (parsed from `text`, one per non-blank line), or a JsonlError at the first line that names a tool not
+ * in `tools`.
+ */
+function withToolsInPool(text: string, records: QueryExample[], tools: readonly Tool[]): QueryExample[] {
   const names = new Set(tools.map((t) => t.name));
   let record = 0;
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     if (raw.trim() === '') continue;
-    const q = queries[record++] as QueryExample;
+    const q = records[record++] as QueryExample;
     const missing = q.tools.find((name) => !names.has(name));
     if (missing !== undefined)
       throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
   }
-  return queries;
+  return records;
 }
 
 /**
@@ -87,15 +94,5 @@ export const TrainingLineSchema = z
   .strict();
 
 export function parseTrainingJsonl(text: string, tools: readonly Tool[], maxLines?: number): QueryExample[] {
-  const lines = parseJsonl(text, TrainingLineSchema, maxLines);
-  const names = new Set(tools.map((t) => t.name));
-  let record = 0;
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    if (raw.trim() === '') continue;
-    const q = lines[record++] as QueryExample;
-    const missing = q.tools.find((name) => !names.has(name));
-    if (missing !== undefined)
-      throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
-  }
-  return lines;
+  return withToolsInPool(text, parseJsonl(text, TrainingLineSchema, maxLines), tools);
 }
