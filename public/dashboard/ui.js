@@ -150,6 +150,14 @@ export function checkboxes(name, options, selected = []) {
   });
 }
 
+/**
+ * A form shown as a card and named by its heading: `formCard({ id, title, ...attrs }, ...children)` is
+ * `<form class="card" aria-labelledby=id ...attrs><h3 id=id>title</h3>children</form>`.
+ */
+export function formCard({ id, title, ...attrs }, ...children) {
+  return h('form', { class: 'card', ...attrs, 'aria-labelledby': id }, h('h3', { id }, title), ...children);
+}
+
 export function field(label, input) {
   return h('label', {}, h('span', {}, label), input);
 }

@@ -11,6 +11,7 @@ import {
   attempt,
   clear,
   field,
+  formCard,
   h,
   kv,
   pct,
@@ -55,10 +56,8 @@ export function renderList() {
       api('/v1/evals?limit=20', { signal }),
       api('/v1/methods', { signal }),
     ]);
-    const form = h(
-      'form',
-      { class: 'card', 'aria-labelledby': 'start-eval' },
-      h('h3', { id: 'start-eval' }, 'Start an evaluation'),
+    const form = formCard(
+      { id: 'start-eval', title: 'Start an evaluation' },
       h(
         'div',
         { class: 'fields' },

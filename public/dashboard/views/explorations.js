@@ -12,6 +12,7 @@ import {
   DATASETS,
   DIFFICULTIES,
   field,
+  formCard,
   h,
   kv,
   pct,
@@ -23,10 +24,8 @@ import {
 } from '../ui.js';
 
 function startForm(surfaceIds) {
-  const form = h(
-    'form',
-    { class: 'card', 'aria-labelledby': 'start-exploration' },
-    h('h3', { id: 'start-exploration' }, 'Start an exploration'),
+  const form = formCard(
+    { id: 'start-exploration', title: 'Start an exploration' },
     h(
       'div',
       { class: 'fields' },

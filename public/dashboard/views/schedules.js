@@ -5,7 +5,7 @@
  */
 import { api } from '../api.js';
 import { lineChart } from '../charts.js';
-import { append, attempt, field, h, kv, pct, shortId, table, when } from '../ui.js';
+import { append, attempt, field, formCard, h, kv, pct, shortId, table, when } from '../ui.js';
 import { summaryColumns } from './evals.js';
 import { readSuite, suiteFields } from './suite-form.js';
 
@@ -19,10 +19,8 @@ export function renderList() {
       api('/v1/schedules', { signal }),
       api('/v1/methods', { signal }),
     ]);
-    const form = h(
-      'form',
-      { class: 'card', 'aria-labelledby': 'new-schedule' },
-      h('h3', { id: 'new-schedule' }, 'New schedule'),
+    const form = formCard(
+      { id: 'new-schedule', title: 'New schedule' },
       h(
         'div',
         { class: 'fields' },

@@ -5,7 +5,7 @@
  * mark) and the kept exemplars. Numbers measured with the simulator describe the simulator.
  */
 import { api, streamEvents } from '../api.js';
-import { append, attempt, field, h, kv, select, shortId, statusTag, table, when } from '../ui.js';
+import { append, attempt, field, formCard, h, kv, select, shortId, statusTag, table, when } from '../ui.js';
 
 const toolColumns = [
   { label: 'Tool', cell: (t) => t.tool },
@@ -26,10 +26,8 @@ export function renderList() {
       api('/v1/ste/runs?limit=50', { signal }),
     ]);
     const ids = surfaces.items.map((s) => s.id);
-    const form = h(
-      'form',
-      { class: 'card', 'aria-labelledby': 'new-ste' },
-      h('h3', { id: 'new-ste' }, 'New STE run'),
+    const form = formCard(
+      { id: 'new-ste', title: 'New STE run' },
       h(
         'div',
         { class: 'fields' },

@@ -7,7 +7,20 @@
  */
 import { api } from '../api.js';
 import { barChart, epochChart } from '../charts.js';
-import { append, attempt, field, h, kv, select, shortId, sleep, statusTag, table, when } from '../ui.js';
+import {
+  append,
+  attempt,
+  field,
+  formCard,
+  h,
+  kv,
+  select,
+  shortId,
+  sleep,
+  statusTag,
+  table,
+  when,
+} from '../ui.js';
 
 const RANKERS = ['bm25', 'char', 'dense', 'hybrid', 'cotools'];
 const RUNNING = new Set(['queued', 'running']);
@@ -19,10 +32,8 @@ export function renderList() {
       api('/v1/toolsets', { signal }),
       api('/v1/surfaces', { signal }),
     ]);
-    const form = h(
-      'form',
-      { class: 'card', 'aria-labelledby': 'new-toolset' },
-      h('h3', { id: 'new-toolset' }, 'New toolset'),
+    const form = formCard(
+      { id: 'new-toolset', title: 'New toolset' },
       h(
         'div',
         { class: 'fields' },
@@ -76,10 +87,8 @@ export function renderList() {
 
 function trainForm(toolset) {
   const synthetic = toolset.source === 'synthetic';
-  const form = h(
-    'form',
-    { class: 'card', 'aria-labelledby': 'train-heading' },
-    h('h3', { id: 'train-heading' }, 'Train cotools'),
+  const form = formCard(
+    { id: 'train-heading', title: 'Train cotools' },
     h(
       'p',
       { class: 'muted' },
@@ -186,10 +195,8 @@ function trainingPanel(run) {
 
 function judgeForm(id) {
   const out = h('p', { 'aria-live': 'polite', 'data-testid': 'judge-verdict' });
-  const form = h(
-    'form',
-    { class: 'card', 'aria-labelledby': 'judge-heading' },
-    h('h3', { id: 'judge-heading' }, 'Tool Judge'),
+  const form = formCard(
+    { id: 'judge-heading', title: 'Tool Judge' },
     h(
       'div',
       { class: 'fields' },
@@ -217,10 +224,8 @@ export function renderToolset(id, version) {
   return async (main, signal) => {
     const toolset = await api(`/v1/toolsets/${encodeURIComponent(id)}`, { signal });
     const results = h('div', { 'aria-live': 'polite' });
-    const form = h(
-      'form',
-      { class: 'card', role: 'search', 'aria-labelledby': 'search-heading' },
-      h('h3', { id: 'search-heading' }, 'Search'),
+    const form = formCard(
+      { id: 'search-heading', title: 'Search', role: 'search' },
       h(
         'div',
         { class: 'fields' },
