@@ -101,7 +101,7 @@ export const journal = sqliteTable(
     sessionId: text('session_id').notNull(),
     at: integer('at').notNull(),
     surfaceId: text('surface_id').notNull(),
-    via: text('via', { enum: ['react', 'action', 'rest', 'mcp'] }).notNull(),
+    via: text('via', { enum: ['react', 'action', 'rest', 'mcp', 'http'] }).notNull(),
     action: text('action'),
     input: text('input', { mode: 'json' }).$type<unknown>().notNull(),
     call: text('call', { mode: 'json' }).$type<unknown>(),
@@ -114,13 +114,83 @@ export const journal = sqliteTable(
   (t) => [index('journal_session').on(t.sessionId, t.id), index('journal_at').on(t.at)],
 );
 
-/** Custom and generated surfaces (the built-in ones live in code). */
-export const surfaces = sqliteTable('surfaces', {
-  id: text('id').primaryKey(),
-  kind: text('kind', { enum: ['custom', 'generated'] }).notNull(),
-  body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
-  createdAt: integer('created_at').notNull(),
-});
+/**
+ * Custom and generated surfaces (the built-in ones live in code). A kernel surface (api_id null) is made by an
+ * admin and public; a drifted version of an imported API (api_id set) belongs to the key that made it, as its API
+ * does (issue 22).
+ */
+export const surfaces = sqliteTable(
+  'surfaces',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: ['custom', 'generated'] }).notNull(),
+    body: text('body', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    ownerId: ownerId(),
+    /** The imported API the surface drifts (null: a kernel surface). */
+    apiId: text('api_id'),
+  },
+  (t) => [index('surfaces_api').on(t.apiId, t.createdAt)],
+);
+
+/**
+ * Imported APIs (issue 22): an OpenAPI document or a function catalog, its operation catalog and how its mock
+ * answers. The catalog and the document are blobs in R2 (`BLOBS`: `apis/<id>/catalog.json`, `…/openapi.json`);
+ * the row holds what lists and checks need.
+ */
+export const apis = sqliteTable(
+  'apis',
+  {
+    id: text('id').primaryKey(),
+    ownerId: ownerId(),
+    title: text('title').notNull(),
+    version: text('version').notNull(),
+    format: text('format', { enum: ['openapi', 'catalog'] }).notNull(),
+    source: text('source').notNull(),
+    mode: text('mode', { enum: ['seeded', 'examples', 'proxy'] }).notNull(),
+    /** The seed of the `seeded` world (entities derive from it). */
+    seed: text('seed').notNull(),
+    worldSize: integer('world_size').notNull(),
+    /** `proxy`: the upstream base URL (credentials come from Worker secrets, never stored here). */
+    upstream: text('upstream'),
+    /** Counts (operations, writes, parameters, …) and the import's warnings. */
+    summary: text('summary', { mode: 'json' }).$type<unknown>().notNull(),
+    /** Size of the imported document in bytes, and its SHA-256. */
+    bytes: integer('bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('apis_owner').on(t.ownerId, t.createdAt)],
+);
+
+/** Query sets of an imported API: RestBench-style gold paths or call-level gold (issue 22 §5). */
+export const apiQuerySets = sqliteTable(
+  'api_querysets',
+  {
+    id: text('id').primaryKey(),
+    apiId: text('api_id').notNull(),
+    ownerId: ownerId(),
+    name: text('name').notNull(),
+    format: text('format').notNull(),
+    items: integer('items').notNull(),
+    warnings: text('warnings', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('api_querysets_api').on(t.apiId, t.createdAt)],
+);
+
+/** One query of a query set, with its gold (a call path, and an answer when the set has one). */
+export const apiQueries = sqliteTable(
+  'api_queries',
+  {
+    querysetId: text('queryset_id').notNull(),
+    idx: integer('idx').notNull(),
+    query: text('query').notNull(),
+    gold: text('gold', { mode: 'json' }).$type<unknown>().notNull(),
+    meta: text('meta', { mode: 'json' }).$type<unknown>(),
+  },
+  (t) => [primaryKey({ columns: [t.querysetId, t.idx] })],
+);
 
 /** An exploration: tasks × trees per task searched with one configuration (ToolEvo data collection). */
 export const explorations = sqliteTable('explorations', {

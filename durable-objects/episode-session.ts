@@ -30,19 +30,26 @@ import { promptText } from '../core/messages/chat.ts';
 import { renderPrompt } from '../core/prompts/registry.ts';
 import {
   initialProgress,
-  promptToolList,
+  isApiSession,
+  knowsName,
   runSessionStep,
+  type SessionBackends,
   type SessionConfig,
   SessionFinishedError,
+  type SessionInput,
   type SessionProgress,
+  type SessionStepResult,
   type StepVia,
-  serverSurfaceAt,
+  sessionMcpTools,
   sessionNow,
+  sessionToolList,
+  surfaceAt,
   type TranscriptEntry,
-} from '../core/sessions/episode.ts';
-import { kernelOfName, type StepInput } from '../core/surfaces/adapter.ts';
-import { type McpToolDescriptor, mcpTools } from '../core/surfaces/docs.ts';
+  UnsupportedInputError,
+} from '../core/sessions/index.ts';
+import type { McpToolDescriptor } from '../core/surfaces/docs.ts';
 import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
+import { apiStepDeps } from '../edge/apis.ts';
 import type { Bindings } from '../edge/env.ts';
 import { appendJournal } from '../edge/stores/journal.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
@@ -55,9 +62,13 @@ export type SessionStepReply =
       progress: SessionProgress;
       fault: FaultDecision;
       stepBudget: number;
+      /** API sessions: the answer as the API gives it (the `/http/…` channel sends it as it is). */
+      response?: SessionStepResult['response'];
     }
   | { kind: 'fault'; fault: FaultDecision; progress: SessionProgress }
   | { kind: 'finished'; progress: SessionProgress }
+  /** The input is of a kind the session's backend does not take (an HTTP request to a kernel session). */
+  | { kind: 'unsupported'; message: string }
   | { kind: 'missing' };
 
 export interface SessionView {
@@ -86,12 +97,17 @@ export const MCP_SESSION_GONE = -32600;
 
 /** What the agent is told when its MCP client connects (the registered `session/mcp-instructions` prompt). */
 function mcpInstructions(config: SessionConfig): string {
+  const about = isApiSession(config)
+    ? {
+        dataset: `API ${config.api.title}`,
+        difficulty: `surface ${config.server.kind === 'surface' ? config.server.surface.id : config.server.schedule.id}`,
+        question: config.query?.text ?? '(no query: explore the API)',
+      }
+    : { dataset: config.task.dataset, difficulty: config.task.difficulty, question: config.task.question };
   return promptText(
     renderPrompt('session/mcp-instructions', {
       sessionId: config.id,
-      dataset: config.task.dataset,
-      difficulty: config.task.difficulty,
-      question: config.task.question,
+      ...about,
       stepBudget: config.stepBudget,
     }),
   );
@@ -152,20 +168,20 @@ export class EpisodeSession extends DurableObject<Bindings> {
       .toArray()
       .map((r) => JSON.parse(r.entry) as TranscriptEntry);
     const now = sessionNow(state.progress, new Date());
-    const { surface, nextChangeAt } = serverSurfaceAt(state.config.server, now);
+    const { surfaceId, nextChangeAt } = surfaceAt(state.config, now);
     return {
       config: state.config,
       progress: state.progress,
       transcript,
-      tools: promptToolList(state.config, state.progress),
-      serverSurfaceId: surface.id,
+      tools: sessionToolList(state.config, state.progress, now),
+      serverSurfaceId: surfaceId,
       nextChangeAt: nextChangeAt?.toISOString() ?? null,
       now: now.toISOString(),
     };
   }
 
   /** One call: decides the injected faults, runs the step unless a fault replaces it, records everything. */
-  async step(input: StepInput, via: StepVia, toolName: string): Promise<SessionStepReply> {
+  async step(input: SessionInput, via: StepVia, toolName: string): Promise<SessionStepReply> {
     let reply: SessionStepReply = { kind: 'missing' };
     await this.ctx.blockConcurrencyWhile(async () => {
       const state = await this.load();
@@ -202,16 +218,14 @@ export class EpisodeSession extends DurableObject<Bindings> {
         return;
       }
       try {
-        const deps = edgeKernelDeps(this.env, config.task.gold);
-        const result = await runSessionStep(
-          worldFor(this.env),
-          config,
-          progress,
-          input,
-          via,
-          deps,
-          new Date(),
-        );
+        const backends: SessionBackends = {
+          kernel: () => ({
+            world: worldFor(this.env),
+            deps: edgeKernelDeps(this.env, (config as Extract<SessionConfig, { task: unknown }>).task.gold),
+          }),
+          api: (c) => apiStepDeps(this.env, c),
+        };
+        const result = await runSessionStep(config, progress, input, via, backends, new Date());
         this.ctx.storage.sql.exec(
           'INSERT INTO transcript (idx, entry) VALUES (?, ?)',
           result.entry.index,
@@ -224,7 +238,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
           via,
           input,
           result.entry,
-          200,
+          result.response?.status ?? 200,
           Date.now() - started,
           fault,
         );
@@ -234,9 +248,11 @@ export class EpisodeSession extends DurableObject<Bindings> {
           progress: result.progress,
           fault,
           stepBudget: config.stepBudget,
+          ...(result.response ? { response: result.response } : {}),
         };
       } catch (err) {
         if (err instanceof SessionFinishedError) reply = { kind: 'finished', progress };
+        else if (err instanceof UnsupportedInputError) reply = { kind: 'unsupported', message: err.message };
         else throw err;
       }
     });
@@ -261,7 +277,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
   /** Keeps the one alarm at the earlier of expiry and the next change of the surface (in real time). */
   private async scheduleAlarm(config: SessionConfig, progress: SessionProgress): Promise<void> {
     const realNow = Date.now();
-    const { nextChangeAt } = serverSurfaceAt(config.server, sessionNow(progress, new Date(realNow)));
+    const { nextChangeAt } = surfaceAt(config, sessionNow(progress, new Date(realNow)));
     let at = Date.parse(config.expiresAt);
     if (nextChangeAt) at = Math.min(at, nextChangeAt.getTime() - progress.clockOffsetMs);
     await this.ctx.storage.setAlarm(at);
@@ -299,7 +315,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const state = await this.load();
     if (!state) throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
     const now = sessionNow(state.progress, new Date());
-    const tools = mcpTools(serverSurfaceAt(state.config.server, now).surface, { now });
+    const tools = sessionMcpTools(state.config, now);
     const refined = state.config.toolDescriptions;
     return refined ? refineMcpTools(tools, refined) : tools;
   }
@@ -310,6 +326,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     if (reply.kind === 'missing') {
       throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
     }
+    if (reply.kind === 'unsupported') throw new McpProtocolError(MCP_UNKNOWN_TOOL, reply.message);
     if (reply.kind === 'finished') {
       const { ending, reward } = reply.progress;
       return {
@@ -334,8 +351,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const outcome = entry.outcome;
     if (outcome.kind === 'rejected' && outcome.reason === 'invalid-action') {
       const config = (await this.ctx.storage.get<SessionConfig>(CONFIG)) as SessionConfig;
-      const { surface } = serverSurfaceAt(config.server, new Date(entry.at));
-      if (kernelOfName(surface, name) === undefined) {
+      if (!knowsName(config, name, new Date(entry.at))) {
         throw new McpProtocolError(MCP_UNKNOWN_TOOL, text, { observation: text, ...meta });
       }
     }
@@ -350,7 +366,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     config: SessionConfig,
     progress: SessionProgress,
     via: StepVia,
-    input: StepInput,
+    input: SessionInput,
     entry: TranscriptEntry | null,
     httpStatus: number,
     latencyMs: number,
@@ -360,7 +376,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     await appendJournal(this.env, {
       sessionId: config.id,
       at: now.getTime(),
-      surfaceId: entry?.surfaceId ?? serverSurfaceAt(config.server, now).surface.id,
+      surfaceId: entry?.surfaceId ?? surfaceAt(config, now).surfaceId,
       via,
       action: entry?.action ?? null,
       input,

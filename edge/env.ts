@@ -36,6 +36,13 @@ export interface OptionalVars {
    * otherwise outlast a consumer invocation's 15-minute wall-clock limit).
    */
   JOB_BATCH_MS?: string;
+  /**
+   * Upstreams a proxy-mode imported API may forward to, with the secret each one gets (edge/apis.ts): e.g.
+   * `https://staging.example.com=UPSTREAM_STAGING_TOKEN, http://127.0.0.1:*`. Empty: no proxy mode.
+   */
+  API_PROXY_ORIGINS?: string;
+  /** Largest API document `POST /v1/apis` takes, in bytes (default 10485760: 10 MiB). */
+  MAX_IMPORT_BYTES?: string;
 }
 
 export type Bindings = Env & Secrets & OptionalVars;
@@ -63,6 +70,7 @@ const ConfigSchema = z.object({
   evalChunkMs: positiveInt(120_000),
   trainChunkMs: positiveInt(25_000),
   jobBatchMs: positiveInt(600_000),
+  maxImportBytes: positiveInt(10 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
@@ -100,6 +108,7 @@ export function readConfig(env: Bindings): Config {
       evalChunkMs: env.EVAL_CHUNK_MS,
       trainChunkMs: env.TRAIN_CHUNK_MS,
       jobBatchMs: env.JOB_BATCH_MS,
+      maxImportBytes: env.MAX_IMPORT_BYTES,
     }),
     apiKeys: splitKeys(env.API_KEYS),
     adminKeys: splitKeys(env.ADMIN_API_KEYS),

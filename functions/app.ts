@@ -18,6 +18,8 @@ import { requestIdEverywhere, serveAsset, uriLength } from './http/edges.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { documentAdminRoutes } from './http/openapi.ts';
 import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
+import { registerApiQuerySetRoutes } from './routes/api-querysets.ts';
+import { registerApiRoutes } from './routes/apis.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
 import { registerDraftRoutes } from './routes/draft.ts';
 import { registerEvalRoutes } from './routes/evals.ts';
@@ -134,6 +136,8 @@ const ROUTE_MODULES = [
   registerSteRoutes,
   registerDraftRoutes,
   registerKeyRoutes,
+  registerApiRoutes,
+  registerApiQuerySetRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {
@@ -163,7 +167,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => methodProblem(c, methods) }));
 
   app.use(async (c, next) => {
-    const maxSize = readConfig(c.env).maxBodyBytes;
+    // An imported API document may be larger than any other body (MAX_IMPORT_BYTES, 10 MiB by default).
+    const config = readConfig(c.env);
+    const maxSize =
+      c.req.method === 'POST' && c.req.path === '/v1/apis' ? config.maxImportBytes : config.maxBodyBytes;
     return bodyLimit({
       maxSize,
       onError: (ctx) =>

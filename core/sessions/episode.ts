@@ -1,48 +1,24 @@
 /**
- * A benchmark session ("episode"): one task played by an external agent against a server surface (or a
- * schedule of surfaces over time), with a step budget. The agent sees the tool documentation of its prompt
- * surface (P_c by default) and discovers drift only through the server's answers, as in ToolQA-D.
+ * A benchmark session ("episode"): one task or query played by an external agent against a server surface (or a
+ * schedule of surfaces over time), with a step budget. What stands behind the surface is the session's
+ * *backend*: the ToolQA-D kernel (`kernel.ts`: a task of the seeded world, kernel surfaces) or an imported API
+ * (`api.ts`: a query against the API's mock or upstream, API surfaces). This module holds what every session
+ * shares whatever its backend — configuration basics, progress, the transcript, how a step ends the episode;
+ * `index.ts` dispatches a step to its backend.
  *
- * Pure: the session's configuration and progress are JSON values; `runSessionStep` is a function of (world,
- * config, progress, input, now). The Durable Object that hosts a session only stores these values.
+ * Pure: configuration and progress are JSON values. The Durable Object that hosts a session only stores them.
  */
-import {
-  type DeprecationNotice,
-  type StepInput,
-  type StepOutcome,
-  stepSurface,
-} from '../surfaces/adapter.ts';
-import { renderToolList } from '../surfaces/docs.ts';
+import type { DeprecationNotice, StepInput, StepOutcome } from '../surfaces/adapter.ts';
 import type { FaultConfig } from '../surfaces/faults.ts';
-import type { Surface } from '../surfaces/model.ts';
-import { resolveSchedule, type Schedule } from '../surfaces/schedule.ts';
-import { plainJson } from '../util/python-format.ts';
-import type { KernelCall, KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
+import type { KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
-import type { Gold } from '../world/tasks/types.ts';
-import type { World } from '../world/types.ts';
+import type { ApiSessionState } from './api-state.ts';
 
-export type ServerSpec =
-  | { kind: 'surface'; surface: Surface }
-  /** A schedule with every surface it names. */
-  | { kind: 'schedule'; schedule: Schedule; surfaces: Record<string, Surface> };
-
-export interface SessionTask {
+/** What every session's configuration has. */
+export interface SessionBase {
   id: string;
-  question: string;
-  dataset: string;
-  difficulty: string;
-  gold: Gold;
-}
-
-export interface SessionConfig {
-  id: string;
-  task: SessionTask;
-  server: ServerSpec;
-  /** The surface whose documentation the agent is given (its prompt docs). */
-  promptSurface: Surface;
   stepBudget: number;
-  /** Seeds everything random in the session (fault injection). */
+  /** Seeds everything random in the session (fault injection; the mock's world has its API's seed). */
   seed: string;
   faults?: FaultConfig;
   /**
@@ -54,37 +30,87 @@ export interface SessionConfig {
   expiresAt: string;
 }
 
+/** An HTTP request to the session's API at the surface's own paths (`/v1/sessions/{id}/http/<path>`). */
+export interface HttpStepInput {
+  http: {
+    method: string;
+    path: string;
+    query: Record<string, string | string[]>;
+    headers: Record<string, string>;
+    body: unknown;
+  };
+}
+
+/** What the agent sent: ReAct text, an action with its input, or (API sessions) an HTTP request. */
+export type SessionInput = StepInput | HttpStepInput;
+
+export function isHttpInput(input: SessionInput): input is HttpStepInput {
+  return typeof input === 'object' && input !== null && 'http' in input;
+}
+
 export type SessionEnding = 'finish' | 'budget';
 
 export interface SessionProgress {
+  /** The kernel's environment state (step and load counters, UpdateTool lines); unused by API sessions. */
   env: EnvState;
   /** Steps taken (every input, parsable or not). */
   steps: number;
   done: boolean;
-  /** +1 for a correct Finish, −1 for a wrong one or a spent budget; null while running. */
+  /**
+   * +1 for a correct Finish, −1 for a wrong one or a spent budget; null while running — and at the end of an API
+   * session whose query has no gold answer (its Finish answer is kept for later judging; see `api`).
+   */
   reward: number | null;
   ending: SessionEnding | null;
   /** Moves the session's clock (admin "time travel" for schedules); 0 normally. */
   clockOffsetMs: number;
   /** HTTP calls made to the session, faulted ones included: the fault injector's call index. */
   calls: number;
+  /** An API session's own state: the mock's overlay, the operations called, the answer and score. */
+  api?: ApiSessionState;
 }
 
-/** How the step arrived: ReAct text, an action object, a REST tool call or an MCP tool call. */
-export type StepVia = 'react' | 'action' | 'rest' | 'mcp';
+/** How the step arrived: ReAct text, an action object, a REST tool call, an MCP tool call or an HTTP request. */
+export type StepVia = 'react' | 'action' | 'rest' | 'mcp' | 'http';
+
+/** The outcome of an API session's step (the kernel's are `StepOutcome`). */
+export type ApiStepOutcome =
+  /** The backend answered a 2xx. */
+  | { kind: 'ok'; status: number }
+  /** The backend answered an error status (a bad request the mock rejected, a missing entity, an upstream error). */
+  | { kind: 'error'; reason: 'status'; status: number }
+  /** The surface refused the call before any operation ran (unknown, retired, bad arguments, unparsable). */
+  | {
+      kind: 'rejected';
+      reason:
+        | 'filtered'
+        | 'argument-error'
+        | 'invalid-action'
+        | 'retired'
+        | 'param-error'
+        | 'method-not-allowed';
+      status: number;
+    }
+  /** Finish: correct or not when the query has a gold answer, null when it has none. */
+  | { kind: 'finished'; correct: boolean | null };
 
 export interface TranscriptEntry {
   index: number;
   at: string;
   via: StepVia;
-  /** The input as received (ReAct text, or action and its input). */
-  input: StepInput;
+  /** The input as received (ReAct text, action and its input, or the HTTP request without its headers). */
+  input: SessionInput;
   action?: string;
-  call?: KernelCall;
+  /** The backend call: a kernel tool, or a base operation of the API, with its (base) arguments. */
+  call?: { tool: string; args: Record<string, unknown> };
   /** The kernel tool behind the called name, when the server surface knows the name. */
   kernel?: KernelToolName;
+  /** The API operation behind the called name or route (also for rejected calls the surface knows). */
+  operation?: string;
+  /** For API sessions: the exposed call as HTTP (`GET /people/{id}`) and the status the answer carried. */
+  http?: { method?: string; path?: string; status: number };
   observation: string;
-  outcome: StepOutcome;
+  outcome: StepOutcome | ApiStepOutcome;
   surfaceId: string;
   deprecation?: DeprecationNotice;
   reward: number | null;
@@ -108,21 +134,6 @@ export function sessionNow(progress: SessionProgress, realNow: Date): Date {
   return new Date(realNow.getTime() + progress.clockOffsetMs);
 }
 
-/** The surface the server speaks at `now`, and when that will next change (for MCP list_changed). */
-export function serverSurfaceAt(
-  server: ServerSpec,
-  now: Date,
-): { surface: Surface; nextChangeAt: Date | null } {
-  if (server.kind === 'surface') return { surface: server.surface, nextChangeAt: null };
-  const resolved = resolveSchedule(server.schedule, server.surfaces, now);
-  return { surface: resolved.current, nextChangeAt: resolved.nextChangeAt };
-}
-
-/** The tool list the agent's prompt shows (its prompt surface plus the UpdateTool lines of its path). */
-export function promptToolList(config: SessionConfig, progress: SessionProgress): string {
-  return renderToolList(config.promptSurface, { newTools: progress.env.newTools });
-}
-
 export class SessionFinishedError extends Error {
   constructor(readonly progress: SessionProgress) {
     super(`the session has ended (${progress.ending}); its reward was ${progress.reward}`);
@@ -130,55 +141,32 @@ export class SessionFinishedError extends Error {
   }
 }
 
+/** An API's answer as HTTP, for the `/http/…` channel (the JSON body the surface shaped). */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface SessionStepResult {
   progress: SessionProgress;
   entry: TranscriptEntry;
+  /** API sessions: the answer as the API gives it (status, headers, body). */
+  response?: HttpAnswer;
 }
 
-/** One agent step. Throws SessionFinishedError after the episode ended. */
-export async function runSessionStep(
-  world: World,
-  config: SessionConfig,
+/**
+ * How a step ends (or not) the episode: a Finish ends it with its reward; otherwise the step that spends the
+ * budget ends it with `budgetReward`.
+ */
+export function closeStep(
   progress: SessionProgress,
-  input: StepInput,
-  via: StepVia,
-  deps: KernelDeps,
-  realNow: Date,
-): Promise<SessionStepResult> {
-  if (progress.done) throw new SessionFinishedError(progress);
-  const now = sessionNow(progress, realNow);
-  const { surface } = serverSurfaceAt(config.server, now);
-  const step = await stepSurface(world, surface, progress.env, input, deps, { now });
+  stepBudget: number,
+  finished: { reward: number | null } | null,
+  budgetReward: number | null = -1,
+): Pick<SessionProgress, 'steps' | 'done' | 'reward' | 'ending'> {
   const steps = progress.steps + 1;
-  let done = false;
-  let reward: number | null = null;
-  let ending: SessionEnding | null = null;
-  if (step.outcome.kind === 'finished') {
-    done = true;
-    reward = step.outcome.correct ? 1 : -1;
-    ending = 'finish';
-  } else if (steps >= config.stepBudget) {
-    done = true;
-    reward = -1;
-    ending = 'budget';
-  }
-  const next: SessionProgress = { ...progress, env: step.state, steps, done, reward, ending };
-  const entry: TranscriptEntry = {
-    index: progress.steps,
-    at: now.toISOString(),
-    via,
-    input,
-    observation: step.observation,
-    outcome: step.outcome,
-    surfaceId: surface.id,
-    reward,
-    done,
-  };
-  if (step.action !== undefined) entry.action = step.action;
-  // The call's arguments may hold decoded Python values (PyInt, PyDict…): the entry crosses the Durable Object
-  // RPC boundary and storage, which take plain data only.
-  if (step.call) entry.call = { ...step.call, args: plainJson(step.call.args) as KernelCall['args'] };
-  if (step.kernel) entry.kernel = step.kernel;
-  if (step.deprecation) entry.deprecation = step.deprecation;
-  return { progress: next, entry };
+  if (finished) return { steps, done: true, reward: finished.reward, ending: 'finish' };
+  if (steps >= stepBudget) return { steps, done: true, reward: budgetReward, ending: 'budget' };
+  return { steps, done: false, reward: null, ending: null };
 }

@@ -1,13 +1,22 @@
 /**
- * Benchmark as a service: sessions (one Durable Object each) in which an external agent plays one task against
- * a server surface or a schedule of surfaces, by ReAct text, by action objects, or by calling each tool over
- * REST in the surface's own shape. tooldrift runs no model here: it only answers and scores.
+ * Benchmark as a service: sessions (one Durable Object each) in which an external agent plays one ToolQA-D task
+ * — or one query against an imported API (`{"api": …}`, issue 22) — against a server surface or a schedule of
+ * surfaces, by ReAct text, by action objects, or by calling each tool over REST in the surface's own shape (an
+ * API session also answers at the API's own paths: `session-http.ts`). tooldrift runs no model here: it only
+ * answers and scores.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/render.ts';
-import type { SessionConfig, SessionProgress, TranscriptEntry } from '../../core/sessions/episode.ts';
-import { serverSurfaceAt } from '../../core/sessions/episode.ts';
+import {
+  type ApiSessionConfig,
+  isApiSession,
+  type KernelSessionConfig,
+  type SessionConfig,
+  type SessionProgress,
+  surfaceAt,
+  type TranscriptEntry,
+} from '../../core/sessions/index.ts';
 import type { DeprecationNotice, StepInput } from '../../core/surfaces/adapter.ts';
 import { applyFaultToBody, FaultConfigSchema, type FaultDecision } from '../../core/surfaces/faults.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -20,17 +29,28 @@ import {
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import { apiSessionParts } from '../../edge/api-sessions.ts';
 import { getDocset } from '../../edge/stores/draft.ts';
+import type { Owner } from '../../edge/stores/owners.ts';
 import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
-import { AUTH_PROBLEMS, component, idParams, keyed, problemResponses, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError, problem } from '../http/problem.ts';
+import {
+  AUTH_PROBLEMS,
+  component,
+  idParams,
+  keyed,
+  namesResource,
+  problemResponses,
+  routeModule,
+} from '../http/openapi.ts';
+import { foundOr404, ProblemError, problem, validationProblem } from '../http/problem.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
+import { registerSessionHttpRoutes } from './session-http.ts';
 
 const SessionId = z.string().uuid().openapi({ description: 'A session id returned by POST /v1/sessions.' });
 
@@ -70,9 +90,80 @@ const CreateSession = z
   })
   .openapi('CreateSession');
 
+const StepBudget = z.number().int().min(1).max(200).default(20);
+const Seed = z.string().min(1).max(200).default('0');
+const TtlSeconds = z
+  .number()
+  .int()
+  .min(60)
+  .max(7 * 24 * 3600)
+  .default(3600);
+
+const ApiSurfaceId = (description: string) =>
+  namesResource(z.string().min(1).max(100).optional().openapi({ description }), 'surface');
+
+const CreateApiSession = z
+  .strictObject({
+    api: namesResource(
+      z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ description: 'An imported API (POST /v1/apis) to play instead of a ToolQA-D task.' }),
+      'API',
+    ),
+    surface: ApiSurfaceId(
+      'The server surface: the API as imported (its id, the default) or a drifted version (POST /v1/apis/{id}/surfaces). Ignored with `schedule`.',
+    ),
+    schedule: ScheduleSchema.optional().openapi({
+      description: 'Surfaces of this API over time instead of one.',
+    }),
+    promptSurface: ApiSurfaceId('Surface whose docs the agent sees (default: the API as imported).'),
+    queryset: namesResource(
+      z.string().min(1).max(100).optional().openapi({
+        description:
+          'A query set of the API (POST /v1/apis/{id}/querysets): the session plays one of its items and is scored against its gold.',
+      }),
+      'query set',
+    ),
+    item: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ description: 'The item of `queryset` (default: chosen by `seed`).' }),
+    query: z
+      .string()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .openapi({ description: "The query as free text (or instead of the item's text)." }),
+    stepBudget: StepBudget,
+    seed: Seed,
+    faults: FaultConfigSchema.optional().openapi({ description: 'Fault injection (off by default).' }),
+    ttlSeconds: TtlSeconds,
+  })
+  .refine((b) => b.item === undefined || b.queryset !== undefined, {
+    message: '`item` needs `queryset`',
+    path: ['item'],
+  })
+  .openapi('CreateApiSession');
+
 const SessionCreated = component('SessionCreated', {
   id: z.string(),
-  task: z.object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() }),
+  task: z
+    .object({ id: z.string(), question: z.string(), dataset: z.string(), difficulty: z.string() })
+    .optional()
+    .openapi({ description: 'The ToolQA-D task (kernel sessions).' }),
+  api: z
+    .object({ id: z.string(), title: z.string(), mode: z.string() })
+    .optional()
+    .openapi({ description: 'The imported API (API sessions).' }),
+  query: z
+    .object({ text: z.string(), queryset: z.string().optional(), index: z.number().int().optional() })
+    .nullable()
+    .optional()
+    .openapi({ description: 'The query of an API session (null: none, explore freely).' }),
   surface: z.string(),
   promptSurface: z.string(),
   tools: z.string().openapi({ description: 'The tool list for the agent prompt (prompt surface docs).' }),
@@ -90,6 +181,10 @@ const StepResult = component('StepResult', {
   action: z.string().optional(),
   outcome: z.record(z.string(), z.unknown()),
   deprecation: z.record(z.string(), z.unknown()).optional(),
+  response: z.object({ status: z.number().int(), body: z.unknown() }).optional().openapi({
+    description:
+      'API sessions: the answer as the API gave it (status and JSON body, reshaped by the surface).',
+  }),
 });
 
 const StepBody = z
@@ -125,16 +220,17 @@ async function pickTask(c: Context<AppEnv>, body: z.infer<typeof CreateSession>)
   return (await getTask(c.env, pick)) as TaskRow;
 }
 
-function links(id: string) {
+function links(id: string, api = false) {
   return {
     self: `/v1/sessions/${id}`,
     step: `/v1/sessions/${id}/step`,
     tools: `/v1/sessions/${id}/tools/{name}`,
     mcp: `/v1/sessions/${id}/mcp`,
+    ...(api ? { http: `/v1/sessions/${id}/http/{path}` } : {}),
   };
 }
 
-function deprecationHeaders(
+export function deprecationHeaders(
   notice: DeprecationNotice | undefined,
   sessionId: string,
 ): Record<string, string> {
@@ -152,7 +248,12 @@ function deprecationHeaders(
   return headers;
 }
 
-function stepJson(entry: TranscriptEntry, progress: SessionProgress, budget: number) {
+export function stepJson(
+  entry: TranscriptEntry,
+  progress: SessionProgress,
+  budget: number,
+  response?: { status: number; body: unknown },
+) {
   return {
     observation: entry.observation,
     done: progress.done,
@@ -162,23 +263,29 @@ function stepJson(entry: TranscriptEntry, progress: SessionProgress, budget: num
     ...(entry.action !== undefined ? { action: entry.action } : {}),
     outcome: entry.outcome as unknown as Record<string, unknown>,
     ...(entry.deprecation ? { deprecation: entry.deprecation as unknown as Record<string, unknown> } : {}),
+    ...(response ? { response: { status: response.status, body: response.body } } : {}),
   };
 }
 
 /** Sends a step's JSON body through the injected faults (delay, corrupted body). */
-async function faulted(fault: FaultDecision, status: number, body: unknown, headers: Record<string, string>) {
+export async function faulted(
+  fault: FaultDecision,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+) {
   if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
   const text = applyFaultToBody(fault, JSON.stringify(body));
   return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-async function faultResponse(fault: FaultDecision) {
+export async function faultResponse(fault: FaultDecision) {
   if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
   const response = fault.response as NonNullable<FaultDecision['response']>;
   return new Response(response.body, { status: response.status, headers: response.headers });
 }
 
-function handleNonStep(reply: SessionStepReply, id: string): never {
+export function handleNonStep(reply: SessionStepReply, id: string): never {
   if (reply.kind === 'missing')
     throw new ProblemError('not-found', { detail: `No session with id ${id} (or it expired).` });
   if (reply.kind === 'finished') {
@@ -187,6 +294,7 @@ function handleNonStep(reply: SessionStepReply, id: string): never {
       extensions: { reward: reply.progress.reward, ending: reply.progress.ending },
     });
   }
+  if (reply.kind === 'unsupported') throw new ProblemError('validation-error', { detail: reply.message });
   throw new Error('unexpected session reply');
 }
 
@@ -213,19 +321,29 @@ const stepRoute = createRoute({
   },
 });
 
+function about(config: SessionConfig) {
+  if (isApiSession(config)) {
+    const q = config.query;
+    return {
+      api: { id: config.api.id, title: config.api.title, mode: config.api.mode },
+      query: q ? { text: q.text, ...(q.queryset ? { queryset: q.queryset, index: q.index } : {}) } : null,
+    };
+  }
+  const { task } = config;
+  return {
+    task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
+  };
+}
+
 function publicView(view: SessionView) {
   const { config, progress } = view;
   return {
     id: config.id,
-    task: {
-      id: config.task.id,
-      question: config.task.question,
-      dataset: config.task.dataset,
-      difficulty: config.task.difficulty,
-    },
+    ...about(config),
     surface: view.serverSurfaceId,
     promptSurface: config.promptSurface.id,
     schedule: config.server.kind === 'schedule' ? config.server.schedule : null,
+    ...(isApiSession(config) ? { score: progress.api?.score ?? null, calls: progress.api?.calls ?? [] } : {}),
     stepBudget: config.stepBudget,
     steps: progress.steps,
     done: progress.done,
@@ -240,74 +358,118 @@ function publicView(view: SessionView) {
   };
 }
 
+/** The server and prompt surfaces of a kernel session, with a documentation set's descriptions when one is named. */
+async function kernelSessionParts(c: Context<AppEnv>, body: z.infer<typeof CreateSession>, owner: Owner) {
+  let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+  let toolDescriptions: Record<string, string> | undefined;
+  if (body.docset !== undefined) {
+    const set = await getDocset(c.env, body.docset, owner);
+    if (!set) {
+      throw new ProblemError('validation-error', {
+        detail: `Unknown documentation set ${body.docset}.`,
+        errors: [{ in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' }],
+      });
+    }
+    promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
+    toolDescriptions = refinedDescriptions(set);
+  }
+  let server: KernelSessionConfig['server'];
+  if (body.schedule) {
+    const surfaces: Record<string, Surface> = {};
+    for (const [i, stage] of body.schedule.stages.entries()) {
+      surfaces[stage.surface] ??= await requireSurface(c.env, stage.surface, `schedule.stages.${i}.surface`);
+    }
+    server = { kind: 'schedule', schedule: body.schedule, surfaces };
+  } else {
+    server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
+  }
+  return { server, promptSurface, toolDescriptions };
+}
+
 export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, app) => {
   routes.post(
     '/v1/sessions',
-    'Start a session: one task, a server surface (or schedule), a step budget',
-    { body: CreateSession, ok: [201, 'The session', SessionCreated] },
+    'Start a session: one task (or a query against an imported API), a server surface (or schedule), a step budget',
+    {
+      description:
+        'A ToolQA-D task (`taskId` or `filter`), or with `api` an imported API played with a query — free text (`query`) or an item of one of its query sets (`queryset`, `item`), scored at the end with Correct Path Rate.',
+      body: z.union([CreateApiSession, CreateSession]),
+      ok: [201, 'The session', SessionCreated],
+    },
     async (c, { body, owner }) => {
-      const task = await pickTask(c, body);
-      let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
-      let toolDescriptions: Record<string, string> | undefined;
-      if (body.docset !== undefined) {
-        const set = await getDocset(c.env, body.docset, owner);
-        if (!set) {
-          throw new ProblemError('validation-error', {
-            detail: `Unknown documentation set ${body.docset}.`,
-            errors: [
-              { in: 'body', field: 'docset', pointer: '/docset', message: 'no such documentation set' },
-            ],
-          });
-        }
-        promptSurface = docsetPromptSurface(set, await requireSurface(c.env, set.source.docs, 'docset'));
-        toolDescriptions = refinedDescriptions(set);
-      }
-      let server: SessionConfig['server'];
-      if (body.schedule) {
-        const surfaces: Record<string, Surface> = {};
-        for (const [i, stage] of body.schedule.stages.entries()) {
-          surfaces[stage.surface] ??= await requireSurface(
-            c.env,
-            stage.surface,
-            `schedule.stages.${i}.surface`,
-          );
-        }
-        server = { kind: 'schedule', schedule: body.schedule, surfaces };
-      } else {
-        server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
-      }
       const id = crypto.randomUUID();
       const now = new Date();
-      const config: SessionConfig = {
+      const base = {
         id,
-        task: {
-          id: task.id,
-          question: task.question,
-          dataset: task.dataset,
-          difficulty: task.difficulty,
-          gold: task.gold as never,
-        },
-        server,
-        promptSurface,
         stepBudget: body.stepBudget,
         seed: body.seed,
         ...(body.faults ? { faults: body.faults } : {}),
-        ...(toolDescriptions ? { toolDescriptions } : {}),
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
       };
+      let config: SessionConfig;
+      let taskId: string;
+      if ('api' in body) {
+        const parts = await apiSessionParts(c.env, body, owner);
+        const { api } = parts;
+        config = {
+          ...base,
+          backend: 'api',
+          api: {
+            id: api.id,
+            title: api.title,
+            mode: api.mode,
+            seed: api.seed,
+            worldSize: api.worldSize,
+            upstream: api.upstream,
+          },
+          query: parts.query,
+          server: parts.server,
+          promptSurface: parts.promptSurface,
+        } satisfies ApiSessionConfig;
+        taskId = parts.query?.queryset
+          ? `api:${api.id}/${parts.query.queryset}#${parts.query.index}`
+          : `api:${api.id}`;
+      } else {
+        const task = await pickTask(c, body);
+        const kernel = await kernelSessionParts(c, body, owner);
+        config = {
+          ...base,
+          ...(kernel.toolDescriptions ? { toolDescriptions: kernel.toolDescriptions } : {}),
+          task: {
+            id: task.id,
+            question: task.question,
+            dataset: task.dataset,
+            difficulty: task.difficulty,
+            gold: task.gold as never,
+          },
+          server: kernel.server,
+          promptSurface: kernel.promptSurface,
+        } satisfies KernelSessionConfig;
+        taskId = task.id;
+      }
       const view = await sessionStub(c.env, id).start(config);
-      await insertSession(c.env, { id, taskId: task.id, createdAt: now.getTime() }, owner);
+      await insertSession(c.env, { id, taskId, createdAt: now.getTime() }, owner);
       return {
         id,
-        task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
-        surface: serverSurfaceAt(server, now).surface.id,
-        promptSurface: promptSurface.id,
+        ...about(config),
+        surface: surfaceAt(config, now).surfaceId,
+        promptSurface: config.promptSurface.id,
         tools: view.tools,
         stepBudget: config.stepBudget,
         expiresAt: config.expiresAt,
-        links: links(id),
+        links: links(id, isApiSession(config)),
       };
+    },
+    async (result, c) => {
+      // A union reports its failures per branch; report the branch the body meant instead (`api` or not).
+      if (result.target !== 'json') return undefined as never;
+      const raw = (await c.req.json()) as unknown;
+      const wantsApi = typeof raw === 'object' && raw !== null && 'api' in raw;
+      if (result.success && wantsApi === 'api' in (result.data as object)) return undefined as never;
+      const parsed = (wantsApi ? CreateApiSession : CreateSession).safeParse(raw);
+      if (parsed.success) return undefined as never;
+      return validationProblem(c, 'json', parsed.error) as never;
     },
   );
 
@@ -355,7 +517,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
     const res = await faulted(
       reply.fault,
       200,
-      stepJson(reply.entry, reply.progress, reply.stepBudget),
+      stepJson(reply.entry, reply.progress, reply.stepBudget, reply.response),
       deprecationHeaders(reply.entry.deprecation, id),
     );
     return res as never;
@@ -381,9 +543,15 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
       const outcome = entry.outcome;
       const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
       if (outcome.kind === 'rejected') {
+        // An API session's refusal carries its status (400, 404, 405, 410) and the fields or successor it names.
+        const status = 'status' in outcome ? outcome.status : undefined;
+        const detail = reply.response?.body as { errors?: unknown; successor?: unknown } | undefined;
         // An unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
         // invalid-action text too, spec §4.2) is a 400.
-        if (outcome.reason === 'invalid-action' && entry.kernel === undefined) {
+        if (
+          status === 404 ||
+          (status === undefined && outcome.reason === 'invalid-action' && entry.kernel === undefined)
+        ) {
           return problem(c, 'not-found', {
             detail: `No tool named ${name} on this surface. ${entry.observation}`,
             extensions,
@@ -392,15 +560,22 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
         if (outcome.reason === 'retired') {
           return problem(c, 'gone', {
             detail: entry.observation,
-            extensions: { ...extensions, successor: entry.deprecation?.successor ?? null },
+            extensions: {
+              ...extensions,
+              successor: entry.deprecation?.successor ?? detail?.successor ?? null,
+            },
           }) as never;
         }
-        return problem(c, 'validation-error', { detail: entry.observation, extensions }) as never;
+        return problem(c, 'validation-error', {
+          detail: entry.observation,
+          ...(Array.isArray(detail?.errors) ? { errors: detail.errors as never } : {}),
+          extensions,
+        }) as never;
       }
       const res = await faulted(
         reply.fault,
         200,
-        stepJson(entry, progress, reply.stepBudget),
+        stepJson(entry, progress, reply.stepBudget, reply.response),
         deprecationHeaders(entry.deprecation, id),
       );
       return res as never;
@@ -438,4 +613,5 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
   );
 
   registerSessionMcpRoutes(app);
+  registerSessionHttpRoutes(app);
 });

@@ -3,6 +3,13 @@
  * (a JSON body validated against the published Surface schema and the adapter's consistency rules).
  */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { baseApiSurface } from '../../core/apis/surface/base.ts';
+import { describeApiDrift } from '../../core/apis/surface/diff.ts';
+import { apiToolList } from '../../core/apis/surface/docs.ts';
+import type { ApiSurface } from '../../core/apis/surface/model.ts';
+import { apiSurfaceOpenApi } from '../../core/apis/surface/openapi.ts';
+import type { ApiCatalog } from '../../core/apis/types.ts';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
@@ -15,10 +22,20 @@ import {
 } from '../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
-import { deleteSurface, findSurface, insertSurface, listSurfaces } from '../../edge/stores/surfaces.ts';
+import { apiCatalog } from '../../edge/apis.ts';
+import { findApi } from '../../edge/stores/apis.ts';
+import {
+  deleteSurface,
+  findApiSurface,
+  findSurface,
+  insertSurface,
+  listSurfaces,
+  surfaceIdTaken,
+} from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
+import { optionalPrincipal } from '../http/auth.ts';
 import { component, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError, validationProblem } from '../http/problem.ts';
+import { ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
@@ -36,7 +53,7 @@ const SurfaceSummary = component('SurfaceSummary', {
   response: z.string(),
 });
 
-const IdParam = z.object({ id: z.string().min(1).max(64) });
+const IdParam = z.object({ id: z.string().min(1).max(100) });
 
 function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
   return {
@@ -51,8 +68,32 @@ function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
   };
 }
 
-async function surfaceOr404(env: AppEnv['Bindings'], id: string): Promise<Surface> {
-  return foundOr404(findSurface(env, id), 'surface', id);
+type AnySurface =
+  | { kind: 'kernel'; surface: Surface }
+  | { kind: 'api'; surface: ApiSurface; catalog: ApiCatalog };
+
+/**
+ * A surface by id: a kernel one (public), else — for the key that owns it — an imported API's own (the API's id)
+ * or a drifted version of it. Another key's API surface is a 404, as a missing one.
+ */
+async function anySurface(c: Context<AppEnv>, id: string): Promise<AnySurface> {
+  const kernel = await findSurface(c.env, id);
+  if (kernel) return { kind: 'kernel', surface: kernel };
+  const principal = await optionalPrincipal(c);
+  if (principal) {
+    const owner = { id: principal.ownerId, admin: principal.role === 'admin' };
+    const stored = await findApiSurface(c.env, id, owner);
+    if (stored)
+      return { kind: 'api', surface: stored.surface, catalog: await apiCatalog(c.env, stored.apiId) };
+    const api = await findApi(c.env, id, owner);
+    if (api) {
+      const catalog = await apiCatalog(c.env, api.id);
+      return { kind: 'api', surface: baseApiSurface(api.id, catalog, api.title), catalog };
+    }
+  }
+  throw new ProblemError('not-found', {
+    detail: `No surface with id ${id}${principal ? '' : ' (a surface of an imported API needs the key that owns it)'}.`,
+  });
 }
 
 const GenerateRequest = requestBody('GenerateSurface', {
@@ -77,15 +118,13 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
       errors: problems.map((message) => ({ in: 'body', field: '', pointer: '/', message })),
     });
   }
-  if (builtinSurface(surface.id) || (await findSurface(env, surface.id))) {
+  if (await surfaceIdTaken(env, surface.id)) {
     throw new ProblemError('conflict', { detail: `A surface with id ${surface.id} exists already.` });
   }
   await insertSurface(env, surface, kind);
 }
 
 export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) => {
-  const surface = routes.on(IdParam, (env, { id }) => surfaceOr404(env, id));
-
   routes.get(
     '/v1/surfaces',
     'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
@@ -96,21 +135,51 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     },
   );
 
-  surface.get(
+  routes.get(
     '/v1/surfaces/{id}',
     'One surface, with its prompt-style tool list',
-    { ok: [200, 'The surface', z.object({ surface: SurfaceJson, toolList: z.string() })] },
-    (_c, { resource }) => ({
-      surface: resource as z.infer<typeof SurfaceJson>,
-      toolList: renderToolList(resource),
-    }),
+    {
+      description:
+        'A kernel surface (public), or — with the key that owns it — a surface of an imported API: the API as imported (its id) or a drifted version.',
+      params: IdParam,
+      ok: [
+        200,
+        'The surface',
+        z.object({
+          surface: z.union([
+            SurfaceJson,
+            z
+              .record(z.string(), z.unknown())
+              .openapi({ description: 'An API surface (core/apis/surface/model.ts).' }),
+          ]),
+          toolList: z.string(),
+        }),
+      ],
+      problems: [404],
+    },
+    async (c, { params: { id } }) => {
+      const found = await anySurface(c, id);
+      if (found.kind === 'kernel') {
+        return {
+          surface: found.surface as z.infer<typeof SurfaceJson>,
+          toolList: renderToolList(found.surface),
+        };
+      }
+      return {
+        surface: found.surface as unknown as Record<string, unknown>,
+        toolList: apiToolList(found.surface),
+      };
+    },
   );
 
-  surface.get(
+  routes.get(
     '/v1/surfaces/{id}/openapi.json',
-    "This surface's tools as an OpenAPI 3.1 document (the session REST endpoints in its shape)",
-    { ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())] },
-    (_c, { resource: surface }) => {
+    "This surface as an OpenAPI 3.1 document: a kernel surface's session REST endpoints in its shape, or the drifted API itself",
+    { params: IdParam, ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())], problems: [404] },
+    async (c, { params: { id } }) => {
+      const found = await anySurface(c, id);
+      if (found.kind === 'api') return apiSurfaceOpenApi(found.surface, found.catalog);
+      const surface = found.surface;
       const fragment = surfaceOpenApi(surface);
       return {
         openapi: '3.1.0',
@@ -186,16 +255,43 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
 
   routes.get(
     '/v1/surfaces/{id}/diff',
-    'How a surface differs from another (default: pc): renamed tools, parameter changes, flags, lifecycle',
+    'How a surface differs from another (default: pc, or for an API surface the API as imported)',
     {
+      description:
+        'Kernel surfaces: renamed tools, parameter changes, flags, lifecycle. API surfaces (with the key that owns them): per operation, renamed tools and paths, methods, parameters renamed, merged, split, moved or retyped, response reshaping, pagination, deprecations.',
       params: IdParam,
-      query: z.object({ against: z.string().min(1).max(64).default('pc') }),
+      query: z.object({ against: z.string().min(1).max(100).default('pc') }),
       ok: [200, 'The drift', z.record(z.string(), z.unknown())],
       problems: [404],
     },
     async (c, { params: { id }, query: { against } }) => {
-      const [surface, base] = await Promise.all([surfaceOr404(c.env, id), surfaceOr404(c.env, against)]);
-      return describeDrift(base, surface) as unknown as Record<string, unknown>;
+      const found = await anySurface(c, id);
+      if (found.kind === 'kernel') {
+        const base = await anySurface(c, against);
+        if (base.kind !== 'kernel') {
+          throw new ProblemError('validation-error', {
+            detail: `${against} is a surface of an imported API; compare ${id} with a kernel surface.`,
+            errors: [{ in: 'query', field: 'against', pointer: '/against', message: 'not a kernel surface' }],
+          });
+        }
+        return describeDrift(base.surface, found.surface) as unknown as Record<string, unknown>;
+      }
+      // `pc` is the default: for an API surface the default is the API as imported.
+      const base = await anySurface(c, against === 'pc' ? found.surface.api : against);
+      if (base.kind !== 'api' || base.surface.api !== found.surface.api) {
+        throw new ProblemError('validation-error', {
+          detail: `${against} is not a surface of API ${found.surface.api}.`,
+          errors: [
+            {
+              in: 'query',
+              field: 'against',
+              pointer: '/against',
+              message: `not a surface of API ${found.surface.api}`,
+            },
+          ],
+        });
+      }
+      return describeApiDrift(base.surface, found.surface) as unknown as Record<string, unknown>;
     },
   );
 
