@@ -4,6 +4,7 @@
  * --key. Progress goes to stderr, results to stdout; failures print the server's problem (or a clear
  * connection message) on stderr and exit non-zero.
  */
+import { apiCommand } from './commands/api.ts';
 import { draftCommand } from './commands/draft.ts';
 import { evalCommand } from './commands/eval.ts';
 import { evalsCommand } from './commands/evals.ts';
@@ -31,6 +32,7 @@ Commands:
   ste run | status ID | exemplars   STE runs (simulated trial and error) and their exemplars
   draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
   retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
+  api import | list | show | drift | queries   your own APIs: import an OpenAPI document, drift it, add queries
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -45,6 +47,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   ste: steCommand,
   draft: draftCommand,
   retrieve: retrieveCommand,
+  api: apiCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */
