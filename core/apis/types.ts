@@ -95,6 +95,11 @@ export type Pagination =
 export interface ApiOperation {
   /** The tool name: the operationId when it has one (made unique), else a readable name from method and path. */
   name: string;
+  /**
+   * The identifier the source gives the operation: OpenAPI's operationId as written; for a catalog tool, its name
+   * in the catalog (STE's `Tool%%API`, a ToolBench API's name — its tool is then `tags[0]`) or the name as
+   * written when it had to be made usable. Query sets name gold tools by either.
+   */
   operationId?: string;
   /** Absent for catalog tools (no HTTP shape). */
   method?: HttpMethod;

@@ -4,3 +4,9 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }
+
+/** Vite's `?raw` import: the file's text (used to hand documents to importers inside workerd). */
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}
