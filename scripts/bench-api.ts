@@ -45,7 +45,10 @@ async function measure(fn: (i: number) => Promise<unknown>, n = iterations): Pro
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -101,7 +104,12 @@ async function main(): Promise<void> {
       '--var',
       'LOG_LEVEL:warn',
     ],
-    { cwd: root, env: { ...process.env, PORT: port }, stdio: ['ignore', 'ignore', 'inherit'], detached: true },
+    {
+      cwd: root,
+      env: { ...process.env, PORT: port },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      detached: true,
+    },
   );
   try {
     await waitFor(base, 240_000);
@@ -110,20 +118,29 @@ async function main(): Promise<void> {
     let apiId = '';
     for (let i = 0; i < 3; i++) {
       t = performance.now();
-      const api = (await call(base, 'POST', '/v1/apis', { document: text, filename: 'tmdb_oas.json', seed: 'bench' })) as {
+      const api = (await call(base, 'POST', '/v1/apis', {
+        document: text,
+        filename: 'tmdb_oas.json',
+        seed: 'bench',
+      })) as {
         id: string;
       };
       importMs.push(performance.now() - t);
       apiId = api.id;
     }
     const bare = await measure(async () => (await fetch(`${base}/`)).arrayBuffer());
-    const kernelSession = sessions(base, { filter: { dataset: 'coffee', difficulty: 'easy' }, surface: 'pc' });
+    const kernelSession = sessions(base, {
+      filter: { dataset: 'coffee', difficulty: 'easy' },
+      surface: 'pc',
+    });
     const kernel = await measure(async () =>
       call(base, 'POST', `/v1/sessions/${await kernelSession()}/tools/LoadDB`, { DBName: 'coffee' }),
     );
     const apiSession = sessions(base, { api: apiId });
     const mockTool = await measure(async (i) =>
-      call(base, 'POST', `/v1/sessions/${await apiSession()}/tools/GET_movie-movie_id`, { movie_id: 1 + (i % 5000) }),
+      call(base, 'POST', `/v1/sessions/${await apiSession()}/tools/GET_movie-movie_id`, {
+        movie_id: 1 + (i % 5000),
+      }),
     );
     const mockHttp = await measure(async (i) =>
       call(base, 'GET', `/v1/sessions/${await apiSession()}/http/movie/${1 + (i % 5000)}`),
@@ -146,17 +163,26 @@ async function main(): Promise<void> {
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
     const f = (x: number) => x.toFixed(2).padStart(8);
-    console.log(`\nImport of the RestBench TMDB document (${(text.length / 1e6).toFixed(2)} MB, ${local.catalog.operations.length} operations)`);
+    console.log(
+      `\nImport of the RestBench TMDB document (${(text.length / 1e6).toFixed(2)} MB, ${local.catalog.operations.length} operations)`,
+    );
     console.log(`  importApi in Node:             ${f(nodeImportMs)} ms`);
-    console.log(`  POST /v1/apis in workerd:      ${f(median(importMs.slice(1)))} ms (median of 2 after a warm-up import of ${importMs[0]?.toFixed(0)} ms; target ≤ 2000 ms)`);
+    console.log(
+      `  POST /v1/apis in workerd:      ${f(median(importMs.slice(1)))} ms (median of 2 after a warm-up import of ${importMs[0]?.toFixed(0)} ms; target ≤ 2000 ms)`,
+    );
     console.log(`\n${iterations} calls each through a session; milliseconds.`);
     console.log('                                     p50       p99   p50 ÷ kernel call');
     console.log(`  bare Hono route GET /           ${f(bare.p50)}  ${f(bare.p99)}`);
     console.log(`  kernel call (LoadDB, pc)        ${f(kernel.p50)}  ${f(kernel.p99)}     1.00×`);
-    console.log(`  mock call, tool route           ${f(mockTool.p50)}  ${f(mockTool.p99)}  ${(mockTool.p50 / kernel.p50).toFixed(2).padStart(7)}×  (target ≤ 2×)`);
-    console.log(`  mock call, HTTP channel         ${f(mockHttp.p50)}  ${f(mockHttp.p99)}  ${(mockHttp.p50 / kernel.p50).toFixed(2).padStart(7)}×`);
+    console.log(
+      `  mock call, tool route           ${f(mockTool.p50)}  ${f(mockTool.p99)}  ${(mockTool.p50 / kernel.p50).toFixed(2).padStart(7)}×  (target ≤ 2×)`,
+    );
+    console.log(
+      `  mock call, HTTP channel         ${f(mockHttp.p50)}  ${f(mockHttp.p99)}  ${(mockHttp.p50 / kernel.p50).toFixed(2).padStart(7)}×`,
+    );
     console.log('\nFirst call of a fresh world (median of 3), by entities per resource:');
-    for (const [size, xs] of Object.entries(firstCall)) console.log(`  ${size.padStart(10)}: ${f(median(xs))} ms`);
+    for (const [size, xs] of Object.entries(firstCall))
+      console.log(`  ${size.padStart(10)}: ${f(median(xs))} ms`);
     console.log(
       `  ratio 10,000,000 ÷ 100: ${(median(firstCall['10000000'] as number[]) / median(firstCall['100'] as number[])).toFixed(2)}× (entities are derived on demand)`,
     );

@@ -15,6 +15,7 @@
  * - anything else required takes its schema's first enum value, default or example, else a simple valid value.
  */
 import type { ApiCatalog, ApiOperation, ApiParam, JsonSchema } from './types.ts';
+import { isValidJson } from './validate.ts';
 
 export interface ScriptedStep {
   operation: string;
@@ -36,7 +37,13 @@ function valuesOf(body: unknown, test: (key: string) => boolean, out: unknown[] 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 function singularNoun(name: string): string {
-  const w = name.toLowerCase().replace(/(_id|id)$/i, '').split(/[^a-z0-9]+/).filter(Boolean).pop() ?? '';
+  const w =
+    name
+      .toLowerCase()
+      .replace(/(_id|id)$/i, '')
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
+      .pop() ?? '';
   if (w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   return w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
 }
@@ -53,7 +60,10 @@ function idUnder(body: unknown, noun: string): unknown {
   if (body === null || typeof body !== 'object') return undefined;
   for (const [k, v] of Object.entries(body)) {
     const key = norm(k);
-    if (noun !== '' && (key.includes(noun) || key.includes(`${noun}s`) || key.includes(noun.replace(/y$/, 'ies')))) {
+    if (
+      noun !== '' &&
+      (key.includes(noun) || key.includes(`${noun}s`) || key.includes(noun.replace(/y$/, 'ies')))
+    ) {
       const first = Array.isArray(v) ? v[0] : v;
       if (first && typeof first === 'object' && 'id' in first) return (first as { id: unknown }).id;
     }
@@ -109,7 +119,10 @@ const SEARCH_PARAMS = new Set(['query', 'q', 'search', 'keyword', 'keywords', 't
  * "give me the number of movies directed by Sofia Coppola"), else the whole query.
  */
 export function searchText(query: string): string {
-  const words = query.replace(/[?.!,;:"“”]/g, ' ').split(/\s+/).filter(Boolean);
+  const words = query
+    .replace(/[?.!,;:"“”]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const joiner = (w: string) => /^(of|the|and|in|a|de|la|von|van)$/.test(w);
   let best: string[] = [];
   let run: string[] = [];
@@ -124,17 +137,48 @@ export function searchText(query: string): string {
   return best.length > 0 ? best.join(' ') : query;
 }
 
-function argFor(p: ApiParam, answers: readonly unknown[], text: string): unknown {
+/** The value as the parameter's schema types it (`"42"` → 42 for an integer), if it then fits the schema. */
+function fitted(p: ApiParam, v: unknown): { value: unknown } | null {
+  const type = typeof p.schema === 'object' ? (p.schema as { type?: unknown }).type : undefined;
+  let value = v;
+  if ((type === 'integer' || type === 'number') && typeof v === 'string' && /^\d+$/.test(v))
+    value = Number(v);
+  if (type === 'string' && typeof v === 'number') value = String(v);
+  return isValidJson(p.schema, value) ? { value } : null;
+}
+
+/** One earlier answer: the operation that gave it (name, and path when it has one) and its body. */
+export interface ScriptedAnswer {
+  operation: string;
+  body: unknown;
+}
+
+function argFor(p: ApiParam, answers: readonly ScriptedAnswer[], text: string): unknown {
   const key = norm(p.name);
   for (let i = answers.length - 1; i >= 0; i--) {
-    const values = valuesOf(answers[i], (k) => norm(k) === key);
-    if (values.length > 0) return values[0];
+    for (const v of valuesOf(answers[i]?.body, (k) => norm(k) === key)) {
+      const f = fitted(p, v);
+      if (f) return f.value;
+    }
   }
   if (/(_id|Id|ID)$/.test(p.name) || p.in === 'path') {
     const noun = singularNoun(p.name);
-    for (let i = answers.length - 1; i >= 0; i--) {
-      const v = idUnder(answers[i], noun) ?? firstItemId(answers[i]);
-      if (v !== undefined) return v;
+    // An object under a property naming the resource (any answer); else the first list item of an answer of an
+    // operation about the resource (`/movie/{id}/reviews` for `review_id`); else of the latest answer.
+    const about = (a: ScriptedAnswer) => norm(a.operation).includes(noun);
+    const passes: [(a: ScriptedAnswer) => boolean, (body: unknown) => unknown][] = [
+      [() => true, (b) => idUnder(b, noun)],
+      [about, firstItemId],
+      [() => true, firstItemId],
+    ];
+    for (const [which, pick] of passes) {
+      for (let i = answers.length - 1; i >= 0; i--) {
+        const a = answers[i] as ScriptedAnswer;
+        if (!which(a)) continue;
+        const v = pick(a.body);
+        const f = v === undefined ? null : fitted(p, v);
+        if (f) return f.value;
+      }
     }
   }
   if (SEARCH_PARAMS.has(p.name.toLowerCase())) return searchText(text);
@@ -142,15 +186,15 @@ function argFor(p: ApiParam, answers: readonly unknown[], text: string): unknown
 }
 
 /** The base arguments of the next gold call, given the answers so far (base-shaped or surface-shaped bodies). */
-export function scriptedArgs(op: ApiOperation, answers: readonly unknown[], text: string): Record<string, unknown> {
+export function scriptedArgs(
+  op: ApiOperation,
+  answers: readonly ScriptedAnswer[],
+  text: string,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const p of op.params) {
     if (!p.required && p.in !== 'path') continue;
-    let v = argFor(p, answers, text);
-    const types = typeof p.schema === 'object' ? (p.schema as { type?: unknown }).type : undefined;
-    if ((types === 'integer' || types === 'number') && typeof v === 'string' && /^\d+$/.test(v)) v = Number(v);
-    if (types === 'string' && typeof v === 'number') v = String(v);
-    args[p.name] = v;
+    args[p.name] = argFor(p, answers, text);
   }
   if (op.body && !op.body.flattened && op.body.required) args.body = simpleValue(op.body.schema);
   return args;
@@ -163,14 +207,14 @@ export async function playPath(
   text: string,
   call: (operation: string, args: Record<string, unknown>) => Promise<unknown>,
 ): Promise<ScriptedStep[]> {
-  const answers: unknown[] = [];
+  const answers: ScriptedAnswer[] = [];
   const steps: ScriptedStep[] = [];
   for (const name of path) {
     const op = catalog.operations.find((o) => o.name === name);
     if (!op) throw new Error(`no operation ${name}`);
     const args = scriptedArgs(op, answers, text);
     steps.push({ operation: name, args });
-    answers.push(await call(name, args));
+    answers.push({ operation: `${name} ${op.path ?? ''}`, body: await call(name, args) });
   }
   return steps;
 }

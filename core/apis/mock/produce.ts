@@ -22,7 +22,7 @@ import { hashInt, pick } from './pools.ts';
 import { type Resource, typeObject } from './resources.ts';
 import { alternatives, childPointer, flattenAllOf, itemsOf, propertiesOf, typesOf } from './schema-walk.ts';
 import { factsOf, type MockOverlay } from './state.ts';
-import { normalKey } from './words.ts';
+import { normalKey, words } from './words.ts';
 import type { MockWorld } from './world.ts';
 
 /** An object bound to one entity. */
@@ -57,12 +57,34 @@ export function isKeyProperty(resource: Resource, property: string): boolean {
   );
 }
 
-/** A fact of the entity for this property, matched by name ignoring case and separators. */
+/** Words too common to link a written field to a read one. */
+const GENERIC_WORDS = new Set([
+  'data',
+  'info',
+  'id',
+  'ids',
+  'value',
+  'details',
+  'detail',
+  'new',
+  'item',
+  'object',
+]);
+
+/**
+ * A fact of the entity for this property: the same name ignoring case and separators, else a written field that
+ * shares a meaningful word with it (`profileData` written, `userProfile` read) — what RPC-style APIs need for a
+ * later read to see a write.
+ */
 function factFor(facts: Record<string, unknown> | undefined, property: string): { value: unknown } | null {
   if (!facts) return null;
   if (Object.hasOwn(facts, property)) return { value: facts[property] };
   const k = normalKey(property);
   for (const [name, value] of Object.entries(facts)) if (normalKey(name) === k) return { value };
+  const mine = new Set(words(property).filter((w) => !GENERIC_WORDS.has(w)));
+  for (const [name, value] of Object.entries(facts)) {
+    if (words(name).some((w) => mine.has(w) && !GENERIC_WORDS.has(w))) return { value };
+  }
   return null;
 }
 
@@ -177,6 +199,16 @@ export class Producer {
           continue;
         }
       }
+      if (!binding && prop === 'id' && typesOf(ps).includes('integer')) {
+        // An id of an object of no known resource still names an entity the world has (1 … size).
+        out[prop] = 1 + (this.world.hash(`id/${own}`) % this.world.size);
+        continue;
+      }
+      const linked = this.linkedId(prop, ps, binding, own);
+      if (linked !== undefined) {
+        out[prop] = linked;
+        continue;
+      }
       const fact = factFor(facts, prop);
       if (fact && fits(this.ctx, ps, fact.value)) {
         out[prop] = fact.value;
@@ -192,6 +224,17 @@ export class Producer {
       out[prop] = this.value(ps, at, prop, null, binding ?? parent, `${own}/${prop}`, depth + 1);
     }
     return out;
+  }
+
+  /**
+   * The key of another resource's entity, for a property named after that resource's key (`credit_id` in a cast
+   * entry, `network_id`): ids link across operations, so what an answer shows can be asked for.
+   */
+  private linkedId(prop: string, schema: JsonSchema, binding: Binding | null, salt: string): unknown {
+    const target = this.world.keyOwner(prop);
+    if (!target || target === binding?.resource || target.name.includes('.')) return undefined;
+    const v = keyValue(this.world.linkedKey(target, `${salt}/${prop}`), schema);
+    return fits(this.ctx, schema, v) ? v : undefined;
   }
 
   /** The entity's own value of a canonical property, if it also fits this place's schema. */

@@ -50,12 +50,10 @@ function jsonHeaders(op: ApiOperation): Record<string, string> {
   return { 'content-type': successResponse(op)?.mediaType ?? 'application/json' };
 }
 
-/** The resources along a key, outermost first (`tv`, `tv.season` for `tv.season`). */
-function chain(world: MockWorld, key: KeyRef): Resource[] {
+/** The resources along a key, outermost first (`tv`, `tv.season` for `tv.season`), one per key parameter. */
+function chain(world: MockWorld, key: KeyRef): (Resource | undefined)[] {
   const parts = key.resource.split('.');
-  return parts
-    .map((_, i) => world.resource(parts.slice(0, i + 1).join('.')))
-    .filter((r): r is Resource => r !== undefined);
+  return parts.map((_, i) => world.resource(parts.slice(0, i + 1).join('.')));
 }
 
 /** The entity key a call names (`1399/2`), or the 404 message when it names none of this session's world. */
@@ -79,12 +77,18 @@ function keyOf(
   return { key: parts.join('/') };
 }
 
+/** Credentials are never kept as an entity's facts (a later answer would echo them). */
+const CREDENTIAL = /token|password|passwd|secret|api_?key|authorization|credential/i;
+
+/** The written fields of a call: its arguments without the key parameters and credentials, a body's own. */
 function argsWithout(
   args: Readonly<Record<string, unknown>>,
   drop: readonly string[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args)) if (!drop.includes(k) && k !== 'body') out[k] = v;
+  for (const [k, v] of Object.entries(args)) {
+    if (!drop.includes(k) && k !== 'body' && !CREDENTIAL.test(k)) out[k] = v;
+  }
   if (args.body !== null && typeof args.body === 'object' && !Array.isArray(args.body)) {
     Object.assign(out, args.body as Record<string, unknown>);
   }

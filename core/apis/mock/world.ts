@@ -6,9 +6,10 @@
  *
  * Keys: an entity's key is a string (`4476`, a sub-resource's `1399/2`). Each resource keeps its ids in one format,
  * read from its key parameter's schema and the document's example ids: integers 1…size (sub-resources 1…30),
- * digit strings, hex strings of the examples' length, UUIDs, or `<noun>-<n>` slugs. The format is invertible, so a
- * key a client sends parses back to its number and one outside the world is a 404. Keys created by a session's
- * writes are numbered after the world's.
+ * digit strings, hex strings of the examples' length, UUIDs, the values of an enum, or `<noun>-<n>` slugs. The
+ * format is invertible, so a key a client sends parses back to its number and one outside the world is a 404 —
+ * except for slugs, the format of keys the document shows nothing of: there any key names an entity. Keys created by
+ * a session's writes are numbered after the world's.
  */
 import { hash128 } from '../../util/random.ts';
 import type { ApiCatalog, ApiOperation, JsonSchema } from '../types.ts';
@@ -16,6 +17,7 @@ import { hashInt, ValuePools } from './pools.ts';
 import { inferResources, type Resource, type ResourceModel, typeObject } from './resources.ts';
 import { propertiesOf, successResponse, typesOf } from './schema-walk.ts';
 import { isCreated, isDeleted, type MockOverlay } from './state.ts';
+import { normalKey } from './words.ts';
 
 /** Entities per resource when the import does not say (issue 22: "a world of 10,000 entities per resource"). */
 export const DEFAULT_WORLD_SIZE = 10_000;
@@ -23,6 +25,8 @@ export const DEFAULT_WORLD_SIZE = 10_000;
 export const SUB_RESOURCE_SIZE = 30;
 
 export type KeyFormat =
+  /** A key from a fixed list (`/trending/{media_type}`): every listed value exists. */
+  | { kind: 'enum'; values: string[] }
   | { kind: 'integer' }
   | { kind: 'digits' }
   | { kind: 'hex'; length: number }
@@ -35,6 +39,7 @@ export class MockWorld {
   private modelCache: ResourceModel | null = null;
   private readonly formats = new Map<string, KeyFormat>();
   private readonly canonicalOps = new Map<string, ApiOperation | undefined>();
+  private keyOwners: Map<string, Resource> | null = null;
 
   constructor(
     readonly apiId: string,
@@ -87,6 +92,19 @@ export class MockWorld {
     return this.canonicalOps.get(resource.name);
   }
 
+  /** The resource whose key a property names (`credit_id` → credit, `companyId` → company), if any. */
+  keyOwner(property: string): Resource | undefined {
+    if (!this.keyOwners) {
+      this.keyOwners = new Map();
+      for (const r of this.model.resources.values()) {
+        if (!r.keyParam || this.keyFormat(r).kind === 'enum') continue;
+        this.keyOwners.set(normalKey(r.keyParam), r);
+        this.keyOwners.set(normalKey(`${r.noun}_id`), r);
+      }
+    }
+    return property === 'id' ? undefined : this.keyOwners.get(normalKey(property));
+  }
+
   keyFormat(resource: Resource): KeyFormat {
     let format = this.formats.get(resource.name);
     if (!format) {
@@ -100,6 +118,8 @@ export class MockWorld {
   formatKey(resource: Resource, n: number): string {
     const f = this.keyFormat(resource);
     switch (f.kind) {
+      case 'enum':
+        return f.values[(n - 1) % f.values.length] as string;
       case 'integer':
       case 'digits':
         return String(n);
@@ -121,6 +141,10 @@ export class MockWorld {
   /** The number behind a key in the resource's format, or null when the key is not of that format. */
   parseKey(resource: Resource, key: string): number | null {
     const f = this.keyFormat(resource);
+    if (f.kind === 'enum') {
+      const at = f.values.indexOf(key);
+      return at < 0 ? null : at + 1;
+    }
     let n: number | null = null;
     if (f.kind === 'integer' || f.kind === 'digits') n = /^\d{1,12}$/.test(key) ? Number(key) : null;
     else if (f.kind === 'slug') {
@@ -143,13 +167,18 @@ export class MockWorld {
     if (isDeleted(overlay, resource.name, key)) return false;
     if (isCreated(overlay, resource.name, key)) return true;
     const own = key.split('/').pop() as string;
+    // Without examples to read a format from, any key names an entity (the caller may have it from elsewhere).
+    if (this.keyFormat(resource).kind === 'slug') return own !== '';
     const n = this.parseKey(resource, own);
-    return n !== null && n >= 1 && n <= this.sizeOf(resource);
+    if (n === null) return false;
+    return this.keyFormat(resource).kind === 'enum' || (n >= 1 && n <= this.sizeOf(resource));
   }
 
-  /** The key of a linked entity: the n-th, n derived from `salt` (1 … size). */
+  /** The key of a linked entity: the n-th, n derived from `salt` (1 … size, or one of an enum's values). */
   linkedKey(resource: Resource, salt: string): string {
-    return this.formatKey(resource, 1 + (this.hash(`key/${resource.name}/${salt}`) % this.sizeOf(resource)));
+    const f = this.keyFormat(resource);
+    const size = f.kind === 'enum' ? f.values.length : this.sizeOf(resource);
+    return this.formatKey(resource, 1 + (this.hash(`key/${resource.name}/${salt}`) % size));
   }
 }
 
@@ -172,6 +201,8 @@ function detectFormat(world: MockWorld, resource: Resource): KeyFormat {
   const idProp = resource.canonical ? propertiesOf(resource.canonical).id : undefined;
   const keySchema = resource.keySchema ?? idProp;
   const types = typesOf(keySchema);
+  const listed = typeof keySchema === 'object' && Array.isArray((keySchema as { enum?: unknown }).enum);
+  if (listed) return { kind: 'enum', values: (keySchema as { enum: unknown[] }).enum.map(String) };
   if (types.includes('integer') || types.includes('number')) return { kind: 'integer' };
   const samples = [
     ...examplesOf(keySchema),
