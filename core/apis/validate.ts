@@ -57,10 +57,17 @@ function validatorFor(schema: object, draft: SchemaDraft, allErrors: boolean): V
 }
 
 /** Validates `value` against `schema`; `errors` is empty when valid. */
-export function validateJson(schema: JsonSchema, value: unknown, opts: ValidateOptions = {}): JsonValidationResult {
+export function validateJson(
+  schema: JsonSchema,
+  value: unknown,
+  opts: ValidateOptions = {},
+): JsonValidationResult {
   if (schema === true) return { valid: true, errors: [] };
   if (schema === false) {
-    return { valid: false, errors: [{ pointer: '', keyword: 'false', message: 'No value is allowed here.' }] };
+    return {
+      valid: false,
+      errors: [{ pointer: '', keyword: 'false', message: 'No value is allowed here.' }],
+    };
   }
   const result = validatorFor(schema, opts.draft ?? '2020-12', opts.allErrors ?? false).validate(value);
   return { valid: result.valid, errors: result.valid ? [] : meaningfulErrors(result.errors) };
@@ -127,7 +134,11 @@ export function meaningfulErrors(units: readonly OutputUnit[]): JsonValidationEr
   }
   if (out.length === 0 && units.length > 0) {
     const last = units[units.length - 1]!;
-    out.push({ pointer: instancePointer(last.instanceLocation), keyword: last.keyword, message: readable(last.error) });
+    out.push({
+      pointer: instancePointer(last.instanceLocation),
+      keyword: last.keyword,
+      message: readable(last.error),
+    });
   }
   return out;
 }

@@ -226,8 +226,11 @@ export interface StagedSurfaceModel<S, T extends { name: string; lifecycle: Life
   replaces(tool: T, entry: R): boolean;
   /** What distinguishes two retired entries (the current surface's own entries win over new ones). */
   retiredKey(entry: R): string;
-  /** The entry that answers for `old` after its sunset, pointing at `successor`. */
-  retire(old: T, successor: T, sunsetAt: Date, current: S): R;
+  /**
+   * The entry that answers for `old` after its sunset, pointing at `successor`; null when the current surface
+   * already serves everything `old` was called by (an API tool whose name and route other tools took over).
+   */
+  retire(old: T, successor: T, sunsetAt: Date, current: S): R | null;
   /** The surface in force: `current` with these tools and retired entries. */
   with(current: S, tools: T[], retired: R[]): S;
 }
@@ -293,7 +296,8 @@ export function resolveStagesWith<S, T extends { name: string; lifecycle: Lifecy
           },
         });
       } else if (successor) {
-        retired.push(model.retire(old, successor, new Date(sunsetAt), base));
+        const entry = model.retire(old, successor, new Date(sunsetAt), base);
+        if (entry !== null) retired.push(entry);
       }
     }
   }
