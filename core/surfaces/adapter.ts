@@ -61,7 +61,7 @@ import { PY_WS_CLASS, pyStrip, pyTypeName } from '../world/kernel/python-text.ts
 import { countLoad, countStep, type EnvState } from '../world/kernel/state.ts';
 import { parseReact } from '../world/react-parse.ts';
 import type { World } from '../world/types.ts';
-import type { LifecycleStatus, ParamSpec, ResponseFormat, Surface, SurfaceTool } from './model.ts';
+import type { Lifecycle, LifecycleStatus, ParamSpec, ResponseFormat, Surface, SurfaceTool } from './model.ts';
 import { deprecationMessage } from './signature.ts';
 
 /** Decoded Action Input: a PyDict from the JSON decoder (key order kept) or a plain record. */
@@ -122,8 +122,8 @@ function reached(date: string | undefined, now: Date | undefined): boolean {
   return !Number.isNaN(t) && t <= now.getTime();
 }
 
-/** A tool's lifecycle status at `now` (dates only count when `now` is given). */
-export function toolStatus(tool: SurfaceTool, now?: Date): LifecycleStatus {
+/** A tool's lifecycle status at `now` (dates only count when `now` is given); any tool with a lifecycle. */
+export function toolStatus(tool: { lifecycle: Lifecycle }, now?: Date): LifecycleStatus {
   const l = tool.lifecycle;
   if (l.status === 'sunset' || reached(l.sunsetAt, now)) return 'sunset';
   if (l.status === 'deprecated' || reached(l.deprecatedAt, now)) return 'deprecated';

@@ -22,12 +22,17 @@
  *
  * Everything takes the time explicitly (`now`); `Clock` lets a server or a test choose where it comes from.
  *
+ * The rules are written once (`resolveStagesWith`) over a small model of a surface kind: `resolveSchedule`
+ * applies them to the kernel's surfaces (a tool is its name, its target the kernel tool); imported APIs' surfaces
+ * (`core/apis/surface/schedule.ts`) use the same rules with a tool identified by its name and route and targeting
+ * an API operation.
+ *
  * Deliberate differences from ToolQA-D:
  * - A stage with `sunsetAt` keeps the dropped names working until then (marked deprecated); ToolQA-D answers an
  *   old name with its deprecation message from the first call, which is what a stage without `sunsetAt` does.
  */
 import { z } from 'zod';
-import type { RetiredName, Surface, SurfaceTool } from './model.ts';
+import type { Lifecycle, RetiredName, Surface, SurfaceTool } from './model.ts';
 import { deprecationMessage } from './signature.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -204,11 +209,39 @@ function lookup(surfaces: SurfaceLookup, id: string): Surface | undefined {
   return Object.hasOwn(record, id) ? record[id] : undefined;
 }
 
-export function resolveSchedule(
+/**
+ * What the schedule resolution needs to know about one kind of surface (the kernel's `Surface`, an imported
+ * API's `ApiSurface`): its tools and retired entries, how a tool is identified, which backend target it serves
+ * (the kernel tool, the API operation: a dropped tool's successor is the current surface's first tool for the
+ * same target), and how a dropped tool is retired. The rules (`resolveStagesWith`) are the same for every kind.
+ */
+export interface StagedSurfaceModel<S, T extends { name: string; lifecycle: Lifecycle }, R> {
+  tools(surface: S): readonly T[];
+  retired(surface: S): readonly R[];
+  /** What makes a tool the same tool on two stages (the kernel: its name; an API: its name and route). */
+  toolKey(tool: T): string;
+  /** The backend target a tool serves (successors serve the same one). */
+  target(tool: T): string;
+  /** Whether a working tool (served or in its window) takes the place of a retired entry of the surface. */
+  replaces(tool: T, entry: R): boolean;
+  /** What distinguishes two retired entries (the current surface's own entries win over new ones). */
+  retiredKey(entry: R): string;
+  /**
+   * The entry that answers for `old` after its sunset, pointing at `successor`; null when the current surface
+   * already serves everything `old` was called by (an API tool whose name and route other tools took over).
+   */
+  retire(old: T, successor: T, sunsetAt: Date, current: S): R | null;
+  /** The surface in force: `current` with these tools and retired entries. */
+  with(current: S, tools: T[], retired: R[]): S;
+}
+
+/** Resolution with the schedule semantics of the module header, for any kind of surface. */
+export function resolveStagesWith<S, T extends { name: string; lifecycle: Lifecycle }, R>(
+  model: StagedSurfaceModel<S, T, R>,
   schedule: Schedule,
-  surfacesById: SurfaceLookup,
+  lookupSurface: (id: string) => S | undefined,
   now: Date,
-): ResolvedSchedule {
+): { current: S; stageIndex: number; nextChangeAt: Date | null } {
   const problems = scheduleOrderProblems(schedule);
   if (problems.length > 0) {
     const lines = describeIssues(problems);
@@ -218,7 +251,7 @@ export function resolveSchedule(
   if (Number.isNaN(at)) throw new RangeError('resolveSchedule: now is an invalid date');
 
   const surfaces = schedule.stages.map((stage, k) => {
-    const surface = lookup(surfacesById, stage.surface);
+    const surface = lookupSurface(stage.surface);
     if (!surface)
       throw new ScheduleError(`schedule ${schedule.id}: stages[${k}] names unknown surface ${stage.surface}`);
     return surface;
@@ -228,13 +261,14 @@ export function resolveSchedule(
   for (let k = 1; k < schedule.stages.length; k++) {
     if (Date.parse((schedule.stages[k] as ScheduleStage).effectiveFrom) <= at) c = k;
   }
-  const base = surfaces[c] as Surface;
-  const served = new Set(base.tools.map((t) => t.name));
-  const successorOf = (tool: SurfaceTool) => base.tools.find((t) => t.kernel === tool.kernel);
+  const base = surfaces[c] as S;
+  const baseTools = model.tools(base);
+  const served = new Set(baseTools.map(model.toolKey));
+  const successorOf = (tool: T) => baseTools.find((t) => model.target(t) === model.target(tool));
 
   const handled = new Set<string>();
-  const deprecated: SurfaceTool[] = [];
-  const retired: RetiredName[] = [];
+  const deprecated: T[] = [];
+  const retired: R[] = [];
   let nextChange = Number.POSITIVE_INFINITY;
   const following = schedule.stages[c + 1];
   if (following) nextChange = Date.parse(following.effectiveFrom);
@@ -242,12 +276,13 @@ export function resolveSchedule(
   // Latest transition first: a name dropped more than once takes its most recent window.
   for (let k = c; k >= 1; k--) {
     const stage = schedule.stages[k] as ScheduleStage;
-    const kept = new Set((surfaces[k] as Surface).tools.map((t) => t.name));
+    const kept = new Set(model.tools(surfaces[k] as S).map(model.toolKey));
     const deprecatedAt = Date.parse(stage.effectiveFrom);
     const sunsetAt = stage.sunsetAt === undefined ? deprecatedAt : Date.parse(stage.sunsetAt);
-    for (const old of (surfaces[k - 1] as Surface).tools) {
-      if (kept.has(old.name) || served.has(old.name) || handled.has(old.name)) continue;
-      handled.add(old.name);
+    for (const old of model.tools(surfaces[k - 1] as S)) {
+      const key = model.toolKey(old);
+      if (kept.has(key) || served.has(key) || handled.has(key)) continue;
+      handled.add(key);
       const successor = successorOf(old);
       if (at < sunsetAt) {
         nextChange = Math.min(nextChange, sunsetAt);
@@ -261,29 +296,50 @@ export function resolveSchedule(
           },
         });
       } else if (successor) {
-        retired.push({
-          name: old.name,
-          kernel: old.kernel,
-          message: deprecationMessage(old, successor),
-          successor: successor.name,
-        });
+        const entry = model.retire(old, successor, new Date(sunsetAt), base);
+        if (entry !== null) retired.push(entry);
       }
     }
   }
 
-  const working = new Set([...served, ...deprecated.map((t) => t.name)]);
-  const own = base.retired.filter((r) => !working.has(r.name));
-  const ownNames = new Set(own.map((r) => r.name));
-  const current: Surface = {
-    ...base,
-    tools: [...base.tools, ...deprecated],
-    retired: [...own, ...retired.filter((r) => !ownNames.has(r.name))],
-  };
+  const working = [...baseTools, ...deprecated];
+  const own = model.retired(base).filter((r) => !working.some((t) => model.replaces(t, r)));
+  const ownKeys = new Set(own.map(model.retiredKey));
+  const current = model.with(
+    base,
+    [...baseTools, ...deprecated],
+    [...own, ...retired.filter((r) => !ownKeys.has(model.retiredKey(r)))],
+  );
   return {
     current,
     stageIndex: c,
     nextChangeAt: Number.isFinite(nextChange) ? new Date(nextChange) : null,
   };
+}
+
+/** The kernel's surfaces: tools are their names, a dropped name retires with the §4.6-style message. */
+const KERNEL_STAGES: StagedSurfaceModel<Surface, SurfaceTool, RetiredName> = {
+  tools: (s) => s.tools,
+  retired: (s) => s.retired,
+  toolKey: (t) => t.name,
+  target: (t) => t.kernel,
+  replaces: (t, r) => t.name === r.name,
+  retiredKey: (r) => r.name,
+  retire: (old, successor) => ({
+    name: old.name,
+    kernel: old.kernel,
+    message: deprecationMessage(old, successor),
+    successor: successor.name,
+  }),
+  with: (current, tools, retired) => ({ ...current, tools, retired }),
+};
+
+export function resolveSchedule(
+  schedule: Schedule,
+  surfacesById: SurfaceLookup,
+  now: Date,
+): ResolvedSchedule {
+  return resolveStagesWith(KERNEL_STAGES, schedule, (id) => lookup(surfacesById, id), now);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
