@@ -161,7 +161,10 @@ function argFor(p: ApiParam, answers: readonly ScriptedAnswer[], text: string): 
       if (f) return f.value;
     }
   }
-  if (/(_id|Id|ID)$/.test(p.name) || (p.in === 'path' && !/(_number|_num|Number|_index|Index)$/.test(p.name))) {
+  if (
+    /(_id|Id|ID)$/.test(p.name) ||
+    (p.in === 'path' && !/(_number|_num|Number|_index|Index)$/.test(p.name))
+  ) {
     const noun = singularNoun(p.name);
     // An object under a property naming the resource (any answer); else the first list item of an answer of an
     // operation about the resource (`/movie/{id}/reviews` for `review_id`); else of the latest answer.

@@ -29,6 +29,7 @@ import { shapeApiResponse } from '../apis/surface/shape.ts';
 import { toolRoute } from '../apis/surface/tools.ts';
 import { translateGoldCall } from '../apis/surface/translate.ts';
 import type { ApiCatalog, MockMode } from '../apis/types.ts';
+import { type ProblemOptions, type ProblemSlug, problemBody } from '../http/problems.ts';
 import type { Schedule } from '../surfaces/schedule.ts';
 import { plainJson } from '../util/python-format.ts';
 import { answerMatches } from '../world/answer-match.ts';
@@ -117,25 +118,26 @@ export function apiObservation(status: number, body: unknown): string {
   return truncateObservation(status >= 200 && status < 300 ? text : `Error ${status}: ${text}`);
 }
 
+/** tooldrift's own problem types (`/problems/<slug>`) for what the surface refuses, by status. */
+const REFUSALS: Record<number, ProblemSlug> = {
+  400: 'validation-error',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  410: 'gone',
+};
+
+/** The RFC 9457 answer of a refused call, as every tooldrift problem (the request id is the route's to add). */
 function problemAnswer(
   status: number,
-  title: string,
   detail: string,
-  extensions: Record<string, unknown> = {},
+  options: Omit<ProblemOptions, 'detail'> = {},
 ): HttpAnswer {
   return {
     status,
     headers: { 'content-type': 'application/problem+json' },
-    body: { type: 'about:blank', title, status, detail, ...extensions },
+    body: problemBody(REFUSALS[status] ?? 'validation-error', { ...options, detail, status }),
   };
 }
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  410: 'Gone',
-};
 
 type Parsed =
   | { ok: true; action: string; args: Record<string, unknown> }
@@ -225,7 +227,7 @@ export async function runApiStep(
     reward: null,
     done: false,
   };
-  let response: HttpAnswer = problemAnswer(400, 'Bad Request', API_FILTERED_MESSAGE);
+  let response: HttpAnswer = problemAnswer(400, API_FILTERED_MESSAGE);
   let finished: { answer: unknown; correct: boolean | null } | null = null;
 
   let callInput: ApiCallInput | null = null;
@@ -238,7 +240,7 @@ export async function runApiStep(
       if (parsed.action !== undefined) entry.action = parsed.action;
       entry.observation = parsed.message;
       entry.outcome = { kind: 'rejected', reason: parsed.reason, status: 400 };
-      response = problemAnswer(400, 'Bad Request', parsed.message);
+      response = problemAnswer(400, parsed.message);
     } else if (parsed.action === FINISH) {
       entry.action = FINISH;
       const answer = parsed.args.answer;
@@ -262,7 +264,7 @@ export async function runApiStep(
     if (resolution.kind === 'rejected') {
       entry.observation = truncateObservation(resolution.message);
       entry.outcome = { kind: 'rejected', reason: resolution.reason, status: resolution.status };
-      response = problemAnswer(resolution.status, TITLES[resolution.status] ?? 'Error', resolution.message, {
+      response = problemAnswer(resolution.status, resolution.message, {
         // As every tooldrift problem locates a field: where it travels, its name and its JSON pointer.
         ...(resolution.errors
           ? {
@@ -274,7 +276,9 @@ export async function runApiStep(
               })),
             }
           : {}),
-        ...(resolution.deprecation?.successor ? { successor: resolution.deprecation.successor } : {}),
+        ...(resolution.deprecation?.successor
+          ? { extensions: { successor: resolution.deprecation.successor } }
+          : {}),
       });
       if (resolution.allow) response.headers.allow = resolution.allow.map((m) => m.toUpperCase()).join(', ');
     } else {

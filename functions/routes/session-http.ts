@@ -110,6 +110,15 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
   if (reply.kind === 'unsupported') throw new ProblemError('not-found', { detail: reply.message });
   if (reply.kind !== 'step') handleNonStep(reply, id);
   const response = reply.response ?? { status: 200, headers: {}, body: null };
+  if (
+    response.headers['content-type'] === 'application/problem+json' &&
+    response.body &&
+    typeof response.body === 'object'
+  ) {
+    // A refusal is tooldrift's own problem: it names this request, as every problem does.
+    const requestId = c.get('requestId') as string | undefined;
+    response.body = { ...response.body, instance: url.pathname, ...(requestId ? { requestId } : {}) };
+  }
   const headers = {
     ...response.headers,
     ...deprecationHeaders(reply.entry.deprecation, id),

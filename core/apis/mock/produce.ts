@@ -113,7 +113,27 @@ function simplest(schema: JsonSchema): unknown {
 }
 
 export class Producer {
+  private readonly others = new Map<string, Producer>();
+
   constructor(private readonly ctx: ProduceContext) {}
+
+  /** A producer for another operation's places (a canonical property's pool), sharing this one's context. */
+  private forOperation(op: ApiOperation): Producer {
+    let p = this.others.get(op.name);
+    if (!p) {
+      const parent = this.ctx;
+      // The overlay is read through the parent's context: a write earlier in the same call is seen.
+      p = new Producer({
+        world: parent.world,
+        op,
+        get overlay() {
+          return parent.overlay;
+        },
+      });
+      this.others.set(op.name, p);
+    }
+    return p;
+  }
 
   private get world(): MockWorld {
     return this.ctx.world;
@@ -248,7 +268,7 @@ export class Producer {
     const op = this.world.canonicalOp(binding.resource);
     if (!op) return undefined;
     const status = op.responses.find((r) => r.schema === binding.resource.canonical)?.status ?? '200';
-    const producer = op === this.ctx.op ? this : new Producer({ ...this.ctx, op });
+    const producer = op === this.ctx.op ? this : this.forOperation(op);
     const pointer = `/${status}/${prop}`;
     const label = `${binding.resource.name}:${binding.key}/${prop}`;
     const types = typesOf(flattenAllOf(alternatives(canonical)[0]));

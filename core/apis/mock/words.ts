@@ -43,9 +43,16 @@ export function singular(word: string): string {
   return w;
 }
 
+const normalKeys = new Map<string, string>();
+
 /** The key under which two spellings of a name meet: lower case, letters and digits only. */
 export function normalKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  let key = normalKeys.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (normalKeys.size < 50_000) normalKeys.set(name, key);
+  }
+  return key;
 }
 
 /** A resource name from words: singular, snake case (`user profiles` → `user_profile`). */

@@ -60,7 +60,11 @@ async function play(cfg: ApiSessionConfig, path: readonly string[], text: string
   const surface = (cfg.server as { surface: ApiSurface }).surface;
   // One world per seed, as the edge keeps one per isolate (its value pools fill as it is used).
   worlds[cfg.api.seed] ??= new MockWorld('tmdb', catalog, cfg.api.seed);
-  const deps: ApiStepDeps = { catalog, world: worlds[cfg.api.seed] as MockWorld, backend: { mode: 'seeded' } };
+  const deps: ApiStepDeps = {
+    catalog,
+    world: worlds[cfg.api.seed] as MockWorld,
+    backend: { mode: 'seeded' },
+  };
   let progress: SessionProgress = initialProgress();
   const answers: ScriptedAnswer[] = [];
   const statuses: number[] = [];
@@ -68,14 +72,29 @@ async function play(cfg: ApiSessionConfig, path: readonly string[], text: string
     const op = catalog.operations.find((o) => o.name === name);
     if (!op) throw new Error(`no operation ${name}`);
     const translated = translateBaseCall(surface, catalog, name, scriptedArgs(op, answers, text));
-    if (!translated.ok || !translated.http) throw new Error(`${name}: ${translated.ok ? 'no HTTP shape' : translated.reason}`);
+    if (!translated.ok || !translated.http)
+      throw new Error(`${name}: ${translated.ok ? 'no HTTP shape' : translated.reason}`);
     const { method, path: p, query, headers, body } = translated.http;
-    const step = await runApiStep(cfg, progress, { http: { method, path: p, query, headers, body } }, 'http', deps, NOW);
+    const step = await runApiStep(
+      cfg,
+      progress,
+      { http: { method, path: p, query, headers, body } },
+      'http',
+      deps,
+      NOW,
+    );
     progress = step.progress;
     statuses.push(step.response?.status ?? 0);
     answers.push({ operation: `${name} ${op.path}`, body: step.response?.body });
   }
-  const finish = await runApiStep(cfg, progress, { action: 'Finish', actionInput: { answer: 'done' } }, 'action', deps, NOW);
+  const finish = await runApiStep(
+    cfg,
+    progress,
+    { action: 'Finish', actionInput: { answer: 'done' } },
+    'action',
+    deps,
+    NOW,
+  );
   return { statuses, progress: finish.progress, answers };
 }
 
@@ -92,8 +111,14 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
   it('plays each of the 100 gold paths without an error and scores Correct Path Rate 100 (both definitions)', async () => {
     for (const item of items) {
       const { statuses, progress } = await play(config(base, item), goldOf(item), item.query);
-      expect(statuses.every((s) => s === 200), `item ${item.index} (${item.query}): ${statuses}`).toBe(true);
-      expect(progress.api?.score?.correctPath, `item ${item.index}`).toEqual({ subsequence: true, set: true });
+      expect(
+        statuses.every((s) => s === 200),
+        `item ${item.index} (${item.query}): ${statuses}`,
+      ).toBe(true);
+      expect(progress.api?.score?.correctPath, `item ${item.index}`).toEqual({
+        subsequence: true,
+        set: true,
+      });
       expect(progress.ending).toBe('finish');
       // No gold answer in RestBench: the answer is kept for judging, the reward stays null.
       expect(progress.reward).toBeNull();
@@ -102,10 +127,15 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
   });
 
   it('plays every gold path on a surface drifted by five kinds, translated through the drift, and still scores 100', async () => {
-    expect(drifted.tools.some((t) => t.path !== undefined && !catalog.operations.some((o) => o.path === t.path))).toBe(true);
+    expect(
+      drifted.tools.some((t) => t.path !== undefined && !catalog.operations.some((o) => o.path === t.path)),
+    ).toBe(true);
     for (const item of items) {
       const { statuses, progress } = await play(config(drifted, item), goldOf(item), item.query);
-      expect(statuses.every((s) => s === 200), `item ${item.index}: ${statuses}`).toBe(true);
+      expect(
+        statuses.every((s) => s === 200),
+        `item ${item.index}: ${statuses}`,
+      ).toBe(true);
       const score = progress.api?.score;
       expect(score?.correctPath, `item ${item.index}`).toEqual({ subsequence: true, set: true });
       // The score shows the gold path as the drifted surface exposes it.
@@ -113,7 +143,7 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
     }
   });
 
-  it('scores a wrong path lower: reversed order fails the paper\'s definition, a missing step both', async () => {
+  it("scores a wrong path lower: reversed order fails the paper's definition, a missing step both", async () => {
     const item = items.find((i) => new Set(goldOf(i)).size >= 2) as QueryItem;
     const reversed = [...goldOf(item)].reverse();
     const r = await play(config(base, item), reversed, item.query);
@@ -127,13 +157,23 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
     const a = await play(config(base, item), goldOf(item), item.query);
     const b = await play(config(base, item), goldOf(item), item.query);
     expect(b.answers).toEqual(a.answers);
-    const other = await play({ ...config(base, item), api: { ...config(base, item).api, seed: 'another' } }, goldOf(item), item.query);
+    const other = await play(
+      { ...config(base, item), api: { ...config(base, item).api, seed: 'another' } },
+      goldOf(item),
+      item.query,
+    );
     expect(JSON.stringify(other.answers)).not.toEqual(JSON.stringify(a.answers));
   });
 
   it('answers the first call of query 1 with the person the query names', async () => {
     const world = new MockWorld('tmdb', catalog, 'gold');
-    const r = await callBackend(world, { mode: 'seeded' }, 'GET_search-person', { query: 'Sofia Coppola' }, emptyOverlay());
+    const r = await callBackend(
+      world,
+      { mode: 'seeded' },
+      'GET_search-person',
+      { query: 'Sofia Coppola' },
+      emptyOverlay(),
+    );
     expect((r.body as { results: { name: string }[] }).results[0]?.name).toBe('Sofia Coppola');
   });
 });
