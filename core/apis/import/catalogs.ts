@@ -47,7 +47,7 @@ class CatalogProblem extends Error {
   }
 }
 
-/** True when the value looks like a catalog this module reads (else the caller reports an unknown format). */
+/** The catalog of a parsed function catalog, or the problem that stops it (an unknown shape included). */
 export function importFunctionCatalog(value: unknown, title: string | undefined): CatalogResult {
   try {
     const read = readCatalog(value);

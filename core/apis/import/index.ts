@@ -14,13 +14,15 @@
  *    `$ref` is a problem naming where it is written);
  * 5. build the operations (`operations.ts`).
  *
- * Why Scalar's packages: they are maintained together (the upgrader is what Scalar's own API client and CLI use,
- * released weekly), written in TypeScript as plain ES modules with no Node built-ins on these paths, and run in
- * workerd; `@apidevtools/swagger-parser` / `@readme/openapi-parser` validate with ajv (which compiles schemas with
- * `new Function`, forbidden in workerd) and need Node's `fs`/`http` resolvers, `swagger2openapi` is unmaintained
- * and Node-only. `@scalar/openapi-parser`'s package index also exports an ajv-based `validate`: only `dereference`
- * is imported here, the package is marked `sideEffects: false`, and the Worker bundle keeps neither (checked on
- * `npm run build` output: no `new Function`, no ajv).
+ * Why Scalar's packages: they are maintained together and released often (the upgrader is what Scalar's own API
+ * client and CLI use), written in TypeScript as plain ES modules with no Node built-ins on these paths, and run in
+ * workerd. The usual alternatives do not: `@apidevtools/swagger-parser` and `@readme/openapi-parser` validate
+ * with ajv (which compiles schemas with `new Function`, refused by workerd) and resolve through Node's `fs`/`http`;
+ * `swagger2openapi` has had no release since 2021 and is Node-only; `@scalar/json-magic`'s `dereference` pulls in
+ * `undici` and `node:dns` for remote references. `@scalar/openapi-parser`'s index also exports an ajv-based
+ * `validate`: only `dereference` is imported here, the package is marked `sideEffects: false`, and a test bundles
+ * these modules as wrangler does to check that neither ajv nor `new Function` / `eval` comes along
+ * (`test/core/apis/worker-safe.test.ts`).
  *
  * Function catalogs (OpenAI-style lists, STE, ToolBench): `catalogs.ts`.
  */
