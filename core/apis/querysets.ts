@@ -20,9 +20,10 @@
  * Problems name the item: `line` is the item's position in the set (index + 1; 0 for the file as a whole) and
  * `pointer` the JSON pointer of the offending value in the input.
  */
+
+import { isJsonObject, type JsonObject, jsonPointer } from './json.ts';
 import { matchGoldRoute, parseGoldCall } from './scoring.ts';
 import type { ApiCatalog, ApiOperation, HttpMethod, ImportWarning } from './types.ts';
-import { jsonPointer } from './validate.ts';
 
 export interface GoldCall {
   /** The base operation (`ApiOperation.name`). */
@@ -72,8 +73,6 @@ export type QuerySetResult = { ok: true; set: QuerySet } | { ok: false; problems
 /** Reading stops after this many problems (the answer names the first ones). */
 const MAX_PROBLEMS = 50;
 
-type Obj = Record<string, unknown>;
-
 class Collector {
   readonly problems: QuerySetProblem[] = [];
   readonly warnings: ImportWarning[] = [];
@@ -116,7 +115,7 @@ export function parseQuerySet(
 
 function detectFormat(input: unknown): QuerySetFormat | null {
   if (Array.isArray(input)) {
-    const first = input.find(isObj);
+    const first = input.find(isJsonObject);
     if (!first) return null;
     if ('solution' in first) return 'restbench';
     if ('relevant APIs' in first) return 'draft';
@@ -125,9 +124,12 @@ function detectFormat(input: unknown): QuerySetFormat | null {
     if ('calls' in first || 'tool' in first) return 'calls';
     return null;
   }
-  if (isObj(input)) {
+  if (isJsonObject(input)) {
     const lists = Object.values(input);
-    if (lists.length > 0 && lists.every((l) => Array.isArray(l) && l.every((x) => isObj(x) && 'action' in x)))
+    if (
+      lists.length > 0 &&
+      lists.every((l) => Array.isArray(l) && l.every((x) => isJsonObject(x) && 'action' in x))
+    )
       return 'ste';
   }
   return null;
@@ -146,20 +148,15 @@ const READERS: Record<QuerySetFormat, Reader> = {
 // ---- RestBench ----------------------------------------------------------------------------------------------
 
 function readRestBench(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem[] {
-  const list = asList(input, c);
-  const items: QueryItem[] = [];
-  list.forEach((raw, i) => {
-    const at = `/${i}`;
-    const query = queryOf(raw, at, i, c);
-    if (query === null) return;
-    const solution = (raw as Obj).solution;
+  return listItems(input, c, (raw, at, i, query) => {
+    const solution = raw.solution;
     if (!Array.isArray(solution)) {
       c.problem(
         `${at}/solution`,
         i + 1,
         'the gold "solution" must be a list of calls such as "GET /search/person"',
       );
-      return;
+      return null;
     }
     const path: GoldCall[] = [];
     solution.forEach((entry, j) => {
@@ -184,9 +181,8 @@ function readRestBench(input: unknown, catalog: ApiCatalog, c: Collector): Query
       }
       path.push(goldOf(call.operation));
     });
-    items.push({ index: i, query, gold: { path } });
+    return { index: i, query, gold: { path } };
   });
-  return items;
 }
 
 function goldRoute(
@@ -218,16 +214,11 @@ function readDraft(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem
     if (op.operationId) byName.set(op.operationId, op);
     if (op.method && op.path) byName.set(draftToolName(op.method, op.path), op);
   }
-  const list = asList(input, c);
-  const items: QueryItem[] = [];
-  list.forEach((raw, i) => {
-    const at = `/${i}`;
-    const query = queryOf(raw, at, i, c);
-    if (query === null) return;
-    const relevant = (raw as Obj)['relevant APIs'];
+  return listItems(input, c, (raw, _at, i, query) => {
+    const relevant = raw['relevant APIs'];
     if (!Array.isArray(relevant)) {
       c.problem(jsonPointer(String(i), 'relevant APIs'), i + 1, 'the gold "relevant APIs" must be a list');
-      return;
+      return null;
     }
     const path: GoldCall[] = [];
     relevant.forEach((entry, j) => {
@@ -251,10 +242,9 @@ function readDraft(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem
       }
       path.push(goldOf(op));
     });
-    const id = (raw as Obj).query_id;
-    items.push({ index: i, query, gold: { path }, ...(id !== undefined ? { meta: { queryId: id } } : {}) });
+    const id = raw.query_id;
+    return { index: i, query, gold: { path }, ...(id !== undefined ? { meta: { queryId: id } } : {}) };
   });
-  return items;
 }
 
 // ---- STE ----------------------------------------------------------------------------------------------------
@@ -263,7 +253,7 @@ function readSte(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem[]
   const entries: { raw: unknown; pointer: string; api?: string }[] = [];
   if (Array.isArray(input)) {
     for (const [i, raw] of input.entries()) entries.push({ raw, pointer: `/${i}` });
-  } else if (isObj(input)) {
+  } else if (isJsonObject(input)) {
     for (const [api, list] of Object.entries(input)) {
       if (!Array.isArray(list)) {
         c.problem(jsonPointer(api), 0, `the queries of "${api}" must be a list`);
@@ -276,7 +266,7 @@ function readSte(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem[]
   entries.forEach(({ raw, pointer, api }, k) => {
     const query = queryOf(raw, pointer, k, c);
     if (query === null) return;
-    const r = raw as Obj;
+    const r = raw as JsonObject;
     const call = callOf(
       r.action,
       r.action_input,
@@ -315,7 +305,7 @@ function readToolAlpaca(
     c.problem('', 0, index);
     return [];
   }
-  const entry = entries[index] as Obj;
+  const entry = entries[index] as JsonObject;
   const base = `/${index}`;
   const instructions = entry.Instructions;
   const answers = entry.Golden_Answers;
@@ -338,7 +328,7 @@ function readToolAlpaca(
     const userQuestions: string[] = [];
     steps.forEach((step, m) => {
       const at = `${base}/Golden_Answers/${k}/${m}`;
-      if (!isObj(step) || typeof step.Action !== 'string') {
+      if (!isJsonObject(step) || typeof step.Action !== 'string') {
         c.problem(at, k + 1, 'a gold step is {Action, Action_Input}');
         return;
       }
@@ -376,7 +366,7 @@ function pickToolAlpacaEntry(
   catalog: ApiCatalog,
   wanted: number | string | undefined,
 ): number | string {
-  const names = entries.map((e) => (isObj(e) && typeof e.Name === 'string' ? e.Name : '?'));
+  const names = entries.map((e) => (isJsonObject(e) && typeof e.Name === 'string' ? e.Name : '?'));
   const listed = names.join(', ');
   if (typeof wanted === 'number') {
     return Number.isInteger(wanted) && wanted >= 0 && wanted < entries.length
@@ -389,15 +379,16 @@ function pickToolAlpacaEntry(
   }
   const title = normalTitle(catalog.title);
   const byTitle = entries.findIndex(
-    (e) => isObj(e) && (normalTitle(String(e.Name)) === title || normalTitle(documentTitle(e)) === title),
+    (e) =>
+      isJsonObject(e) && (normalTitle(String(e.Name)) === title || normalTitle(documentTitle(e)) === title),
   );
   if (byTitle >= 0) return byTitle;
   // Else the entry whose functions are all operations of this API.
   const ops = new Set(catalog.operations.flatMap((o) => [o.name, o.operationId ?? o.name]));
   const byFunctions = entries.findIndex(
     (e) =>
-      isObj(e) &&
-      isObj(e.Function_Projection) &&
+      isJsonObject(e) &&
+      isJsonObject(e.Function_Projection) &&
       Object.keys(e.Function_Projection).length > 0 &&
       Object.keys(e.Function_Projection).every((f) => ops.has(f)),
   );
@@ -405,7 +396,7 @@ function pickToolAlpacaEntry(
   return `no entry of the ToolAlpaca file describes the API "${catalog.title}" (the file has ${listed}): name one with "entry"`;
 }
 
-function documentTitle(entry: Obj): string {
+function documentTitle(entry: JsonObject): string {
   if (typeof entry.Documentation !== 'string') return '';
   try {
     const doc = JSON.parse(entry.Documentation) as { info?: { title?: unknown } };
@@ -422,15 +413,12 @@ function normalTitle(title: string): string {
 // ---- generic call lists -------------------------------------------------------------------------------------
 
 function readCalls(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem[] {
-  const list = asList(input, c);
-  const items: QueryItem[] = [];
-  list.forEach((raw, i) => {
-    const at = `/${i}`;
-    const query = queryOf(raw, at, i, c);
-    if (query === null) return;
-    const r = raw as Obj;
-    const steps: { step: Obj; at: string }[] = Array.isArray(r.calls)
-      ? r.calls.map((step, j) => ({ step: (isObj(step) ? step : {}) as Obj, at: `${at}/calls/${j}` }))
+  return listItems(input, c, (r, at, i, query) => {
+    const steps: { step: JsonObject; at: string }[] = Array.isArray(r.calls)
+      ? r.calls.map((step, j) => ({
+          step: (isJsonObject(step) ? step : {}) as JsonObject,
+          at: `${at}/calls/${j}`,
+        }))
       : [{ step: r, at }];
     const path: GoldCall[] = [];
     for (const { step, at: where } of steps) {
@@ -439,9 +427,8 @@ function readCalls(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem
       const call = callOf(step[key], step[argsKey], `${where}/${key}`, `${where}/${argsKey}`, i, catalog, c);
       if (call) path.push(call);
     }
-    items.push({ index: i, query, gold: { path, ...(r.answer !== undefined ? { answer: r.answer } : {}) } });
+    return { index: i, query, gold: { path, ...(r.answer !== undefined ? { answer: r.answer } : {}) } };
   });
-  return items;
 }
 
 // ---- shared -------------------------------------------------------------------------------------------------
@@ -490,11 +477,11 @@ function callOf(
 }
 
 function parseArgs(raw: unknown): Record<string, unknown> | null {
-  if (isObj(raw)) return raw;
+  if (isJsonObject(raw)) return raw;
   if (typeof raw !== 'string') return null;
   try {
     const value = JSON.parse(raw) as unknown;
-    return isObj(value) ? value : null;
+    return isJsonObject(value) ? value : null;
   } catch {
     return null;
   }
@@ -509,7 +496,7 @@ function goldOf(op: ApiOperation): GoldCall {
 }
 
 function queryOf(raw: unknown, at: string, index: number, c: Collector): string | null {
-  if (!isObj(raw)) {
+  if (!isJsonObject(raw)) {
     c.problem(at, index + 1, 'an item is a JSON object');
     return null;
   }
@@ -520,12 +507,25 @@ function queryOf(raw: unknown, at: string, index: number, c: Collector): string 
   return raw.query.trim();
 }
 
+/** The items of a set that is a JSON list: each read with its pointer, index and query (no query: a problem). */
+function listItems(
+  input: unknown,
+  c: Collector,
+  read: (item: JsonObject, at: string, index: number, query: string) => QueryItem | null,
+): QueryItem[] {
+  const items: QueryItem[] = [];
+  for (const [i, raw] of asList(input, c).entries()) {
+    const at = `/${i}`;
+    const query = queryOf(raw, at, i, c);
+    if (query === null) continue;
+    const item = read(raw as JsonObject, at, i, query);
+    if (item) items.push(item);
+  }
+  return items;
+}
+
 function asList(input: unknown, c: Collector): unknown[] {
   if (Array.isArray(input)) return input;
   c.problem('', 0, 'the query set must be a JSON list');
   return [];
-}
-
-function isObj(value: unknown): value is Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

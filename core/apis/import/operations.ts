@@ -15,6 +15,8 @@
  * An operation the catalog cannot serve is a problem (the import fails, naming its pointer): a malformed path
  * template, two routes that differ only in parameter names, the same argument name for two parameters.
  */
+
+import { isJsonObject, type JsonObject, jsonPointer } from '../json.ts';
 import {
   type ApiBody,
   type ApiOperation,
@@ -26,13 +28,10 @@ import {
   type JsonSchema,
   type ParamLocation,
 } from '../types.ts';
-import { jsonPointer } from '../validate.ts';
 import { NameRegistry, nameFromRoute, sanitizeToolName, TOOL_NAME_PATTERN } from './names.ts';
 import { detectPagination } from './pagination.ts';
 import type { ImportProblem } from './result.ts';
 import { catalogSchema, copyData, objectSchemaParts, type SchemaCopier } from './schema.ts';
-
-type Obj = Record<string, unknown>;
 
 /** Fields an Operation Object may have (OpenAPI 3.1 §4.8.10); others (not `x-`) are reported and ignored. */
 const OPERATION_FIELDS = new Set([
@@ -54,7 +53,7 @@ const NO_BODY_STATUSES = new Set(['204', '205', '304']);
 
 export interface OperationsInput {
   /** The dereferenced OpenAPI 3.1 document. */
-  doc: Obj;
+  doc: JsonObject;
   refOf: WeakMap<object, string>;
   /** Maps a `$ref` of the 3.1 document to the pointer of its target in the input document. */
   refPointer(ref: string): string;
@@ -75,13 +74,14 @@ export function buildOperations(input: OperationsInput): OperationsResult {
   const names = new NameRegistry();
   const operations: ApiOperation[] = [];
   const routes = new Map<string, string>(); // route shape (`/a/{}`) → the path template that claimed it
-  const paths = (input.doc.paths ?? {}) as Obj;
+  const paths = (input.doc.paths ?? {}) as JsonObject;
   try {
     // Operation ids first, so an id keeps its name even when a route-built name of an earlier operation would
     // take it.
-    const pending: { path: string; method: HttpMethod; op: Obj; item: Obj; pointer: string }[] = [];
+    const pending: { path: string; method: HttpMethod; op: JsonObject; item: JsonObject; pointer: string }[] =
+      [];
     for (const [path, rawItem] of Object.entries(paths)) {
-      if (path.startsWith('x-') || !isObj(rawItem)) continue;
+      if (path.startsWith('x-') || !isJsonObject(rawItem)) continue;
       const pathPointer = jsonPointer('paths', path);
       checkTemplate(path, pathPointer);
       const shape = path.replace(/\{[^}]*\}/g, '{}');
@@ -94,7 +94,7 @@ export function buildOperations(input: OperationsInput): OperationsResult {
       }
       routes.set(shape, path);
       for (const [key, op] of Object.entries(rawItem)) {
-        if (!(HTTP_METHODS as readonly string[]).includes(key) || !isObj(op)) continue;
+        if (!(HTTP_METHODS as readonly string[]).includes(key) || !isJsonObject(op)) continue;
         pending.push({
           path,
           method: key as HttpMethod,
@@ -104,7 +104,7 @@ export function buildOperations(input: OperationsInput): OperationsResult {
         });
       }
     }
-    const byId = new Map<Obj, string>();
+    const byId = new Map<JsonObject, string>();
     for (const p of pending) {
       const id = p.op.operationId;
       if (typeof id !== 'string' || id === '') continue;
@@ -151,8 +151,8 @@ function checkTemplate(path: string, pointer: string): void {
 interface OperationSource {
   path: string;
   method: HttpMethod;
-  op: Obj;
-  item: Obj;
+  op: JsonObject;
+  item: JsonObject;
   pointer: string;
   name: string;
   input: OperationsInput;
@@ -215,11 +215,11 @@ function collectParams(
 ): ApiParam[] {
   const { path, op, item, pointer } = src;
   const pathItemPointer = jsonPointer('paths', path);
-  const merged = new Map<string, { param: Obj; at: string }>();
+  const merged = new Map<string, { param: JsonObject; at: string }>();
   const add = (list: unknown, base: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((param, i) => {
-      if (!isObj(param) || typeof param.name !== 'string' || typeof param.in !== 'string') return;
+      if (!isJsonObject(param) || typeof param.name !== 'string' || typeof param.in !== 'string') return;
       merged.set(`${param.in}\u0000${param.name}`, { param, at: `${base}/parameters/${i}` });
     });
   };
@@ -269,12 +269,12 @@ function collectParams(
   return [...pathParams, ...params.filter((p) => p.in !== 'path')];
 }
 
-function paramOf(param: Obj, location: ParamLocation, copier: SchemaCopier): ApiParam {
+function paramOf(param: JsonObject, location: ParamLocation, copier: SchemaCopier): ApiParam {
   let schema: JsonSchema = {};
   if (param.schema !== undefined) schema = catalogSchema(param.schema, copier);
-  else if (isObj(param.content)) {
+  else if (isJsonObject(param.content)) {
     const media = Object.values(param.content)[0];
-    if (isObj(media) && media.schema !== undefined) schema = catalogSchema(media.schema, copier);
+    if (isJsonObject(media) && media.schema !== undefined) schema = catalogSchema(media.schema, copier);
   }
   const example = exampleOf(param, schema);
   const description = str(param.description);
@@ -295,11 +295,11 @@ function collectBody(
   warn: (at: string, message: string) => void,
 ): ApiBody | undefined {
   const requestBody = src.op.requestBody;
-  if (!isObj(requestBody) || !isObj(requestBody.content)) return undefined;
+  if (!isJsonObject(requestBody) || !isJsonObject(requestBody.content)) return undefined;
   const mediaType = pickMediaType(Object.keys(requestBody.content), true);
   if (mediaType === undefined) return undefined;
   const media = requestBody.content[mediaType];
-  const schema = isObj(media) && media.schema !== undefined ? catalogSchema(media.schema, copier) : {};
+  const schema = isJsonObject(media) && media.schema !== undefined ? catalogSchema(media.schema, copier) : {};
   const required = requestBody.required === true;
   const parts = objectSchemaParts(schema);
   let flattened = parts !== null;
@@ -345,16 +345,16 @@ function collectResponses(
 ): ApiResponse[] {
   const raw = src.op.responses;
   const responses: ApiResponse[] = [];
-  if (isObj(raw)) {
+  if (isJsonObject(raw)) {
     for (const [status, response] of Object.entries(raw)) {
-      if (status.startsWith('x-') || !isObj(response)) continue;
+      if (status.startsWith('x-') || !isJsonObject(response)) continue;
       const out: ApiResponse = { status, description: str(response.description) ?? '' };
-      const content = isObj(response.content) ? response.content : undefined;
+      const content = isJsonObject(response.content) ? response.content : undefined;
       const mediaType = content ? pickMediaType(Object.keys(content), false) : undefined;
       if (content && mediaType !== undefined) {
         out.mediaType = mediaType;
         const media = content[mediaType];
-        if (isObj(media)) {
+        if (isJsonObject(media)) {
           if (media.schema !== undefined) out.schema = catalogSchema(media.schema, copier);
           const example = exampleOf(media, out.schema);
           if (example !== undefined) out.example = example;
@@ -414,11 +414,11 @@ function pickMediaType(types: readonly string[], request: boolean): string | und
 }
 
 /** The first example a parameter or media type gives: `example`, else the first of `examples`, else the schema's. */
-function exampleOf(holder: Obj, schema: JsonSchema | undefined): unknown {
+function exampleOf(holder: JsonObject, schema: JsonSchema | undefined): unknown {
   if (holder.example !== undefined) return copyData(holder.example);
-  if (isObj(holder.examples)) {
+  if (isJsonObject(holder.examples)) {
     for (const ex of Object.values(holder.examples)) {
-      if (isObj(ex) && ex.value !== undefined) return copyData(ex.value);
+      if (isJsonObject(ex) && ex.value !== undefined) return copyData(ex.value);
     }
   }
   if (schema && typeof schema === 'object') {
@@ -426,10 +426,6 @@ function exampleOf(holder: Obj, schema: JsonSchema | undefined): unknown {
     if (schema.example !== undefined) return copyData(schema.example);
   }
   return undefined;
-}
-
-function isObj(value: unknown): value is Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function str(value: unknown): string | undefined {

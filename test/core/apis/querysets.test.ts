@@ -208,8 +208,7 @@ describe("ToolAlpaca's eval file (10 APIs, call level)", () => {
             operation: 'reportAbusiveIP',
             method: 'post',
             path: '/report',
-            argsText:
-              '{"ip": ${ip from getDetails}, "categories": ["malware", "phishing"], "comment": "This IP address was used to send malicious emails."}',
+            argsText: abuse.Golden_Answers[0]![1]!.Action_Input, // {"ip": ${ip from getDetails}, …}
           },
         ],
       },

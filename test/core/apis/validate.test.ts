@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isValidJson, jsonPointer, validateJson } from '../../../core/apis/validate.ts';
+import { jsonPointer } from '../../../core/apis/json.ts';
+import { isValidJson, validateJson } from '../../../core/apis/validate.ts';
 
 // Counts the validators built, to check that one is built per schema object and mode.
 const built = vi.hoisted(() => ({ count: 0 }));
