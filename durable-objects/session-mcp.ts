@@ -18,6 +18,7 @@ import {
   isInitializeRequest,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import type { McpToolDescriptor } from '../core/surfaces/docs.ts';
 
 export const MCP_SERVER_INFO = { name: 'tooldrift', version: '0.1.0' } as const;
@@ -149,6 +150,8 @@ export class McpHub {
     const server = new Server(MCP_SERVER_INFO, {
       capabilities: { tools: { listChanged: true } },
       instructions,
+      // The SDK's default validator is ajv, which compiles schemas with `new Function`: workerd forbids it.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.host.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, (request) =>

@@ -34,6 +34,7 @@ import { importFunctionCatalog } from './catalogs.ts';
 import { type OpenApiVersion, openApiVersion, validateOpenApiDocument } from './openapi-schemas.ts';
 import { buildOperations } from './operations.ts';
 import { type DocumentSyntax, documentSyntax, lineOfPointer, parseDocumentText } from './parse.ts';
+import { defusePatterns } from './patterns.ts';
 import { type ImportInput, type ImportProblem, type ImportResult, MAX_IMPORT_BYTES } from './result.ts';
 
 export type { OpenApiValidationOptions } from './openapi-schemas.ts';
@@ -59,7 +60,9 @@ export async function importApi(input: ImportInput): Promise<ImportResult> {
     return importOpenApi(value, input, syntax);
   }
   const catalog = importFunctionCatalog(value, input.title);
-  return catalog.ok ? { ok: true, catalog: catalog.catalog, document: null } : fail(catalog.problem);
+  return catalog.ok
+    ? { ok: true, catalog: defusePatterns(catalog.catalog), document: null }
+    : fail(catalog.problem);
 }
 
 function importOpenApi(doc: JsonObject, input: ImportInput, syntax: DocumentSyntax): ImportResult {
@@ -121,7 +124,7 @@ function importOpenApi(doc: JsonObject, input: ImportInput, syntax: DocumentSynt
     operations: built.operations,
     warnings,
   };
-  return { ok: true, catalog, document: upgraded };
+  return { ok: true, catalog: defusePatterns(catalog), document: upgraded };
 }
 
 const SOURCE_OF: Record<OpenApiVersion, ApiSource> = {
