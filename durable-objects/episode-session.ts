@@ -379,7 +379,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
       surfaceId: entry?.surfaceId ?? surfaceAt(config, now).surfaceId,
       via,
       action: entry?.action ?? null,
-      input,
+      // The entry's copy of the input (an HTTP request without its headers); the raw one for a fault.
+      input: entry?.input ?? input,
       call: entry?.call ?? null,
       observation: entry?.observation ?? null,
       outcome: entry ? entry.outcome.kind : 'fault',

@@ -1,10 +1,11 @@
 /**
  * The dashboard shell: hash routing (#/surfaces, #/explorations/…, #/evals/…, #/schedules/…, #/trajectories/…,
- * #/sessions/…, #/ste/…, #/draft/…, #/toolsets/…), the API-key gate, and each view's lifetime: a view gets an
+ * #/sessions/…, #/ste/…, #/draft/…, #/toolsets/…, #/apis/…), the API-key gate, and each view's lifetime: a view gets an
  * AbortSignal that aborts when the route changes, so its polling and event streams stop.
  */
 import { getKey, setKey } from './api.js';
 import { append, clear, clearErrors, h, showError } from './ui.js';
+import * as apis from './views/apis.js';
 import * as draft from './views/draft.js';
 import * as evals from './views/evals.js';
 import * as explorations from './views/explorations.js';
@@ -36,6 +37,8 @@ const ROUTES = [
   [/^\/ste\/([^/]+)$/, 'ste', (m) => ste.renderRun(m[1])],
   [/^\/draft$/, 'draft', () => draft.renderList()],
   [/^\/draft\/([^/]+)$/, 'draft', (m) => draft.renderRun(m[1])],
+  [/^\/apis$/, 'apis', () => apis.renderList()],
+  [/^\/apis\/([^/]+)(?:\/([^/]+))?$/, 'apis', (m) => apis.renderApi(m[1], m[2])],
 ];
 
 let current = null;

@@ -58,6 +58,8 @@ const bin = join(root, 'node_modules', '.bin');
 
 export const E2E_USER_KEY = 'e2e-user-key';
 export const E2E_ADMIN_KEY = 'e2e-admin-key';
+/** The Worker secret a proxy-mode API sends to its local upstream (test/e2e/api-proxy.test.ts). */
+export const E2E_UPSTREAM_SECRET = 'e2e-upstream-secret-7c1f';
 const WORLD_SEED = 'e2e';
 const WORLD_SCALE = '0.05';
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -172,6 +174,9 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
       'RATE_LIMIT_PER_MINUTE=100000',
       'RATE_LIMIT_BURST=10000',
       'LOG_LEVEL=warn',
+      // Proxy-mode imported APIs may forward to a local upstream a test starts, which gets this secret.
+      `API_PROXY_ORIGINS=http://127.0.0.1:*=UPSTREAM_E2E_TOKEN@x-upstream-key`,
+      `UPSTREAM_E2E_TOKEN=${E2E_UPSTREAM_SECRET}`,
       ...Object.entries(vars).map(([k, v]) => `${k}=${v}`),
       '',
     ].join('\n'),
