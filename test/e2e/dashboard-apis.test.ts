@@ -77,11 +77,10 @@ describe('dashboard APIs view in headless Chromium', () => {
 
     const form = page.getByTestId('try-form');
     await form.getByRole('combobox', { name: 'Surface' }).selectOption(drifted.id);
-    const tool = await form
-      .getByRole('combobox', { name: 'Tool' })
-      .locator('option', { hasText: '/movie/' })
-      .first()
-      .getAttribute('value');
+    const surface = (await (
+      await fetch(`${baseUrl}/v1/surfaces/${drifted.id}`, { headers: { authorization: `Bearer ${userKey}` } })
+    ).json()) as { surface: { tools: { name: string; operation: string }[] } };
+    const tool = surface.surface.tools.find((t) => t.operation === 'GET_movie-movie_id')?.name;
     await form.getByRole('combobox', { name: 'Tool' }).selectOption(tool as string);
     await form.getByRole('button', { name: 'Call' }).click();
     await expect
