@@ -11,7 +11,7 @@ const QUERIES = 'data/apis/restbench-tmdb/restgpt/datasets/tmdb.json';
 
 describe('tooldrift api', () => {
   it('imports TMDB, lists and shows it, drifts it and adds its query set', async () => {
-    const imported = await tooldrift(['api', 'import', TMDB, '--seed', '7']);
+    const imported = await tooldrift(['api', 'import', TMDB, '--title', 'TMDB', '--seed', '7']);
     expect(imported.code, imported.stderr).toBe(0);
     const id = /\((tmdb-[0-9a-f]{8})\)/.exec(imported.stdout)?.[1] as string;
     expect(id).toBeDefined();
@@ -20,7 +20,7 @@ describe('tooldrift api', () => {
 
     const list = await tooldrift(['api', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`${id}\\s+The Movie Database`));
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+TMDB`));
 
     const show = await tooldrift(['api', 'show', id, '--json']);
     expect(show.code).toBe(0);
