@@ -99,6 +99,18 @@ export function apiListTable(items: ApiSummary[]): string {
   });
 }
 
+/** The parameters of an operation in one cell: required ones starred, at most 60 characters. */
+function paramsCell(params: { name: string; required: boolean }[]): string {
+  const names = params.map((p) => (p.required ? `${p.name}*` : p.name));
+  let text = '';
+  for (const [i, n] of names.entries()) {
+    const next = text === '' ? n : `${text}, ${n}`;
+    if (next.length > 60) return `${text}, … (${names.length - i} more)`;
+    text = next;
+  }
+  return text;
+}
+
 export function apiDetailText(api: ApiDetail, url = ''): string {
   const head = [
     `${api.title} (${api.id}) — ${api.source}, version ${api.version}`,
@@ -113,7 +125,7 @@ export function apiDetailText(api: ApiDetail, url = ''): string {
       o.name,
       o.method ?? '',
       o.path ?? '',
-      o.params.map((p) => (p.required ? `${p.name}*` : p.name)).join(', '),
+      paramsCell(o.params),
       (o.summary ?? '').slice(0, 60),
     ]),
   });

@@ -46,7 +46,9 @@ describe('a drifted TMDB', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(validateOpenApiDocument(doc)).toEqual([]);
     // The drifted routes; the original ones are documented as deprecated (they answer 410 naming the successor).
-    const current = Object.entries(doc.paths).filter(([, item]) => !(item as { get?: { deprecated?: boolean } }).get?.deprecated);
+    const current = Object.entries(doc.paths).filter(
+      ([, item]) => !(item as { get?: { deprecated?: boolean } }).get?.deprecated,
+    );
     expect(current.length).toBe(54);
     expect(current.every(([p]) => /^\/v\d+\//.test(p))).toBe(true);
     expect((doc.paths['/search/person'] as { get: { deprecated: boolean } }).get.deprecated).toBe(true);

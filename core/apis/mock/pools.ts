@@ -53,20 +53,34 @@ function indexExample(
   out: Map<string, unknown[]>,
   byName: Map<string, unknown[]>,
   name: string | null,
+  counts?: Map<string, Map<string, number>>,
 ) {
   if (Array.isArray(value)) {
-    for (const item of value.slice(0, 50)) indexExample(item, childPointer(pointer, 0), out, byName, name);
+    for (const item of value.slice(0, 50)) {
+      indexExample(item, childPointer(pointer, 0), out, byName, name, counts);
+    }
     // An array of leaves is also a value of its own (genre_ids: [12, 18]).
     if (value.every(isLeaf)) add(out, `${pointer}#array`, value);
     add(out, `${pointer}#length`, value.length);
     return;
   }
   if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) indexExample(v, childPointer(pointer, k), out, byName, k);
+    for (const [k, v] of Object.entries(value))
+      indexExample(v, childPointer(pointer, k), out, byName, k, counts);
     return;
   }
   add(out, pointer, value);
-  if (name !== null) add(byName, name, value);
+  if (name !== null) {
+    add(byName, name, value);
+    if (counts && typeof value === 'string') {
+      let forName = counts.get(name);
+      if (!forName) {
+        forName = new Map();
+        counts.set(name, forName);
+      }
+      forName.set(value, (forName.get(value) ?? 0) + 1);
+    }
+  }
 }
 
 const seenValues = new WeakMap<unknown[], Set<string>>();
@@ -157,6 +171,9 @@ export type ObjectTyper = (schema: JsonSchema, name: string | null) => string | 
 export class ValuePools {
   private readonly byOp = new Map<string, Map<string, unknown[]>>();
   private byName: Map<string, unknown[]> | null = null;
+  private readonly ranks = new Map<string, unknown[] | null>();
+  /** How often each string value of a property name occurs in the document's examples. */
+  private readonly counts = new Map<string, Map<string, number>>();
   private byResource: Map<string, Map<string, unknown[]>> | null = null;
   private readonly pools = new Map<string, unknown[]>();
 
@@ -235,7 +252,7 @@ export class ValuePools {
       const scratch = new Map<string, unknown[]>();
       for (const op of this.operations) {
         for (const r of op.responses)
-          if (r.example !== undefined) indexExample(r.example, '', scratch, byName, null);
+          if (r.example !== undefined) indexExample(r.example, '', scratch, byName, null, this.counts);
         for (const p of op.params)
           if (p.example !== undefined && isLeaf(p.example)) add(byName, p.name, p.example);
       }
@@ -268,6 +285,32 @@ export class ValuePools {
       pool = this.generated(`${op.name}${pointer}`, schema).filter(valid);
     this.pools.set(key, pool);
     return pool;
+  }
+
+  /**
+   * The values of a *categorical* property — one whose string values repeat across the document's examples
+   * (`job`, `department`, `status`) — most frequent first, valid against `schema`; null for any other property
+   * (titles, names, ids: mostly unique).
+   */
+  categorical(name: string, schema: JsonSchema): unknown[] | null {
+    const key = `${name}\u0000${JSON.stringify(schema)}`;
+    if (this.ranks.has(key)) return this.ranks.get(key) ?? null;
+    this.examplesByName();
+    const counts = this.counts.get(name);
+    let ranked: unknown[] | null = null;
+    if (counts && counts.size >= 2 && [...counts.values()].some((n) => n >= 2)) {
+      const repeats = [...counts.values()].filter((n) => n >= 2).length;
+      // Mostly unique values (titles that happen to repeat once) are not categories.
+      if (repeats * 4 >= counts.size) {
+        ranked = [...counts.entries()]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .map(([v]) => v)
+          .filter((v) => this.valid(schema, v));
+        if (ranked.length < 2) ranked = null;
+      }
+    }
+    this.ranks.set(key, ranked);
+    return ranked;
   }
 
   /** The median length of the document's example arrays at this place, if it has any. */

@@ -14,7 +14,10 @@
  *   title wherever it appears. Every other property is drawn with a label naming the enclosing entity and the
  *   path. Every declared property is filled (optional ones too: documents like TMDB's mark none required).
  * - array: as many items as the document's examples have there (median, at least 1, at most 10, within
- *   `minItems`/`maxItems`), else 3; an array of plain values may be taken whole from the examples.
+ *   `minItems`/`maxItems`), else 3; an array of plain values may be taken whole from the examples. The records of
+ *   a list spread their *categorical* properties (string values that repeat across the document's examples, such
+ *   as a credit's `job`) over the property's most common values, one each: a person's crew credits list several
+ *   jobs — directing among them, as TMDB's examples rank it — rather than the same one ten times.
  * - anything else: a pool value, else the simplest valid value of its type.
  */
 import type { ApiOperation, JsonSchema } from '../types.ts';
@@ -24,6 +27,13 @@ import { alternatives, childPointer, flattenAllOf, itemsOf, propertiesOf, typesO
 import { factsOf, type MockOverlay } from './state.ts';
 import { normalKey, words } from './words.ts';
 import type { MockWorld } from './world.ts';
+
+/** The place of a record in a list it is one of (its categorical properties are spread over the list). */
+interface Slot {
+  index: number;
+  count: number;
+  salt: string;
+}
 
 /** An object bound to one entity. */
 export interface Binding {
@@ -166,6 +176,7 @@ export class Producer {
     parent: Binding | null,
     salt: string,
     depth: number,
+    slot?: Slot,
   ): unknown {
     if (schema === true || schema === undefined) return this.leaf({}, pointer, name, salt);
     const s = this.choose(schema, salt);
@@ -180,7 +191,7 @@ export class Producer {
     const type = types.find((t) => t !== 'null') ?? types[0];
     if (type === 'object' || (type === undefined && s.properties)) {
       if (depth >= MAX_DEPTH) return {};
-      return this.object(s, pointer, name, binding, parent, salt, depth);
+      return this.object(s, pointer, name, binding, parent, salt, depth, slot);
     }
     if (type === 'array') {
       if (depth >= MAX_DEPTH) return [];
@@ -199,6 +210,7 @@ export class Producer {
     parent: Binding | null,
     salt: string,
     depth: number,
+    slot?: Slot,
   ): Record<string, unknown> {
     let binding = bound;
     if (!binding) {
@@ -240,6 +252,13 @@ export class Producer {
           out[prop] = v;
           continue;
         }
+      }
+      const ranked = slot && typesOf(ps).includes('string') ? this.world.pools.categorical(prop, ps) : null;
+      if (slot && ranked) {
+        // A list's records cover the property's most common values, one each (a crew lists several jobs).
+        const k = Math.min(slot.count, ranked.length);
+        out[prop] = ranked[(slot.index + hashInt(`${slot.salt}/${prop}`)) % k];
+        continue;
       }
       out[prop] = this.value(ps, at, prop, null, binding ?? parent, `${own}/${prop}`, depth + 1);
     }
@@ -320,7 +339,10 @@ export class Producer {
     const length = this.length(s, pointer, salt);
     const out: unknown[] = [];
     for (let i = 0; i < length; i++) {
-      out.push(this.value(items, childPointer(pointer, i), name, null, parent, `${salt}/${i}`, depth + 1));
+      const slot = { index: i, count: length, salt };
+      out.push(
+        this.value(items, childPointer(pointer, i), name, null, parent, `${salt}/${i}`, depth + 1, slot),
+      );
     }
     return out;
   }

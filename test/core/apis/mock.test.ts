@@ -95,8 +95,17 @@ describe('the seeded mock on TMDB', () => {
       query: 'Sofia Coppola',
     });
     expect((again.body as { results: { id: number }[] }).results[0]?.id).toBe(id);
-    // Crew entries take their jobs from the document's examples (TMDB's real job names).
-    expect(body.crew.every((c) => typeof c.job === 'string' && c.job.length > 0)).toBe(true);
+    // "The movies directed by Sofia Coppola": her crew credits spread over TMDB's most common jobs, directing
+    // among them — for any person the mock materialises, not for this name only.
+    expect(body.crew.some((c) => c.job === 'Director')).toBe(true);
+    for (const name of ['Greta Gerwig', 'Bong Joon-ho', 'Ada Lovelace', 'X']) {
+      const found = await ok(world, 'GET_search-person', { query: name });
+      const pid = (found.body as { results: { id: number }[] }).results[0]?.id;
+      const c = await ok(world, 'GET_person-person_id-movie_credits', { person_id: pid }, found.overlay);
+      const jobs = (c.body as { crew: { job: string }[] }).crew.map((x) => x.job);
+      expect(jobs, name).toContain('Director');
+      expect(new Set(jobs).size, name).toBe(jobs.length);
+    }
   });
 
   it('pages lists as the document says', async () => {
