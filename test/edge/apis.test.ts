@@ -1,8 +1,3 @@
-/**
- * Imported APIs through the Worker (issue 22): import, list, show, delete; query sets; sessions that play an API
- * over its HTTP channel and tool routes; ownership; bad input. Drift, lifecycle and MCP: api-drift.test.ts.
- */
-import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateOpenApiDocument } from '../../core/apis/import/index.ts';
 import restbenchText from '../../data/apis/restbench-tmdb/restgpt/datasets/tmdb.json?raw';

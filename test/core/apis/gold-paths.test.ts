@@ -139,7 +139,7 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
       const score = progress.api?.score;
       expect(score?.correctPath, `item ${item.index}`).toEqual({ subsequence: true, set: true });
       // The score shows the gold path as the drifted surface exposes it.
-      expect(score?.goldOnSurface.every((r) => r !== null && r.includes('/'))).toBe(true);
+      expect(score?.goldOnSurface.every((r) => r?.includes('/'))).toBe(true);
     }
   });
 
