@@ -38,8 +38,22 @@ export interface PageParamDoc {
   description: string;
 }
 
-/** The exposed paging parameters of a style (all optional, all in the query string). */
+const paramCache = new WeakMap<Pagination, PageParamDoc[]>();
+
+/**
+ * The exposed paging parameters of a style (all optional, all in the query string); the same objects for the
+ * same `Pagination` (their schemas' validators are cached per schema object).
+ */
 export function pageParams(p: Pagination): PageParamDoc[] {
+  let docs = paramCache.get(p);
+  if (!docs) {
+    docs = pageParamDocs(p);
+    paramCache.set(p, docs);
+  }
+  return docs;
+}
+
+function pageParamDocs(p: Pagination): PageParamDoc[] {
   const size = (name: string | undefined): PageParamDoc[] =>
     name === undefined
       ? []

@@ -111,3 +111,29 @@ describe('API surfaces over a schedule', () => {
     expect(get(r.current, '/movie/550/credits', now)).toMatchObject({ kind: 'rejected', status: 410 });
   });
 });
+
+describe('schedule mistakes', () => {
+  it('refuses stages of different APIs and unknown surfaces', () => {
+    const other = { ...baseApiSurface('other', tmdb), id: 'other', api: 'other' };
+    expect(() =>
+      resolveApiSchedule(
+        {
+          id: 'mixed',
+          stages: [
+            { surface: 'tmdb', effectiveFrom: '2026-01-01' },
+            { surface: 'other', effectiveFrom: '2026-02-01' },
+          ],
+        },
+        { tmdb: base, other },
+        new Date('2026-03-01'),
+      ),
+    ).toThrow('schedule mixed: its stages are surfaces of different APIs (tmdb, other)');
+    expect(() =>
+      resolveApiSchedule(
+        { id: 's', stages: [{ surface: 'nope', effectiveFrom: '2026-01-01' }] },
+        surfaces,
+        new Date(),
+      ),
+    ).toThrow('schedule s: stages[0] names unknown surface nope');
+  });
+});
