@@ -200,6 +200,8 @@ export function pageFromBase(
   const exposedSize = sizeParamOf(exposed);
   if (givenSize !== undefined) {
     if (exposedSize === undefined) return { ok: false, reason: `${baseSize} has no counterpart` };
+    if (typeof givenSize !== 'number' || !Number.isInteger(givenSize) || givenSize < 1)
+      return { ok: false, reason: `${baseSize} is not a page size` };
     args[exposedSize] = givenSize;
   }
   if (exposed.style === 'cursor' && base.style === 'cursor') {

@@ -7,7 +7,7 @@
  */
 import { toolStatus } from '../../surfaces/adapter.ts';
 import type { ApiCatalog, ApiOperation, ParamLocation } from '../types.ts';
-import type { ApiSurface, ApiTool, ExposedParam } from './model.ts';
+import type { ApiRetired, ApiSurface, ApiTool, ExposedParam } from './model.ts';
 import { pageParams } from './pagination.ts';
 import { routeText } from './route.ts';
 
@@ -142,4 +142,9 @@ export function deprecationWarning(surface: ApiSurface, tool: ApiTool, now?: Dat
       ? ` Use ${name} instead.`
       : '';
   return `${oldCallText(tool)} is deprecated${when}.${use}`;
+}
+
+/** The retired entry of a name the surface no longer serves, if it has one. */
+export function retiredByName(surface: ApiSurface, name: string): ApiRetired | undefined {
+  return surface.retired.find((r) => r.name === name);
 }

@@ -10,7 +10,7 @@ import { baseApiSurface } from '../../../../core/apis/surface/base.ts';
 import { apiSurfaceProblems } from '../../../../core/apis/surface/validity.ts';
 import { tmdbCatalog } from '../support/catalogs.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 
 describe('generateApiSurface', () => {

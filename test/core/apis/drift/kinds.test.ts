@@ -16,10 +16,10 @@ import { sampleBaseArgs } from '../support/base-calls.ts';
 import { tmdbCatalog, toolAlpacaCatalogs } from '../support/catalogs.ts';
 
 const WINDOW = { deprecatedAt: '2026-01-01', sunsetAt: '2026-03-01' };
-const alpaca = toolAlpacaCatalogs();
+const alpaca = await toolAlpacaCatalogs();
 const byName = (n: string) => (alpaca.find((a) => a.name === n) as { catalog: ApiCatalog }).catalog;
 const APIS: { name: string; catalog: ApiCatalog; id: string }[] = [
-  { name: 'TMDB', catalog: tmdbCatalog(), id: 'tmdb' },
+  { name: 'TMDB', catalog: await tmdbCatalog(), id: 'tmdb' },
   { name: 'Apache Superset', catalog: byName('Apache Superset'), id: 'superset' },
 ];
 

@@ -19,8 +19,8 @@ import { tmdbCatalog, toolAlpacaCatalogs } from '../support/catalogs.ts';
 import { openApi31Problems } from '../support/openapi.ts';
 
 const APIS: { name: string; catalog: ApiCatalog }[] = [
-  { name: 'TMDB', catalog: tmdbCatalog() },
-  ...toolAlpacaCatalogs(),
+  { name: 'TMDB', catalog: await tmdbCatalog() },
+  ...(await toolAlpacaCatalogs()),
 ];
 const KIND_SETS: string[][] = [[], ...API_DRIFT_KINDS.map((k) => [k]), [...API_DRIFT_KINDS]];
 const WINDOW = { deprecatedAt: '2026-01-01', sunsetAt: '2026-03-01' };

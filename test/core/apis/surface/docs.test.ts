@@ -7,7 +7,7 @@ import { apiSurfaceOpenApi } from '../../../../core/apis/surface/openapi.ts';
 import { tmdbCatalog, toolAlpacaCatalogs } from '../support/catalogs.ts';
 import { openApi31Problems } from '../support/openapi.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 const WINDOW = { deprecatedAt: '2026-01-01', sunsetAt: '2026-03-01' };
 const drifted = generateApiSurface(base, tmdb, {
@@ -141,8 +141,8 @@ describe('the OpenAPI 3.1 document of a surface', () => {
     }
   });
 
-  it('documents a whole request body (Améthyste), and the check it passes is not vacuous', () => {
-    const amethyste = toolAlpacaCatalogs().find((a) => a.name === 'Améthyste')?.catalog;
+  it('documents a whole request body (Améthyste), and the check it passes is not vacuous', async () => {
+    const amethyste = (await toolAlpacaCatalogs()).find((a) => a.name === 'Améthyste')?.catalog;
     if (!amethyste) throw new Error('missing');
     const doc = apiSurfaceOpenApi(baseApiSurface('amethyste', amethyste), amethyste);
     expect(openApi31Problems(doc)).toEqual([]);

@@ -4,7 +4,7 @@ import type { ApiSurface, ApiTool, ExposedParam } from '../../../../core/apis/su
 import { type ApiResolution, resolveApiCall } from '../../../../core/apis/surface/resolve.ts';
 import { tmdbCatalog } from '../support/catalogs.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 
 function http(

@@ -8,7 +8,7 @@ import { apiDeprecationHeaders, resolveApiSchedule } from '../../../../core/apis
 import type { Schedule } from '../../../../core/surfaces/schedule.ts';
 import { tmdbCatalog } from '../support/catalogs.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 const v2 = generateApiSurface(base, tmdb, {
   seed: 's',

@@ -209,8 +209,8 @@ describe('paging styles', () => {
 });
 
 describe('shaped examples fit shaped schemas', () => {
-  it('on TMDB drifted by reshape-response and pagination, every 2xx example that fits its base schema fits its surface schema', () => {
-    const tmdb = tmdbCatalog();
+  it('on TMDB drifted by reshape-response and pagination, every 2xx example that fits its base schema fits its surface schema', async () => {
+    const tmdb = await tmdbCatalog();
     const surface = generateApiSurface(baseApiSurface('tmdb', tmdb), tmdb, {
       seed: 'shape',
       kinds: ['reshape-response', 'pagination'],

@@ -7,7 +7,7 @@ import { matchTemplate } from '../../../../core/apis/surface/route.ts';
 import { translateBaseCall, translateGoldCall } from '../../../../core/apis/surface/translate.ts';
 import { tmdbCatalog, tmdbGoldPaths } from '../support/catalogs.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 
 function edited(operation: string, edit: (tool: ApiTool) => void): ApiSurface {

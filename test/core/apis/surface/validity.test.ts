@@ -12,7 +12,7 @@ import type { ApiCatalog } from '../../../../core/apis/types.ts';
 import { tmdbCatalog } from '../support/catalogs.ts';
 import { openApi31Problems } from '../support/openapi.ts';
 
-const tmdb = tmdbCatalog();
+const tmdb = await tmdbCatalog();
 const base = baseApiSurface('tmdb', tmdb);
 
 function broken(edit: (s: ApiSurface, tool: (op: string) => ApiTool) => void): string[] {
