@@ -130,7 +130,11 @@ export function toolStatus(tool: { lifecycle: Lifecycle }, now?: Date): Lifecycl
   return 'active';
 }
 
-function notice(tool: SurfaceTool, status: 'deprecated' | 'sunset'): DeprecationNotice {
+/** The notice of a deprecated or sunset tool, from its lifecycle (any tool with a name and a lifecycle). */
+export function lifecycleNotice(
+  tool: { name: string; lifecycle: Lifecycle },
+  status: 'deprecated' | 'sunset',
+): DeprecationNotice {
   const n: DeprecationNotice = { tool: tool.name, status };
   const l = tool.lifecycle;
   if (l.successor !== undefined) n.successor = l.successor;
@@ -303,7 +307,7 @@ export function resolveCall(
         reason: 'invalid-action',
         observation: surface.messages.invalidAction,
         kernel: tool.kernel,
-        deprecation: notice(tool, 'sunset'),
+        deprecation: lifecycleNotice(tool, 'sunset'),
       };
     }
     const successor = surface.tools.find((t) => t.name === successorName);
@@ -312,10 +316,10 @@ export function resolveCall(
       reason: 'retired',
       observation: deprecationMessage(tool, successor ?? successorName),
       kernel: tool.kernel,
-      deprecation: notice(tool, 'sunset'),
+      deprecation: lifecycleNotice(tool, 'sunset'),
     };
   }
-  const deprecation = status === 'deprecated' ? notice(tool, 'deprecated') : undefined;
+  const deprecation = status === 'deprecated' ? lifecycleNotice(tool, 'deprecated') : undefined;
   const bound = bindArgs(tool, entriesOf(args));
   if ('args' in bound) {
     const call: KernelCall = { tool: tool.kernel, args: bound.args };

@@ -114,9 +114,20 @@ function lifecycleText(surface: ApiSurface, tool: ApiTool, now?: Date): string {
   return ` Deprecated.${when}${use}`;
 }
 
+/**
+ * What a tool does in one sentence: the description's first sentence (after the summary, which the catalog's
+ * description may begin with), else the summary.
+ */
+export function toolAbout(tool: ApiTool): string {
+  const summary = tool.summary?.trim() ?? '';
+  let text = tool.description.trim();
+  if (summary !== '' && text.startsWith(summary)) text = text.slice(summary.length);
+  return firstSentence(text) || firstSentence(summary);
+}
+
 function toolText(surface: ApiSurface, tool: ApiTool, now?: Date): string {
   const route = toolRoute(tool);
-  const about = firstSentence(tool.summary || tool.description) || 'No description.';
+  const about = toolAbout(tool) || 'No description.';
   return `${route ? `${route}: ` : ''}${about} ${paramsText(tool)}${lifecycleText(surface, tool, now)}`;
 }
 

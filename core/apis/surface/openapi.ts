@@ -20,7 +20,7 @@
  */
 import { toolStatus } from '../../surfaces/adapter.ts';
 import type { ApiCatalog } from '../types.ts';
-import { apiArgumentsSchema, firstSentence } from './docs.ts';
+import { apiArgumentsSchema, toolAbout } from './docs.ts';
 import type { ApiSurface, ApiTool } from './model.ts';
 import { pageParams, pageToBase } from './pagination.ts';
 import { routeShape, templateParams } from './route.ts';
@@ -162,7 +162,7 @@ function operationObject(
     description += `\n\nDeprecated${l.sunsetAt !== undefined ? `; it will be removed on ${dayText(l.sunsetAt)}` : ''}.${successor ? ` Use ${toolCallText(successor)} instead.` : ''}`;
     out.deprecated = true;
   }
-  out.description = description.trim() || firstSentence(tool.summary);
+  out.description = description.trim() || toolAbout(tool);
   const parameters: Json[] = pathParameters(key, tool);
   for (const p of tool.params) {
     if (p.in === 'path' || p.in === 'body') continue;

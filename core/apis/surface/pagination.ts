@@ -38,8 +38,22 @@ export interface PageParamDoc {
   description: string;
 }
 
-/** The exposed paging parameters of a style (all optional, all in the query string). */
+const paramCache = new WeakMap<Pagination, PageParamDoc[]>();
+
+/**
+ * The exposed paging parameters of a style (all optional, all in the query string); the same objects for the
+ * same `Pagination` (their schemas' validators are cached per schema object).
+ */
 export function pageParams(p: Pagination): PageParamDoc[] {
+  let docs = paramCache.get(p);
+  if (!docs) {
+    docs = pageParamDocs(p);
+    paramCache.set(p, docs);
+  }
+  return docs;
+}
+
+function pageParamDocs(p: Pagination): PageParamDoc[] {
   const size = (name: string | undefined): PageParamDoc[] =>
     name === undefined
       ? []
@@ -186,6 +200,8 @@ export function pageFromBase(
   const exposedSize = sizeParamOf(exposed);
   if (givenSize !== undefined) {
     if (exposedSize === undefined) return { ok: false, reason: `${baseSize} has no counterpart` };
+    if (typeof givenSize !== 'number' || !Number.isInteger(givenSize) || givenSize < 1)
+      return { ok: false, reason: `${baseSize} is not a page size` };
     args[exposedSize] = givenSize;
   }
   if (exposed.style === 'cursor' && base.style === 'cursor') {

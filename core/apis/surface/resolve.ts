@@ -23,8 +23,7 @@
  * message lists the parameters the tool accepts (stale documentation shows up as errors an agent can fix).
  * Validation against the base schemas is the backend's (the mock's) job.
  */
-import type { DeprecationNotice } from '../../surfaces/adapter.ts';
-import { toolStatus } from '../../surfaces/adapter.ts';
+import { type DeprecationNotice, lifecycleNotice, toolStatus } from '../../surfaces/adapter.ts';
 import type { ApiCatalog, ApiOperation, JsonSchema, ParamLocation } from '../types.ts';
 import { validateJson } from '../validate.ts';
 import type { ApiRetired, ApiSurface, ApiTool, ExposedParam } from './model.ts';
@@ -85,15 +84,6 @@ export type ApiResolution =
 export interface ApiResolveOptions {
   /** The current time, for lifecycle dates; without it only `lifecycle.status` counts. */
   now?: Date;
-}
-
-function notice(tool: ApiTool, status: 'deprecated' | 'sunset'): DeprecationNotice {
-  const n: DeprecationNotice = { tool: tool.name, status };
-  const l = tool.lifecycle;
-  if (l.successor !== undefined) n.successor = l.successor;
-  if (l.deprecatedAt !== undefined) n.deprecatedAt = l.deprecatedAt;
-  if (l.sunsetAt !== undefined) n.sunsetAt = l.sunsetAt;
-  return n;
 }
 
 function retiredRejection(entry: ApiRetired): ApiResolution {
@@ -343,10 +333,10 @@ function resolveTool(
       message: sunsetMessage(surface, tool, opts.now),
       operation: tool.operation,
       tool,
-      deprecation: notice(tool, 'sunset'),
+      deprecation: lifecycleNotice(tool, 'sunset'),
     };
   }
-  const deprecation = status === 'deprecated' ? notice(tool, 'deprecated') : undefined;
+  const deprecation = status === 'deprecated' ? lifecycleNotice(tool, 'deprecated') : undefined;
   const op = operationOf(catalog, tool.operation);
   const errors: ApiParamError[] = [];
   const args = input.via === 'name' ? { ...input.args } : readHttpArgs(tool, op, input, errors);

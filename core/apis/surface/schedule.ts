@@ -15,6 +15,7 @@ import {
   deprecationLinkHeaderValue,
   resolveStagesWith,
   type Schedule,
+  ScheduleError,
   type StagedSurfaceModel,
   sunsetHeaderValue,
 } from '../../surfaces/schedule.ts';
@@ -54,7 +55,8 @@ const API_STAGES: StagedSurfaceModel<ApiSurface, ApiTool, ApiRetired> = {
 };
 
 /**
- * The API surface in force at `now` under a schedule (stages name API surfaces of one API): the current
+ * The API surface in force at `now` under a schedule (stages name API surfaces of one API, else a
+ * `ScheduleError`; an unknown surface or disordered dates are one too): the current
  * stage's surface plus the dropped tools still inside their window (deprecated) and the retired entries of the
  * ones past their sunset; `nextChangeAt` is when that changes next (the moment for MCP `list_changed`).
  */
@@ -69,6 +71,12 @@ export function resolveApiSchedule(
       : Object.hasOwn(surfaces, id)
         ? (surfaces as Record<string, ApiSurface>)[id]
         : undefined;
+  const apis = new Set(schedule.stages.map((s) => lookup(s.surface)?.api).filter((a) => a !== undefined));
+  if (apis.size > 1) {
+    throw new ScheduleError(
+      `schedule ${schedule.id}: its stages are surfaces of different APIs (${[...apis].join(', ')})`,
+    );
+  }
   return resolveStagesWith(API_STAGES, schedule, lookup, now);
 }
 

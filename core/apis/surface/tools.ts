@@ -144,7 +144,7 @@ export function deprecationWarning(surface: ApiSurface, tool: ApiTool, now?: Dat
   return `${oldCallText(tool)} is deprecated${when}.${use}`;
 }
 
-/** The retired entries and tools that answer for a name (retired ones first found). */
+/** The retired entry of a name the surface no longer serves, if it has one. */
 export function retiredByName(surface: ApiSurface, name: string): ApiRetired | undefined {
   return surface.retired.find((r) => r.name === name);
 }

@@ -5,7 +5,8 @@
  * The successor is the operation's drafted tool; when no other kind changed its name or route, it gets a
  * version suffix (`getAnimeDetails` → `getAnimeDetailsV2`) and a version prefix on its route
  * (`/anime/{animeId}` → `/v2/anime/{animeId}`). The window (`deprecatedAt`, `sunsetAt`) is the generator's
- * `window` option; without one the old tool is deprecated with no sunset.
+ * `window` option; without one the old tool is deprecated with no sunset. The old tool keeps its own name, route
+ * and parameters; the answers' shape (`reshape-response`) is the surface's, the same for both.
  */
 import { choose, defineApiDriftKind } from '../kind.ts';
 import { draftRoutes, freeName, routeKey, styleOf } from '../names.ts';

@@ -7,7 +7,7 @@
 import type { ExposedParam } from '../../surface/model.ts';
 import { isScalarSchema, schemaTypes } from '../../surface/values.ts';
 import { choose, defineApiDriftKind } from '../kind.ts';
-import { draftKeys, nameWords, styled, styleOf } from '../names.ts';
+import { draftKeys, nameWords, styled, styleOf, type WordStyle } from '../names.ts';
 
 type PlainParam = Extract<ExposedParam, { kind: 'param' }>;
 
@@ -21,6 +21,20 @@ function mergeable(p: ExposedParam): p is PlainParam {
   if (p.base === 'body' || !isScalarSchema(p.schema) || FREE_TEXT.test(p.name)) return false;
   const s = p.schema as Record<string, unknown>;
   return !(schemaTypes(p.schema).has('string') && s.format !== undefined);
+}
+
+/**
+ * The merged key: the keys' words in order (`year_region`); when that is longer than a key may be, the first two
+ * words of each, cut at a word; a number is appended while the key is taken.
+ */
+function mergedName(keys: readonly string[], style: WordStyle, taken: ReadonlySet<string>): string {
+  let words = keys.flatMap((k) => nameWords(k));
+  if (styled(words, style).length > 60) words = keys.flatMap((k) => nameWords(k).slice(0, 2));
+  while (words.length > 1 && styled(words, style).length > 60) words = words.slice(0, -1);
+  const stem = styled(words, style);
+  let name = stem;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${stem}${n}`;
+  return name;
 }
 
 export const mergeParams = defineApiDriftKind({
@@ -45,11 +59,11 @@ export const mergeParams = defineApiDriftKind({
       const separator = r.pick(SEPARATORS);
       const taken = draftKeys(d.params.filter((p) => !ordered.includes(p as PlainParam)));
       const style = styleOf(ordered[0]?.name ?? '');
-      let name = styled(
-        ordered.flatMap((p) => nameWords(p.name)),
+      const name = mergedName(
+        ordered.map((p) => p.name),
         style,
+        taken,
       );
-      for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${name}${n}`;
       const merged: ExposedParam = {
         kind: 'merged',
         name,

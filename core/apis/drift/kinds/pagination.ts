@@ -9,6 +9,8 @@
 import type { Rng } from '../../../util/random.ts';
 import type { Pagination } from '../../surface/model.ts';
 import { basePageParamNames } from '../../surface/pagination.ts';
+import { schemaTypes } from '../../surface/values.ts';
+import type { JsonSchema } from '../../types.ts';
 import { type ApiToolDraft, choose, defineApiDriftKind } from '../kind.ts';
 import { draftKeys } from '../names.ts';
 
@@ -84,14 +86,21 @@ function restyle(base: Pagination, d: ApiToolDraft, rng: Rng): Pagination {
   return out;
 }
 
+function isIntegerSchema(schema: JsonSchema): boolean {
+  const types = schemaTypes(schema);
+  return types.size > 0 && [...types].every((t) => t === 'integer' || t === 'null');
+}
+
 function eligible(d: ApiToolDraft): boolean {
   const p = d.op.pagination;
   if (!p || p.style === 'cursor' || p.itemsKey === '' || d.pagination) return false;
   const ok = d.op.responses.find((r) => r.status.startsWith('2'));
   if (!(typeof ok?.schema === 'object' && (ok.schema as Record<string, unknown>).type === 'object'))
     return false;
+  // Every paging parameter is there as itself and counts (an integer): a `size` that is an enum of words
+  // (Axolotl's small/medium/large) is no page size, whatever its name.
   return basePageParamNames(p).every((n) =>
-    d.params.some((x) => x.kind === 'param' && x.base === n && x.name === n),
+    d.params.some((x) => x.kind === 'param' && x.base === n && x.name === n && isIntegerSchema(x.schema)),
   );
 }
 
