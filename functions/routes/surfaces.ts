@@ -291,7 +291,10 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
           ],
         });
       }
-      return describeApiDrift(base.surface, found.surface, found.catalog) as unknown as Record<string, unknown>;
+      return describeApiDrift(base.surface, found.surface, found.catalog) as unknown as Record<
+        string,
+        unknown
+      >;
     },
   );
 
