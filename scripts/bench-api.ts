@@ -10,37 +10,17 @@
  *
  * Environment: BENCH_ITERATIONS (default 200), BENCH_PORT (default 8792).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importApi } from '../core/apis/import/index.ts';
+import { measure as measureN, startBenchServer, waitSeeded } from './lib/bench-server.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const key = 'dev-user-key';
+const measure = (fn: (i: number) => Promise<unknown>) => measureN(fn, iterations);
 const TMDB = join(root, 'data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json');
-
-interface Stats {
-  p50: number;
-  p99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
-async function measure(fn: (i: number) => Promise<unknown>, n = iterations): Promise<Stats> {
-  for (let i = 0; i < Math.min(5, n); i++) await fn(i);
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${base}${path}`, {
@@ -54,20 +34,6 @@ async function call(base: string, method: string, path: string, body?: unknown):
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
   return text === '' ? null : JSON.parse(text);
-}
-
-async function waitFor(base: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`${base}/v1/datasets`);
-      if (res.ok && ((await res.json()) as { world: { seeded: boolean } }).world.seeded) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${base} not ready after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 /** A fresh session whenever the step budget (200) is spent, so every measured call is a real step. */
@@ -91,28 +57,9 @@ async function main(): Promise<void> {
   const nodeImportMs = performance.now() - t;
   if (!local.ok) throw new Error(`TMDB does not import: ${JSON.stringify(local.problems[0])}`);
 
-  const port = process.env.BENCH_PORT ?? '8792';
-  const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(
-    join(root, 'node_modules', '.bin', 'tsx'),
-    [
-      join(root, 'scripts', 'start.ts'),
-      '--var',
-      'RATE_LIMIT_PER_MINUTE:10000000',
-      '--var',
-      'RATE_LIMIT_BURST:10000000',
-      '--var',
-      'LOG_LEVEL:warn',
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, PORT: port },
-      stdio: ['ignore', 'ignore', 'inherit'],
-      detached: true,
-    },
-  );
+  const { base, stop } = startBenchServer(process.env.BENCH_PORT ?? '8792');
   try {
-    await waitFor(base, 240_000);
+    await waitSeeded(base);
     // Import three times: the first warms the isolate (module load); the figure is the median of the others.
     const importMs: number[] = [];
     let apiId = '';
@@ -187,7 +134,7 @@ async function main(): Promise<void> {
       `  ratio 10,000,000 ÷ 100: ${(median(firstCall['10000000'] as number[]) / median(firstCall['100'] as number[])).toFixed(2)}× (entities are derived on demand)`,
     );
   } finally {
-    if (server.pid) process.kill(-server.pid, 'SIGTERM');
+    stop();
   }
 }
 

@@ -6,37 +6,19 @@
  * Environment: BENCH_ITERATIONS (default 200), BENCH_URL (use a running server instead of starting one; it must
  * allow the key BENCH_KEY, default `dev-user-key`, enough requests: the started server lifts the rate limit).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { worldSqlPolicy } from '../core/sandbox/sql/mirror.ts';
 import { callKernel, type KernelCall } from '../core/world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../core/world/kernel/state.ts';
 import { createKernelDeps } from '../core/world/kernel-deps.ts';
 import type { World } from '../core/world/types.ts';
 import { generateWorld } from '../core/world/world.ts';
+import { measure as measureN, startBenchServer, waitSeeded } from './lib/bench-server.ts';
 import { nodeSqliteMirror } from './lib/node-sqlite.ts';
 import { wranglerVars } from './lib/wrangler-config.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const key = process.env.BENCH_KEY ?? 'dev-user-key';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
-async function measure(fn: () => Promise<unknown>, n = iterations): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < Math.min(5, n); i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
+const measure = (fn: () => Promise<unknown>, n = iterations) => measureN(fn, n);
 
 interface Case {
   name: string;
@@ -127,24 +109,6 @@ async function cases(world: World): Promise<Case[]> {
   ];
 }
 
-async function waitFor(
-  url: string,
-  ok: (res: Response) => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (await ok(res)) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 async function main(): Promise<void> {
   const vars = wranglerVars();
   const config = { seed: vars.WORLD_SEED ?? 'tooldrift', scale: Number(vars.WORLD_SCALE ?? 1) };
@@ -164,36 +128,15 @@ async function main(): Promise<void> {
   for (const c of all) inProcess.set(c.name, await measure(() => callKernel(world, c.state, c.call, deps)));
   const noop = await measure(async () => undefined);
 
-  let server: ChildProcess | undefined;
+  let server: { stop: () => void } | undefined;
   let base = process.env.BENCH_URL;
   if (!base) {
-    const port = process.env.BENCH_PORT ?? '8791';
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(
-      join(root, 'node_modules', '.bin', 'tsx'),
-      [
-        join(root, 'scripts', 'start.ts'),
-        '--var',
-        'RATE_LIMIT_PER_MINUTE:10000000',
-        '--var',
-        'RATE_LIMIT_BURST:10000000',
-        '--var',
-        'LOG_LEVEL:warn',
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, PORT: port },
-        stdio: ['ignore', 'ignore', 'inherit'],
-        detached: true,
-      },
-    );
+    const started = startBenchServer(process.env.BENCH_PORT ?? '8791');
+    server = started;
+    base = started.base;
   }
   try {
-    await waitFor(
-      `${base}/v1/datasets`,
-      async (res) => res.ok && ((await res.json()) as { world: { seeded: boolean } }).world.seeded,
-      240_000,
-    );
+    await waitSeeded(base);
     const taskRes = await fetch(`${base}/v1/tasks?limit=1`);
     const taskId = ((await taskRes.json()) as { items: { id: string }[] }).items[0]?.id;
     const bare = await measure(async () => (await fetch(`${base}/`)).arrayBuffer());
@@ -232,7 +175,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+    server?.stop();
   }
 }
 

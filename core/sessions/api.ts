@@ -30,7 +30,6 @@ import { toolRoute } from '../apis/surface/tools.ts';
 import { translateGoldCall } from '../apis/surface/translate.ts';
 import type { ApiCatalog, MockMode } from '../apis/types.ts';
 import { type ProblemOptions, type ProblemSlug, problemBody } from '../http/problems.ts';
-import type { Schedule } from '../surfaces/schedule.ts';
 import { plainJson } from '../util/python-format.ts';
 import { answerMatches } from '../world/answer-match.ts';
 import { decodeActionInput } from '../world/kernel/json-decode.ts';
@@ -41,6 +40,7 @@ import {
   closeStep,
   type HttpAnswer,
   isHttpInput,
+  type ServerOf,
   type SessionBase,
   SessionFinishedError,
   type SessionInput,
@@ -48,6 +48,7 @@ import {
   type SessionStepResult,
   type StepVia,
   sessionNow,
+  surfaceInForce,
   type TranscriptEntry,
 } from './episode.ts';
 
@@ -69,10 +70,7 @@ export interface ApiSessionQuery {
   gold?: { path: GoldCall[]; answer?: unknown };
 }
 
-export type ApiServerSpec =
-  | { kind: 'surface'; surface: ApiSurface }
-  /** A schedule with every API surface it names. */
-  | { kind: 'schedule'; schedule: Schedule; surfaces: Record<string, ApiSurface> };
+export type ApiServerSpec = ServerOf<ApiSurface>;
 
 export interface ApiSessionConfig extends SessionBase {
   backend: 'api';
@@ -102,9 +100,7 @@ export function apiSurfaceAt(
   server: ApiServerSpec,
   now: Date,
 ): { surface: ApiSurface; nextChangeAt: Date | null } {
-  if (server.kind === 'surface') return { surface: server.surface, nextChangeAt: null };
-  const resolved = resolveApiSchedule(server.schedule, server.surfaces, now);
-  return { surface: resolved.current, nextChangeAt: resolved.nextChangeAt };
+  return surfaceInForce(server, resolveApiSchedule, now);
 }
 
 /** The tool list of the agent's prompt (its prompt surface's tools, then Finish). */

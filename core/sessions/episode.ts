@@ -10,6 +10,7 @@
  */
 import type { DeprecationNotice, StepInput, StepOutcome } from '../surfaces/adapter.ts';
 import type { FaultConfig } from '../surfaces/faults.ts';
+import type { Schedule } from '../surfaces/schedule.ts';
 import type { KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { ApiSessionState } from './api-state.ts';
@@ -28,6 +29,29 @@ export interface SessionBase {
   toolDescriptions?: Record<string, string>;
   createdAt: string;
   expiresAt: string;
+}
+
+/** One surface, or a schedule with every surface it names (the surfaces of either backend). */
+export type ServerOf<S> =
+  | { kind: 'surface'; surface: S }
+  | { kind: 'schedule'; schedule: Schedule; surfaces: Record<string, S> };
+
+/**
+ * The surface a server speaks at `now` and when that will next change (for MCP list_changed), with the schedule
+ * resolution of its backend's surfaces.
+ */
+export function surfaceInForce<S>(
+  server: ServerOf<S>,
+  resolve: (
+    schedule: Schedule,
+    surfaces: Record<string, S>,
+    now: Date,
+  ) => { current: S; nextChangeAt: Date | null },
+  now: Date,
+): { surface: S; nextChangeAt: Date | null } {
+  if (server.kind === 'surface') return { surface: server.surface, nextChangeAt: null };
+  const resolved = resolve(server.schedule, server.surfaces, now);
+  return { surface: resolved.current, nextChangeAt: resolved.nextChangeAt };
 }
 
 /** An HTTP request to the session's API at the surface's own paths (`/v1/sessions/{id}/http/<path>`). */

@@ -9,26 +9,25 @@
 import { type StepInput, stepSurface } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
-import { resolveSchedule, type Schedule } from '../surfaces/schedule.ts';
+import { resolveSchedule } from '../surfaces/schedule.ts';
 import { plainJson } from '../util/python-format.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
 import {
   closeStep,
+  type ServerOf,
   type SessionBase,
   SessionFinishedError,
   type SessionProgress,
   type SessionStepResult,
   type StepVia,
   sessionNow,
+  surfaceInForce,
   type TranscriptEntry,
 } from './episode.ts';
 
-export type ServerSpec =
-  | { kind: 'surface'; surface: Surface }
-  /** A schedule with every surface it names. */
-  | { kind: 'schedule'; schedule: Schedule; surfaces: Record<string, Surface> };
+export type ServerSpec = ServerOf<Surface>;
 
 export interface SessionTask {
   id: string;
@@ -52,9 +51,7 @@ export function serverSurfaceAt(
   server: ServerSpec,
   now: Date,
 ): { surface: Surface; nextChangeAt: Date | null } {
-  if (server.kind === 'surface') return { surface: server.surface, nextChangeAt: null };
-  const resolved = resolveSchedule(server.schedule, server.surfaces, now);
-  return { surface: resolved.current, nextChangeAt: resolved.nextChangeAt };
+  return surfaceInForce(server, resolveSchedule, now);
 }
 
 /** The tool list the agent's prompt shows (its prompt surface plus the UpdateTool lines of its path). */

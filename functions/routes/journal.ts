@@ -5,8 +5,8 @@ import { component, routeModule } from '../http/openapi.ts';
 
 const Filter = z.object({
   session: z.string().max(100).optional(),
-  surface: z.string().max(64).optional(),
-  via: z.enum(['react', 'action', 'rest', 'mcp']).optional(),
+  surface: z.string().max(100).optional(),
+  via: z.enum(['react', 'action', 'rest', 'mcp', 'http']).optional(),
   outcome: z.enum(['ok', 'error', 'finished', 'rejected', 'fault']).optional(),
 });
 

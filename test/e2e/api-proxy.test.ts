@@ -185,7 +185,7 @@ describe('an imported API in proxy mode', () => {
 
     const { body: transcript } = await api<Record<string, unknown>>(`/v1/sessions/${session.id}`);
     const { body: journal } = await api<unknown>(
-      `/v1/admin/journal?sessionId=${session.id}`,
+      `/v1/admin/journal?session=${session.id}`,
       {},
       200,
       adminKey,

@@ -274,6 +274,62 @@ describe('API sessions', () => {
     expect(inB).not.toContain('Auditors');
   });
 
+  it('answers a JSON body that breaks its schema with a 400 naming the field', async () => {
+    const auth0 = (JSON.parse(toolAlpacaText) as { Name: string; Documentation: string }[]).find(
+      (e) => e.Name === 'Auth0',
+    );
+    const api = await json<{ id: string }>(await post('/v1/apis', { document: auth0?.Documentation }), 201);
+    const s = await json<{ id: string }>(await post('/v1/sessions', { api: api.id }), 201);
+    const wrongType = await expectProblem(
+      await post(`/v1/sessions/${s.id}/http/createRole?accessToken=t`, { roleName: 42 }),
+      400,
+      'validation-error',
+    );
+    expect((wrongType.errors as { field: string; in: string }[])[0]).toMatchObject({
+      field: 'roleName',
+      in: 'body',
+    });
+    const missing = await expectProblem(
+      await post(`/v1/sessions/${s.id}/http/createRole?accessToken=t`, {}),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(missing.errors)).toContain('roleName');
+    const notJson = await send(`/v1/sessions/${s.id}/http/createRole?accessToken=t`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'roleName=x',
+    });
+    const problem = await expectProblem(notJson, 415, 'unsupported-media-type');
+    expect(String(problem.detail)).toContain('application/json');
+  });
+
+  it('counts every call against the step budget, journals the status sent, and injects the faults asked for', async () => {
+    const s = await json<{ id: string }>(await post('/v1/sessions', { api: tmdb, stepBudget: 2 }), 201);
+    expect((await send(`/v1/sessions/${s.id}/http/movie/1`)).status).toBe(200);
+    const last = await send(`/v1/sessions/${s.id}/http/movie/99999999`);
+    expect(last.status).toBe(404);
+    expect(last.headers.get('tooldrift-done')).toBe('true');
+    await last.body?.cancel();
+    await expectProblem(await send(`/v1/sessions/${s.id}/http/movie/1`), 409, 'conflict');
+    const journal = await json<{ items: { httpStatus: number; via: string; surfaceId: string }[] }>(
+      await send(`/v1/admin/journal?session=${s.id}&via=http`, { key: 'test-admin-key' }),
+    );
+    expect(journal.items.map((e) => e.httpStatus).sort()).toEqual([200, 404]);
+    expect(journal.items.every((e) => e.via === 'http' && e.surfaceId === tmdb)).toBe(true);
+
+    const faulty = await json<{ id: string }>(
+      await post('/v1/sessions', {
+        api: tmdb,
+        faults: { surface: { serverError: { rate: 1, status: 503 } } },
+      }),
+      201,
+    );
+    const failed = await send(`/v1/sessions/${faulty.id}/http/movie/1`);
+    expect(failed.status).toBe(503);
+    await failed.body?.cancel();
+  });
+
   it("answers a function catalog's tools (STE's API descriptions) through the same mock", async () => {
     const api = await json<{
       id: string;

@@ -197,6 +197,26 @@ export function pagingParams(op: ApiOperation): string[] {
   return [p.cursorParam, ...(p.sizeParam ? [p.sizeParam] : [])];
 }
 
+/** A search over `resource`: its query parameter, and as filters the other parameters `filterable` keeps. */
+function searchRole(
+  op: ApiOperation,
+  resource: string,
+  itemsKey: string | null,
+  filterable: (p: ApiOperation['params'][number]) => boolean,
+): OpRole {
+  const query = queryParamOf(op);
+  return {
+    kind: 'search',
+    resource,
+    scope: null,
+    itemsKey: itemsKey ?? '',
+    ...(query ? { query } : {}),
+    filters: op.params
+      .filter((p) => p.name !== query && filterable(p) && !pagingParams(op).includes(p.name))
+      .map((p) => p.name),
+  };
+}
+
 function queryParamOf(op: ApiOperation): string | undefined {
   const names = op.params.filter((p) => p.in !== 'path' && p.in !== 'header').map((p) => p.name);
   return QUERY_PARAMS.find((q) => names.includes(q)) ?? names.find((n) => /query|search|keyword/i.test(n));
@@ -241,19 +261,7 @@ function roleOfRpc(op: ApiOperation): OpRole | null {
   const { verb, noun } = vn;
   const method = op.method ?? 'post';
   const itemsKey = itemsKeyOf(op);
-  if (SEARCH_VERBS.has(verb)) {
-    const query = queryParamOf(op);
-    return {
-      kind: 'search',
-      resource: noun,
-      scope: null,
-      itemsKey: itemsKey ?? '',
-      ...(query ? { query } : {}),
-      filters: op.params
-        .filter((p) => p.name !== query && p.in !== 'path' && !pagingParams(op).includes(p.name))
-        .map((p) => p.name),
-    };
-  }
+  if (SEARCH_VERBS.has(verb)) return searchRole(op, noun, itemsKey, (p) => p.in !== 'path');
   if (LIST_VERBS.has(verb) || (READ_VERBS.has(verb) && itemsKey !== null && !idParamFor(op, noun))) {
     return { kind: 'list', resource: noun, scope: null, itemsKey: itemsKey ?? '' };
   }
@@ -296,19 +304,7 @@ function roleOfRest(op: ApiOperation): OpRole | null {
   const nouns = segs.filter((s) => !SEARCH_VERBS.has(s.toLowerCase()) && !/^v\d+$/i.test(s));
   const noun = resourceName(words(nouns[0] ?? segs[0] ?? op.name));
   const isSearch = segs.some((s) => SEARCH_VERBS.has(s.toLowerCase()));
-  if (method === 'get' && isSearch) {
-    const query = queryParamOf(op);
-    return {
-      kind: 'search',
-      resource: noun,
-      scope: null,
-      itemsKey: itemsKey ?? '',
-      ...(query ? { query } : {}),
-      filters: op.params
-        .filter((p) => p.name !== query && p.in === 'query' && !pagingParams(op).includes(p.name))
-        .map((p) => p.name),
-    };
-  }
+  if (method === 'get' && isSearch) return searchRole(op, noun, itemsKey, (p) => p.in === 'query');
   if (method === 'get' && itemsKey !== null) return { kind: 'list', resource: noun, scope: null, itemsKey };
   if (method === 'get') return { kind: 'read', resource: noun, key: null };
   if (method === 'post' && segs.length === 1) return { kind: 'create', resource: noun, scope: null };
