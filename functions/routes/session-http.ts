@@ -163,16 +163,6 @@ export function registerSessionHttpRoutes(app: OpenAPIHono<AppEnv>): void {
     app.openAPIRegistry.registerPath(httpRoute(method));
   }
   const { middleware } = keyed('user');
-  app.on(
-    ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    '/v1/sessions/:id/http/*',
-    ...middleware,
-    handle,
-  );
-  app.on(
-    ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    '/v1/sessions/:id/http',
-    ...middleware,
-    handle,
-  );
+  // Hono answers HEAD with the GET route; `*` is the API path of any depth (documented as `{path}`).
+  app.on(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], '/v1/sessions/:id/http/*', ...middleware, handle);
 }

@@ -14,7 +14,7 @@ import type { ApiSurface } from '../../core/apis/surface/model.ts';
 import { translateBaseCall } from '../../core/apis/surface/translate.ts';
 import type { ApiCatalog } from '../../core/apis/types.ts';
 import restbenchText from '../../data/apis/restbench-tmdb/restgpt/datasets/tmdb.json?raw';
-import tmdbText from '../../data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json?raw';
+import { tmdbText } from './api-data.ts';
 import { importTmdb, json, post, send } from './api-helpers.ts';
 import { ADMIN_KEY, expectProblem, USER_KEY } from './helpers.ts';
 

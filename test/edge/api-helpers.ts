@@ -1,6 +1,6 @@
 /** Helpers of the imported-API tests (apis.test.ts, api-drift.test.ts). */
 import { exports } from 'cloudflare:workers';
-import tmdbText from '../../data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json?raw';
+import { tmdbText } from './api-data.ts';
 import { USER_KEY } from './helpers.ts';
 
 const BASE = 'https://tooldrift.test';

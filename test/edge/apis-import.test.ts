@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importApi, validateOpenApiDocument } from '../../core/apis/import/index.ts';
 import { validateJson } from '../../core/apis/validate.ts';
-import tmdbText from '../../data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json?raw';
+import { tmdbText } from './api-data.ts';
 
 // Importing an API inside workerd (issue 22 §2): the OpenAPI libraries and the JSON Schema validator must run
 // where `eval` and `new Function` do not (Swagger 2.0 conversion, YAML and catalogs run the same code in Node:
