@@ -121,8 +121,13 @@ export function namesResource<T extends z.ZodType>(field: T, resource: string): 
   return field;
 }
 
-/** Whether an object body has a field (optional, defaulted or nullable) marked by `namesResource`. */
+/**
+ * Whether an object body — or any member of a union of them (POST /v1/sessions: a kernel or an API session) — has a
+ * field (optional, defaulted or nullable) marked by `namesResource`.
+ */
 function namesAResource(body: unknown): boolean {
+  const options = (body as { options?: unknown[] }).options;
+  if (Array.isArray(options)) return options.some(namesAResource);
   const shape = (body as { shape?: Record<string, z.ZodType> }).shape ?? {};
   return Object.values(shape).some((field) => {
     let inner: z.ZodType | undefined = field;

@@ -10,3 +10,9 @@ declare module '*?raw' {
   const text: string;
   export default text;
 }
+
+/** A JSON file's text without indentation (vitest.config.ts, `compactJson`). */
+declare module '*.json?compact' {
+  const text: string;
+  export default text;
+}
