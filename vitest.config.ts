@@ -1,5 +1,5 @@
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { readFileSync } from 'node:fs';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { copyModelAssets } from './scripts/lib/model-assets.ts';
