@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
-import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { copyModelAssets } from './scripts/lib/model-assets.ts';
 
@@ -25,7 +24,6 @@ export default defineConfig({
       },
       {
         plugins: [
-          compactJson(),
           cloudflareTest(async () => {
             copyModelAssets(); // the USE lite weights, read through the ASSETS binding (test/edge/use-encoder.test.ts)
             const migrations = await readD1Migrations('db/migrations');
@@ -34,6 +32,10 @@ export default defineConfig({
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
+                  // The benchmark documents the API tests import (test/edge/api-data.ts), as text bindings: as
+                  // modules they travel over the WebSocket that feeds workerd its modules, whose messages are limited
+                  // to 1 MiB, and full runs crashed with "Message is too large" once they were in the module graph.
+                  ...apiDocumentBindings(),
                   API_KEYS:
                     'test-user-key,test-ratelimit-key,test-queue-key,fuzz-1,fuzz-2,fuzz-3,fuzz-4,fuzz-5,fuzz-6,fuzz-7,fuzz-8',
                   ADMIN_API_KEYS: 'test-admin-key',
@@ -69,28 +71,12 @@ export default defineConfig({
   },
 });
 
-/**
- * `import text from './doc.json?compact'` gives the document's text without its indentation. Modules reach workerd
- * over a WebSocket whose messages are limited to 1 MiB; TMDB's description is 1.31 MB as written (3.4 MB as Vite's
- * JSON module, a named export per key) and 0.67 MB compact (test/edge/api-data.ts). Vite has no option for it.
- */
-function compactJson(): Plugin {
-  const prefix = '\0compact-json:';
+/** The API documents of the workerd tests, read here in Node (test/edge/api-data.ts). */
+function apiDocumentBindings(): Record<string, string> {
+  const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
   return {
-    name: 'tooldrift:compact-json',
-    enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!source.endsWith('.json?compact')) return null;
-      const resolved = await this.resolve(source.slice(0, -'?compact'.length), importer, { skipSelf: true });
-      // The id ends in .js so Vite's JSON plugin leaves the generated module alone.
-      return resolved ? `${prefix}${resolved.id}.js` : null;
-    },
-    load(id) {
-      if (!id.startsWith(prefix)) return null;
-      const path = id.slice(prefix.length, -'.js'.length);
-      const text = JSON.stringify(JSON.parse(readFileSync(path, 'utf8')));
-      // No source map: one mapping per token of a 0.67 MB string would triple the module again.
-      return { code: `export default ${JSON.stringify(text)};`, map: { mappings: '' } };
-    },
+    TEST_TMDB_OAS: read('./data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json'),
+    TEST_STE_CATALOG: read('./data/apis/ste/tool_metadata/API_descriptions.json'),
+    TEST_TOOLALPACA: read('./data/apis/toolalpaca/eval_simulated.json'),
   };
 }

@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateOpenApiDocument } from '../../core/apis/import/index.ts';
 import restbenchText from '../../data/apis/restbench-tmdb/restgpt/datasets/tmdb.json?raw';
-import steText from '../../data/apis/ste/tool_metadata/API_descriptions.json?raw';
-import toolAlpacaText from '../../data/apis/toolalpaca/eval_simulated.json?raw';
 import yamlText from '../fixtures/apis/library.openapi.yaml?raw';
-import { tmdbText } from './api-data.ts';
+import { steText, tmdbText, toolAlpacaText } from './api-data.ts';
 import { importTmdb, json, post, send } from './api-helpers.ts';
 import { expectProblem } from './helpers.ts';
 
