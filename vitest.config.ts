@@ -52,6 +52,11 @@ export default defineConfig({
         test: {
           name: 'edge',
           include: ['test/edge/**/*.test.ts'],
+          // No on-disk module cache for workerd: with it, a fresh worker asks for its file's whole import graph in
+          // one `fetchWarmModules` reply, which the pool inlines into one WebSocket message; workerd accepts at
+          // most 1 MiB per message, and once the worker's graph outgrew that, full runs crashed ("Message is too
+          // large", 1009). Without it, modules come one message each.
+          fsModuleCache: false,
           setupFiles: ['test/edge/apply-migrations.ts'],
           testTimeout: 60_000,
         },
