@@ -3,7 +3,10 @@
  * manifest:
  *
  *   npx tsx gpu-jobs/export.ts --url http://localhost:8787 --key dev-user-key --out runs/x
- *     [--exploration ID] [--surface S] [--dataset D] [--max-length 1024]
+ *     [--exploration ID] [--surface S] [--dataset D] [--max-length N]
+ *
+ * The lengths are estimated against `--max-length`, by default the training recipe's max length
+ * (recipes/settings.ts, 4096; validate.ts DEFAULT_MAX_LENGTH).
  *
  * Files: `sft.jsonl`, `dpo.jsonl` (streamed to disk as served, through a `.part` file renamed on success, never
  * held in memory) and `manifest.json` (per file: source URL, bytes, sha256, validation summary; the filters; the

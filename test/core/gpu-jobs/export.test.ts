@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportUrl, type Manifest, main, publicBaseUrl } from '../../../gpu-jobs/export.ts';
+import { SEED_SETTINGS } from '../../../gpu-jobs/recipes/settings.ts';
 import type { Io } from '../../../gpu-jobs/validate.ts';
 import { exportFixture, jsonl } from './fixtures.ts';
 
@@ -167,7 +168,8 @@ describe('export.ts', () => {
         valid: sftLines.length,
         defects: 0,
         duplicates: 0,
-        maxLength: 1024,
+        // One source of truth (issue 25 item 11): the training recipe's max length, not a separate 1024.
+        maxLength: SEED_SETTINGS.maxLength,
       },
     });
     expect(manifest.files.dpo).toMatchObject({
@@ -175,7 +177,8 @@ describe('export.ts', () => {
       sha256: sha256(bodies.dpo),
       records: dpoLines.length,
     });
-    expect(manifest.files.sft.validation.overLength).toBe(sftLines.length);
+    // Measured against the recipe's 4096, every record of the fixture fits: no truncation warning.
+    expect(manifest.files.sft.validation.overLength).toBe(0);
     // Per SFT record: steps, deprecation errors met and repeats, as the served meta says.
     expect(manifest.files.sft.selection).toHaveLength(sftLines.length);
     manifest.files.sft.selection?.forEach((sel, i) => {
@@ -185,7 +188,7 @@ describe('export.ts', () => {
     });
     expect(manifest.files.dpo.selection).toBeUndefined();
     expect(manifest.tokenEstimator).toContain('ceil(utf8Bytes/3)');
-    expect(io.stdout.join('\n')).toContain('estimated over max length 1024 tokens');
+    expect(io.stdout.join('\n')).not.toContain('estimated over max length');
 
     expect(allText(out)).not.toContain(KEY);
     expect(io.all()).not.toContain(KEY);
