@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import type { AidSlot } from '../aids/index.ts';
 import { type AnswerRule, answerLeaf } from '../search/answer.ts';
-import { DEPTH_PRESETS, depthFor, type SearchConfigInput } from '../search/config.ts';
+import { DEPTH_PRESETS, depthFor, ROLLOUT_RULES, type SearchConfigInput } from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
 import { node, pathTo, solutions } from '../search/tree.ts';
 import { defineMethod, memoryText, outcomeLabel } from './method.ts';
@@ -36,6 +36,8 @@ export const MctsBudgetSchema = z.strictObject({
   depthPreset: z.enum(DEPTH_PRESETS).default('paper'),
   /** tooldrift's explicit reflection prompt on error states (off: ToolEvo reflects in its next Thought). */
   reflectionPrompt: z.boolean().default(false),
+  /** `all`: every new child is rolled out (the authors' code); `one`: one at random (Algorithm 1). */
+  rollout: z.enum(ROLLOUT_RULES).default('all'),
 });
 
 /** No model-call cap: the search is bounded by its simulations and depth only. */
@@ -76,6 +78,7 @@ function searchMethod<Id extends string>(
           k: budget.k,
           ...depth,
           reflectionPrompt: budget.reflectionPrompt,
+          rollout: budget.rollout,
           ...ablation,
           maxModelCalls: budget.maxModelCalls ?? input.limits.maxModelCalls ?? NO_CAP,
           ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),

@@ -18,6 +18,9 @@
  * - `fewShots: 'per-call'` — as in the original, every generation call shows one UpdateTool example and two
  *   examples of the task's dataset, drawn with a stream seeded by the tree's seed and the expanded state
  *   (spec §5.1); `'fixed'` shows tooldrift's three fixed examples.
+ * - `rollout: 'all'` — the authors' code (spec §8.2) rolls out and back-propagates every new child of an expansion;
+ *   ToolEVO Algorithm 1 simulates from one randomly chosen new child (`'one'`, the paper's variant: the other new
+ *   children stay at N = 0 until selection reaches them). mcts.ts applies the choice to cached children too.
  * - `reflectionPrompt: false` — the original has no separate reflection prompt: reflection is the next
  *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
  *   "Reflection:" prompt on error states.
@@ -49,6 +52,7 @@ export const PRIOR_MODES = ['raw', 'normalised'] as const;
 export type PriorMode = (typeof PRIOR_MODES)[number];
 export const EMPTY_CANDIDATE_RULES = ['any', 'all'] as const;
 export const DEPTH_PRESETS = ['paper', 'toolevo-code'] as const;
+export const ROLLOUT_RULES = ['all', 'one'] as const;
 export type DepthPreset = (typeof DEPTH_PRESETS)[number];
 
 /**
@@ -109,6 +113,8 @@ export const SearchConfigSchema = z
     selfReflection: z.boolean().default(true),
     toolUpdate: z.boolean().default(true),
     cachedRollout: z.boolean().default(true),
+    /** `all` (the authors' code): every new child is rolled out; `one` (Algorithm 1): one chosen at random. */
+    rollout: z.enum(ROLLOUT_RULES).default('all'),
     /** Every random choice and every model-call seed derive from it. */
     seed: z.string().default('0'),
   })

@@ -5,6 +5,10 @@
  * rollout, take those children → evaluate every new child (its reward, or a rollout to a terminal state,
  * rollout.ts) → back-propagate each child's value to the root (eq. 4).
  *
+ * Which new children are evaluated (`rollout`, config.ts): every one by default, as the authors' code does;
+ * Algorithm 1 itself simulates from one new child chosen uniformly at random (`rollout: 'one'`, drawn from the
+ * iteration's stream), leaving its siblings at N = 0 for selection to reach later.
+ *
  * Eq. 4 (back-propagation, no discount): for the evaluated child c and each ancestor s of c up to the root,
  *   N(s) ← N(s) + 1,   W(s) ← W(s) + v,   Q(s) = W(s) / N(s).
  * Nodes below c on the rollout path are not updated (they stay at N = 0, cached).
@@ -101,6 +105,12 @@ export function backpropagate(ctx: IterationContext, id: number, v: number): voi
   }
 }
 
+/** Evaluates and back-propagates the new children of `parent`: all of them, or one at random (`rollout`). */
+async function evaluateChildren(ctx: IterationContext, parent: SearchNode): Promise<void> {
+  const ids = ctx.tree.config.rollout === 'one' ? [ctx.rng.pick(parent.children)] : parent.children;
+  for (const id of ids) backpropagate(ctx, id, await evaluate(ctx, id));
+}
+
 async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Promise<void> {
   const ctx: IterationContext = {
     tree,
@@ -115,11 +125,10 @@ async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Prom
   });
   if (selection.kind === 'leaf') {
     const leaf = node(tree, selection.id);
-    if (await expandInTree(ctx, leaf)) {
-      for (const id of leaf.children) backpropagate(ctx, id, await evaluate(ctx, id));
-    } else backpropagate(ctx, leaf.id, -1);
+    if (await expandInTree(ctx, leaf)) await evaluateChildren(ctx, leaf);
+    else backpropagate(ctx, leaf.id, -1);
   } else if (selection.kind === 'cached') {
-    for (const id of node(tree, selection.id).children) backpropagate(ctx, id, await evaluate(ctx, id));
+    await evaluateChildren(ctx, node(tree, selection.id));
   }
   tree.iteration += 1;
 }

@@ -4,7 +4,7 @@
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { z } from '@hono/zod-openapi';
-import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES } from '../../core/search/config.ts';
+import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES, ROLLOUT_RULES } from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
@@ -79,6 +79,10 @@ const SearchSettings = requestBody('SearchSettings', {
     .default(true)
     .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
   cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
+  rollout: z.enum(ROLLOUT_RULES).default('all').openapi({
+    description:
+      "'all': every new child of an expansion is rolled out (the authors' code); 'one': one new child chosen at random (ToolEVO Algorithm 1).",
+  }),
 });
 
 const TaskFilter = z
