@@ -177,6 +177,12 @@ async function download(
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
   const file = createWriteStream(part);
+  // A write that fails (disk full), or one still pending when a broken download destroys the stream, reports here
+  // instead of as an uncaught stream error.
+  let writeError: Error | null = null;
+  file.on('error', (error) => {
+    writeError ??= error;
+  });
   const hash = createHash('sha256');
   const validator = new JsonlValidator(kind, { maxLength: options.maxLength });
   const decoder = new TextDecoder();
@@ -197,7 +203,12 @@ async function download(
       if (done) break;
       bytes += value.byteLength;
       hash.update(value);
-      if (!file.write(value)) await new Promise<void>((r) => file.once('drain', () => r()));
+      if (writeError) throw writeError;
+      if (!file.write(value))
+        await new Promise<void>((r) => {
+          file.once('drain', () => r());
+          file.once('error', () => r());
+        });
       rest += decoder.decode(value, { stream: true });
       let nl = rest.indexOf('\n');
       while (nl >= 0) {
