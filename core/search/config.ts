@@ -21,6 +21,8 @@
  * - `rollout: 'all'` — the authors' code (spec §8.2) rolls out and back-propagates every new child of an expansion;
  *   ToolEVO Algorithm 1 simulates from one randomly chosen new child (`'one'`, the paper's variant: the other new
  *   children stay at N = 0 until selection reaches them). mcts.ts applies the choice to cached children too.
+ * - `driftHint: false` — ToolEvo's prompts give no hint that tools drift (App. B.1): guideline 4 is the UpdateTool
+ *   rule alone. `true` is tooldrift's earlier guideline (tools change; use the tool a deprecation names).
  * - `reflectionPrompt: false` — the original has no separate reflection prompt: reflection is the next
  *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
  *   "Reflection:" prompt on error states.
@@ -30,8 +32,8 @@
  *   paper's value; the code's per-dataset table is the `toolevo-code` depth preset).
  * - Without log-probabilities (providers that give none) raw priors are 1 for every candidate.
  * - The options listed above (`depthRule: 'tooldrift'`, `priors: 'normalised'`, `emptyCandidates: 'all'`,
- *   `promptWordLimit: 0`, `reflectionPrompt: true`; all together `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's
- *   variants, off by default.
+ *   `promptWordLimit: 0`, `reflectionPrompt: true`, `fewShots: 'fixed'`, `driftHint: true`; all together
+ *   `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's variants, off by default.
  * - `selfReflection: false` (the ablation) needs `reflectionPrompt`: it keeps the reflection prompt on
  *   deprecation errors and removes it on invocation errors, the paper's definition of "w/o self-reflection";
  *   without the explicit prompt there is no separate reflection to remove (the original reflects in its next
@@ -101,6 +103,8 @@ export const SearchConfigSchema = z
     reflectionPrompt: z.boolean().default(false),
     /** `per-call`: ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the dataset); `fixed`. */
     fewShots: z.enum(['per-call', 'fixed']).default('per-call'),
+    /** tooldrift's hint that tools drift in guideline 4 (off: ToolEvo's prompt gives none, App. B.1). */
+    driftHint: z.boolean().default(false),
     /** Simulations M (iterations of select → expand → evaluate → back-propagate). */
     simulations: z.number().int().min(1).default(12),
     /** `max_load_db`: a path whose load counter exceeds it ends with −1. */
@@ -135,6 +139,7 @@ export const TOOLDRIFT_SEARCH_VARIANT = {
   frequencyPenalty: 0,
   reflectionPrompt: true,
   fewShots: 'fixed',
+  driftHint: true,
 } as const satisfies Partial<SearchConfigInput>;
 
 export type SearchConfig = z.output<typeof SearchConfigSchema>;

@@ -142,6 +142,7 @@ export async function expandState(
     ...(config.fewShots === 'per-call'
       ? { fewShots: { dataset: tree.task.dataset, seed: `${config.seed}/${key}` } }
       : {}),
+    ...(config.driftHint ? { driftHint: true } : {}),
     ...(env.demonstrations ? { demonstrations: env.demonstrations } : {}),
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)

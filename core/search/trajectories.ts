@@ -275,32 +275,27 @@ export interface SftRecord {
   messages: ChatMessage[];
 }
 
-/** The observation turn of a multi-turn record. */
-export function observationTurn(observation: string): ChatMessage {
-  return { role: 'user', content: `Observation: ${observation}` };
-}
-
 export function sftRecord(
-  trajectory: Pick<Trajectory, 'steps'>,
+  trajectory: { steps: readonly TrajectoryStep[] },
   task: { question: string },
   options: RecordOptions = {},
 ): SftRecord {
-  const head: ChatMessage[] =
-    options.systemPrompt === 'agent-head'
-      ? trainingPrompt(task.question, options)
-      : (renderPrompt('toolevo/sft', {
-          question: task.question,
-          docs: options.docsSurface ?? PC_SURFACE,
-        }) as ChatMessage[]);
-  if (options.format === 'single-turn')
-    return { messages: [...head, { role: 'assistant', content: trajectoryText(trajectory.steps) }] };
-  const turns: ChatMessage[] = [];
-  trajectory.steps.forEach((step, i) => {
-    turns.push({ role: 'assistant', content: step.text });
-    // The last step's observation is the environment's verdict on the Finish: not part of the conversation.
-    if (i < trajectory.steps.length - 1) turns.push(observationTurn(step.observation));
-  });
-  return { messages: [...head, ...turns] };
+  const docs = options.docsSurface ?? PC_SURFACE;
+  const steps = trajectory.steps;
+  const system =
+    options.systemPrompt === 'agent-head' ? trainingPrompt(task.question, options)[0] : undefined;
+  if (options.format === 'single-turn') {
+    const [sft, user] = renderPrompt('toolevo/sft', { question: task.question, docs }) as ChatMessage[];
+    const head = [system ?? (sft as ChatMessage), user as ChatMessage];
+    return { messages: [...head, { role: 'assistant', content: trajectoryText(steps) }] };
+  }
+  // The SFT prompt over the steps before the last, then the last step (the Finish) as the final assistant turn:
+  // exactly what the ReAct methods send with `prompt: "sft"` before that step. The Finish's observation is the
+  // environment's verdict: not part of the conversation.
+  const messages = renderPrompt('toolevo/sft', { question: task.question, docs, steps: steps.slice(0, -1) });
+  if (system) messages[0] = system;
+  const last = steps.at(-1);
+  return { messages: last ? [...messages, { role: 'assistant', content: last.text }] : messages };
 }
 
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */

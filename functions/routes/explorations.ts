@@ -63,6 +63,10 @@ const SearchSettings = requestBody('SearchSettings', {
     description:
       "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
   }),
+  driftHint: z.boolean().default(false).openapi({
+    description:
+      "tooldrift option: a hint that tools drift in the prompt's guidelines (off: ToolEvo's prompt gives none).",
+  }),
   simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
   cPuct: z.number().min(0).max(100).default(1.25),
   temperature: z.number().min(0).max(2).default(0.5),

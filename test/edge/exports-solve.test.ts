@@ -320,6 +320,28 @@ describe('trajectories, exports and solve', () => {
     expect(body.usage.modelCalls).toBe(body.trajectory.steps.length);
   });
 
+  it('solves with the SFT prompt (prompt: "sft") and refuses it for a search mode, naming the field', async () => {
+    const easy = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
+    const res = await call(
+      '/v1/solve',
+      json({ taskId: easy.id, mode: 'greedy', prompt: 'sft', model: { provider: 'sim' } }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveReply;
+    expect(body).toMatchObject({ correct: true, ending: 'finish', mode: 'greedy' });
+    const refused = await expectProblem(
+      await call('/v1/solve', json({ taskId: easy.id, mode: 'mcts', prompt: 'sft' })),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(refused)).toContain('/prompt');
+    await expectProblem(
+      await call('/v1/solve', json({ taskId: easy.id, prompt: 'chat' })),
+      400,
+      'validation-error',
+    );
+  });
+
   it('solves a coffee task with a small MCTS on a drifted surface', async () => {
     const res = await call(
       '/v1/solve',
