@@ -64,8 +64,9 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --name NAME             a label for the evaluation
   --methods LIST          ${METHOD_IDS.join(',')} (default greedy;
                           \`tooldrift methods\` describes them; mcts-oracle is an upper bound)
-  --table5                the Table 5 ablation suite: mcts and its three ablations, with the reflection
-                          prompt on (w/o self-reflection removes it on invocation errors only)
+  --table5                the Table 5 ablation suite: mcts and its three ablations (w/o self-reflection
+                          removes reflection on invocation errors only; add --reflection-prompt for
+                          tooldrift's explicit reflection prompt)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
   --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven), or
@@ -184,11 +185,7 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   };
   if (setFlags(mcts, values, mctsNumbers, flagValue)) mctsSet = true;
   if (setFlags(mcts, values, { depthPreset: 'mcts-depth-preset' })) mctsSet = true;
-  if (values.table5 === true) {
-    if (suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
-    if (mcts.reflectionPrompt === undefined) mcts.reflectionPrompt = true;
-    mctsSet = true;
-  }
+  if (values.table5 === true && suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
   if (values['reflection-prompt'] === true) {
     mcts.reflectionPrompt = true;
     mctsSet = true;

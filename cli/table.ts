@@ -228,7 +228,7 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
 /**
  * What the numbers are: `mcts-oracle` rows are upper bounds (the answer is picked with the gold verdicts), every
  * number measured with the simulator describes the simulator, and ablation rows measured with it describe how the
- * simulator reacts (it responds to the reflection text), not the method.
+ * simulator reacts (it reads what its prompt shows), not the method.
  */
 export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
   const methods = new Set(e.table.map((r) => r.method));
@@ -243,7 +243,7 @@ export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
     notes.push('Simulator behaviour: every rate was measured with the simulated policy, not a model.');
     if ([...methods].some((m) => ABLATION_METHODS.includes(m as EvalMethod)))
       notes.push(
-        'Ablation rows describe how the simulator reacts (it responds to the reflection text), not evidence for the method.',
+        'Ablation rows describe how the simulator reacts (it reads the error messages and UpdateTool lines its prompt shows), not evidence for the method.',
       );
   }
   return notes.length === 0 ? [] : ['\n', ...notes.map((n) => `${n}\n`)];

@@ -11,7 +11,7 @@
  * Search methods (core/methods/mcts.ts): `mcts` answers without gold (the most visited Finish, ties by Q);
  * `mcts-oracle` is the same search answered by the first Finish judged correct — an upper bound, labelled so
  * wherever it is shown; the Table 5 ablations `mcts-no-reflection` (w/o self-reflection as the paper defines it:
- * no reflection on invocation errors, kept on deprecation errors — needs `reflectionPrompt`),
+ * no reflection on invocation errors, kept on deprecation errors; core/search/expand.ts),
  * `mcts-no-tool-update` and `mcts-no-cached-rollout`. `TABLE5_METHODS` is the Table-5-shaped suite. Their
  * settings follow the paper by default (core/search/config.ts); `depthPreset: 'toolevo-code'` takes the authors'
  * per-dataset depth table, `reflectionPrompt` tooldrift's explicit reflection prompt, and `maxModelCalls` an

@@ -6,8 +6,11 @@
  * - `mcts-oracle`: the same search, answered by the first Finish judged correct when there is one — an upper
  *   bound, labelled so wherever it is shown (evaluations seed it as `mcts`, so the two rows share their trees);
  * - `mcts-no-reflection` (w/o self-reflection as the paper defines it: the reflection prompt is removed on
- *   invocation errors and kept on deprecation errors; it needs `reflectionPrompt`), `mcts-no-tool-update`
- *   (UpdateTool adds nothing to the tool list), `mcts-no-cached-rollout` (rollout states are thrown away).
+ *   invocation errors and kept on deprecation errors: under the defaults the invocation errors' messages are
+ *   hidden from the prompt, tooldrift's reading; with `reflectionPrompt` the reflection prompt is kept on
+ *   deprecation errors only), `mcts-no-tool-update` (no UpdateTool in the prompt's tool list, guidelines and
+ *   examples, nor on the server), `mcts-no-cached-rollout` (rollout states are thrown away). See
+ *   core/search/expand.ts.
  *
  * Options are the search budget plus `depthPreset` (the paper's T, or the authors' per-dataset table),
  * `reflectionPrompt` (tooldrift's explicit reflection prompt, off by default) and `maxModelCalls` (an explicit
@@ -162,7 +165,7 @@ export const mctsOracle = searchMethod(
 
 export const mctsNoReflection = searchMethod(
   'mcts-no-reflection',
-  'Table 5 ablation of mcts: w/o self-reflection (no reflection prompt on invocation errors; needs reflectionPrompt).',
+  'Table 5 ablation of mcts: w/o self-reflection (no reflection on invocation errors, kept on deprecation errors).',
   'visits',
   { selfReflection: false },
   TABLE5_AIDS,
@@ -170,7 +173,7 @@ export const mctsNoReflection = searchMethod(
 
 export const mctsNoToolUpdate = searchMethod(
   'mcts-no-tool-update',
-  'Table 5 ablation of mcts: w/o tool update (UpdateTool adds nothing to the tool list).',
+  'Table 5 ablation of mcts: w/o tool update (no UpdateTool in the prompt, its guideline and example, nor on the server).',
   'visits',
   { toolUpdate: false },
   TABLE5_AIDS,

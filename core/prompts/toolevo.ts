@@ -115,6 +115,11 @@ export interface AgentPromptInput {
   /** tooldrift's drift hint in guideline 4 (off: ToolEvo's guideline, no hint of drift, App. B.1). */
   driftHint?: boolean;
   /**
+   * false: Table 5's "w/o tool update" — the prompt neither lists UpdateTool nor gives its guideline or its
+   * example (spec §10: no summary and no update of P_c). Default true.
+   */
+  toolUpdate?: boolean;
+  /**
    * STE demonstrations (the demonstrations aid): retrieved exemplars placed after the worked examples and
    * before the turn marker (`ste/demonstrations` layout). Absent or empty → the prompt is unchanged.
    */
@@ -122,10 +127,16 @@ export interface AgentPromptInput {
 }
 
 /** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
-function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots'>): string {
+function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots' | 'toolUpdate'>): string {
   if (!input.fewShots) return TOOLEVO_FIXED_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
   const drawn = drawFewShots(input.fewShots.dataset, new Rng(`few-shots/${input.fewShots.seed}`));
-  return [drawn.update, ...drawn.examples.map((e) => renderFewShot(e, input.docs))].join('\n\n');
+  const examples = drawn.examples.map((e) => renderFewShot(e, input.docs));
+  return (input.toolUpdate === false ? examples : [drawn.update, ...examples]).join('\n\n');
+}
+
+/** The documentation surface without UpdateTool (Table 5's "w/o tool update", `toolUpdate: false`). */
+export function withoutUpdateTool(surface: Surface): Surface {
+  return { ...surface, tools: surface.tools.filter((t) => t.kernel !== 'UpdateTool') };
 }
 
 /**
@@ -133,10 +144,13 @@ function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots'>): str
  * question). The training prompt (training.ts) uses it as its system message.
  */
 export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'steps'>): string {
-  const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
-  const numbered = guidelines(input.driftHint)
-    .map((g, i) => `${i + 1}. ${g}`)
-    .join('\n');
+  const noUpdate = input.toolUpdate === false;
+  const docs = noUpdate ? withoutUpdateTool(input.docs) : input.docs;
+  const tools = renderToolList(docs, { newTools: input.newTools ?? [], now: input.now });
+  const shown = guidelines(input.driftHint).filter(
+    (g) => !noUpdate || (g !== UPDATE_TOOL_GUIDELINE && g !== DRIFT_HINT_GUIDELINE),
+  );
+  const numbered = shown.map((g, i) => `${i + 1}. ${g}`).join('\n');
   const examples = renderExamples(input);
   const demos = renderDemonstrations(input.demonstrations ?? [], false);
   const block = demos === '' ? '' : `${demos}\n\n`;

@@ -34,17 +34,18 @@
  * - The options listed above (`depthRule: 'tooldrift'`, `priors: 'normalised'`, `emptyCandidates: 'all'`,
  *   `promptWordLimit: 0`, `reflectionPrompt: true`, `fewShots: 'fixed'`, `driftHint: true`; all together
  *   `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's variants, off by default.
- * - `selfReflection: false` (the ablation) needs `reflectionPrompt`: it keeps the reflection prompt on
- *   deprecation errors and removes it on invocation errors, the paper's definition of "w/o self-reflection";
- *   without the explicit prompt there is no separate reflection to remove (the original reflects in its next
- *   Thought), so the flag changes nothing.
+ * - `selfReflection: false` (the ablation "w/o self-reflection": no reflection on invocation errors, kept on
+ *   deprecation errors) under the defaults, where reflection is the policy's next Thought on the error, hides the
+ *   invocation errors' messages from the prompt (expand.ts) — tooldrift's reading of the ablation.
  * - Per-tree model-call and token budgets (`maxModelCalls`, `maxTokens`) stand in for the original's 3,600 s
  *   per-question wall-clock limit.
  *
- * Ablations: `selfReflection: false` (error states are expanded with the plain agent prompt), `toolUpdate: false`
- * (UpdateTool is answered as usual but adds nothing to the path's tool list), `cachedRollout: false` (rollout
- * states are thrown away after the rollout, so a later expansion of the same state calls the model again), and
- * `mode: 'greedy'` (one path: k = 1, temperature 0, the search ends when that path reaches a terminal state).
+ * Ablations (Table 5, spec §10; expand.ts says how): `selfReflection: false` (no reflection on invocation errors:
+ * their messages are hidden from the prompt, or with `reflectionPrompt` the reflection prompt is used on
+ * deprecation errors only), `toolUpdate: false` (no UpdateTool in the prompt's tool list, guidelines and examples,
+ * nor on the server), `cachedRollout: false` (rollout states are thrown away after the rollout, so a later
+ * expansion of the same state calls the model again), and `mode: 'greedy'` (one path: k = 1, temperature 0, the
+ * search ends when that path reaches a terminal state).
  */
 import { z } from 'zod';
 

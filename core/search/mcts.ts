@@ -35,6 +35,7 @@
 
 import type { TextModel } from '../models/types.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
+import { withoutUpdateTool } from '../prompts/toolevo.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -81,7 +82,8 @@ export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
   const env: SearchEnv = {
     model: input.model,
     world: input.world,
-    surface: input.surface,
+    // Table 5's "w/o tool update": the server offers no UpdateTool either (expand.ts).
+    surface: tree.config.toolUpdate ? input.surface : withoutUpdateTool(input.surface),
     docs: input.docs ?? PC_SURFACE,
     deps: input.deps ?? createKernelDeps({ gold: tree.task.gold }),
   };

@@ -76,12 +76,12 @@ const SearchSettings = requestBody('SearchSettings', {
   maxNewTokens: z.number().int().min(1).max(8192).default(1024),
   selfReflection: z.boolean().default(true).openapi({
     description:
-      'Ablation (with reflectionPrompt): false keeps the reflection prompt on deprecation errors only, as the paper defines w/o self-reflection.',
+      'Ablation w/o self-reflection when false: no reflection on invocation errors (their messages are hidden from the prompt; with reflectionPrompt, the reflection prompt is used on deprecation errors only).',
   }),
-  toolUpdate: z
-    .boolean()
-    .default(true)
-    .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
+  toolUpdate: z.boolean().default(true).openapi({
+    description:
+      'Ablation w/o tool update when false: no UpdateTool in the prompt (tool list, guideline, example) nor on the server.',
+  }),
   cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
   rollout: z.enum(ROLLOUT_RULES).default('all').openapi({
     description:
