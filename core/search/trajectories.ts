@@ -6,9 +6,14 @@
  * Trajectory text is the spec §5.3 trajectory format (`trajectoryText`): every step as
  * `<Thought/Action/Action Input>\n\nObservation: <observation>`, steps joined by a blank line.
  *
- * Selection (`selectForTraining`): ToolEvo wants trajectories that hit a deprecation, reflect and recover — once.
- * The default (`clean`) ranks a task's successes by (a call repeated after it failed: no before yes, fewer steps,
- * a shuffle seeded by (seed, task id)) and keeps the first 4; `uniform` is the paper's seeded uniform choice of ≤ 4.
+ * Selection (`selectForTraining`, issue 25 item 9): ToolEvo wants trajectories that hit a deprecation, reflect and
+ * recover — once. Every rule starts from a shuffle of a task's successes seeded by (seed, task id):
+ * - `repeat-free` (default): only successes that repeat no failed call (`trajectoryStats(...).repeats === 0`),
+ *   the first 4 of the shuffle — the paper's uniform choice among them, fewer than 4 when fewer exist (what was
+ *   left out is reported by `selectionReport`);
+ * - `clean` (tooldrift's earlier default): every success, ranked by (repeats a failed call: no before yes, fewer
+ *   steps, the shuffle), the first 4 — so it fills the slots with repeating ones when clean ones run out;
+ * - `uniform` (the paper, spec §8): the first 4 of the shuffle, whatever they repeat.
  * `trajectoryStats` gives what the export manifest reports per record: steps, deprecation errors met, repeats.
  *
  * SFT record (one JSON object per line, the `messages` column of TRL's SFTTrainer and of LLaMA-Factory's sharegpt
@@ -48,8 +53,9 @@
  * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
  *
  * Deliberate differences from ToolQA-D:
- * - The default SFT selection (`clean`) is tooldrift's: ToolEvo draws ≤ 4 successes per task uniformly
- *   (`uniform`, an option), which keeps trajectories that repeat a failed call several times.
+ * - The default SFT selection (`repeat-free`) leaves out successes that repeat a failed call: ToolEvo draws ≤ 4
+ *   successes per task uniformly (`uniform`, an option), which keeps trajectories that teach the repetition the
+ *   taxonomy counts as an error.
  * - Multi-turn SFT records are tooldrift's layout (ToolEvo's SFT user message holds the question and the previous
  *   steps joined by newlines, spec §5.1); the system message matches ToolEvo's SFT prompt (tool list only) in
  *   tooldrift's wording.
@@ -179,8 +185,13 @@ export function trajectoryStats(
   return { steps: steps.length, deprecationErrors, repeats };
 }
 
-export const SELECTION_RULES = ['clean', 'uniform'] as const;
+export const SELECTION_RULES = ['repeat-free', 'clean', 'uniform'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
+
+/** Whether a trajectory repeats a call that had failed on its path (its `repeats`, else counted from its steps). */
+export function repeatsFailedCall(t: Pick<SelectableTrajectory, 'steps' | 'repeats'>): boolean {
+  return (t.repeats ?? trajectoryStats((t.steps ?? []) as TrajectoryStepRecord[]).repeats) > 0;
+}
 
 /** A trajectory as selection sees it (steps are needed by the `clean` rule; without them every record ties). */
 export interface SelectableTrajectory {
@@ -189,19 +200,22 @@ export interface SelectableTrajectory {
   reward: number;
   /** Stored step records (`TrajectoryStepRecord`; D1 gives them as JSON values). */
   steps?: readonly unknown[];
+  /** `trajectoryStats(steps).repeats` when the steps are not at hand (a trajectory listing). */
+  repeats?: number;
 }
 
 /**
- * Ids of the trajectories chosen for training: per task, at most `max` successes. Both rules start from a shuffle
+ * Ids of the trajectories chosen for training: per task, at most `max` successes. Every rule starts from a shuffle
  * seeded by (seed, task id) over the successes sorted by id, so the choice does not depend on the order they
- * arrive in. `uniform` (the paper) keeps the first `max` of the shuffle; `clean` (default) first orders them by
- * repeats-after-error (none first), then by number of steps, the shuffle breaking ties.
+ * arrive in. `uniform` (the paper) keeps the first `max` of the shuffle; `repeat-free` (default) the first `max`
+ * of those that repeat no failed call; `clean` orders them by repeats-after-error (none first), then by number of
+ * steps, the shuffle breaking ties.
  */
 export function selectForTraining(
   trajectories: readonly SelectableTrajectory[],
   seed: string,
   max = 4,
-  rule: SelectionRule = 'clean',
+  rule: SelectionRule = 'repeat-free',
 ): Set<string> {
   const byTask = new Map<string, Map<string, SelectableTrajectory>>();
   for (const t of trajectories) {
@@ -214,7 +228,9 @@ export function selectForTraining(
   for (const taskId of [...byTask.keys()].sort()) {
     const ts = byTask.get(taskId) as Map<string, SelectableTrajectory>;
     const ids = [...ts.keys()].sort();
-    const shuffled = new Rng(`${seed}/select/${taskId}`).sample(ids, ids.length);
+    let shuffled = new Rng(`${seed}/select/${taskId}`).sample(ids, ids.length);
+    if (rule === 'repeat-free')
+      shuffled = shuffled.filter((id) => !repeatsFailedCall(ts.get(id) as SelectableTrajectory));
     if (rule === 'clean') {
       const key = (id: string) => {
         const stats = trajectoryStats((ts.get(id)?.steps ?? []) as TrajectoryStepRecord[]);
@@ -231,6 +247,47 @@ export function selectForTraining(
     for (const id of shuffled.slice(0, max)) chosen.add(id);
   }
   return chosen;
+}
+
+/** What a selection kept and left out of a set of trajectories (the export manifest's report). */
+export interface SelectionReport {
+  /** Tasks with at least one success. */
+  tasks: number;
+  successes: number;
+  selected: number;
+  /** Left out, and repeating a call that had failed on their path (the reason under `repeat-free`). */
+  droppedRepeating: number;
+  /** Left out beyond the per-task limit (repeat-free ones, or under `clean`/`uniform` any). */
+  droppedOverLimit: number;
+  /** Tasks with successes of which none was selected. */
+  tasksWithoutRecord: number;
+}
+
+/** Counts what `selected` (ids) kept of the successes in `trajectories`, and why the rest was left out. */
+export function selectionReport(
+  trajectories: readonly SelectableTrajectory[],
+  selected: ReadonlySet<string>,
+): SelectionReport {
+  const report: SelectionReport = {
+    tasks: 0,
+    successes: 0,
+    selected: 0,
+    droppedRepeating: 0,
+    droppedOverLimit: 0,
+    tasksWithoutRecord: 0,
+  };
+  const kept = new Map<string, number>();
+  for (const t of trajectories) {
+    if (t.reward !== 1) continue;
+    report.successes++;
+    kept.set(t.taskId, (kept.get(t.taskId) ?? 0) + (selected.has(t.id) ? 1 : 0));
+    if (selected.has(t.id)) report.selected++;
+    else if (repeatsFailedCall(t)) report.droppedRepeating++;
+    else report.droppedOverLimit++;
+  }
+  report.tasks = kept.size;
+  report.tasksWithoutRecord = [...kept.values()].filter((n) => n === 0).length;
+  return report;
 }
 
 export type { ChatMessage } from '../messages/chat.ts';

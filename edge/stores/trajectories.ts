@@ -11,7 +11,7 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, or } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
@@ -348,13 +348,44 @@ export async function explorationKnown(
   return trajectory.length + pair.length > 0;
 }
 
-/** Successful trajectories selected for training, with their question, in id order after `after`. */
-export async function trainingTrajectoriesAfter(
+/** One exploration's task: the unit a selection rule chooses in (core/search/trajectories.ts). */
+export interface TaskGroup {
+  explorationId: string;
+  taskId: string;
+}
+
+/**
+ * The (exploration, task) groups with a successful trajectory, in (exploration, task) order after `after`: the
+ * SFT export's keyset pages (a selection rule needs a task's successes together).
+ */
+export async function successGroupsAfter(
   env: Bindings,
   f: ExportFilter,
-  after: string,
+  after: TaskGroup | null,
   limit: number,
-) {
+): Promise<TaskGroup[]> {
+  return database(env.DB)
+    .selectDistinct({ explorationId: trajectories.explorationId, taskId: trajectories.taskId })
+    .from(trajectories)
+    .where(
+      and(
+        filterWhere(f, trajectories),
+        eq(trajectories.reward, 1),
+        after
+          ? or(
+              gt(trajectories.explorationId, after.explorationId),
+              and(eq(trajectories.explorationId, after.explorationId), gt(trajectories.taskId, after.taskId)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(trajectories.explorationId), asc(trajectories.taskId))
+    .limit(limit);
+}
+
+/** The successful trajectories of `groups` (at most 40: two bound parameters each), with their question. */
+export async function successesOf(env: Bindings, f: ExportFilter, groups: readonly TaskGroup[]) {
+  if (groups.length === 0) return [];
   return database(env.DB)
     .select({ t: trajectories, question: tasks.question })
     .from(trajectories)
@@ -362,13 +393,15 @@ export async function trainingTrajectoriesAfter(
     .where(
       and(
         filterWhere(f, trajectories),
-        eq(trajectories.selected, true),
         eq(trajectories.reward, 1),
-        gt(trajectories.id, after),
+        or(
+          ...groups.map((g) =>
+            and(eq(trajectories.explorationId, g.explorationId), eq(trajectories.taskId, g.taskId)),
+          ),
+        ),
       ),
     )
-    .orderBy(asc(trajectories.id))
-    .limit(limit);
+    .orderBy(asc(trajectories.id));
 }
 
 /** Stored DPO pairs (their export records) in id order after `after`. */

@@ -396,6 +396,27 @@ describe('tooldrift export', () => {
     expect((await runCli(['export', '--out', 'x'], { env })).code).toBe(2);
     expect((await runCli(['export', 'sft'], { env })).stderr).toBe('--out FILE is required.\n');
   });
+
+  it('passes --selection to the SFT export (issue 25 item 9), and refuses it for dpo', async () => {
+    const fake = await start({
+      'GET /v1/exports/sft.jsonl': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.end('{"messages": []}\n');
+      },
+    });
+    const out = join(mkdtempSync(join(tmpdir(), 'tooldrift-cli-')), 'sft.jsonl');
+    const run = await runCli(['export', 'sft', '--url', fake.url, '--out', out, '--selection', 'clean'], {
+      env,
+    });
+    expect(run.code).toBe(0);
+    expect(fake.requests[0]?.query).toEqual({ selection: 'clean' });
+    const dpo = await runCli(['export', 'dpo', '--url', fake.url, '--out', out, '--selection', 'clean'], {
+      env,
+    });
+    expect(dpo.code).toBe(2);
+    expect(dpo.stderr).toContain('--selection applies to `tooldrift export sft` only.');
+    expect(fake.requests).toHaveLength(1);
+  });
 });
 
 describe('tooldrift evals and schedules', () => {

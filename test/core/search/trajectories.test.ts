@@ -10,8 +10,10 @@ import {
   dpoPairs,
   dpoRecord,
   extractTrajectories,
+  repeatsFailedCall,
   sameCall,
   selectForTraining,
+  selectionReport,
   sftRecord,
   sftToolsPrompt,
   type TrajectoryMeta,
@@ -247,20 +249,67 @@ describe('training data worth training on (issue 17, items 14–16)', () => {
     expect(trajectoryStats([old, finish]).deprecationErrors).toBe(1);
   });
 
-  it('selects the clean success over a looping one by default; the uniform rule may take either', () => {
+  it('selects by default only successes that repeat no failed call, fewer than 4 when fewer exist (issue 25 item 9)', () => {
+    // The issue's case (coffee-easy-train-0000): two clean successes and two that repeat a call 3 times, plus more.
+    const thrice = [
+      deprecated,
+      deprecated,
+      deprecated,
+      deprecated,
+      call('Init_DB', '{"DBName": "coffee"}', 'ok'),
+      finish,
+    ];
+    const ts = [
+      { id: 'a:1', taskId: 'a', reward: 1, steps: thrice },
+      { id: 'a:2', taskId: 'a', reward: 1, steps: clean },
+      { id: 'a:3', taskId: 'a', reward: 1, steps: [...clean, finish, finish] },
+      { id: 'a:4', taskId: 'a', reward: 1, steps: thrice },
+      { id: 'a:5', taskId: 'a', reward: 1, steps: looping },
+      { id: 'a:6', taskId: 'a', reward: -1, steps: clean },
+      { id: 'b:1', taskId: 'b', reward: 1, steps: looping },
+    ];
+    expect(trajectoryStats(thrice).repeats).toBe(3);
+    for (const seed of ['1', '2', '3', '4', '5', '6']) {
+      const chosen = selectForTraining(ts, seed);
+      expect([...chosen].sort()).toEqual(['a:2', 'a:3']);
+      expect(selectForTraining(ts, seed, 4, 'repeat-free')).toEqual(chosen);
+      // The report says what was left out and why.
+      expect(selectionReport(ts, chosen)).toEqual({
+        tasks: 2,
+        successes: 6,
+        selected: 2,
+        droppedRepeating: 4,
+        droppedOverLimit: 0,
+        tasksWithoutRecord: 1,
+      });
+    }
+    // One slot: one of the two clean ones, at random.
+    const one = new Set(['1', '2', '3', '4', '5', '6'].map((s) => [...selectForTraining(ts, s, 1)][0]));
+    expect([...one].sort()).toEqual(['a:2', 'a:3']);
+    expect(selectionReport(ts, selectForTraining(ts, '1', 1))).toMatchObject({
+      droppedRepeating: 4,
+      droppedOverLimit: 1,
+    });
+  });
+
+  it("keeps tooldrift's clean ranking and the paper's uniform draw as options", () => {
     const ts = [
       { id: 'a:1', taskId: 'a', reward: 1, steps: looping },
       { id: 'a:2', taskId: 'a', reward: 1, steps: clean },
       { id: 'a:3', taskId: 'a', reward: 1, steps: [...clean, finish, finish] },
     ];
     for (const seed of ['1', '2', '3', '4', '5', '6'])
-      expect([...selectForTraining(ts, seed, 1)]).toEqual(['a:2']);
-    // Two slots: clean first, then the longer clean one before the looping one.
-    expect([...selectForTraining(ts, '1', 2)].sort()).toEqual(['a:2', 'a:3']);
+      expect([...selectForTraining(ts, seed, 1, 'clean')]).toEqual(['a:2']);
+    // clean fills the slots: the clean ones first (shorter first), then the looping one.
+    expect([...selectForTraining(ts, '1', 2, 'clean')].sort()).toEqual(['a:2', 'a:3']);
+    expect([...selectForTraining(ts, '1', 4, 'clean')].sort()).toEqual(['a:1', 'a:2', 'a:3']);
     const uniform = new Set(
       ['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => [...selectForTraining(ts, s, 1, 'uniform')][0]),
     );
     expect(uniform.has('a:1')).toBe(true);
+    // A listing's precomputed repeats count stands in for the steps.
+    expect(repeatsFailedCall({ repeats: 2 })).toBe(true);
+    expect(repeatsFailedCall({ steps: clean })).toBe(false);
   });
 
   it('writes a multi-turn SFT record by default: assistant turns per step, observations as user turns', () => {
