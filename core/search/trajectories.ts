@@ -48,9 +48,13 @@
  *
  * A pair is made at every node p with a child a whose subtree holds a correct Finish and a child b whose subtree
  * holds a failure but no correct Finish, when a and b differ in action or Action Input (a pair differing only in
- * Thought wording teaches nothing about tool use; `dpoPairsFromPaths` reports how many it dropped). Over a whole
+ * Thought wording teaches nothing about tool use) and when a does not repeat a call that failed on the path to p
+ * while b does not (issue 25 item 10: such a pair would prefer re-sending a call that just got a deprecation or
+ * parameter error over switching — the very failure the taxonomy counts; a subtree can still reach a correct
+ * Finish after the repeat). `dpoPairSetFromPaths` reports how many candidates each rule dropped. Over a whole
  * tree, failures are all terminal nodes with reward −1 (wrong Finish, depth, loads, no child, empty, budget); over
- * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
+ * stored trajectories (only Finish paths are stored) they are the wrong Finishes. Pairs from a tree carry both
+ * sides' Q and N (the chosen and rejected nodes' mean value and visit count) so the preference can be audited.
  *
  * Deliberate differences from ToolQA-D:
  * - The default SFT selection (`repeat-free`) leaves out successes that repeat a failed call: ToolEvo draws ≤ 4
@@ -59,7 +63,8 @@
  * - Multi-turn SFT records are tooldrift's layout (ToolEvo's SFT user message holds the question and the previous
  *   steps joined by newlines, spec §5.1); the system message matches ToolEvo's SFT prompt (tool list only) in
  *   tooldrift's wording.
- * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input.
+ * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input, and
+ *   its chosen step never repeats a call that failed on its path when the rejected one does not.
  */
 
 import type { ChatMessage } from '../messages/chat.ts';
@@ -355,11 +360,22 @@ export function sftRecord(
   return { messages: last ? [...messages, { role: 'assistant', content: last.text }] : messages };
 }
 
+/** A step of a scored path: its text and observation, and whether it failed (a rejected call or a tool error). */
+export interface ScoredStep extends TrajectoryStep {
+  failed?: boolean;
+}
+
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */
 export interface ScoredPath {
   nodes: readonly number[];
-  steps: readonly TrajectoryStep[];
+  steps: readonly ScoredStep[];
   reward: number;
+}
+
+/** A side of a pair as the search saw it: Q = W / N (null before any visit) and N. */
+export interface NodeValue {
+  q: number | null;
+  n: number;
 }
 
 export interface DpoPair {
@@ -370,21 +386,34 @@ export interface DpoPair {
   prefix: TrajectoryStep[];
   chosen: string;
   rejected: string;
+  /** Q and N of both sides, for pairs made from a tree. */
+  values?: { chosen: NodeValue; rejected: NodeValue };
+}
+
+/** The call a step text makes: Action and Action Input with whitespace removed (the Thought set aside). */
+function stepCall(text: string): string {
+  const m = /Action\s*:([\s\S]*)$/.exec(text);
+  return m ? (m[1] as string).replace(/\s+/g, '') : text.replace(/\s+/g, '');
 }
 
 /** Whether two step texts make the same call (Action and Action Input, whitespace ignored; Thought aside). */
 export function sameCall(a: string, b: string): boolean {
-  const call = (text: string) => {
-    const m = /Action\s*:([\s\S]*)$/.exec(text);
-    return m ? (m[1] as string).replace(/\s+/g, '') : text.replace(/\s+/g, '');
-  };
-  return call(a) === call(b);
+  return stepCall(a) === stepCall(b);
 }
 
-/** Pairs, and how many candidate pairs were dropped because both sides made the same call. */
+/** Whether `step` makes a call that failed earlier on `prefix` (the path before it). */
+export function repeatsFailedStep(prefix: readonly ScoredStep[], step: string): boolean {
+  const call = stepCall(step);
+  return prefix.some((s) => s.failed === true && stepCall(s.text) === call);
+}
+
+/** Pairs, and how many candidate pairs each rule dropped. */
 export interface DpoPairSet {
   pairs: DpoPair[];
+  /** Candidates whose sides make the same call (they differ only in Thought). */
   dropped: number;
+  /** Candidates whose chosen step repeats a call that failed on the path and whose rejected step does not. */
+  droppedRepeating: number;
 }
 
 /** Pairs from paths of one tree (they share the root; equal node ids are the same node). */
@@ -392,8 +421,14 @@ export function dpoPairsFromPaths(paths: readonly ScoredPath[]): DpoPair[] {
   return dpoPairSetFromPaths(paths).pairs;
 }
 
-/** See the module comment for the rule; `dropped` counts the candidates with equal action and Action Input. */
-export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
+/**
+ * See the module comment for the rule; `dropped` and `droppedRepeating` count the candidates each rule left out.
+ * `value` gives a node's Q and N (pairs from a tree carry them).
+ */
+export function dpoPairSetFromPaths(
+  paths: readonly ScoredPath[],
+  value?: (node: number) => NodeValue,
+): DpoPairSet {
   interface ChildInfo {
     success: boolean;
     failure: boolean;
@@ -401,11 +436,11 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
   }
   // parent id → child id → what its subtree holds; prefix steps per parent.
   const children = new Map<number, Map<number, ChildInfo>>();
-  const prefixes = new Map<number, TrajectoryStep[]>();
+  const prefixes = new Map<number, ScoredStep[]>();
   for (const path of paths) {
     let parent = ROOT;
     path.nodes.forEach((id, depth) => {
-      if (!prefixes.has(parent)) prefixes.set(parent, path.steps.slice(0, depth) as TrajectoryStep[]);
+      if (!prefixes.has(parent)) prefixes.set(parent, path.steps.slice(0, depth) as ScoredStep[]);
       const siblings = children.get(parent) ?? new Map<number, ChildInfo>();
       children.set(parent, siblings);
       const step = path.steps[depth] as TrajectoryStep;
@@ -418,8 +453,10 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
   }
   const pairs: DpoPair[] = [];
   let dropped = 0;
+  let droppedRepeating = 0;
   for (const parent of [...children.keys()].sort((a, b) => a - b)) {
     const siblings = [...(children.get(parent) ?? new Map<number, ChildInfo>())].sort((a, b) => a[0] - b[0]);
+    const prefix = prefixes.get(parent) ?? [];
     for (const [a, good] of siblings) {
       if (!good.success) continue;
       for (const [b, bad] of siblings) {
@@ -428,18 +465,24 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
           dropped++;
           continue;
         }
-        pairs.push({
+        if (repeatsFailedStep(prefix, good.step.text) && !repeatsFailedStep(prefix, bad.step.text)) {
+          droppedRepeating++;
+          continue;
+        }
+        const pair: DpoPair = {
           parent,
           chosenNode: a,
           rejectedNode: b,
-          prefix: prefixes.get(parent) ?? [],
+          prefix: prefix.map((s) => ({ text: s.text, observation: s.observation })),
           chosen: good.step.text,
           rejected: bad.step.text,
-        });
+        };
+        if (value) pair.values = { chosen: value(a), rejected: value(b) };
+        pairs.push(pair);
       }
     }
   }
-  return { pairs, dropped };
+  return { pairs, dropped, droppedRepeating };
 }
 
 /** Pairs over every terminal path of the tree (failures: all terminal nodes with reward −1). */
@@ -447,7 +490,7 @@ export function dpoPairs(tree: SearchTree): DpoPair[] {
   return dpoPairSet(tree).pairs;
 }
 
-/** `dpoPairs` with the number of candidates dropped for equal calls. */
+/** `dpoPairs` with the number of candidates each rule dropped; every pair carries both sides' Q and N. */
 export function dpoPairSet(tree: SearchTree): DpoPairSet {
   const paths: ScoredPath[] = [];
   for (const leaf of tree.nodes) {
@@ -455,11 +498,18 @@ export function dpoPairSet(tree: SearchTree): DpoPairSet {
     const nodes = pathTo(tree, leaf.id);
     paths.push({
       nodes,
-      steps: nodes.map((id) => ({ text: node(tree, id).text, observation: node(tree, id).observation })),
+      steps: nodes.map((id) => {
+        const n = node(tree, id);
+        const failed = n.outcome?.kind === 'rejected' || n.outcome?.kind === 'error';
+        return { text: n.text, observation: n.observation, failed };
+      }),
       reward: leaf.reward,
     });
   }
-  return dpoPairSetFromPaths(paths);
+  return dpoPairSetFromPaths(paths, (id) => {
+    const n = node(tree, id);
+    return { q: n.visits > 0 ? n.value / n.visits : null, n: n.visits };
+  });
 }
 
 export interface DpoRecord {

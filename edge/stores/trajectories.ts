@@ -57,9 +57,12 @@ export interface RecordResult {
   inserted: number;
   /** Ids selected for training for this task after the update. */
   selected: string[];
-  /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
-  pairs: { found: number; inserted: number; dropped: number };
+  /**
+   * DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). `dropped`:
+   * candidates left out because both sides made the same call (differing only in Thought); `droppedRepeating`:
+   * because the chosen step repeats a call that failed on its path and the rejected one does not.
+   */
+  pairs: { found: number; inserted: number; dropped: number; droppedRepeating: number };
 }
 
 export function preferencePairId(
@@ -86,13 +89,19 @@ function pairFacts(pair: DpoPair, meta: TrajectoryMeta) {
   };
 }
 
-/** The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored. */
+/**
+ * The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored; its `meta` also carries both
+ * sides' Q and N (`chosen`, `rejected`), so a researcher can audit the preference.
+ */
 export function preferenceRecord(
   pair: DpoPair,
   question: string,
   meta: TrajectoryMeta,
 ): Record<string, unknown> {
-  return { ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }), meta: pairFacts(pair, meta) };
+  return {
+    ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }),
+    meta: { ...pairFacts(pair, meta), ...(pair.values ?? {}) },
+  };
 }
 
 function pairRow(
@@ -165,7 +174,7 @@ export async function recordTrajectories(
       .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
       .returning({ id: trajectories.id }),
   );
-  const { pairs, dropped } = dpoPairSet(tree);
+  const { pairs, dropped, droppedRepeating } = dpoPairSet(tree);
   const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
     db
       .insert(preferencePairs)
@@ -178,7 +187,7 @@ export async function recordTrajectories(
     found: found.length,
     inserted,
     selected,
-    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped, droppedRepeating },
   };
 }
 

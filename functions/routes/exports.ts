@@ -164,7 +164,7 @@ export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
     'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
     {
       description:
-        'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+        'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode, chosen: {q, n}, rejected: {q, n}}} (TRL conversational preference format; q and n: the mean value and visit count of each node in the search). No pair prefers a step that repeats a call which failed on its path over one that does not.',
       query: ExportFilter,
       ok: ndjsonOk('DPO pairs'),
       problems: [404],

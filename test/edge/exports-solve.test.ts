@@ -288,7 +288,16 @@ describe('trajectories, exports and solve', () => {
       expect(row?.record).toEqual(preferenceRecord(pair, task.question, meta(task, 0)));
     }
     const again = await recordTrajectories(env, tree, meta(task, 0));
-    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0, dropped: dpoPairSet(tree).dropped });
+    const { dropped, droppedRepeating } = dpoPairSet(tree);
+    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0, dropped, droppedRepeating });
+    // Every record carries both sides' Q and N (issue 25 item 10).
+    for (const row of rows) {
+      const m = (row.record as { meta: Record<string, { q: number | null; n: number }> }).meta;
+      expect(m.chosen?.n).toEqual(expect.any(Number));
+      expect(m.rejected?.n).toEqual(expect.any(Number));
+      const c = node(tree, row.chosenNode);
+      expect(m.chosen).toEqual({ q: c.visits > 0 ? c.value / c.visits : null, n: c.visits });
+    }
   });
 
   it('exports the stored DPO pairs of every tree, with filters', async () => {

@@ -11,6 +11,7 @@ import {
   dpoRecord,
   extractTrajectories,
   repeatsFailedCall,
+  repeatsFailedStep,
   sameCall,
   selectForTraining,
   selectionReport,
@@ -334,6 +335,66 @@ describe('training data worth training on (issue 17, items 14–16)', () => {
       expect(m.content).not.toContain('Observation');
     expect(rec.messages.at(-1)?.content).toBe(finish.text);
     expect(JSON.stringify(rec)).not.toContain('Answer is CORRECT');
+  });
+
+  it('never prefers re-sending a call that failed on the path over a step that does not (issue 25 item 10)', () => {
+    // root ─ 1 LoadDB → deprecation error
+    //          ├ 2 LoadDB again (repeat) ─ 4 Init_DB ─ 6 Finish right (+1)
+    //          ├ 3 Init_DB (switch)      ─ 5 Finish wrong (−1)
+    //          └ 7 GetValue (no repeat)  ─ 8 Finish right (+1)
+    const tree = createTree({ question: 'What is x?', gold: 'A' }, {} as never);
+    const load = 'Thought: load\n\nAction: LoadDB\n\nAction Input: {"DBName": "coffee"}';
+    const s1 = add(
+      tree,
+      0,
+      load,
+      'Error: LoadDB[DBName] is deprecated … Use Init_DB[databaseIdentifier] instead.',
+    );
+    node(tree, s1).outcome = { kind: 'rejected', reason: 'retired' };
+    const s2 = add(
+      tree,
+      s1,
+      load.replace('Thought: load', 'Thought: once more'),
+      'Error: LoadDB … deprecated',
+    );
+    node(tree, s2).outcome = { kind: 'rejected', reason: 'retired' };
+    const init = 'Thought: switch\n\nAction: Init_DB\n\nAction Input: {"databaseIdentifier": "coffee"}';
+    const s3 = add(tree, s1, init, 'loaded');
+    const s4 = add(tree, s2, init, 'loaded');
+    add(tree, s3, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "B"}', 'Answer is INCORRECT', {
+      ending: 'finish',
+      reward: -1,
+    });
+    add(tree, s4, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "A"}', 'Answer is CORRECT', {
+      ending: 'finish',
+      reward: 1,
+    });
+    const s7 = add(tree, s1, 'Thought: y\n\nAction: GetValue\n\nAction Input: {"column_name": "x"}', 'x');
+    add(tree, s7, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "A"}', 'Answer is CORRECT', {
+      ending: 'finish',
+      reward: 1,
+    });
+    // Visits and values as a search would have left them.
+    Object.assign(node(tree, s2), { visits: 3, value: 1 });
+    Object.assign(node(tree, s3), { visits: 2, value: -2 });
+    Object.assign(node(tree, s7), { visits: 1, value: 1 });
+    const set = dpoPairSet(tree);
+    // Under node 1 the repeat (2) beat the switch (3) only because its subtree later recovered: dropped.
+    expect(set.droppedRepeating).toBe(1);
+    expect(set.pairs.map((p) => [p.parent, p.chosenNode, p.rejectedNode])).toEqual([[s1, s7, s3]]);
+    for (const p of set.pairs)
+      expect(
+        repeatsFailedStep(
+          p.prefix.map((s) => ({ ...s, failed: true })),
+          p.chosen,
+        ),
+      ).toBe(false);
+    // Both sides' Q and N, for an audit of the preference.
+    expect(set.pairs[0]?.values).toEqual({ chosen: { q: 1, n: 1 }, rejected: { q: -1, n: 2 } });
+    // A repeat on both sides is no preference for repeating: such a pair stays.
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: true }], load)).toBe(true);
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: false }], load)).toBe(false);
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: true }], init)).toBe(false);
   });
 
   it('makes no DPO pair whose sides make the same call, and counts those dropped', () => {
