@@ -16,6 +16,8 @@
  * Deliberate differences from ToolQA-D:
  * - Averages leave out cells with no finished task run (a running or partial evaluation), so a row's average is
  *   over the cells that have a rate.
+ * - GSM8K, which the paper's tables do not have, can be added as a last column (outside the averages), and the
+ *   `pooled*` rates over questions are tooldrift's.
  */
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
 import { PAPER_TABLE_DATASETS, tableColumns } from './suite.ts';

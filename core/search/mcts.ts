@@ -28,6 +28,8 @@
  * empty node's −1 reward is the value the iteration back-propagates.
  *
  * Deliberate differences from ToolQA-D:
+ * - By default every new child is rolled out, as the authors' code does; ToolEVO's Algorithm 1 (one random new
+ *   child) is `rollout: 'one'`.
  * - A search may carry a model-call or token budget (off by default, set by evaluation suites that ask for one):
  *   running out makes the state being expanded terminal (`budget`, −1) and ends the search.
  * - Greedy mode (k = 1, temperature 0, one iteration) is a single path through the same machinery, for baselines.

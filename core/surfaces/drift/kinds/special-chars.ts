@@ -8,6 +8,10 @@
  * that function-calling APIs (`^[a-zA-Z0-9_-]{1,64}$`) accept, avoiding `__`, which MCP clients use as a
  * namespace separator. With `rename-tool`, the renamed tool names are joined this way (see `rename-tool.ts`);
  * alone, the base names' own words are.
+ *
+ * Deliberate differences from ToolQA-D: the paper names the characters it studies (§5.3, App. B.2) but its
+ * special-character surfaces are not among the sources; where they stand here (one character per gap between
+ * words of names and keys, drawn uniformly) is tooldrift's choice, and ToolQA-D's own surfaces use `_` only.
  */
 import { splitWords, wordGaps } from '../../vocab/synonyms.ts';
 import { isDomain } from '../kernel-facts.ts';
