@@ -278,8 +278,13 @@ async function download(
       if (writeError) throw writeError;
       if (!file.write(value))
         await new Promise<void>((r) => {
-          file.once('drain', () => r());
-          file.once('error', () => r());
+          const done = () => {
+            file.off('drain', done);
+            file.off('error', done);
+            r();
+          };
+          file.once('drain', done);
+          file.once('error', done);
         });
       rest += decoder.decode(value, { stream: true });
       let nl = rest.indexOf('\n');

@@ -87,16 +87,25 @@ export function dpoProblem(
 
 class HttpError extends Error {}
 
+/** GET as the key; a 429 waits as long as `Retry-After` says (the key's rate limit) and tries again. */
 async function getJson(base: string, key: string, path: string): Promise<unknown> {
   const url = `${base}${path}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-  } catch (error) {
-    throw new HttpError(`GET ${url}: cannot reach the server (${(error as Error).message})`);
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
+    } catch (error) {
+      throw new HttpError(`GET ${url}: cannot reach the server (${(error as Error).message})`);
+    }
+    if (res.status === 429 && attempt < 20) {
+      await res.body?.cancel();
+      const wait = Number(res.headers.get('retry-after') ?? '1');
+      await new Promise((r) => setTimeout(r, 1000 * (Number.isFinite(wait) && wait > 0 ? wait : 1)));
+      continue;
+    }
+    if (!res.ok) throw new HttpError(`GET ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+    return res.json();
   }
-  if (!res.ok) throw new HttpError(`GET ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
-  return res.json();
 }
 
 function lines(file: string): Record<string, unknown>[] {
