@@ -6,11 +6,16 @@
  * their observations (what the agent prompt shows after the question at that state).
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { TrajectoryStep } from './react-format.ts';
-import { agentInstructions, agentPromptTail, TOOLEVO_AGENT_VERSION, TOOLEVO_HEADER } from './toolevo.ts';
+import {
+  type AgentPromptInput,
+  agentInstructions,
+  agentPromptTail,
+  TOOLEVO_AGENT_VERSION,
+  TOOLEVO_HEADER,
+} from './toolevo.ts';
 import type { PromptTemplate } from './types.ts';
 
 export interface TrainingPromptInput {
@@ -37,17 +42,12 @@ export const TRAINING_PROMPT: PromptTemplate<TrainingPromptInput> = {
   },
 };
 
-/** What the SFT prompt is rendered from: the agent prompt's input without examples or guidelines. */
-export interface SftPromptInput {
-  question: string;
-  /** The documentation surface of the tool list. */
-  docs: Surface;
-  /** UpdateTool lines of the path, listed after the tools (as ToolEvo's `{tool_desc}`, spec §3.12). */
-  newTools?: readonly string[];
-  /** The steps taken so far: an assistant turn each, its observation as the next user turn. */
-  steps?: readonly TrajectoryStep[];
-  now?: ResolveOptions['now'];
-}
+/**
+ * What the SFT prompt is rendered from: the agent prompt's question, documentation, UpdateTool lines (listed after
+ * the tools, as ToolEvo's `{tool_desc}`, spec §3.12), steps (an assistant turn each, its observation the next user
+ * turn) and clock — no examples, no guidelines.
+ */
+export type SftPromptInput = Pick<AgentPromptInput, 'question' | 'docs' | 'newTools' | 'steps' | 'now'>;
 
 /**
  * ToolEvo's SFT prompt (spec §5.1, the prompt of its fine-tuned models in `inference/`; tooldrift's wording): the
