@@ -37,6 +37,17 @@
  * The environment state is fresh for each trial (every imagined query is a new task); the conversation keeps
  * the earlier trials of the episode. Not implemented: the paper's hold-out of 15 examples per tool as test data
  * (tooldrift evaluates on its own task splits).
+ *
+ * Deliberate differences from the STE paper and the authors' code:
+ * - Long-term memory defaults to the query call that opens an episode (the spec's reading of the authors' code);
+ *   the paper's text loads it at the start of every trial (`longTermMemory: 'trial'`). The authors' `main.py`
+ *   at the stored commit also adds it to every follow-up query — i.e. the paper's behaviour.
+ * - "Once" in the query-synthesis constraint allows the preparatory calls a stateful tool needs (a filter needs a
+ *   loaded database); ToolBench's endpoints were stateless. The query request and the solving are one turn (the
+ *   authors ask for the query alone, then send the solving instructions).
+ * - Table 2's ablations are tooldrift's readings where the paper gives no mechanism: without execution feedback
+ *   the calls still run (the judge and the exemplar see the real result) and the model is shown a fixed notice,
+ *   parse errors included; without self-reflection no reflection call is made and memory lines carry no mark.
  */
 import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';

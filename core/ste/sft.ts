@@ -10,6 +10,12 @@
  * this part) — the model learns the tools from the examples and is asked without documentation, which is what
  * makes an STE-tuned model cheap to prompt. `documentation: 'agent-prompt'` keeps tooldrift's earlier records:
  * the ToolEvo agent prompt over the documentation surface (tool list, guidelines, worked examples).
+ *
+ * Deliberate differences from the STE authors' format:
+ * - The records pass gpu-jobs' validator: the user turn reads `Question: <query>`, the call is a ReAct step
+ *   (`Thought` / `Action` / `Action Input`) with the plain tool name instead of an added tool token (`<tool_X>`),
+ *   the final answer is a Finish call, and the answer record carries the call and its observation in the user
+ *   turn instead of as an assistant turn and an observation turn.
  */
 
 import type { ChatMessage } from '../messages/chat.ts';
