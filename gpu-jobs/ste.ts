@@ -19,14 +19,13 @@
  * refused or could not be reached.
  */
 import { copyFileSync, createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ZodError } from 'zod';
 import { STE_SFT_DOCUMENTATION, type SteSftDocumentation } from '../core/ste/sft.ts';
+import { runIfScript, usageMessage } from './cli.ts';
 import { describeFailure, ExportHttpError, publicBaseUrl } from './export.ts';
 import { SFT_FILE } from './recipes/llamafactory.ts';
 import { outputDirs, type TrainSettings, type TrainSettingsInput } from './recipes/settings.ts';
@@ -292,12 +291,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
     options = { ...steRecipeOptions(argv), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
     steSettings(options.settings);
   } catch (error) {
-    const message =
-      error instanceof ZodError
-        ? error.issues.map((i) => `${i.path.join('.') || '(settings)'}: ${i.message}`).join('; ')
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const message = usageMessage(error);
     io.err(`ste: ${message}`);
     io.err(USAGE);
     return 2;
@@ -331,14 +325,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
   return defects > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`ste: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'ste', (argv) => main(argv));

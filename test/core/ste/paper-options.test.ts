@@ -5,7 +5,7 @@
  * kept, − long-term memory, − self-reflection), and SFT records without the API documentation (§2.2).
  */
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, GenerateResponse, TextModel } from '../../../core/models/types.ts';
+import type { GenerateRequest } from '../../../core/models/types.ts';
 import { renderPrompt } from '../../../core/prompts/registry.ts';
 import {
   STE_FOLLOW_UP_MARKER,
@@ -29,35 +29,10 @@ import { STE_SFT_SYSTEM, steSftRecords } from '../../../core/ste/sft.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { generateWorld } from '../../../core/world/world.ts';
 import { checkSftRecord } from '../../../gpu-jobs/validate.ts';
+import { scripted, step } from './scripted.ts';
 
 const WORLD = generateWorld({ seed: 'ste-paper', scale: 0.1 });
 
-interface Scripted extends TextModel {
-  requests: GenerateRequest[];
-}
-
-function scripted(texts: string[]): Scripted {
-  const queue = [...texts];
-  const requests: GenerateRequest[] = [];
-  return {
-    provider: 'scripted',
-    model: 'scripted',
-    capabilities: { n: false, logprobs: false, seed: true, embeddings: false, simulated: false },
-    requests,
-    async generate(request: GenerateRequest): Promise<GenerateResponse> {
-      requests.push(structuredClone(request));
-      const text = queue.shift();
-      if (text === undefined) throw new Error(`no scripted text left for call ${requests.length}`);
-      return {
-        candidates: [{ text, finishReason: 'stop' }],
-        model: 'scripted',
-        usage: { calls: 1, inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 },
-      };
-    },
-  };
-}
-
-const step = (action: string, input: string) => `Thought: next.\nAction: ${action}\nAction Input: ${input}`;
 const lastUser = (r: GenerateRequest | undefined) =>
   r?.messages.findLast((m) => m.role === 'user')?.content ?? '';
 const allText = (r: GenerateRequest | undefined) => r?.messages.map((m) => m.content).join('\n') ?? '';
