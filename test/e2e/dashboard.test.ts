@@ -242,7 +242,12 @@ describe('dashboard in headless Chromium', () => {
     const res = await fetch(`${baseUrl}/v1/draft/runs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ surface: 's-in', tools: ['LoadDB'], options: { seed: 'e2e' } }),
+      // The view is under test, not the encoder: the weight-free one spares the instance USE lite's first load.
+      body: JSON.stringify({
+        surface: 's-in',
+        tools: ['LoadDB'],
+        options: { seed: 'e2e', encoder: 'lexical' },
+      }),
     });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
