@@ -281,6 +281,18 @@ describe('dashboard in headless Chromium', () => {
       expect(row).toContain('LoadDB');
       expect(row).toContain(done.tools[0]?.stop as string);
       expect(row).toContain((done.tools[0]!.deltas[0]!.delta as number).toFixed(3));
+      // The stop reason is a tag: a loop that ended on a failed rewrite or without any accepted call is no success.
+      const stop = done.tools[0]?.stop as string;
+      const stopClass =
+        (await tools.locator('tbody tr').first().locator('.tag', { hasText: stop }).getAttribute('class')) ??
+        '';
+      expect(stopClass.includes('fail')).toBe(stop === 'rewrite-failed' || stop === 'no-success');
+      // The tools this run left alone keep their stale pc lines, which s-in does not serve: listed as such.
+      const flagged = own.getByTestId('draft-flagged');
+      await flagged.waitFor();
+      const agenda = (await flagged.locator('tbody tr', { hasText: 'RetrieveAgenda' }).textContent()) ?? '';
+      expect(agenda).toContain('not-served');
+      expect(agenda).toContain('no — s-in does not serve this name');
       await own.getByRole('heading', { name: /^LoadDB → / }).waitFor();
       expect(await own.locator('#view').textContent()).toContain('Written with the simulator');
       expect(ownProblems).toEqual([]);
