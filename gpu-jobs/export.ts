@@ -132,7 +132,7 @@ export function exportUrl(baseUrl: string, kind: RecordKind, filters: ExportFilt
 }
 
 /** A one-line explanation of a non-2xx answer (problem+json aware; the body is cut to 300 characters). */
-export async function describeFailure(response: Response, url: string): Promise<string> {
+async function describeFailure(response: Response, url: string): Promise<string> {
   const text = await response.text().catch(() => '');
   const type = response.headers.get('content-type') ?? '';
   let said = text.slice(0, 300).trim();
@@ -152,11 +152,14 @@ export async function describeFailure(response: Response, url: string): Promise<
   return `GET ${url} failed: HTTP ${response.status}${said ? ` — ${said}` : ''}${hint}`;
 }
 
-async function download(
-  kind: RecordKind,
+/**
+ * The body of one JSON-lines export, requested with the key; an unreachable server, a refusal or an empty body
+ * throws ExportHttpError with a message naming the URL.
+ */
+export async function openExport(
   url: string,
-  options: ExportOptions,
-): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
+  options: { key: string; fetch?: typeof fetch },
+): Promise<ReadableStream<Uint8Array>> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
@@ -170,6 +173,15 @@ async function download(
   }
   if (!response.ok) throw new ExportHttpError(await describeFailure(response, url));
   if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  return response.body;
+}
+
+async function download(
+  kind: RecordKind,
+  url: string,
+  options: ExportOptions,
+): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
+  const body = await openExport(url, options);
 
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
@@ -188,7 +200,7 @@ async function download(
     if (sel) selection.push(sel);
   };
   try {
-    const reader = response.body.getReader();
+    const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

@@ -26,7 +26,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
 import { STE_SFT_DOCUMENTATION, type SteSftDocumentation } from '../core/ste/sft.ts';
 import { runIfScript, usageMessage } from './cli.ts';
-import { describeFailure, ExportHttpError, publicBaseUrl } from './export.ts';
+import { ExportHttpError, openExport, publicBaseUrl } from './export.ts';
 import { SFT_FILE } from './recipes/llamafactory.ts';
 import { outputDirs, type TrainSettings, type TrainSettingsInput } from './recipes/settings.ts';
 import { type RoundReplay, steLine, steRoundTrainingSet, steSettings } from './recipes/ste.ts';
@@ -99,20 +99,12 @@ async function downloadRound(
   const url = new URL(`${base}/v1/exports/ste-sft.jsonl`);
   url.searchParams.set('run', run);
   url.searchParams.set('documentation', options.documentation ?? 'none');
-  const doFetch = options.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(url, {
-      headers: { authorization: `Bearer ${options.key}`, accept: 'application/x-ndjson' },
-    });
-  } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
-    throw new ExportHttpError(`GET ${url} failed: cannot reach the server (${cause})`);
-  }
-  if (!response.ok) throw new ExportHttpError(await describeFailure(response, url.toString()));
-  if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  const body = await openExport(url.toString(), {
+    key: options.key ?? '',
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const part = `${target}.part`;
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(part));
+  await pipeline(Readable.fromWeb(body as WebReadableStream), createWriteStream(part));
   renameSync(part, target);
   return { run, url: url.toString() };
 }
