@@ -22,10 +22,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type SelectionReport, selectionReport } from '../core/search/trajectories.ts';
+import { runIfScript } from './cli.ts';
 import {
   formatSummary,
   type Io,
@@ -154,7 +154,7 @@ export function exportUrl(
 /** GET with the key; a refused or unreachable request is an ExportHttpError naming the URL. */
 async function authorizedGet(
   url: string,
-  options: ExportOptions,
+  options: { key: string; fetch?: typeof fetch },
   accept = 'application/json',
 ): Promise<Response> {
   const doFetch = options.fetch ?? fetch;
@@ -218,7 +218,7 @@ async function droppedBySelection(
 }
 
 /** A one-line explanation of a non-2xx answer (problem+json aware; the body is cut to 300 characters). */
-export async function describeFailure(response: Response, url: string): Promise<string> {
+async function describeFailure(response: Response, url: string): Promise<string> {
   const text = await response.text().catch(() => '');
   const type = response.headers.get('content-type') ?? '';
   let said = text.slice(0, 300).trim();
@@ -238,13 +238,25 @@ export async function describeFailure(response: Response, url: string): Promise<
   return `GET ${url} failed: HTTP ${response.status}${said ? ` — ${said}` : ''}${hint}`;
 }
 
+/**
+ * The body of one JSON-lines export, requested with the key; an unreachable server, a refusal or an empty body
+ * throws ExportHttpError with a message naming the URL.
+ */
+export async function openExport(
+  url: string,
+  options: { key: string; fetch?: typeof fetch },
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await authorizedGet(url, options, 'application/x-ndjson');
+  if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  return response.body;
+}
+
 async function download(
   kind: RecordKind,
   url: string,
   options: ExportOptions,
 ): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
-  const response = await authorizedGet(url, options, 'application/x-ndjson');
-  if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  const body = await openExport(url, options);
 
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
@@ -269,7 +281,7 @@ async function download(
     if (sel) selection.push(sel);
   };
   try {
-    const reader = response.body.getReader();
+    const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -438,14 +450,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
   return defects > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`export: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'export', (argv) => main(argv));

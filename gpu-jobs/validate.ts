@@ -28,8 +28,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runIfScript } from './cli.ts';
 import { SEED_SETTINGS } from './recipes/settings.ts';
 
 export type RecordKind = 'sft' | 'dpo';
@@ -554,14 +554,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
   return defects > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`validate: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'validate', (argv) => main(argv));
