@@ -12,6 +12,8 @@ import { UseEmbeddingModel } from './use-encoder.ts';
 
 export const ENCODER_IDS = ['use', 'lexical'] as const;
 export type EncoderId = (typeof ENCODER_IDS)[number];
+/** The encoder `retrieve bench` and the public-data benchmark use unless told otherwise. */
+export const DEFAULT_ENCODER: EncoderId = 'use';
 
 export interface EncoderOptions {
   /** Lexical vector size (default 512, the size of a USE vector). */
