@@ -15,7 +15,13 @@ import {
   type RetrieverPreset,
   type RetrieverSettings,
 } from '../../core/retrieval/cotools/schedule.ts';
-import { JsonlError, parseQueriesJsonl, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
+import {
+  JsonlError,
+  parseQueriesJsonl,
+  parseQueriesSkippingUnknown,
+  parseToolsJsonl,
+  type SkippedLine,
+} from '../../core/retrieval/jsonl.ts';
 import { TOOL_TEXT_FORMATS, type ToolTextFormat } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { type CliIO, parse, printHelp, printJson } from '../context.ts';
@@ -36,7 +42,7 @@ function presetLine(p: RetrieverSettings): string {
 
 export const RETRIEVE_HELP = `Usage: tooldrift retrieve bench --tools tools.jsonl --queries test.jsonl [--train train.jsonl]
          [--dev dev.jsonl] [--rankers bm25,char,dense,hybrid,cotools] [--encoder use|lexical]
-         [--preset default|paper] [--json]
+         [--preset default|paper] [--skip-unknown] [--json]
 
 Ranks the tools of tools.jsonl for every query of test.jsonl and reports, per ranker, n, top-1 and top-5
 accuracy (a gold tool first / among the first five) and NDCG@1/@5/@10 with binary relevance, in percent.
@@ -58,6 +64,8 @@ Runs locally; no server or network is used.
   --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
   --tool-text F      how tools are written for the encoder: sentence (split name: description) or paper
                      ("tool name: …, tool description: …"); default: the preset's
+  --skip-unknown     skip query lines (--queries, --train, --dev) whose gold tool is not in the pool and count
+                     them, instead of rejecting the file
   --json             print {"rankers": {"bm25": {"n", "top1", "top5", "ndcg1", "ndcg5", "ndcg10"}, ...}}
   -h, --help         this help`;
 
@@ -74,6 +82,7 @@ const OPTIONS = {
   warmup: { type: 'string' },
   patience: { type: 'string' },
   'tool-text': { type: 'string' },
+  'skip-unknown': { type: 'boolean' },
   lr: { type: 'string' },
   batch: { type: 'string' },
   accumulation: { type: 'string' },
@@ -113,10 +122,21 @@ async function loadTools(path: string): Promise<Tool[]> {
   }
 }
 
-async function loadQueries(path: string, flag: string, tools: Tool[]): Promise<QueryExample[]> {
+/** A query file; with `skipped` (--skip-unknown) lines naming a tool not in the pool are left out and listed. */
+async function loadQueries(
+  path: string,
+  flag: string,
+  tools: Tool[],
+  skipped?: Map<string, SkippedLine[]>,
+): Promise<QueryExample[]> {
   const text = await readText(path, flag);
   try {
-    const queries = parseQueriesJsonl(text, tools);
+    let queries: QueryExample[];
+    if (skipped) {
+      const parsed = parseQueriesSkippingUnknown(text, tools);
+      queries = parsed.queries;
+      if (parsed.skipped.length > 0) skipped.set(flag, parsed.skipped);
+    } else queries = parseQueriesJsonl(text, tools);
     if (queries.length === 0) throw new CliError([`${path}: no queries.`], EXIT_USAGE);
     return queries;
   } catch (err) {
@@ -230,9 +250,18 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   setIf('scale', positive('scale', values.scale, false));
 
   const tools = await loadTools(values.tools);
-  const queries = await loadQueries(values.queries, '--queries', tools);
-  const train = values.train ? await loadQueries(values.train, '--train', tools) : undefined;
-  const dev = values.dev ? await loadQueries(values.dev, '--dev', tools) : undefined;
+  const skipped = values['skip-unknown'] ? new Map<string, SkippedLine[]>() : undefined;
+  const queries = await loadQueries(values.queries, '--queries', tools, skipped);
+  const train = values.train ? await loadQueries(values.train, '--train', tools, skipped) : undefined;
+  const dev = values.dev ? await loadQueries(values.dev, '--dev', tools, skipped) : undefined;
+  // What --skip-unknown left out, per file: the count, and the first lines with the tool they name.
+  const skippedNotes = [...(skipped ?? [])].map(
+    ([flag, lines]) =>
+      `${flag}: skipped ${lines.length} line${lines.length === 1 ? '' : 's'} naming a tool not in the pool (${lines
+        .slice(0, 3)
+        .map((l) => `line ${l.line}: ${JSON.stringify(l.tool)}`)
+        .join(', ')}${lines.length > 3 ? ', …' : ''}).`,
+  );
   const needsEncoder = rankers.some((r) => r !== 'bm25' && r !== 'char');
   let progress: Progress | undefined;
   let label = '';
@@ -281,6 +310,9 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
       encoder: needsEncoder ? report.encoder : null,
       encodeMs: Math.round(report.encodeMs),
       toolText: report.toolText,
+      ...(skipped
+        ? { skipped: Object.fromEntries([...skipped].map(([flag, lines]) => [flag.slice(2), lines])) }
+        : {}),
       ...(report.training ? { training: report.training } : {}),
     });
     return 0;
@@ -318,7 +350,7 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
       rows,
     })}\n`,
   );
-  const notes = [`${report.pool} tools, ${queries.length} queries.`];
+  const notes = [`${report.pool} tools, ${queries.length} queries.`, ...skippedNotes];
   if (needsEncoder)
     notes.push(
       `Encoder ${report.encoder} (${report.dimensions}-d, tool text ${report.toolText}): pool encoded in ${Math.round(report.encodeMs)} ms.`,

@@ -113,6 +113,23 @@ describe('tooldrift retrieve bench', () => {
     expect(stderr).toMatch(message);
   });
 
+  it('--skip-unknown skips and counts query lines naming a tool not in the pool (strict without it)', async () => {
+    const args = ['retrieve', 'bench', '--tools', f('tools.jsonl'), '--queries', f('unknown-tool.jsonl')];
+    const json = await runCli([...args, '--rankers', 'bm25', '--skip-unknown', '--json']);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.skipped).toEqual({ queries: [{ line: 2, tool: 'playMusic' }] });
+    expect(out.rankers.bm25.n).toBe(1);
+    const text = await runCli([...args, '--rankers', 'bm25', '--skip-unknown']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /--queries: skipped 1 line naming a tool not in the pool \(line 2: "playMusic"\)\./,
+    );
+    expect(text.stdout).toMatch(/^bm25\s+1\s/m);
+    // Without the flag the file is still rejected (the rejection test above).
+    expect((await runCli([...args, '--rankers', 'bm25'])).code).toBe(2);
+  });
+
   it.each([
     [['--rankers', 'bm25,magic'], /unknown ranker "magic"/],
     [['--rankers', 'cotools'], /cotools ranker is trained: pass --train/],
