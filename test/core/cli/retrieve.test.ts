@@ -87,8 +87,11 @@ describe('tooldrift retrieve bench', () => {
     expect(out.training.stopping).toBeNull();
   });
 
-  it('uses the Universal Sentence Encoder by default', async () => {
-    const { code, stdout } = await runCli([...base, '--rankers', 'dense', '--json']);
+  it('uses the lexical encoder by default, and the Universal Sentence Encoder with --encoder use', async () => {
+    const lexical = await runCli([...base, '--rankers', 'dense', '--json']);
+    expect(lexical.code).toBe(0);
+    expect(JSON.parse(lexical.stdout).encoder).toBe('lexical/tooldrift-lexical-v1');
+    const { code, stdout } = await runCli([...base, '--rankers', 'dense', '--encoder', 'use', '--json']);
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(out.encoder).toBe('use/universal-sentence-encoder-lite');
