@@ -9,8 +9,9 @@ import type { Tool } from './types.ts';
  * - `paper`: the spec's text for a frozen LLM, `tool name: <name>, tool description: <description>` (the vector
  *   is the LLM's hidden state at the end of that prompt).
  * - `sentence` (default, tooldrift's): `<split name>: <description>` — what a sentence encoder reads best. The
- *   paper's frame costs a sentence encoder 8 points of top-1 on SimpleToolQuestions dev with USE lite (32.6 vs
- *   40.8, untrained cosine): every tool text starts with the same four words, and an identifier such as
+ *   paper's frame costs a sentence encoder 6 points of top-1 on SimpleToolQuestions dev with USE lite (34.1 vs
+ *   40.5, untrained cosine, `retrieve bench --rankers dense --encoder use --tool-text paper|sentence`): every
+ *   tool text starts with the same four words, and an identifier such as
  *   `people/person/place_of_birth` reaches the word-piece vocabulary unsplit.
  */
 export const TOOL_TEXT_FORMATS = ['sentence', 'paper'] as const;
