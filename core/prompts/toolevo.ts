@@ -36,6 +36,9 @@
  *   (core/prompts/few-shots.ts), not the original's examples on the real corpora.
  * - The option `fewShots: 'fixed'` shows three fixed examples and no UpdateTool example; `driftHint` adds the
  *   drift hint to guideline 4 (both tooldrift's earlier prompt, off by default).
+ * - Documentation chosen by retrieval (the toolPool aid, `docs.retrieved`) shows only the examples whose calls
+ *   it documents — worked examples that need a tool retrieval did not find, and an UpdateTool example whose
+ *   deprecated tool is undocumented, are left out (with no example left, so is the examples heading).
  */
 import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
@@ -43,7 +46,15 @@ import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import { drawFewShots, FEW_SHOTS_VERSION, renderFewShot, TOOLEVO_FIXED_FEW_SHOTS } from './few-shots.ts';
+import {
+  drawFewShots,
+  FEW_SHOTS_VERSION,
+  type FewShotExample,
+  renderFewShot,
+  TOOLEVO_FIXED_FEW_SHOTS,
+  undocumentedActions,
+  usesDocumentedTools,
+} from './few-shots.ts';
 import { type TrajectoryStep, trajectoryText } from './react-format.ts';
 import { renderDemonstrations, type SteDemonstration } from './ste.ts';
 import type { PromptTemplate } from './types.ts';
@@ -126,12 +137,24 @@ export interface AgentPromptInput {
   demonstrations?: readonly SteDemonstration[];
 }
 
-/** The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples. */
+/**
+ * The examples block: ToolEvo's per-call draw when `fewShots` is given, else the three fixed examples; no UpdateTool
+ * example under `toolUpdate: false`. Under documentation chosen by retrieval (`docs.retrieved`) only the examples
+ * that call documented tools are shown.
+ */
 function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots' | 'toolUpdate'>): string {
-  if (!input.fewShots) return TOOLEVO_FIXED_FEW_SHOTS.map((e) => renderFewShot(e, input.docs)).join('\n\n');
+  const { docs } = input;
+  const shown = (e: FewShotExample) => !docs.retrieved || usesDocumentedTools(e, docs);
+  if (!input.fewShots)
+    return TOOLEVO_FIXED_FEW_SHOTS.filter(shown)
+      .map((e) => renderFewShot(e, docs))
+      .join('\n\n');
   const drawn = drawFewShots(input.fewShots.dataset, new Rng(`few-shots/${input.fewShots.seed}`));
-  const examples = drawn.examples.map((e) => renderFewShot(e, input.docs));
-  return (input.toolUpdate === false ? examples : [drawn.update, ...examples]).join('\n\n');
+  const update =
+    input.toolUpdate !== false && (!docs.retrieved || undocumentedActions(drawn.update, docs).length === 0)
+      ? [drawn.update]
+      : [];
+  return [...update, ...drawn.examples.filter(shown).map((e) => renderFewShot(e, docs))].join('\n\n');
 }
 
 /** The documentation surface without UpdateTool (Table 5's "w/o tool update", `toolUpdate: false`). */
@@ -154,7 +177,9 @@ export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'st
   const examples = renderExamples(input);
   const demos = renderDemonstrations(input.demonstrations ?? [], false);
   const block = demos === '' ? '' : `${demos}\n\n`;
-  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${numbered}\n\n${FORMAT_BLOCK}\n\nHere are some examples:\n\n${examples}\n\n${block}${TURN_MARKER}`;
+  // Retrieved documentation may leave no example to show: then the examples heading goes too.
+  const exampleBlock = examples === '' ? '' : `Here are some examples:\n\n${examples}\n\n`;
+  return `${TOOLEVO_HEADER}\n\n${tools}\n\n${numbered}\n\n${FORMAT_BLOCK}\n\n${exampleBlock}${block}${TURN_MARKER}`;
 }
 
 /** Everything up to and including the question (trimmed), shared by the agent and reflection prompts. */
