@@ -1,12 +1,14 @@
 /**
- * `npm run model:serve -- <file.gguf> [--port 8080] [--host 127.0.0.1] [--name NAME] [--ctx-size N] [--threads 1]`
+ * `npm run model:serve -- <file.gguf> [--port 8080] [--host 127.0.0.1] [--name NAME] [--ctx-size N] [--max-tokens N]
+ *   [--threads 1]`
  *
  * Serves a GGUF model over an OpenAI-compatible API (scripts/model-server/) with node-llama-cpp on the CPU, so
  * tooldrift's `openai` provider — or any OpenAI client — can use a local model without Ollama or vLLM:
  *
  *   MODEL_PROVIDER=openai OPENAI_BASE_URL=http://127.0.0.1:8080/v1 MODEL_NAME=<name printed at start>
  *
- * The model name defaults to the file name without `.gguf`. Prints one line per request; Ctrl-C stops it.
+ * The model name defaults to the file name without `.gguf`; `--max-tokens` is the completion length of requests
+ * that set no `max_tokens` (default: until the context is full). Prints one line per request; Ctrl-C stops it.
  */
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -15,7 +17,7 @@ import { Engine } from './model-server/engine.ts';
 import { createModelServer } from './model-server/server.ts';
 
 const USAGE =
-  'usage: npm run model:serve -- <file.gguf> [--port 8080] [--host 127.0.0.1] [--name NAME] [--ctx-size N] [--threads 1] [--quiet]';
+  'usage: npm run model:serve -- <file.gguf> [--port 8080] [--host 127.0.0.1] [--name NAME] [--ctx-size N] [--max-tokens N] [--threads 1] [--quiet]';
 
 function fail(message: string): never {
   process.stderr.write(`model:serve: ${message}\n${USAGE}\n`);
@@ -40,6 +42,7 @@ function parse() {
       host: { type: 'string' },
       name: { type: 'string' },
       'ctx-size': { type: 'string' },
+      'max-tokens': { type: 'string' },
       threads: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -74,6 +77,7 @@ const engine = await Engine.load({
 const server = createModelServer({
   engine,
   modelName: name,
+  defaultMaxTokens: intOption(values['max-tokens'], 'max-tokens', 1, 1 << 20),
   log: values.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
 });
 server.listen(port, host, () => {

@@ -45,7 +45,7 @@ import {
   type SteReflectInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
-import { SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
+import { SFT_CHAT_PROMPT, SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -69,6 +69,7 @@ export interface PromptInputs {
   'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
   'toolevo/sft': TrainingPromptInput;
+  'toolevo/sft-chat': AgentPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
 
@@ -93,6 +94,7 @@ const TEMPLATES: Templates = {
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT,
   'toolevo/training': TRAINING_PROMPT,
   'toolevo/sft': SFT_PROMPT,
+  'toolevo/sft-chat': SFT_CHAT_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
 
@@ -103,6 +105,7 @@ const TEMPLATES: Templates = {
 const STEP_PROMPT_IDS = new Set<PromptId>([
   'toolevo/agent',
   'toolevo/reflection',
+  'toolevo/sft-chat',
   'ste/explore',
   'ste/follow-up',
   'ste/observation',
@@ -134,6 +137,7 @@ const PURPOSES: Record<PromptId, string> = {
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT.description,
   'toolevo/training': TRAINING_PROMPT.description,
   'toolevo/sft': SFT_PROMPT.description,
+  'toolevo/sft-chat': SFT_CHAT_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };
 
@@ -174,7 +178,7 @@ export function renderPrompt<K extends PromptId>(id: K, input: PromptInputs[K]):
 }
 
 /** The ids of the prompts that take the agent prompt's input (a ReAct step or a tree expansion). */
-export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection';
+export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection' | 'toolevo/sft-chat';
 
 /**
  * Which prompt a ReAct step uses: `step` normally, `afterFailure` for the step after a failed one (a rejected

@@ -9,7 +9,13 @@ import type { ChatMessage } from '../messages/chat.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { TrajectoryStep } from './react-format.ts';
-import { agentInstructions, agentPromptTail, TOOLEVO_AGENT_VERSION, TOOLEVO_HEADER } from './toolevo.ts';
+import {
+  type AgentPromptInput,
+  agentInstructions,
+  agentPromptTail,
+  TOOLEVO_AGENT_VERSION,
+  TOOLEVO_HEADER,
+} from './toolevo.ts';
 import type { PromptTemplate } from './types.ts';
 
 export interface TrainingPromptInput {
@@ -51,6 +57,43 @@ export const SFT_PROMPT: PromptTemplate<TrainingPromptInput> = {
     return [
       { role: 'system', content: `${TOOLEVO_HEADER}\n\n${renderToolList(input.docs)}` },
       { role: 'user', content: `Question: ${input.question.trim()}` },
+    ];
+  },
+};
+
+/**
+ * The steps of a multi-turn SFT conversation: per step an assistant turn (the step's text) and a user turn
+ * `Observation: …`; with `lastObservation: false` the final step's observation is left out (an SFT record's
+ * Finish verdict). One definition for the records (core/search/trajectories.ts) and the inference prompt below.
+ */
+export function sftTurns(steps: readonly TrajectoryStep[], lastObservation = true): ChatMessage[] {
+  const turns: ChatMessage[] = [];
+  steps.forEach((step, i) => {
+    turns.push({ role: 'assistant', content: step.text });
+    if (lastObservation || i < steps.length - 1)
+      turns.push({ role: 'user', content: `Observation: ${step.observation}` });
+  });
+  return turns;
+}
+
+/**
+ * ToolEvo's SFT prompt at inference (spec §5.1, §8.3: the fine-tuned models of the paper's `inference/` are asked
+ * with the SFT prompt, not the few-shot one), in the multi-turn layout of tooldrift's SFT records: the SFT system
+ * message and question, then the steps so far as assistant/observation turns, so a model trained on the exports
+ * is asked exactly as it was trained. UpdateTool lines reach it through the conversation (the UpdateTool step
+ * and its observation), as in the records, not through the system message. Used by the micro recipe's
+ * evaluation (gpu-jobs/micro/demo-loop.ts).
+ */
+export const SFT_CHAT_PROMPT: PromptTemplate<AgentPromptInput> = {
+  id: 'toolevo/sft-chat',
+  family: 'toolevo',
+  version: `${TOOLEVO_AGENT_VERSION}+sft-chat.1`,
+  description:
+    "ToolEvo's SFT prompt for a fine-tuned model's steps: the SFT system message and question, then each step so far as an assistant turn and its observation as a user turn (the SFT records' layout).",
+  render(input): ChatMessage[] {
+    return [
+      ...SFT_PROMPT.render({ question: input.question, docs: input.docs }),
+      ...sftTurns(input.steps ?? []),
     ];
   },
 };

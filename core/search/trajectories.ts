@@ -58,7 +58,9 @@
 
 import type { ChatMessage } from '../messages/chat.ts';
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
+import type { StepPromptId } from '../prompts/registry.ts';
 import { renderPrompt } from '../prompts/registry.ts';
+import { sftTurns } from '../prompts/training.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -68,7 +70,7 @@ import { node, pathTo, ROOT, type SearchTree } from './tree.ts';
 export interface TrajectoryStepRecord extends TrajectoryStep {
   /** The tree node of the step. */
   node: number;
-  prompt: 'toolevo/agent' | 'toolevo/reflection' | null;
+  prompt: StepPromptId | null;
   action?: string;
   /** The step's outcome kind: ok, error, rejected, finished. */
   outcome: string | null;
@@ -275,11 +277,6 @@ export interface SftRecord {
   messages: ChatMessage[];
 }
 
-/** The observation turn of a multi-turn record. */
-export function observationTurn(observation: string): ChatMessage {
-  return { role: 'user', content: `Observation: ${observation}` };
-}
-
 export function sftRecord(
   trajectory: Pick<Trajectory, 'steps'>,
   task: { question: string },
@@ -294,13 +291,8 @@ export function sftRecord(
         }) as ChatMessage[]);
   if (options.format === 'single-turn')
     return { messages: [...head, { role: 'assistant', content: trajectoryText(trajectory.steps) }] };
-  const turns: ChatMessage[] = [];
-  trajectory.steps.forEach((step, i) => {
-    turns.push({ role: 'assistant', content: step.text });
-    // The last step's observation is the environment's verdict on the Finish: not part of the conversation.
-    if (i < trajectory.steps.length - 1) turns.push(observationTurn(step.observation));
-  });
-  return { messages: [...head, ...turns] };
+  // The last step's observation is the environment's verdict on the Finish: not part of the conversation.
+  return { messages: [...head, ...sftTurns(trajectory.steps, false)] };
 }
 
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */

@@ -174,13 +174,20 @@ def build_model(vocab: int, args):
     return Model()
 
 
-def tokenize_records(tokenizer, records: list[list[dict]], context: int):
-    special = {t: tokenizer.token_to_id(t) for t in SPECIAL_TOKENS}
-    assert all(v is not None for v in special.values())
+def training_ids(tokenizer):
+    """`ids_of(prefix)` for assistant_token_mask: the prefix rendered with CHAT_TEMPLATE, tokenized, after BOS."""
+    # node-llama-cpp's ChatML wrapper starts every prompt with BOS (<|endoftext|>); training does the same.
+    bos = tokenizer.token_to_id("<|endoftext|>")
+    assert bos is not None and all(tokenizer.token_to_id(t) is not None for t in SPECIAL_TOKENS)
 
     def ids_of(prefix):
-        return tokenizer.encode(render(prefix), add_special_tokens=False).ids
+        return [bos] + tokenizer.encode(render(prefix), add_special_tokens=False).ids
 
+    return ids_of
+
+
+def tokenize_records(tokenizer, records: list[list[dict]], context: int):
+    ids_of = training_ids(tokenizer)
     out, lengths = [], []
     for messages in records:
         ids, mask = assistant_token_mask(ids_of, messages)
@@ -204,6 +211,14 @@ def write_gguf(path: str, model, tokenizer, args, meta: dict) -> None:
     writer.add_description(LABEL)
     writer.add_string("tooldrift.micro.label", LABEL)
     writer.add_string("tooldrift.micro.training", json.dumps(meta, sort_keys=True))
+    # What training fed for one conversation, so an inference engine can check it renders the same tokens.
+    check = [
+        {"role": "system", "content": "Answer with tools."},
+        {"role": "user", "content": "Question: What is 2 + 3?"},
+        {"role": "assistant", "content": 'Thought: I add.\n\nAction: Finish\n\nAction Input: {"answer": "5"}'},
+    ]
+    ids, mask = assistant_token_mask(training_ids(tokenizer), check)
+    writer.add_string("tooldrift.micro.chat_check", json.dumps({"messages": check, "ids": ids, "mask": mask}))
     writer.add_context_length(args.context)
     writer.add_embedding_length(args.dim)
     writer.add_block_count(args.layers)

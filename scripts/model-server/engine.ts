@@ -103,6 +103,8 @@ export class Engine {
   readonly sequence: LlamaContextSequence;
   readonly chatWrapper: ChatWrapper;
   readonly contextSize: number;
+  /** Counters since load: choices finished, choices cancelled by their signal, tokens generated. */
+  readonly stats = { choices: 0, cancelled: 0, generatedTokens: 0 };
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(llama: Llama, model: LlamaModel, context: LlamaContext, chatWrapper: ChatWrapper) {
@@ -182,9 +184,15 @@ export class Engine {
     this.assertFits(prompt);
     return this.#exclusive(async () => {
       const out: ChoiceResult[] = [];
-      for (let index = 0; index < params.n; index++) {
-        signal?.throwIfAborted();
-        out.push(await this.#choice(prompt, params, index, onDelta, signal));
+      try {
+        for (let index = 0; index < params.n; index++) {
+          signal?.throwIfAborted();
+          out.push(await this.#choice(prompt, params, index, onDelta, signal));
+          this.stats.choices++;
+        }
+      } catch (error) {
+        if (signal?.aborted) this.stats.cancelled++;
+        throw error;
       }
       return out;
     });
@@ -244,6 +252,7 @@ export class Engine {
         break;
       }
       tokens.push(token);
+      this.stats.generatedTokens++;
       counts.set(token, (counts.get(token) ?? 0) + 1);
       text = this.#text(tokens);
       records.push({

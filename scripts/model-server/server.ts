@@ -31,6 +31,11 @@ export interface ModelServerOptions {
   engine: Engine;
   /** The model id clients send as `model` (and `/v1/models` lists). */
   modelName: string;
+  /**
+   * Completion tokens per choice when a request sets no `max_tokens` (llama-server's `--n-predict`); default:
+   * until the context is full, as vLLM does.
+   */
+  defaultMaxTokens?: number | undefined;
   /** Largest accepted request body in bytes (default 8 MiB). */
   maxBodyBytes?: number;
   /** Written once per request (method, path, status, ms), when given. */
@@ -73,14 +78,14 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   }
 }
 
-function generateParams(r: ParsedRequest): GenerateParams {
+function generateParams(r: ParsedRequest, defaultMaxTokens: number | undefined): GenerateParams {
   return {
     n: r.n,
     temperature: r.temperature,
     topP: r.topP,
     frequencyPenalty: r.frequencyPenalty,
     presencePenalty: r.presencePenalty,
-    maxTokens: r.maxTokens,
+    maxTokens: r.maxTokens ?? defaultMaxTokens,
     stop: r.stop,
     seed: r.seed,
     logprobs: r.logprobs,
@@ -144,7 +149,7 @@ export function createModelServer(options: ModelServerOptions): Server {
     const h = head(r, 'chatcmpl');
     const prompt = engine.chatTokens(r.messages);
     engine.assertFits(prompt);
-    const params = generateParams(r);
+    const params = generateParams(r, options.defaultMaxTokens);
     if (!r.stream) {
       const choices = await engine.generate(prompt, params, undefined, signal);
       send(res, 200, chatCompletion(h, choices, r.logprobs, usage(prompt.length, generatedOf(choices))));
@@ -176,7 +181,7 @@ export function createModelServer(options: ModelServerOptions): Server {
     const prompts = r.prompts.map((p) => engine.textTokens(p));
     for (const p of prompts) engine.assertFits(p);
     const promptTokens = prompts.reduce((s, p) => s + p.length, 0);
-    const params = generateParams(r);
+    const params = generateParams(r, options.defaultMaxTokens);
     const stream = r.stream ? new EventStream(res) : null;
     const run = async () => {
       const all: ChoiceResult[] = [];
