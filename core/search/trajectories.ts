@@ -295,6 +295,56 @@ export function sftRecord(
   return { messages: [...head, ...sftTurns(trajectory.steps, false)] };
 }
 
+/** A stored trajectory as the SFT export reads it (a D1 row or a freshly extracted `Trajectory`). */
+export interface ExportableTrajectory
+  extends Pick<
+    Trajectory,
+    | 'id'
+    | 'treeId'
+    | 'explorationId'
+    | 'taskId'
+    | 'dataset'
+    | 'surfaceId'
+    | 'promptSurfaceId'
+    | 'model'
+    | 'seed'
+    | 'toolUpdates'
+  > {
+  /** +1 / −1 (a D1 row types it as a number). */
+  reward: number;
+  steps: readonly unknown[];
+}
+
+/**
+ * One line of `GET /v1/exports/sft.jsonl`: the record (`sftRecord`) and its `meta` (who produced the trajectory,
+ * and `selection`: steps, deprecation errors met, repeated calls). The exports route and the micro recipe's
+ * in-process exploration (gpu-jobs/micro/explore.ts) both write it.
+ */
+export function sftExportLine(
+  t: ExportableTrajectory,
+  question: string,
+  options: RecordOptions = {},
+): string {
+  const steps = t.steps as TrajectoryStepRecord[];
+  return JSON.stringify({
+    ...sftRecord({ steps }, { question }, options),
+    meta: {
+      trajectoryId: t.id,
+      treeId: t.treeId,
+      explorationId: t.explorationId,
+      taskId: t.taskId,
+      dataset: t.dataset,
+      surfaceId: t.surfaceId,
+      promptSurfaceId: t.promptSurfaceId,
+      model: t.model,
+      seed: t.seed,
+      reward: t.reward,
+      toolUpdates: t.toolUpdates,
+      selection: trajectoryStats(steps),
+    },
+  });
+}
+
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */
 export interface ScoredPath {
   nodes: readonly number[];

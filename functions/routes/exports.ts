@@ -12,13 +12,7 @@
  * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
 import { z } from '@hono/zod-openapi';
-import {
-  SFT_FORMATS,
-  type SftFormat,
-  sftRecord,
-  type TrajectoryStepRecord,
-  trajectoryStats,
-} from '../../core/search/trajectories.ts';
+import { SFT_FORMATS, type SftFormat, sftExportLine } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -58,31 +52,11 @@ async function requireExploration(env: Bindings, f: OwnedExportFilter): Promise<
 async function sftPage(env: Bindings, f: OwnedExportFilter, format: SftFormat, after: string) {
   const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
   const lines = rows.map(({ t, question }) =>
-    JSON.stringify({
-      ...sftRecord(
-        { steps: t.steps as TrajectoryStepRecord[] },
-        { question },
-        {
-          docsSurface: PC_SURFACE,
-          format,
-          // single-turn is the earlier layout in full: the agent prompt head as the system message.
-          systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
-        },
-      ),
-      meta: {
-        trajectoryId: t.id,
-        treeId: t.treeId,
-        explorationId: t.explorationId,
-        taskId: t.taskId,
-        dataset: t.dataset,
-        surfaceId: t.surfaceId,
-        promptSurfaceId: t.promptSurfaceId,
-        model: t.model,
-        seed: t.seed,
-        reward: t.reward,
-        toolUpdates: t.toolUpdates,
-        selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
-      },
+    sftExportLine(t, question, {
+      docsSurface: PC_SURFACE,
+      format,
+      // single-turn is the earlier layout in full: the agent prompt head as the system message.
+      systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
     }),
   );
   return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };

@@ -18,7 +18,7 @@
  * to such a network, not what a language model would do. Everything is seeded; the seed is printed.
  *
  *   npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2]
- *     [--test-per-group 2] [--steps 150] [--batch 4] [--python python3]
+ *     [--test-per-group 2] [--steps 200] [--batch 4] [--python python3]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,14 @@ import { generateWorld } from '../../core/world/world.ts';
 import { Engine } from '../../scripts/model-server/engine.ts';
 import { createModelServer } from '../../scripts/model-server/server.ts';
 import { cleanJsonl, formatReport, validateJsonl } from '../validate.ts';
-import { BUILTIN_SURFACES, exploreToSft, MICRO_DATASETS, MICRO_WORLD, microTasks } from './explore.ts';
+import {
+  BUILTIN_SURFACES,
+  exploreToSft,
+  MICRO_DATASETS,
+  MICRO_WORLD,
+  microTasks,
+  positiveInt,
+} from './explore.ts';
 
 const SURFACES = ['pc', 's-in', 's-ood'] as const;
 const MAX_LENGTH = 4096;
@@ -56,6 +63,8 @@ export const POLICIES = [
 interface Stage {
   name: string;
   seconds: number;
+  /** CPU seconds the stage used (this process's threads, or the training process's own count). */
+  cpuSeconds: number;
 }
 
 function log(line: string): void {
@@ -86,18 +95,31 @@ function run(cmd: string, args: string[], prefix: string): Promise<void> {
  * Runs a stage and records its wall time. A stage whose outputs exist from an interrupted run with the same
  * options (`done` says so) is reused and marked as such, so a rerun resumes where the last one stopped.
  */
-async function timed(stages: Stage[], name: string, done: boolean, task: () => Promise<void>): Promise<void> {
+async function timed(
+  stages: Stage[],
+  name: string,
+  done: boolean,
+  task: () => Promise<number | undefined>,
+): Promise<void> {
   log(`\n== ${name}`);
   if (done) {
-    stages.push({ name: `${name} (reused from an earlier run)`, seconds: 0 });
+    stages.push({ name: `${name} (reused from an earlier run)`, seconds: 0, cpuSeconds: 0 });
     log('   reused: its outputs exist from an earlier run with the same options');
     return;
   }
   const started = performance.now();
-  await task();
+  const cpu = process.cpuUsage();
+  const childCpu = await task();
   const seconds = (performance.now() - started) / 1000;
-  stages.push({ name, seconds });
-  log(`   ${name}: ${seconds.toFixed(0)} s`);
+  const own = process.cpuUsage(cpu);
+  const cpuSeconds = childCpu ?? (own.user + own.system) / 1e6;
+  stages.push({ name, seconds, cpuSeconds });
+  log(`   ${name}: ${seconds.toFixed(0)} s wall, ${cpuSeconds.toFixed(0)} s CPU`);
+}
+
+/** The CPU seconds a training process reported in its JSON summary. */
+function trainingCpu(file: string): number {
+  return Number((JSON.parse(readFileSync(file, 'utf8')) as { cpuSeconds?: number }).cpuSeconds ?? 0);
 }
 
 export interface DemoOptions {
@@ -182,7 +204,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
           join(dir, 'untrained.json'),
         ],
         '[init]',
-      ),
+      ).then(() => trainingCpu(join(dir, 'untrained.json'))),
   );
   for (const policy of POLICIES.filter((p) => p.data !== null)) {
     await timed(stages, `train ${policy.label}`, have(`${policy.id}.gguf`, `${policy.id}.json`), () =>
@@ -203,7 +225,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
           join(dir, `${policy.id}.json`),
         ],
         `[${policy.id}]`,
-      ),
+      ).then(() => trainingCpu(join(dir, `${policy.id}.json`))),
     );
   }
 
@@ -347,9 +369,15 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
       taxonomy: { ...(taxonomyMeta as NonNullable<typeof taxonomyMeta>), rows: taxonomyRows },
     } as Pick<EvalDetail, 'taxonomy'>),
     '',
-    'Wall time per stage',
-    ...stages.map((s) => `  ${s.name.padEnd(48)} ${s.seconds.toFixed(0).padStart(6)} s`),
-    `  ${'total'.padEnd(48)} ${total.toFixed(0).padStart(6)} s`,
+    'Wall time (and CPU time) per stage',
+    ...stages.map(
+      (s) =>
+        `  ${s.name.padEnd(48)} ${s.seconds.toFixed(0).padStart(6)} s  (${s.cpuSeconds.toFixed(0).padStart(5)} s CPU)`,
+    ),
+    `  ${'total'.padEnd(48)} ${total.toFixed(0).padStart(6)} s  (${stages
+      .reduce((sum, s) => sum + s.cpuSeconds, 0)
+      .toFixed(0)
+      .padStart(5)} s CPU)`,
   ].join('\n');
   log(`\n${summary}`);
   writeFileSync(join(dir, 'summary.txt'), `${summary}\n`);
@@ -361,13 +389,6 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
     join(dir, 'summary.json'),
     `${JSON.stringify({ seed: o.seed, trainSeed, options: o, stages, columns, table, taxonomy: taxonomyRows, trainings: trainings.map(({ losses: _l, tokenLengths: _t, ...t }) => t) }, null, 2)}\n`,
   );
-}
-
-function positiveInt(raw: string | undefined, name: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
-  return n;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -393,14 +414,14 @@ export async function main(argv: string[]): Promise<number> {
       trainPerGroup: positiveInt(values['train-per-group'], 'train-per-group', 4),
       trees: positiveInt(values.trees, 'trees', 2),
       testPerGroup: positiveInt(values['test-per-group'], 'test-per-group', 2),
-      steps: positiveInt(values.steps, 'steps', 150),
+      steps: positiveInt(values.steps, 'steps', 200),
       batch: positiveInt(values.batch, 'batch', 4),
       python: values.python ?? 'python3',
     };
   } catch (error) {
     process.stderr.write(`demo:loop: ${error instanceof Error ? error.message : String(error)}\n`);
     process.stderr.write(
-      'usage: npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2] [--test-per-group 2] [--steps 150] [--batch 4] [--python python3]\n',
+      'usage: npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2] [--test-per-group 2] [--steps 200] [--batch 4] [--python python3]\n',
     );
     return 2;
   }

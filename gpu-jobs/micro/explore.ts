@@ -19,9 +19,8 @@ import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
 import {
   extractTrajectories,
   selectForTraining,
-  sftRecord,
+  sftExportLine,
   type Trajectory,
-  trajectoryStats,
 } from '../../core/search/trajectories.ts';
 import { createSimModel } from '../../core/sim/index.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
@@ -128,25 +127,7 @@ export async function exploreToSft(options: ExploreOptions): Promise<ExploreResu
   const lines = found
     .filter((t) => chosen.has(t.id))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((t) =>
-      JSON.stringify({
-        ...sftRecord(t, { question: questions.get(t.taskId) as string }, { docsSurface: PC_SURFACE }),
-        meta: {
-          trajectoryId: t.id,
-          treeId: t.treeId,
-          explorationId: t.explorationId,
-          taskId: t.taskId,
-          dataset: t.dataset,
-          surfaceId: t.surfaceId,
-          promptSurfaceId: t.promptSurfaceId,
-          model: t.model,
-          seed: t.seed,
-          reward: t.reward,
-          toolUpdates: t.toolUpdates,
-          selection: trajectoryStats(t.steps),
-        },
-      }),
-    );
+    .map((t) => sftExportLine(t, questions.get(t.taskId) as string, { docsSurface: PC_SURFACE }));
   return {
     jsonl: lines.map((l) => `${l}\n`).join(''),
     trees: total,
@@ -156,7 +137,7 @@ export async function exploreToSft(options: ExploreOptions): Promise<ExploreResu
   };
 }
 
-function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+export function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);

@@ -292,10 +292,10 @@ def parse_args(argv: list[str]):
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--warmup", type=int, default=30)
     p.add_argument("--context", type=int, default=2048)
-    p.add_argument("--dim", type=int, default=256)
+    p.add_argument("--dim", type=int, default=192)
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--ffn", type=int, default=768)
+    p.add_argument("--ffn", type=int, default=512)
     p.add_argument("--rope-base", type=float, default=10000.0)
     p.add_argument("--norm-eps", type=float, default=1e-5)
     p.add_argument("--threads", type=int, default=1)
@@ -404,6 +404,7 @@ def main(argv: list[str]) -> None:
             "gguf": Path(args.out).name,
             "ggufSha256": digest,
             "seconds": round(elapsed, 1),
+            "cpuSeconds": round(time.process_time(), 1),
             "finalLoss": (sum(losses[-20:]) / len(losses[-20:])) if losses else None,
             "losses": [round(v, 4) for v in losses],
             "tokenLengths": lengths,

@@ -47,7 +47,9 @@ export function pickToken(
     return ids[best] as number;
   }
   const scaled = logits.map((l) => l / params.temperature);
-  const max = Math.max(...scaled);
+  // A loop, not Math.max(...scaled): a 128k-token vocabulary is more arguments than a call may take.
+  let max = Number.NEGATIVE_INFINITY;
+  for (const l of scaled) if (l > max) max = l;
   const weights = scaled.map((l) => Math.exp(l - max));
   const order = weights.map((_, i) => i).sort((a, b) => (weights[b] as number) - (weights[a] as number));
   const total = weights.reduce((s, w) => s + w, 0);
