@@ -13,7 +13,8 @@ shows that the loop runs end to end, not what a language model can do.
 
 Shared with the GPU recipes (gpu-jobs/python/common.py): the loss mask (`assistant_token_mask`: message i owns the
 tokens that the prefix of i + 1 messages adds, so system, question and observations never enter the loss) and the
-length report. Records are validated by gpu-jobs/validate.ts before they get here (`npm run micro:train` does it).
+length report. Records are validated by gpu-jobs/validate.ts before they get here (`npm run gpu:validate -- --sft FILE
+--write DIR` writes a cleaned copy; `npm run demo:loop` validates and cleans every export it trains on).
 
 Determinism: one thread (`torch.set_num_threads(1)`), every random draw from `--seed` (the initialisation from
 `--init-seed`, default the same), records visited in an order drawn from the seed; the same files, seeds and
