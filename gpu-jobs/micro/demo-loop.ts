@@ -18,7 +18,7 @@
  * to such a network, not what a language model would do. Everything is seeded; the seed is printed.
  *
  *   npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2]
- *     [--test-per-group 2] [--steps 200] [--batch 4] [--python python3]
+ *     [--test-per-group 1] [--steps 200] [--batch 4] [--python python3]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -139,12 +139,14 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
   const dir = resolve(o.out, o.seed);
   mkdirSync(dir, { recursive: true });
   const trainSeed = (hash128(`micro/${o.seed}/train`)[0] as number) % 1_000_000;
-  // Outputs of an earlier run are reused only when it ran with the same options.
+  // Outputs of an earlier run are reused only when it ran with the same options for them (the evaluation's
+  // own options, the output folder and the Python command change none of them).
   const optionsFile = join(dir, 'options.json');
-  const sameOptions =
-    existsSync(optionsFile) && readFileSync(optionsFile, 'utf8') === `${JSON.stringify(o)}\n`;
+  const { testPerGroup: _t, out: _o, python: _p, ...producing } = o;
+  const key = `${JSON.stringify(producing)}\n`;
+  const sameOptions = existsSync(optionsFile) && readFileSync(optionsFile, 'utf8') === key;
   if (!sameOptions) for (const f of readdirSync(dir)) rmSync(join(dir, f), { force: true });
-  writeFileSync(optionsFile, `${JSON.stringify(o)}\n`);
+  writeFileSync(optionsFile, key);
   const have = (...files: string[]) => sameOptions && files.every((f) => existsSync(join(dir, f)));
   log(`demo:loop seed ${o.seed} (training seed ${trainSeed}); files in ${dir}`);
   log('Every trajectory comes from the simulated policy; the policies are tiny models trained on them.');
@@ -413,7 +415,7 @@ export async function main(argv: string[]): Promise<number> {
       out: values.out ?? 'runs/micro-demo',
       trainPerGroup: positiveInt(values['train-per-group'], 'train-per-group', 4),
       trees: positiveInt(values.trees, 'trees', 2),
-      testPerGroup: positiveInt(values['test-per-group'], 'test-per-group', 2),
+      testPerGroup: positiveInt(values['test-per-group'], 'test-per-group', 1),
       steps: positiveInt(values.steps, 'steps', 200),
       batch: positiveInt(values.batch, 'batch', 4),
       python: values.python ?? 'python3',
@@ -421,7 +423,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`demo:loop: ${error instanceof Error ? error.message : String(error)}\n`);
     process.stderr.write(
-      'usage: npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2] [--test-per-group 2] [--steps 200] [--batch 4] [--python python3]\n',
+      'usage: npm run demo:loop -- [--seed demo-1] [--out runs/micro-demo] [--train-per-group 4] [--trees 2] [--test-per-group 1] [--steps 200] [--batch 4] [--python python3]\n',
     );
     return 2;
   }
