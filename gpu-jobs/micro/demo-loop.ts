@@ -10,7 +10,8 @@
  *   3. serve — each GGUF behind the OpenAI-compatible server of `npm run model:serve` (in this process);
  *   4. evaluate — the greedy ReAct method (temperature 0, ≤ 20 steps, P_c documentation) through tooldrift's
  *      `openai` provider on the test tasks of `pc`, `s-in` and `s-ood`, asked with ToolEvo's SFT chat prompt
- *      (how the paper evaluates its fine-tuned models, spec §8.3);
+ *      (how the paper evaluates its fine-tuned models, spec §8.3); a prompt that outgrows the model's context
+ *      ends the episode as an empty generation (ToolQA-D's prompt-length rule, spec §5.3), not as a run error;
  *   5. print the Table 2–4-shaped comparison (success % per dataset × difficulty, the paper's averages) and the
  *      error taxonomy, with the wall time of every stage.
  *
@@ -32,7 +33,9 @@ import { aggregate, type ResultRow } from '../../core/evals/aggregate.ts';
 import { EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { runReact } from '../../core/methods/react.ts';
+import { ModelRequestError } from '../../core/models/errors.ts';
 import { createTextModel } from '../../core/models/factory.ts';
+import { emptyUsage, type TextModel } from '../../core/models/types.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { hash128 } from '../../core/util/random.ts';
 import { createKernelDeps } from '../../core/world/kernel-deps.ts';
@@ -120,6 +123,33 @@ async function timed(
 /** The CPU seconds a training process reported in its JSON summary. */
 function trainingCpu(file: string): number {
   return Number((JSON.parse(readFileSync(file, 'utf8')) as { cpuSeconds?: number }).cpuSeconds ?? 0);
+}
+
+/**
+ * A prompt over the model's context (the server's 400 `context_length_exceeded`) answered as an empty
+ * generation, which ends the episode — as ToolQA-D's inference does for a prompt over its length limit (spec
+ * §5.3) — so the run is classified by its steps (a policy that loops until its context is full is `looping`),
+ * not counted as a run error. Every other failure is thrown as it is.
+ */
+export function contextLimitEndsEpisode(model: TextModel): TextModel {
+  return {
+    provider: model.provider,
+    model: model.model,
+    capabilities: model.capabilities,
+    async generate(request, signal) {
+      try {
+        return await model.generate(request, signal);
+      } catch (error) {
+        if (!(error instanceof ModelRequestError && /maximum context length/.test(error.message)))
+          throw error;
+        return {
+          candidates: [{ text: '', finishReason: 'length' }],
+          model: model.model,
+          usage: { ...emptyUsage(), calls: 1 },
+        };
+      }
+    },
+  };
 }
 
 export interface DemoOptions {
@@ -262,13 +292,15 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       const { port } = server.address() as AddressInfo;
-      const model = createTextModel({
-        provider: 'openai',
-        model: `tooldrift-micro-${policy.id}`,
-        baseUrl: `http://127.0.0.1:${port}/v1`,
-        timeoutMs: 300_000,
-        maxRetries: 1,
-      });
+      const model = contextLimitEndsEpisode(
+        createTextModel({
+          provider: 'openai',
+          model: `tooldrift-micro-${policy.id}`,
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          timeoutMs: 300_000,
+          maxRetries: 1,
+        }),
+      );
       const rows: ResultRow[] = [];
       try {
         for (const surfaceId of SURFACES) {
