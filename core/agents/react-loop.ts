@@ -16,7 +16,8 @@
  * - No load limit (`max_load_db` belongs to the MCTS search, not to the greedy chain).
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import type { GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { GenerateRequest, GenerateResponse, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import {
@@ -124,6 +125,24 @@ function stepText(text: string): string {
   return pyStrip(text.slice(0, end));
 }
 
+/**
+ * One generation, or `null` when the server refused the prompt as longer than the model's context: ToolQA-D's
+ * prompt-length rule makes that no generation, an empty sample that ends the episode (spec §5.3), so the run is
+ * classified by its steps instead of failing as a run error.
+ */
+async function generateWithin(
+  model: TextModel,
+  request: GenerateRequest,
+  signal: AbortSignal | undefined,
+): Promise<GenerateResponse | null> {
+  try {
+    return await model.generate(request, signal);
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return null;
+    throw error;
+  }
+}
+
 export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
   const docs = opts.docs ?? PC_SURFACE;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -156,7 +175,11 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       stop: REACT_STOP,
     };
     if (opts.seed !== undefined) request.seed = opts.seed;
-    const response = await opts.model.generate(request, opts.signal);
+    const response = await generateWithin(opts.model, request, opts.signal);
+    if (response === null) {
+      ending = 'empty-generation';
+      break;
+    }
     usage = addUsage(usage, response.usage);
     modelName = response.model;
     const text = stepText(response.candidates[0]?.text ?? '');

@@ -22,7 +22,8 @@
  *   (the ablation "without tool update").
  * - The per-tree model-call and token budgets (off unless a suite sets them) end a path with −1 (`budget`).
  */
-import type { Candidate, TextModel } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { Candidate, GenerateResponse, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
@@ -146,19 +147,26 @@ export async function expandState(
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
     return { kind: 'fail', ending: 'empty' };
-  const response = await env.model.generate(
-    {
-      messages,
-      n: config.k,
-      temperature: config.temperature,
-      frequencyPenalty: config.frequencyPenalty,
-      stop: SEARCH_STOP,
-      maxTokens: config.maxNewTokens,
-      seed: requestSeed(tree, key),
-      logprobs: true,
-    },
-    env.signal,
-  );
+  // A prompt the server refuses as longer than the model's context is the same rule at the model's own limit.
+  let response: GenerateResponse;
+  try {
+    response = await env.model.generate(
+      {
+        messages,
+        n: config.k,
+        temperature: config.temperature,
+        frequencyPenalty: config.frequencyPenalty,
+        stop: SEARCH_STOP,
+        maxTokens: config.maxNewTokens,
+        seed: requestSeed(tree, key),
+        logprobs: true,
+      },
+      env.signal,
+    );
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return { kind: 'fail', ending: 'empty' };
+    throw error;
+  }
   tree.usage = {
     modelCalls: tree.usage.modelCalls + 1,
     inputTokens: tree.usage.inputTokens + response.usage.inputTokens,

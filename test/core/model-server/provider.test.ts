@@ -7,10 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReact } from '../../../core/methods/react.ts';
-import { ModelTimeoutError } from '../../../core/models/errors.ts';
+import { ModelContextLengthError, ModelTimeoutError } from '../../../core/models/errors.ts';
 import { createTextModel, type ModelDeps } from '../../../core/models/factory.ts';
 import { meteredModel, UsageMeter } from '../../../core/models/usage.ts';
+import { toolEvoStepPrompts } from '../../../core/prompts/registry.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
+import { node } from '../../../core/search/tree.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { createKernelDeps } from '../../../core/world/kernel-deps.ts';
 import { generateTasks } from '../../../core/world/tasks/generate.ts';
@@ -223,5 +225,73 @@ describe('openai provider × local model server (real engine)', () => {
     while (local.engine.stats.cancelled === before && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 10));
     expect(local.engine.stats.cancelled).toBe(before + 1);
+  });
+});
+
+describe('a prompt over the model’s context (real engine, 512-token context)', () => {
+  let small: LocalModel;
+  beforeAll(async () => {
+    small = await startLocalModel({ contextSize: 512, defaultMaxTokens: 16 });
+  }, 180_000);
+  afterAll(async () => {
+    await small?.close();
+  });
+  const smallModel = (deps: ModelDeps) =>
+    createTextModel(
+      { provider: 'openai', baseUrl: small.baseUrl, model: MICRO_NAME, maxRetries: 2 },
+      { seed: 'provider-test', ...deps },
+    );
+
+  it('is a typed, unretried error from the provider', async () => {
+    const recorder = recordingFetch();
+    const error = await smallModel({ fetch: recorder.fetch })
+      .generate({ messages: [{ role: 'user', content: 'word '.repeat(600) }], maxTokens: 4 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelContextLengthError);
+    expect(recorder.exchanges.map((e) => [e.status, (e.json?.error as { code?: string })?.code])).toEqual([
+      [400, 'context_length_exceeded'],
+    ]);
+  });
+
+  it('ends a greedy episode as an empty generation (ToolQA-D’s prompt-length rule), not as a run error', async () => {
+    const recorder = recordingFetch();
+    const outcome = await runReact(
+      {
+        task: {
+          id: task.id,
+          question: task.question,
+          gold: task.gold,
+          dataset: task.dataset,
+          difficulty: task.difficulty,
+        },
+        options: {},
+        model: smallModel({ fetch: recorder.fetch }),
+        world,
+        surface: S_IN_SURFACE,
+        deps: createKernelDeps({ gold: task.gold }),
+        aids: { documentation: PC_SURFACE, updateMemory: [] },
+        limits: { maxSteps: 4 },
+        seeds: { model: 7, search: task.id },
+      },
+      // ToolEvo's few-shot agent prompt is far over 512 tokens.
+      { prompts: toolEvoStepPrompts(false) },
+    );
+    expect(recorder.exchanges.map((e) => e.status)).toEqual([400]);
+    expect(outcome).toMatchObject({ ending: 'empty-generation', correct: false, steps: [], modelCalls: 0 });
+  });
+
+  it('makes the MCTS state terminal with −1, like a prompt over the word limit', async () => {
+    const recorder = recordingFetch();
+    const tree = createSearch(
+      { id: task.id, question: task.question, gold: task.gold },
+      { seed: 'provider-mcts', simulations: 2, k: 2, maxDepth: 2, maxNewTokens: 16 },
+    );
+    await runSearch(
+      tree,
+      searchEnv(tree, { model: smallModel({ fetch: recorder.fetch }), world, surface: S_IN_SURFACE }),
+    );
+    expect(recorder.exchanges.map((e) => e.status)).toEqual([400]);
+    expect(node(tree, 0)).toMatchObject({ terminal: true, ending: 'empty', reward: -1 });
+    expect(tree.usage.modelCalls).toBe(0);
   });
 });
