@@ -22,6 +22,7 @@
  *     [--test-per-group 1] [--steps 200] [--batch 4] [--python python3]
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -33,9 +34,7 @@ import { aggregate, type ResultRow } from '../../core/evals/aggregate.ts';
 import { EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
 import { runReact } from '../../core/methods/react.ts';
-import { ModelRequestError } from '../../core/models/errors.ts';
 import { createTextModel } from '../../core/models/factory.ts';
-import { emptyUsage, type TextModel } from '../../core/models/types.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { hash128 } from '../../core/util/random.ts';
 import { createKernelDeps } from '../../core/world/kernel-deps.ts';
@@ -68,6 +67,16 @@ interface Stage {
   seconds: number;
   /** CPU seconds the stage used (this process's threads, or the training process's own count). */
   cpuSeconds: number;
+  /** Its outputs came from an earlier run; the times are those it took then. */
+  reused?: boolean;
+}
+
+function sum(stages: Stage[], field: 'seconds' | 'cpuSeconds'): number {
+  return stages.reduce((total, s) => total + s[field], 0);
+}
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 function log(line: string): void {
@@ -95,18 +104,32 @@ function run(cmd: string, args: string[], prefix: string): Promise<void> {
 }
 
 /**
- * Runs a stage and records its wall time. A stage whose outputs exist from an interrupted run with the same
- * options (`done` says so) is reused and marked as such, so a rerun resumes where the last one stopped.
+ * Runs a stage and records its wall and CPU time in `stages.json`. A stage whose outputs exist from an
+ * interrupted run with the same options (`done` says so) is reused and marked as such, with the times it took
+ * when it ran (from `stages.json`, or `recorded` — e.g. a training's own JSON summary), so a rerun resumes where
+ * the last one stopped and the table still shows what every stage cost.
  */
 async function timed(
   stages: Stage[],
+  dir: string,
   name: string,
   done: boolean,
   task: () => Promise<number | undefined>,
+  recorded?: () => Omit<Stage, 'name'> | undefined,
 ): Promise<void> {
   log(`\n== ${name}`);
+  const file = join(dir, 'stages.json');
+  const times: Record<string, Omit<Stage, 'name'>> = existsSync(file)
+    ? JSON.parse(readFileSync(file, 'utf8'))
+    : {};
   if (done) {
-    stages.push({ name: `${name} (reused from an earlier run)`, seconds: 0, cpuSeconds: 0 });
+    const earlier = times[name] ?? recorded?.();
+    stages.push({
+      name: `${name} (reused${earlier ? '' : ', time not recorded'})`,
+      seconds: earlier?.seconds ?? 0,
+      cpuSeconds: earlier?.cpuSeconds ?? 0,
+      reused: true,
+    });
     log('   reused: its outputs exist from an earlier run with the same options');
     return;
   }
@@ -117,6 +140,8 @@ async function timed(
   const own = process.cpuUsage(cpu);
   const cpuSeconds = childCpu ?? (own.user + own.system) / 1e6;
   stages.push({ name, seconds, cpuSeconds });
+  times[name] = { seconds, cpuSeconds };
+  writeFileSync(file, `${JSON.stringify(times, null, 2)}\n`);
   log(`   ${name}: ${seconds.toFixed(0)} s wall, ${cpuSeconds.toFixed(0)} s CPU`);
 }
 
@@ -125,31 +150,11 @@ function trainingCpu(file: string): number {
   return Number((JSON.parse(readFileSync(file, 'utf8')) as { cpuSeconds?: number }).cpuSeconds ?? 0);
 }
 
-/**
- * A prompt over the model's context (the server's 400 `context_length_exceeded`) answered as an empty
- * generation, which ends the episode — as ToolQA-D's inference does for a prompt over its length limit (spec
- * §5.3) — so the run is classified by its steps (a policy that loops until its context is full is `looping`),
- * not counted as a run error. Every other failure is thrown as it is.
- */
-export function contextLimitEndsEpisode(model: TextModel): TextModel {
-  return {
-    provider: model.provider,
-    model: model.model,
-    capabilities: model.capabilities,
-    async generate(request, signal) {
-      try {
-        return await model.generate(request, signal);
-      } catch (error) {
-        if (!(error instanceof ModelRequestError && /maximum context length/.test(error.message)))
-          throw error;
-        return {
-          candidates: [{ text: '', finishReason: 'length' }],
-          model: model.model,
-          usage: { ...emptyUsage(), calls: 1 },
-        };
-      }
-    },
-  };
+/** The wall and CPU seconds a training process reported in its JSON summary, if it wrote one. */
+function trainingTimes(file: string): Omit<Stage, 'name'> | undefined {
+  if (!existsSync(file)) return undefined;
+  const t = JSON.parse(readFileSync(file, 'utf8')) as { seconds?: number; cpuSeconds?: number };
+  return { seconds: Number(t.seconds ?? 0), cpuSeconds: Number(t.cpuSeconds ?? 0) };
 }
 
 export interface DemoOptions {
@@ -187,6 +192,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
     data[surface] = join(dir, `${surface}.sft.jsonl`);
     await timed(
       stages,
+      dir,
       `explore ${surface} (simulator) + export SFT`,
       have(`${surface}.sft.jsonl`),
       async () => {
@@ -215,10 +221,26 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
   const tokenizer = join(dir, 'tokenizer.json');
   const gguf = (id: string) => join(dir, `${id}.gguf`);
   const common = ['--tokenizer', tokenizer, '--seed', String(trainSeed), '--init-seed', String(trainSeed)];
+  // A model is reused only when it was trained from the files on disk now (an export regenerated since, e.g.
+  // after its file was deleted, invalidates the tokenizer and the trainings made from the old one).
+  const trainedOn = (id: string, sft: string | null) => {
+    if (!have(`${id}.gguf`, `${id}.json`, 'tokenizer.json')) return false;
+    const t = JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as {
+      sftSha256?: string | null;
+      tokenizerSha256?: string;
+    };
+    return t.tokenizerSha256 === sha256File(tokenizer) && (sft === null || t.sftSha256 === sha256File(sft));
+  };
+  const tokenizerFrom = join(dir, 'tokenizer.sources');
+  const sources = `${sha256File(data.pc as string)} ${sha256File(data['s-in'] as string)}\n`;
+  const tokenizerCurrent = existsSync(tokenizerFrom) && readFileSync(tokenizerFrom, 'utf8') === sources;
+  // train.py reads a tokenizer file that exists: one made from other exports is removed so it is trained anew.
+  if (!tokenizerCurrent) rmSync(tokenizer, { force: true });
   await timed(
     stages,
+    dir,
     'tokenizer + initialisation (untrained model)',
-    have('untrained.gguf', 'untrained.json'),
+    tokenizerCurrent && trainedOn('untrained', null),
     () =>
       run(
         o.python,
@@ -236,28 +258,39 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
           join(dir, 'untrained.json'),
         ],
         '[init]',
-      ).then(() => trainingCpu(join(dir, 'untrained.json'))),
+      ).then(() => {
+        writeFileSync(tokenizerFrom, sources);
+        return trainingCpu(join(dir, 'untrained.json'));
+      }),
+    () => trainingTimes(join(dir, 'untrained.json')),
   );
   for (const policy of POLICIES.filter((p) => p.data !== null)) {
-    await timed(stages, `train ${policy.label}`, have(`${policy.id}.gguf`, `${policy.id}.json`), () =>
-      run(
-        o.python,
-        [
-          'gpu-jobs/micro/train.py',
-          ...common,
-          '--sft',
-          data[policy.data as string] as string,
-          '--steps',
-          String(o.steps),
-          '--batch',
-          String(o.batch),
-          '--out',
-          gguf(policy.id),
-          '--json',
-          join(dir, `${policy.id}.json`),
-        ],
-        `[${policy.id}]`,
-      ).then(() => trainingCpu(join(dir, `${policy.id}.json`))),
+    const sft = data[policy.data as string] as string;
+    await timed(
+      stages,
+      dir,
+      `train ${policy.label}`,
+      trainedOn(policy.id, sft),
+      () =>
+        run(
+          o.python,
+          [
+            'gpu-jobs/micro/train.py',
+            ...common,
+            '--sft',
+            data[policy.data as string] as string,
+            '--steps',
+            String(o.steps),
+            '--batch',
+            String(o.batch),
+            '--out',
+            gguf(policy.id),
+            '--json',
+            join(dir, `${policy.id}.json`),
+          ],
+          `[${policy.id}]`,
+        ).then(() => trainingCpu(join(dir, `${policy.id}.json`))),
+      () => trainingTimes(join(dir, `${policy.id}.json`)),
     );
   }
 
@@ -282,7 +315,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
   let columns: EvalDetail['columns'] = [];
   let taxonomyMeta: Pick<EvalDetail['taxonomy'], 'categories' | 'groups'> | undefined;
   for (const policy of POLICIES) {
-    await timed(stages, `serve + evaluate ${policy.label}`, false, async () => {
+    await timed(stages, dir, `serve + evaluate ${policy.label}`, false, async () => {
       const engine = await Engine.load({ modelPath: gguf(policy.id), threads: 1 });
       // A ReAct step is far shorter than 256 tokens; the cap keeps a rambling model from filling the context.
       const server = createModelServer({
@@ -292,15 +325,14 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       const { port } = server.address() as AddressInfo;
-      const model = contextLimitEndsEpisode(
-        createTextModel({
-          provider: 'openai',
-          model: `tooldrift-micro-${policy.id}`,
-          baseUrl: `http://127.0.0.1:${port}/v1`,
-          timeoutMs: 300_000,
-          maxRetries: 1,
-        }),
-      );
+      // A prompt over the model's context ends the episode as an empty generation (core/agents/react-loop.ts).
+      const model = createTextModel({
+        provider: 'openai',
+        model: `tooldrift-micro-${policy.id}`,
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        timeoutMs: 300_000,
+        maxRetries: 1,
+      });
       const rows: ResultRow[] = [];
       try {
         for (const surfaceId of SURFACES) {
@@ -352,8 +384,8 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
                 latencyMs: outcome.latencyMs,
               });
             } catch (error) {
-              // A task run whose model call still failed after the client's retries (e.g. a prompt over the
-              // model's context): recorded as a run error, as evaluations do.
+              // A task run whose model call still failed after the client's retries (a server that went away,
+              // a timeout): recorded as a run error, as evaluations do.
               log(
                 `   ${task.id} on ${surfaceId}: run error: ${error instanceof Error ? error.message : String(error)}`,
               );
@@ -408,10 +440,22 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
       (s) =>
         `  ${s.name.padEnd(48)} ${s.seconds.toFixed(0).padStart(6)} s  (${s.cpuSeconds.toFixed(0).padStart(5)} s CPU)`,
     ),
-    `  ${'total'.padEnd(48)} ${total.toFixed(0).padStart(6)} s  (${stages
-      .reduce((sum, s) => sum + s.cpuSeconds, 0)
+    `  ${'all stages'.padEnd(48)} ${sum(stages, 'seconds').toFixed(0).padStart(6)} s  (${sum(
+      stages,
+      'cpuSeconds',
+    )
       .toFixed(0)
       .padStart(5)} s CPU)`,
+    ...(stages.some((s) => s.reused)
+      ? [
+          `  ${'this run (the rest reused)'.padEnd(48)} ${total.toFixed(0).padStart(6)} s  (${sum(
+            stages.filter((s) => !s.reused),
+            'cpuSeconds',
+          )
+            .toFixed(0)
+            .padStart(5)} s CPU)`,
+        ]
+      : []),
   ].join('\n');
   log(`\n${summary}`);
   writeFileSync(join(dir, 'summary.txt'), `${summary}\n`);
