@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReact } from '../../../core/methods/react.ts';
 import { ModelContextLengthError, ModelTimeoutError } from '../../../core/models/errors.ts';
 import { createTextModel, type ModelDeps } from '../../../core/models/factory.ts';
+import type { TextModel } from '../../../core/models/types.ts';
 import { meteredModel, UsageMeter } from '../../../core/models/usage.ts';
-import { toolEvoStepPrompts } from '../../../core/prompts/registry.ts';
+import { type StepPrompts, toolEvoStepPrompts } from '../../../core/prompts/registry.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import { node } from '../../../core/search/tree.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../../core/surfaces/builtin.ts';
@@ -77,30 +78,38 @@ function model(deps: ModelDeps, settings: Record<string, unknown> = {}) {
   );
 }
 
+/** The greedy ReAct method on the test's task on `s-in` (≤ 4 steps, seeded), asked with `prompts`. */
+function greedy(m: TextModel, prompts: StepPrompts) {
+  return runReact(
+    {
+      task: {
+        id: task.id,
+        question: task.question,
+        gold: task.gold,
+        dataset: task.dataset,
+        difficulty: task.difficulty,
+      },
+      options: {},
+      model: m,
+      world,
+      surface: S_IN_SURFACE,
+      deps: createKernelDeps({ gold: task.gold }),
+      aids: { documentation: PC_SURFACE, updateMemory: [] },
+      limits: { maxSteps: 4 },
+      seeds: { model: 7, search: task.id },
+    },
+    { prompts },
+  );
+}
+
 describe('openai provider × local model server (real engine)', () => {
   it('greedy: each step is one stopped, temperature-0 call, and usage adds up to what the server reported', async () => {
     const recorder = recordingFetch();
     const meter = new UsageMeter();
-    const outcome = await runReact(
-      {
-        task: {
-          id: task.id,
-          question: task.question,
-          gold: task.gold,
-          dataset: task.dataset,
-          difficulty: task.difficulty,
-        },
-        options: {},
-        model: meteredModel(model({ fetch: recorder.fetch }), meter, { runId: 'greedy' }),
-        world,
-        surface: S_IN_SURFACE,
-        deps: createKernelDeps({ gold: task.gold }),
-        aids: { documentation: PC_SURFACE, updateMemory: [] },
-        limits: { maxSteps: 4 },
-        seeds: { model: 7, search: task.id },
-      },
-      { prompts: { step: 'toolevo/sft-chat', afterFailure: 'toolevo/sft-chat' } },
-    );
+    const outcome = await greedy(meteredModel(model({ fetch: recorder.fetch }), meter, { runId: 'greedy' }), {
+      step: 'toolevo/sft-chat',
+      afterFailure: 'toolevo/sft-chat',
+    });
     expect(outcome.model).toBe(MICRO_NAME);
     expect(recorder.exchanges.length).toBe(outcome.modelCalls);
     expect(outcome.modelCalls).toBeGreaterThan(0);
@@ -255,27 +264,8 @@ describe('a prompt over the model’s context (real engine, 512-token context)',
 
   it('ends a greedy episode as an empty generation (ToolQA-D’s prompt-length rule), not as a run error', async () => {
     const recorder = recordingFetch();
-    const outcome = await runReact(
-      {
-        task: {
-          id: task.id,
-          question: task.question,
-          gold: task.gold,
-          dataset: task.dataset,
-          difficulty: task.difficulty,
-        },
-        options: {},
-        model: smallModel({ fetch: recorder.fetch }),
-        world,
-        surface: S_IN_SURFACE,
-        deps: createKernelDeps({ gold: task.gold }),
-        aids: { documentation: PC_SURFACE, updateMemory: [] },
-        limits: { maxSteps: 4 },
-        seeds: { model: 7, search: task.id },
-      },
-      // ToolEvo's few-shot agent prompt is far over 512 tokens.
-      { prompts: toolEvoStepPrompts(false) },
-    );
+    // ToolEvo's few-shot agent prompt is far over 512 tokens.
+    const outcome = await greedy(smallModel({ fetch: recorder.fetch }), toolEvoStepPrompts(false));
     expect(recorder.exchanges.map((e) => e.status)).toEqual([400]);
     expect(outcome).toMatchObject({ ending: 'empty-generation', correct: false, steps: [], modelCalls: 0 });
   });
