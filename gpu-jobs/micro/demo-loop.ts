@@ -71,6 +71,21 @@ interface Stage {
   reused?: boolean;
 }
 
+/** The stage table: one line per stage, the sum of all, and — when some were reused — what this run took. */
+function stageLines(stages: Stage[], thisRun: number): string[] {
+  const width = Math.max(...stages.map((s) => s.name.length), 26);
+  const line = (name: string, seconds: number, cpu: number) =>
+    `  ${name.padEnd(width)} ${seconds.toFixed(0).padStart(6)} s  (${cpu.toFixed(0).padStart(5)} s CPU)`;
+  const fresh = stages.filter((s) => !s.reused);
+  return [
+    ...stages.map((s) => line(s.name, s.seconds, s.cpuSeconds)),
+    line('all stages', sum(stages, 'seconds'), sum(stages, 'cpuSeconds')),
+    ...(fresh.length < stages.length
+      ? [line('this run (the rest reused)', thisRun, sum(fresh, 'cpuSeconds'))]
+      : []),
+  ];
+}
+
 function sum(stages: Stage[], field: 'seconds' | 'cpuSeconds'): number {
   return stages.reduce((total, s) => total + s[field], 0);
 }
@@ -436,26 +451,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
     } as Pick<EvalDetail, 'taxonomy'>),
     '',
     'Wall time (and CPU time) per stage',
-    ...stages.map(
-      (s) =>
-        `  ${s.name.padEnd(48)} ${s.seconds.toFixed(0).padStart(6)} s  (${s.cpuSeconds.toFixed(0).padStart(5)} s CPU)`,
-    ),
-    `  ${'all stages'.padEnd(48)} ${sum(stages, 'seconds').toFixed(0).padStart(6)} s  (${sum(
-      stages,
-      'cpuSeconds',
-    )
-      .toFixed(0)
-      .padStart(5)} s CPU)`,
-    ...(stages.some((s) => s.reused)
-      ? [
-          `  ${'this run (the rest reused)'.padEnd(48)} ${total.toFixed(0).padStart(6)} s  (${sum(
-            stages.filter((s) => !s.reused),
-            'cpuSeconds',
-          )
-            .toFixed(0)
-            .padStart(5)} s CPU)`,
-        ]
-      : []),
+    ...stageLines(stages, total),
   ].join('\n');
   log(`\n${summary}`);
   writeFileSync(join(dir, 'summary.txt'), `${summary}\n`);
