@@ -45,7 +45,7 @@ import {
   type SteReflectInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
-import { SFT_CHAT_PROMPT, SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
+import { SFT_PROMPT, type SftPromptInput, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -68,8 +68,7 @@ export interface PromptInputs {
   'draft/rewrite': DraftRewriteInput;
   'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
-  'toolevo/sft': TrainingPromptInput;
-  'toolevo/sft-chat': AgentPromptInput;
+  'toolevo/sft': SftPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
 
@@ -94,7 +93,6 @@ const TEMPLATES: Templates = {
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT,
   'toolevo/training': TRAINING_PROMPT,
   'toolevo/sft': SFT_PROMPT,
-  'toolevo/sft-chat': SFT_CHAT_PROMPT,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT,
 };
 
@@ -105,7 +103,6 @@ const TEMPLATES: Templates = {
 const STEP_PROMPT_IDS = new Set<PromptId>([
   'toolevo/agent',
   'toolevo/reflection',
-  'toolevo/sft-chat',
   'ste/explore',
   'ste/follow-up',
   'ste/observation',
@@ -137,7 +134,6 @@ const PURPOSES: Record<PromptId, string> = {
   'draft/summarize': DRAFT_SUMMARIZE_PROMPT.description,
   'toolevo/training': TRAINING_PROMPT.description,
   'toolevo/sft': SFT_PROMPT.description,
-  'toolevo/sft-chat': SFT_CHAT_PROMPT.description,
   'session/mcp-instructions': MCP_INSTRUCTIONS_PROMPT.description,
 };
 
@@ -177,8 +173,11 @@ export function renderPrompt<K extends PromptId>(id: K, input: PromptInputs[K]):
   return promptTemplate(id).render(input);
 }
 
-/** The ids of the prompts that take the agent prompt's input (a ReAct step or a tree expansion). */
-export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection' | 'toolevo/sft-chat';
+/**
+ * The ids of the prompts a ReAct step or a tree expansion renders from the agent prompt's input: the agent prompt,
+ * its reflection variant, and the SFT prompt (ReAct methods with `prompt: "sft"`, which reads part of that input).
+ */
+export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection' | 'toolevo/sft';
 
 /**
  * Which prompt a ReAct step uses: `step` normally, `afterFailure` for the step after a failed one (a rejected
@@ -191,6 +190,12 @@ export interface StepPrompts {
 }
 
 /** ToolEvo's choice: the agent prompt, and the self-reflection prompt after a failed step when `reflection`. */
-export function toolEvoStepPrompts(reflection: boolean): StepPrompts {
+export function toolEvoStepPrompts(reflection: boolean): {
+  step: 'toolevo/agent';
+  afterFailure: 'toolevo/agent' | 'toolevo/reflection';
+} {
   return { step: 'toolevo/agent', afterFailure: reflection ? 'toolevo/reflection' : 'toolevo/agent' };
 }
+
+/** The fine-tuned model's choice (spec §8.3): the SFT prompt at every step, with no reflection prompt. */
+export const SFT_STEP_PROMPTS: StepPrompts = { step: 'toolevo/sft', afterFailure: 'toolevo/sft' };

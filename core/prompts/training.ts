@@ -43,57 +43,41 @@ export const TRAINING_PROMPT: PromptTemplate<TrainingPromptInput> = {
 };
 
 /**
- * ToolEvo's SFT prompt (spec §5.1, tooldrift's wording): the system message is the header and the tool list over
- * the documentation surface — no guidelines, no few-shots — and the user message the question. The default system
- * message of SFT records (core/search/trajectories.ts); `toolevo/training` stays for DPO and single-turn records.
+ * What the SFT prompt is rendered from: the agent prompt's question, documentation, UpdateTool lines (listed after
+ * the tools, as ToolEvo's `{tool_desc}`, spec §3.12), steps (an assistant turn each, its observation the next user
+ * turn) and clock — no examples, no guidelines.
  */
-export const SFT_PROMPT: PromptTemplate<TrainingPromptInput> = {
+export type SftPromptInput = Pick<AgentPromptInput, 'question' | 'docs' | 'newTools' | 'steps' | 'now'>;
+
+/**
+ * ToolEvo's SFT prompt (spec §5.1, the prompt of its fine-tuned models in `inference/`; tooldrift's wording): the
+ * system message is the header and the tool list over the documentation surface — no guidelines, no few-shots —
+ * followed by the path's UpdateTool lines; the user message is the question. Steps taken so far follow as turns:
+ * the step text as an assistant turn, `Observation: …` as a user turn (tooldrift's multi-turn layout of the
+ * original's single user message, spec §5.1 — the layout of the SFT export's records, core/search/trajectories.ts,
+ * so a model trained on them is evaluated on the prompt it was trained on). It is the system message of SFT
+ * records, and a step prompt of the ReAct methods (`prompt: "sft"`); `toolevo/training` stays for DPO records.
+ */
+export const SFT_PROMPT: PromptTemplate<SftPromptInput> = {
   id: 'toolevo/sft',
   family: 'toolevo',
-  version: `${TOOLEVO_AGENT_VERSION}+sft.1`,
+  version: `${TOOLEVO_AGENT_VERSION}+sft.2`,
   description:
-    "ToolEvo's SFT prompt (SFT records): the header and the tool list as the system message, the question as the user message.",
-  render(input): [ChatMessage, ChatMessage] {
-    return [
-      { role: 'system', content: `${TOOLEVO_HEADER}\n\n${renderToolList(input.docs)}` },
-      { role: 'user', content: `Question: ${input.question.trim()}` },
-    ];
-  },
-};
-
-/**
- * The steps of a multi-turn SFT conversation: per step an assistant turn (the step's text) and a user turn
- * `Observation: …`; with `lastObservation: false` the final step's observation is left out (an SFT record's
- * Finish verdict). One definition for the records (core/search/trajectories.ts) and the inference prompt below.
- */
-export function sftTurns(steps: readonly TrajectoryStep[], lastObservation = true): ChatMessage[] {
-  const turns: ChatMessage[] = [];
-  steps.forEach((step, i) => {
-    turns.push({ role: 'assistant', content: step.text });
-    if (lastObservation || i < steps.length - 1)
-      turns.push({ role: 'user', content: `Observation: ${step.observation}` });
-  });
-  return turns;
-}
-
-/**
- * ToolEvo's SFT prompt at inference (spec §5.1, §8.3: the fine-tuned models of the paper's `inference/` are asked
- * with the SFT prompt, not the few-shot one), in the multi-turn layout of tooldrift's SFT records: the SFT system
- * message and question, then the steps so far as assistant/observation turns, so a model trained on the exports
- * is asked exactly as it was trained. UpdateTool lines reach it through the conversation (the UpdateTool step
- * and its observation), as in the records, not through the system message. Used by the micro recipe's
- * evaluation (gpu-jobs/micro/demo-loop.ts).
- */
-export const SFT_CHAT_PROMPT: PromptTemplate<AgentPromptInput> = {
-  id: 'toolevo/sft-chat',
-  family: 'toolevo',
-  version: `${TOOLEVO_AGENT_VERSION}+sft-chat.1`,
-  description:
-    "ToolEvo's SFT prompt for a fine-tuned model's steps: the SFT system message and question, then each step so far as an assistant turn and its observation as a user turn (the SFT records' layout).",
+    'ToolEvo\'s SFT prompt (SFT records; the ReAct methods\' prompt: "sft"): the header and the tool list as the system message, the question as the user message, then each step as an assistant turn and its observation as a user turn.',
   render(input): ChatMessage[] {
+    const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
+    const turns: ChatMessage[] = [];
+    for (const step of input.steps ?? [])
+      turns.push({ role: 'assistant', content: step.text }, observationTurn(step.observation));
     return [
-      ...SFT_PROMPT.render({ question: input.question, docs: input.docs }),
-      ...sftTurns(input.steps ?? []),
+      { role: 'system', content: `${TOOLEVO_HEADER}\n\n${tools}` },
+      { role: 'user', content: `Question: ${input.question.trim()}` },
+      ...turns,
     ];
   },
 };
+
+/** The observation turn of a multi-turn conversation. */
+export function observationTurn(observation: string): ChatMessage {
+  return { role: 'user', content: `Observation: ${observation}` };
+}

@@ -9,8 +9,9 @@
  *      (gpu-jobs/micro/train.py, 1 thread); the initialisation itself is exported as the untrained model;
  *   3. serve — each GGUF behind the OpenAI-compatible server of `npm run model:serve` (in this process);
  *   4. evaluate — the greedy ReAct method (temperature 0, ≤ 20 steps, P_c documentation) through tooldrift's
- *      `openai` provider on the test tasks of `pc`, `s-in` and `s-ood`, asked with ToolEvo's SFT chat prompt
- *      (how the paper evaluates its fine-tuned models, spec §8.3); a prompt that outgrows the model's context
+ *      `openai` provider on the test tasks of `pc`, `s-in` and `s-ood`, asked with ToolEvo's SFT prompt (the
+ *      ReAct methods' `prompt: "sft"`, as `tooldrift eval --prompt sft` asks; how the paper evaluates its
+ *      fine-tuned models, spec §8.3, in the layout of the records they were trained on); a prompt that outgrows the model's context
  *      ends the episode as an empty generation (ToolQA-D's prompt-length rule, spec §5.3), not as a run error;
  *   5. print the Table 2–4-shaped comparison (success % per dataset × difficulty, the paper's averages) and the
  *      error taxonomy, with the wall time of every stage.
@@ -33,7 +34,9 @@ import { resultsTable, taxonomyTable } from '../../cli/table.ts';
 import { aggregate, type ResultRow } from '../../core/evals/aggregate.ts';
 import { EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
-import { runReact } from '../../core/methods/react.ts';
+import { greedy } from '../../core/methods/greedy.ts';
+import type { ReactOptions } from '../../core/methods/react.ts';
+import { suiteMethodOptions } from '../../core/methods/registry.ts';
 import { createTextModel } from '../../core/models/factory.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { hash128 } from '../../core/util/random.ts';
@@ -318,7 +321,9 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
     datasets: [...MICRO_DATASETS],
     sampleSize: o.testPerGroup,
     seed: o.seed,
+    greedy: { prompt: 'sft' },
   });
+  const greedyOptions = suiteMethodOptions(suite, greedy) as ReactOptions;
   const planned = new Map<string, number>();
   for (const t of tasks)
     planned.set(
@@ -367,29 +372,26 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
               latencyMs: 0,
             };
             try {
-              const outcome = await runReact(
-                {
-                  task: {
-                    id: task.id,
-                    question: task.question,
-                    gold: task.gold,
-                    dataset: task.dataset,
-                    difficulty: task.difficulty,
-                  },
-                  options: {},
-                  model,
-                  world,
-                  surface,
-                  deps: createKernelDeps({ gold: task.gold }),
-                  aids: { documentation: PC_SURFACE, updateMemory: [] },
-                  limits: { maxSteps: suite.maxSteps },
-                  seeds: {
-                    model: hash128(`eval/${o.seed}/greedy/${surfaceId}/${task.id}`)[0] as number,
-                    search: task.id,
-                  },
+              const outcome = await greedy.run({
+                task: {
+                  id: task.id,
+                  question: task.question,
+                  gold: task.gold,
+                  dataset: task.dataset,
+                  difficulty: task.difficulty,
                 },
-                { prompts: { step: 'toolevo/sft-chat', afterFailure: 'toolevo/sft-chat' } },
-              );
+                options: greedyOptions,
+                model,
+                world,
+                surface,
+                deps: createKernelDeps({ gold: task.gold }),
+                aids: { documentation: PC_SURFACE, updateMemory: [] },
+                limits: { maxSteps: suite.maxSteps },
+                seeds: {
+                  model: hash128(`eval/${o.seed}/greedy/${surfaceId}/${task.id}`)[0] as number,
+                  search: task.id,
+                },
+              });
               Object.assign(row, {
                 correct: outcome.correct,
                 errorClass: classifyRun(outcome),
@@ -439,7 +441,7 @@ export async function demoLoop(o: DemoOptions): Promise<void> {
 
   const total = (performance.now() - started) / 1000;
   const summary = [
-    `demo:loop seed ${o.seed} — greedy (SFT chat prompt, temperature 0), ${tasks.length} test tasks per surface ` +
+    `demo:loop seed ${o.seed} — greedy (SFT prompt, temperature 0), ${tasks.length} test tasks per surface ` +
       `(${o.testPerGroup} per dataset × difficulty), tiny models trained on SIMULATOR trajectories`,
     '',
     'Success rate (%)',

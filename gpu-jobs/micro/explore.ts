@@ -1,10 +1,10 @@
 /**
  * Training data for the micro recipe without a server: ToolEvo's tree search with the **simulated policy**
  * (core/search, core/sim) on the train split of a seeded world, then the records `GET /v1/exports/sft.jsonl`
- * would serve for that exploration — the same selection (`selectForTraining`, ≤ 4 successes per task, seeded by
- * the exploration id), the same record builder (`sftRecord`, multi-turn, ToolEvo's SFT system prompt over P_c)
- * and the same `meta` — validated by gpu-jobs/validate.ts. Every trajectory comes from the simulator, never from
- * a language model.
+ * would serve for that exploration by default, through the route's own code path (`sftExportLines`: the
+ * `repeat-free` selection, ≤ 4 successes per task seeded by the exploration id, multi-turn records with ToolEvo's
+ * SFT prompt over P_c, the same `meta`), validated by gpu-jobs/validate.ts.
+ * Every trajectory comes from the simulator, never from a language model.
  *
  *   npx tsx gpu-jobs/micro/explore.ts --surface s-in --seed micro-1 --out runs/micro/s-in.sft.jsonl
  *     [--per-group 6] [--trees 2] [--simulations 8] [--k 3] [--world-seed tooldrift] [--world-scale 0.2]
@@ -16,12 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSearch, runSearch, searchEnv } from '../../core/search/mcts.ts';
-import {
-  extractTrajectories,
-  selectForTraining,
-  sftExportLine,
-  type Trajectory,
-} from '../../core/search/trajectories.ts';
+import { extractTrajectories, sftExportLines, type Trajectory } from '../../core/search/trajectories.ts';
 import { createSimModel } from '../../core/sim/index.ts';
 import { PC_SURFACE, S_IN_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -123,11 +118,10 @@ export async function exploreToSft(options: ExploreOptions): Promise<ExploreResu
       options.onTree?.(++done, total);
     }
   }
-  const chosen = selectForTraining(found, explorationId);
-  const lines = found
-    .filter((t) => chosen.has(t.id))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((t) => sftExportLine(t, questions.get(t.taskId) as string, { docsSurface: PC_SURFACE }));
+  const lines = sftExportLines(
+    found.map((t) => ({ t, question: questions.get(t.taskId) as string })),
+    { docsSurface: PC_SURFACE },
+  );
   return {
     jsonl: lines.map((l) => `${l}\n`).join(''),
     trees: total,

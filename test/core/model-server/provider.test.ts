@@ -6,12 +6,12 @@
  * keep checking the provider's own edge cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReact } from '../../../core/methods/react.ts';
+import { greedy as greedyMethod } from '../../../core/methods/greedy.ts';
+import { type ReactOptions, ReactOptionsSchema } from '../../../core/methods/react.ts';
 import { ModelContextLengthError, ModelTimeoutError } from '../../../core/models/errors.ts';
 import { createTextModel, type ModelDeps } from '../../../core/models/factory.ts';
 import type { TextModel } from '../../../core/models/types.ts';
 import { meteredModel, UsageMeter } from '../../../core/models/usage.ts';
-import { type StepPrompts, toolEvoStepPrompts } from '../../../core/prompts/registry.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
 import { node } from '../../../core/search/tree.ts';
 import { PC_SURFACE, S_IN_SURFACE } from '../../../core/surfaces/builtin.ts';
@@ -78,38 +78,35 @@ function model(deps: ModelDeps, settings: Record<string, unknown> = {}) {
   );
 }
 
-/** The greedy ReAct method on the test's task on `s-in` (≤ 4 steps, seeded), asked with `prompts`. */
-function greedy(m: TextModel, prompts: StepPrompts) {
-  return runReact(
-    {
-      task: {
-        id: task.id,
-        question: task.question,
-        gold: task.gold,
-        dataset: task.dataset,
-        difficulty: task.difficulty,
-      },
-      options: {},
-      model: m,
-      world,
-      surface: S_IN_SURFACE,
-      deps: createKernelDeps({ gold: task.gold }),
-      aids: { documentation: PC_SURFACE, updateMemory: [] },
-      limits: { maxSteps: 4 },
-      seeds: { model: 7, search: task.id },
+/** The greedy method on the test's task on `s-in` (≤ 4 steps, seeded), asked with `prompt` (ReactOptions). */
+function greedy(m: TextModel, prompt: ReactOptions['prompt']) {
+  return greedyMethod.run({
+    task: {
+      id: task.id,
+      question: task.question,
+      gold: task.gold,
+      dataset: task.dataset,
+      difficulty: task.difficulty,
     },
-    { prompts },
-  );
+    options: ReactOptionsSchema.parse({ prompt }),
+    model: m,
+    world,
+    surface: S_IN_SURFACE,
+    deps: createKernelDeps({ gold: task.gold }),
+    aids: { documentation: PC_SURFACE, updateMemory: [] },
+    limits: { maxSteps: 4 },
+    seeds: { model: 7, search: task.id },
+  });
 }
 
 describe('openai provider × local model server (real engine)', () => {
   it('greedy: each step is one stopped, temperature-0 call, and usage adds up to what the server reported', async () => {
     const recorder = recordingFetch();
     const meter = new UsageMeter();
-    const outcome = await greedy(meteredModel(model({ fetch: recorder.fetch }), meter, { runId: 'greedy' }), {
-      step: 'toolevo/sft-chat',
-      afterFailure: 'toolevo/sft-chat',
-    });
+    const outcome = await greedy(
+      meteredModel(model({ fetch: recorder.fetch }), meter, { runId: 'greedy' }),
+      'sft',
+    );
     expect(outcome.model).toBe(MICRO_NAME);
     expect(recorder.exchanges.length).toBe(outcome.modelCalls);
     expect(outcome.modelCalls).toBeGreaterThan(0);
@@ -118,7 +115,7 @@ describe('openai provider × local model server (real engine)', () => {
       expect(body).toMatchObject({ model: MICRO_NAME, temperature: 0, stop: ['Observation:'], seed: 7 });
       expect(body.n).toBeUndefined();
     }
-    // The SFT chat prompt: the conversation grows by an assistant step and an observation per step.
+    // The SFT prompt: the conversation grows by an assistant step and an observation per step.
     const sizes = recorder.exchanges.map((e) => (e.body.messages as unknown[]).length);
     expect(sizes).toEqual(sizes.map((_, i) => 2 + 2 * i));
     for (const step of outcome.steps) expect(step.text).not.toContain('Observation:');
@@ -265,7 +262,7 @@ describe('a prompt over the model’s context (real engine, 512-token context)',
   it('ends a greedy episode as an empty generation (ToolQA-D’s prompt-length rule), not as a run error', async () => {
     const recorder = recordingFetch();
     // ToolEvo's few-shot agent prompt is far over 512 tokens.
-    const outcome = await greedy(smallModel({ fetch: recorder.fetch }), toolEvoStepPrompts(false));
+    const outcome = await greedy(smallModel({ fetch: recorder.fetch }), 'agent');
     expect(recorder.exchanges.map((e) => e.status)).toEqual([400]);
     expect(outcome).toMatchObject({ ending: 'empty-generation', correct: false, steps: [], modelCalls: 0 });
   });

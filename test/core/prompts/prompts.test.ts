@@ -201,7 +201,7 @@ describe('reflection prompt', () => {
 });
 
 describe('prompt registry', () => {
-  it('lists the ToolEvo, STE and DRAFT templates (and the SFT chat prompt) as implemented', () => {
+  it('lists the ToolEvo, STE and DRAFT templates as implemented', () => {
     const slots = promptSlots();
     const ste = [
       'ste/explore',
@@ -221,7 +221,6 @@ describe('prompt registry', () => {
       'draft/analyze',
       'draft/rewrite',
       'draft/summarize',
-      'toolevo/sft-chat',
     ]);
     expect(slots.filter((s) => s.version !== null).map((s) => s.id)).toEqual([
       'toolevo/agent',
@@ -231,7 +230,6 @@ describe('prompt registry', () => {
       'draft/analyze',
       'draft/rewrite',
       'draft/summarize',
-      'toolevo/sft-chat',
     ]);
     expect(promptTemplate('toolevo/agent')).toBe(TOOLEVO_AGENT_PROMPT);
     expect(promptTemplate('ste/explore').id).toBe('ste/explore');

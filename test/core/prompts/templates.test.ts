@@ -40,7 +40,7 @@ describe('registered templates beyond the agent prompts', () => {
     );
     expect(user).toEqual({ role: 'user', content: 'Question: How much?' });
     const sft = sftRecord(
-      { steps: [{ node: 1, prompt: 'toolevo/agent', outcome: 'ok', text: 'Thought: t', observation: 'o' }] },
+      { steps: [{ text: 'Thought: t', observation: 'o' }] },
       { question: 'How much?' },
       // The earlier layout (an option now): the training template's system message, one assistant message.
       { docsSurface: S_IN_SURFACE, format: 'single-turn', systemPrompt: 'agent-head' },
@@ -58,45 +58,6 @@ describe('registered templates beyond the agent prompts', () => {
       renderPrompt('toolevo/training', { question: 'How much?', docs: PC_SURFACE, prefix }),
     );
     expect(dpo.prompt[1].content).toBe('Question: How much?\n\nThought: first\n\nObservation: seen');
-  });
-
-  it('asks a fine-tuned model with the SFT chat prompt exactly as its SFT records were laid out', () => {
-    const steps = [
-      {
-        node: 1,
-        prompt: 'toolevo/sft-chat' as const,
-        outcome: 'ok',
-        text: 'Thought: a\n\nAction: LoadDB',
-        observation: 'loaded',
-      },
-      {
-        node: 2,
-        prompt: 'toolevo/sft-chat' as const,
-        outcome: 'ok',
-        text: 'Thought: b',
-        observation: 'filtered',
-      },
-      {
-        node: 3,
-        prompt: 'toolevo/sft-chat' as const,
-        outcome: 'finished',
-        text: 'Thought: c',
-        observation: 'Answer is CORRECT',
-      },
-    ];
-    const record = sftRecord({ steps }, { question: 'How much?' }, { docsSurface: PC_SURFACE });
-    // Before step i the model sees the record's first 2 + 2i messages, the last of them an observation.
-    for (let i = 0; i < steps.length; i++) {
-      const prompt = renderPrompt('toolevo/sft-chat', {
-        question: 'How much?',
-        docs: PC_SURFACE,
-        steps: steps.slice(0, i),
-      });
-      expect(prompt).toEqual(record.messages.slice(0, 2 + 2 * i));
-      // …and the record's next message is what it must write.
-      expect(record.messages[2 + 2 * i]).toEqual({ role: 'assistant', content: steps[i]?.text });
-    }
-    expect(record.messages).toHaveLength(2 + 2 * steps.length - 1);
   });
 
   it('renders the MCP instructions of a session', () => {
