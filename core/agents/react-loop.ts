@@ -21,12 +21,16 @@
  *   `inference/` puts them, joined by newlines, into the one user message after the question (spec §5.1). Its
  *   system message lists the path's UpdateTool lines after the tools, as ToolEvo's `{tool_desc}` does; the SFT
  *   records' single system message has none (the UpdateTool call is in the record's turns).
- * - No prompt-length limit is applied (the original skipped generation above 8,000/10,000 words); an empty
- *   generation ends the episode, as it makes a node terminal in MCTS.
+ * - No word-count prompt limit is applied (the original skipped generation above 8,000/10,000 words); an empty
+ *   generation ends the episode, as it makes a node terminal in MCTS. A prompt the model's server refuses as
+ *   longer than its context (OpenAI's `context_length_exceeded`, vLLM's and llama.cpp's "maximum context length",
+ *   typed `ModelContextLengthError`) is the same rule at the model's own limit: no generation, the episode ends as
+ *   an empty generation (and an MCTS state becomes terminal with −1) instead of failing as a run error.
  * - No load limit (`max_load_db` belongs to the MCTS search, not to the greedy chain).
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import type { GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { GenerateRequest, GenerateResponse, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import {
@@ -144,6 +148,24 @@ function stepText(text: string): string {
   return pyStrip(text.slice(0, end));
 }
 
+/**
+ * One generation, or `null` when the server refused the prompt as longer than the model's context: ToolQA-D's
+ * prompt-length rule makes that no generation, an empty sample that ends the episode (spec §5.3), so the run is
+ * classified by its steps instead of failing as a run error.
+ */
+async function generateWithin(
+  model: TextModel,
+  request: GenerateRequest,
+  signal: AbortSignal | undefined,
+): Promise<GenerateResponse | null> {
+  try {
+    return await model.generate(request, signal);
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return null;
+    throw error;
+  }
+}
+
 export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
   const docs = opts.docs ?? PC_SURFACE;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -180,7 +202,11 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       stop: REACT_STOP,
     };
     if (opts.seed !== undefined) request.seed = opts.seed;
-    const response = await opts.model.generate(request, opts.signal);
+    const response = await generateWithin(opts.model, request, opts.signal);
+    if (response === null) {
+      ending = 'empty-generation';
+      break;
+    }
     usage = addUsage(usage, response.usage);
     modelName = response.model;
     const text = stepText(response.candidates[0]?.text ?? '');

@@ -22,7 +22,8 @@
  *
  * Empty generations (spec §5.3, §8.2): with `emptyCandidates: 'any'` (the original) one empty candidate among the
  * k, or a prompt longer than `promptWordLimit` words (never sent), makes the expanded state terminal with −1, and
- * the caller back-propagates that −1; `'all'` reacts only when every candidate is empty.
+ * the caller back-propagates that −1; `'all'` reacts only when every candidate is empty. A prompt the model's
+ * server refuses as longer than its context (`ModelContextLengthError`) is the same rule at the model's own limit.
  *
  * Every model call is seeded from the tree's seed and the expanded state's key (its node id), so a state expanded
  * again after a restart gets the same candidates.
@@ -32,7 +33,8 @@
  *   only by what it removes.
  * - The per-tree model-call and token budgets (off unless a suite sets them) end a path with −1 (`budget`).
  */
-import type { Candidate, TextModel } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { Candidate, GenerateResponse, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
@@ -184,19 +186,26 @@ export async function expandState(
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
     return { kind: 'fail', ending: 'empty' };
-  const response = await env.model.generate(
-    {
-      messages,
-      n: config.k,
-      temperature: config.temperature,
-      frequencyPenalty: config.frequencyPenalty,
-      stop: SEARCH_STOP,
-      maxTokens: config.maxNewTokens,
-      seed: requestSeed(tree, key),
-      logprobs: true,
-    },
-    env.signal,
-  );
+  // A prompt the server refuses as longer than the model's context is the same rule at the model's own limit.
+  let response: GenerateResponse;
+  try {
+    response = await env.model.generate(
+      {
+        messages,
+        n: config.k,
+        temperature: config.temperature,
+        frequencyPenalty: config.frequencyPenalty,
+        stop: SEARCH_STOP,
+        maxTokens: config.maxNewTokens,
+        seed: requestSeed(tree, key),
+        logprobs: true,
+      },
+      env.signal,
+    );
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return { kind: 'fail', ending: 'empty' };
+    throw error;
+  }
   tree.usage = {
     modelCalls: tree.usage.modelCalls + 1,
     inputTokens: tree.usage.inputTokens + response.usage.inputTokens,

@@ -69,6 +69,7 @@
 
 import type { ChatMessage } from '../messages/chat.ts';
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
+import type { StepPromptId } from '../prompts/registry.ts';
 import { renderPrompt } from '../prompts/registry.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
@@ -79,7 +80,7 @@ import { node, pathTo, ROOT, type SearchTree } from './tree.ts';
 export interface TrajectoryStepRecord extends TrajectoryStep {
   /** The tree node of the step. */
   node: number;
-  prompt: 'toolevo/agent' | 'toolevo/reflection' | null;
+  prompt: StepPromptId | null;
   action?: string;
   /** The step's outcome kind: ok, error, rejected, finished. */
   outcome: string | null;
@@ -358,6 +359,103 @@ export function sftRecord(
   if (system) messages[0] = system;
   const last = steps.at(-1);
   return { messages: last ? [...messages, { role: 'assistant', content: last.text }] : messages };
+}
+
+/** A stored trajectory as the SFT export reads it (a D1 row or a freshly extracted `Trajectory`). */
+export interface ExportableTrajectory
+  extends Pick<
+    Trajectory,
+    | 'id'
+    | 'treeId'
+    | 'explorationId'
+    | 'taskId'
+    | 'dataset'
+    | 'surfaceId'
+    | 'promptSurfaceId'
+    | 'model'
+    | 'seed'
+    | 'toolUpdates'
+  > {
+  /** +1 / −1 (a D1 row types it as a number). */
+  reward: number;
+  steps: readonly unknown[];
+}
+
+/** A trajectory with its task's question: what an SFT export line is made from. */
+export interface ExportRow {
+  t: ExportableTrajectory;
+  question: string;
+}
+
+export interface SftExportOptions extends RecordOptions {
+  /** Which successes of a task become records (`selectForTraining`; default `repeat-free`). */
+  selection?: SelectionRule;
+  /** At most this many records per task (default 4, ToolEvo's). */
+  perTask?: number;
+}
+
+/**
+ * One line of `GET /v1/exports/sft.jsonl`: the record (`sftRecord`) and its `meta` (who produced the trajectory,
+ * and `selection`: the rule that chose it, steps, deprecation errors met, repeated calls).
+ */
+export function sftExportLine(
+  t: ExportableTrajectory,
+  question: string,
+  options: SftExportOptions = {},
+): string {
+  const steps = t.steps as TrajectoryStepRecord[];
+  return JSON.stringify({
+    ...sftRecord({ steps }, { question }, options),
+    meta: {
+      trajectoryId: t.id,
+      treeId: t.treeId,
+      explorationId: t.explorationId,
+      taskId: t.taskId,
+      dataset: t.dataset,
+      surfaceId: t.surfaceId,
+      promptSurfaceId: t.promptSurfaceId,
+      model: t.model,
+      seed: t.seed,
+      reward: t.reward,
+      toolUpdates: t.toolUpdates,
+      selection: { rule: options.selection ?? 'repeat-free', ...trajectoryStats(steps) },
+    },
+  });
+}
+
+/**
+ * The SFT export's lines for whole tasks: `rows` must hold every success of each (exploration, task) it touches,
+ * since a rule chooses among a task's successes together. Per (exploration, task) in that order, the successes
+ * `options.selection` picks (`selectForTraining`, seeded by the exploration id as the stored `selected` flags are,
+ * edge/stores/trajectories.ts), in id order, each as `sftExportLine`. One code path for the exports route (a page
+ * of tasks) and the micro recipe's in-process exploration (gpu-jobs/micro/explore.ts).
+ */
+export function sftExportLines(rows: readonly ExportRow[], options: SftExportOptions = {}): string[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...rows].sort(
+    (a, b) => cmp(a.t.explorationId, b.t.explorationId) || cmp(a.t.taskId, b.t.taskId) || cmp(a.t.id, b.t.id),
+  );
+  const lines: string[] = [];
+  for (let start = 0; start < sorted.length; ) {
+    const first = (sorted[start] as ExportRow).t;
+    let end = start;
+    while (
+      end < sorted.length &&
+      sorted[end]?.t.explorationId === first.explorationId &&
+      sorted[end]?.t.taskId === first.taskId
+    )
+      end++;
+    const own = sorted.slice(start, end);
+    const chosen = selectForTraining(
+      own.map((r) => r.t),
+      first.explorationId,
+      options.perTask ?? 4,
+      options.selection ?? 'repeat-free',
+    );
+    for (const { t, question } of own) if (chosen.has(t.id)) lines.push(sftExportLine(t, question, options));
+    start = end;
+  }
+  return lines;
 }
 
 /** A step of a scored path: its text and observation, and whether it failed (a rejected call or a tool error). */

@@ -20,10 +20,7 @@ import {
   type SelectionRule,
   SFT_FORMATS,
   type SftFormat,
-  selectForTraining,
-  sftRecord,
-  type TrajectoryStepRecord,
-  trajectoryStats,
+  sftExportLines,
 } from '../../core/search/trajectories.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
@@ -88,49 +85,14 @@ async function sftPage(
   after: string,
 ) {
   const groups = await successGroupsAfter(env, f, parseGroupCursor(after), GROUPS_PER_PAGE);
-  const rows = await successesOf(env, f, groups);
-  const lines: string[] = [];
-  for (const g of groups) {
-    const own = rows.filter((r) => r.t.explorationId === g.explorationId && r.t.taskId === g.taskId);
-    // The exploration's id seeds the choice, as for the stored `selected` flags (edge/stores/trajectories.ts).
-    const chosen = selectForTraining(
-      own.map((r) => r.t),
-      g.explorationId,
-      TRAINING_PER_TASK,
-      options.selection,
-    );
-    for (const { t, question } of own) {
-      if (!chosen.has(t.id)) continue;
-      lines.push(
-        JSON.stringify({
-          ...sftRecord(
-            { steps: t.steps as TrajectoryStepRecord[] },
-            { question },
-            {
-              docsSurface: PC_SURFACE,
-              format: options.format,
-              // single-turn is the earlier layout in full: the agent prompt head as the system message.
-              systemPrompt: options.format === 'single-turn' ? 'agent-head' : 'tools',
-            },
-          ),
-          meta: {
-            trajectoryId: t.id,
-            treeId: t.treeId,
-            explorationId: t.explorationId,
-            taskId: t.taskId,
-            dataset: t.dataset,
-            surfaceId: t.surfaceId,
-            promptSurfaceId: t.promptSurfaceId,
-            model: t.model,
-            seed: t.seed,
-            reward: t.reward,
-            toolUpdates: t.toolUpdates,
-            selection: { rule: options.selection, ...trajectoryStats(t.steps as TrajectoryStepRecord[]) },
-          },
-        }),
-      );
-    }
-  }
+  const lines = sftExportLines(await successesOf(env, f, groups), {
+    selection: options.selection,
+    perTask: TRAINING_PER_TASK,
+    docsSurface: PC_SURFACE,
+    format: options.format,
+    // single-turn is the earlier layout in full: the agent prompt head as the system message.
+    systemPrompt: options.format === 'single-turn' ? 'agent-head' : 'tools',
+  });
   const last = groups.at(-1);
   return { lines, next: groups.length === GROUPS_PER_PAGE && last ? groupCursor(last) : null };
 }

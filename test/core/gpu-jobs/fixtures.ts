@@ -1,7 +1,7 @@
 /**
  * Real export lines for the gpu-jobs tests: a small simulated ToolEvo search (the `sim` policy on P_s_OOD), its
  * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
- * functions/routes/exports.ts and edge/stores/trajectories.ts.
+ * functions/routes/exports.ts (`sftExportLines`) and edge/stores/trajectories.ts.
  */
 import { TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
@@ -9,8 +9,7 @@ import {
   dpoPairs,
   dpoRecord,
   extractTrajectories,
-  selectForTraining,
-  sftRecord,
+  sftExportLines,
   type TrajectoryMeta,
   trajectoryStats,
 } from '../../../core/search/trajectories.ts';
@@ -59,8 +58,7 @@ async function build(): Promise<ExportFixture> {
       seed: 'eval',
     };
     const successes = extractTrajectories(tree, meta).filter((t) => t.reward === 1);
-    const chosen = selectForTraining(successes, meta.explorationId);
-    for (const t of successes) {
+    for (const t of successes)
       listed.push({
         id: t.id,
         explorationId: meta.explorationId,
@@ -68,21 +66,12 @@ async function build(): Promise<ExportFixture> {
         reward: t.reward,
         repeats: trajectoryStats(t.steps).repeats,
       });
-      if (!chosen.has(t.id)) continue;
-      const record = sftRecord(t, task, { docsSurface: PC_SURFACE });
-      sftLines.push(
-        JSON.stringify({
-          ...record,
-          meta: {
-            trajectoryId: t.id,
-            ...meta,
-            reward: t.reward,
-            toolUpdates: t.toolUpdates,
-            selection: { rule: 'repeat-free', ...trajectoryStats(t.steps) },
-          },
-        }),
-      );
-    }
+    sftLines.push(
+      ...sftExportLines(
+        successes.map((t) => ({ t, question: task.question })),
+        { docsSurface: PC_SURFACE },
+      ),
+    );
     for (const pair of dpoPairs(tree)) {
       const record = dpoRecord(pair, task, { docsSurface: PC_SURFACE });
       dpoLines.push(

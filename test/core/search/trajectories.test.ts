@@ -15,6 +15,7 @@ import {
   sameCall,
   selectForTraining,
   selectionReport,
+  sftExportLines,
   sftRecord,
   sftToolsPrompt,
   type TrajectoryMeta,
@@ -311,6 +312,65 @@ describe('training data worth training on (issue 17, items 14–16)', () => {
     // A listing's precomputed repeats count stands in for the steps.
     expect(repeatsFailedCall({ repeats: 2 })).toBe(true);
     expect(repeatsFailedCall({ steps: clean })).toBe(false);
+  });
+
+  it('exports the lines of whole tasks: each (exploration, task) selected on its own, seeded by its exploration', () => {
+    const row = (id: string, explorationId: string, taskId: string, steps: unknown[], reward = 1) => ({
+      t: {
+        id,
+        treeId: id.split(':')[0] as string,
+        explorationId,
+        taskId,
+        dataset: 'coffee',
+        surfaceId: 's-in',
+        promptSurfaceId: 'pc',
+        model: 'sim',
+        seed: '7',
+        toolUpdates: [],
+        reward,
+        steps,
+      },
+      question: `Question of ${taskId}?`,
+    });
+    const rows = [
+      row('e2/a:1', 'e2', 'a', clean),
+      row('e1/b:1', 'e1', 'b', looping),
+      row('e1/a:3', 'e1', 'a', [...clean, finish]),
+      row('e1/a:1', 'e1', 'a', clean),
+      row('e1/a:2', 'e1', 'a', looping),
+      row('e1/a:4', 'e1', 'a', clean, -1),
+    ];
+    const parse = (lines: string[]) =>
+      lines.map((l) => JSON.parse(l) as { messages: unknown[]; meta: Record<string, unknown> });
+    // repeat-free (default): the repeating successes and the failure are left out; groups in (exploration, task)
+    // order, records in id order, whatever order the rows came in.
+    const lines = parse(sftExportLines(rows));
+    expect(lines.map((l) => l.meta.trajectoryId)).toEqual(['e1/a:1', 'e1/a:3', 'e2/a:1']);
+    expect(parse(sftExportLines([...rows].reverse()))).toEqual(lines);
+    expect(lines[0]?.messages).toEqual(sftRecord({ steps: clean }, { question: 'Question of a?' }).messages);
+    expect(lines[0]?.meta.selection).toEqual({ rule: 'repeat-free', ...trajectoryStats(clean) });
+    // Each group is the selection of its own exploration's seed, under any rule and limit.
+    for (const selection of ['clean', 'uniform'] as const) {
+      const ids = parse(sftExportLines(rows, { selection, perTask: 2 })).map((l) => l.meta.trajectoryId);
+      const expected = [
+        ...selectForTraining(
+          rows.filter((r) => r.t.explorationId === 'e1').map((r) => r.t),
+          'e1',
+          2,
+          selection,
+        ),
+        ...selectForTraining(
+          rows.filter((r) => r.t.explorationId === 'e2').map((r) => r.t),
+          'e2',
+          2,
+          selection,
+        ),
+      ].sort();
+      expect(ids).toEqual(expected);
+    }
+    expect(parse(sftExportLines(rows, { selection: 'uniform' }))[0]?.meta.selection).toMatchObject({
+      rule: 'uniform',
+    });
   });
 
   it('writes a multi-turn SFT record by default: assistant turns per step, observations as user turns', () => {
