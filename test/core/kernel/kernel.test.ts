@@ -168,7 +168,10 @@ describe('Finish', () => {
     // normalise alike; the strict rule keeps them apart (answer-match.test.ts pins both rules).
     const [quirk] = await run(world, [['Finish', { answer: new PyInt(50) }]], deps);
     expect(quirk?.observation).toBe(ANSWER_CORRECT);
-    const [strict] = await run(world, [['Finish', { answer: new PyInt(50) }]], { ...deps, numbers: 'strict' });
+    const [strict] = await run(world, [['Finish', { answer: new PyInt(50) }]], {
+      ...deps,
+      numbers: 'strict',
+    });
     expect(strict?.observation).toBe('Answer is INCORRECT');
   });
 
