@@ -12,6 +12,7 @@
  * several gold tools uses the multi-positive form −log Σ_{g ∈ gold} p_g (one gold tool: eq. 11 exactly);
  * `scale` (default 1 = the paper's no temperature) multiplies scores inside the softmax only.
  */
+import { drain } from '../../util/pacer.ts';
 import { Rng, type Seed } from '../../util/random.ts';
 import {
   initMlp,
@@ -128,8 +129,30 @@ export function batchLoss(
   grad?: RetrieverWeights,
   scale = 1,
 ): number {
-  const qt = queries.map((q) => encodeTrace(w, 'query', q.h));
-  const tt = candidates.map((h) => encodeTrace(w, 'tool', h));
+  return drain(batchLossSteps(w, queries, candidates, grad, scale));
+}
+
+/**
+ * `batchLoss` as a generator that pauses after each encoder pass (forward or backward, ≈ 3·H·D multiply–adds), so a
+ * caller on a shared event loop can let requests through inside one batch (core/util/pacer.ts `drainPaced`).
+ */
+export function* batchLossSteps(
+  w: RetrieverWeights,
+  queries: readonly BatchQuery[],
+  candidates: readonly ArrayLike<number>[],
+  grad?: RetrieverWeights,
+  scale = 1,
+): Generator<void, number> {
+  const qt: EncodeTrace[] = [];
+  for (const q of queries) {
+    qt.push(encodeTrace(w, 'query', q.h));
+    yield;
+  }
+  const tt: EncodeTrace[] = [];
+  for (const h of candidates) {
+    tt.push(encodeTrace(w, 'tool', h));
+    yield;
+  }
   const H = w.hidden;
   const C = tt.length;
   const dq = qt.map(() => new Float64Array(H));
@@ -174,8 +197,14 @@ export function batchLoss(
     }
   }
   if (grad) {
-    for (const [qi, t] of qt.entries()) encodeBackward(w, 'query', t, dq[qi] as Float64Array, grad);
-    for (const [c, t] of tt.entries()) encodeBackward(w, 'tool', t, dt[c] as Float64Array, grad);
+    for (const [qi, t] of qt.entries()) {
+      encodeBackward(w, 'query', t, dq[qi] as Float64Array, grad);
+      yield;
+    }
+    for (const [c, t] of tt.entries()) {
+      encodeBackward(w, 'tool', t, dt[c] as Float64Array, grad);
+      yield;
+    }
   }
   return loss;
 }
