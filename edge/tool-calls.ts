@@ -1,0 +1,66 @@
+/**
+ * Expensive tool calls at the edge (issue 24): PythonInterpreter and SQLInterpreter calls are the requests whose CPU
+ * a caller controls. Each runs under three bounds:
+ * - per call: the Python sandbox's evaluation-step budget is PYTHON_MAX_STEPS on the server (about 0.1–0.2 s of
+ *   CPU; the observation of a program that exceeds it is ToolQA's timeout text), and SQL keeps its guard's row
+ *   budget and time limit (core/sandbox/sql);
+ * - per key: at most TOOL_CALLS_PER_KEY of a key's calls run at once in an isolate; another is refused with
+ *   `ToolCallRefused` (a 429 with `Retry-After` over HTTP). The count is kept where the CPU is spent — the isolate —
+ *   since calls on other isolates do not compete for it;
+ * - pacing: every call first yields to the event loop when the isolate has been busy for a slice
+ *   (core/util/pacer.ts), so a run of calls in a background job lets requests through between them.
+ */
+
+import { createPacer } from '../core/util/pacer.ts';
+import { ToolCallRefused } from '../core/world/kernel/kernel.ts';
+import type { KernelDepsOptions } from '../core/world/kernel-deps.ts';
+import { type Bindings, readConfig } from './env.ts';
+
+/** Seconds a refused caller is told to wait: a bounded call lasts a fraction of one. */
+export const TOOL_CALL_RETRY_SECONDS = 1;
+
+/** Expensive calls running in this isolate, per key. */
+const running = new Map<string, number>();
+
+/** How many expensive calls of `key` run in this isolate now (for tests and diagnostics). */
+export function toolCallsRunning(key: string): number {
+  return running.get(key) ?? 0;
+}
+
+/**
+ * The kernel-deps options of the edge's expensive calls: the server's Python bound, pacing, and — for a call made
+ * on behalf of a key (`caller`) — the per-key concurrency bound.
+ */
+export function toolCallOptions(
+  env: Bindings,
+  caller?: string,
+): Required<Pick<KernelDepsOptions, 'pythonLimits' | 'around'>> {
+  const config = readConfig(env);
+  const pacer = createPacer();
+  return {
+    pythonLimits: { maxSteps: config.pythonMaxSteps },
+    around: async <T>(call: () => Promise<T>): Promise<T> => {
+      if (caller === undefined) {
+        await pacer.pace();
+        return call();
+      }
+      // The slot is taken on arrival, before the call waits for its turn: a Python call runs synchronously once it
+      // starts, so calls waiting for the event loop are the ones that would hold it next.
+      const now = running.get(caller) ?? 0;
+      if (now >= config.toolCallsPerKey)
+        throw new ToolCallRefused(
+          `This key has ${now} Python or SQL calls running; at most ${config.toolCallsPerKey} at once. Retry in ${TOOL_CALL_RETRY_SECONDS} s.`,
+          TOOL_CALL_RETRY_SECONDS,
+        );
+      running.set(caller, now + 1);
+      try {
+        await pacer.pace();
+        return await call();
+      } finally {
+        const left = (running.get(caller) ?? 1) - 1;
+        if (left > 0) running.set(caller, left);
+        else running.delete(caller);
+      }
+    },
+  };
+}
