@@ -11,16 +11,23 @@
  * Resumption: every alarm reloads the state before it works. An alarm that fails or is cut off (eviction, a
  * provider error) has stored nothing of its unfinished chunk, and every model call's seed is a function of (run
  * seed, tool, iteration, role, attempt), so the retried chunk recomputes the same steps: the finished
- * documentation equals an uninterrupted run's.
+ * documentation equals an uninterrupted run's. `resume` sets the alarm again for a running tool that has none
+ * (the cron sweeper calls it when its progress stalled).
+ *
+ * Spend (edge/metering.ts): every chunk first checks the run's key still has model calls left — with none, the run
+ * stops (`quota-exhausted`) — and charges its text-model calls afterwards, a failed chunk's included.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
+import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { Bindings } from '../edge/env.ts';
-import { enqueueDraftFinalize } from '../edge/jobs/draft.ts';
+import { enqueueDraftFinalize, stopDraftRunFor } from '../edge/jobs/draft.ts';
+import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
 import { embeddingModelFor, type ModelChoice, textModelFor } from '../edge/models.ts';
 import {
   type DeltaPoint,
   type DraftToolResult,
+  draftRunOwner,
   finishDraftTool,
   reportDraftToolProgress,
 } from '../edge/stores/draft.ts';
@@ -134,6 +141,14 @@ export class DraftToolObject extends DurableObject<Bindings> {
     return this.progressOf(meta, this.read<DraftToolState>('state')!);
   }
 
+  /** Sets the alarm again when the tool is running and none is set (after a restart lost it); true if it did. */
+  async resume(): Promise<boolean> {
+    if (this.read<Meta>('meta')?.status !== 'running' || (await this.ctx.storage.getAlarm()) !== null)
+      return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   override async alarm(): Promise<void> {
     const meta = this.read<Meta>('meta');
     const state = this.read<DraftToolState>('state');
@@ -143,11 +158,20 @@ export class DraftToolObject extends DurableObject<Bindings> {
       return;
     }
     const { params } = meta;
+    const ownerId = await draftRunOwner(this.env, params.runId);
+    if (!(await mayContinue(this.env, ownerId))) {
+      // The run's cancellation ends this tool's row and stops its other tools; this one stops itself.
+      await stopDraftRunFor(this.env, params.runId, QUOTA_EXHAUSTED, meta.tool);
+      await this.cancel();
+      return;
+    }
+    // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    const meter = new UsageMeter();
     try {
       const server = await findSurface(this.env, params.serverSurface);
       if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
       const ctx: DraftContext = {
-        model: textModelFor(this.env, params.model),
+        model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.runId }),
         embedder: embeddingModelFor(this.env),
         world: worldFor(this.env),
         server,
@@ -180,6 +204,8 @@ export class DraftToolObject extends DurableObject<Bindings> {
       this.write('meta', next);
       if (next.status === 'failed') await this.report(next, state);
       else await this.ctx.storage.setAlarm(retryAt(next.failures));
+    } finally {
+      await chargeSpend(this.env, { kind: 'draft', id: params.runId, ownerId }, meter.total().calls);
     }
   }
 

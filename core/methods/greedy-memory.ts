@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MEMORY_LINES } from '../aids/index.ts';
 import { toolEvoStepPrompts } from '../prompts/registry.ts';
 import { defineMethod } from './method.ts';
-import { runReact } from './react.ts';
+import { reactModelCalls, runReact } from './react.ts';
 
 /** The latest line per tool name (the text before `[`), at most MEMORY_LINES, oldest first. */
 export function keepLatestPerTool(lines: readonly string[]): string[] {
@@ -33,6 +33,7 @@ export const greedyMemory = defineMethod<'greedy-memory', Record<string, never>,
     initial: () => [],
     carry: (_memory, outcome) => keepLatestPerTool(outcome.toolUpdates),
   },
+  modelCalls: reactModelCalls,
   run: (input) =>
     runReact(input, {
       prompts: toolEvoStepPrompts(false),

@@ -54,6 +54,14 @@ function searchMethod<Id extends string>(
     options: MctsBudgetSchema,
     aids,
     memory: null,
+    // One call per expansion (the k candidates come in one request): per simulation at most one per level down to
+    // the deepest node the depth rule allows (T + 2 with the code's rule; its table's largest T is 20); an
+    // explicit cap bounds it further.
+    modelCalls: (budget, limits) =>
+      Math.min(
+        budget.simulations * ((budget.depthPreset === 'toolevo-code' ? 20 : budget.maxDepth) + 2),
+        budget.maxModelCalls ?? limits.maxModelCalls ?? NO_CAP,
+      ),
     async run(input) {
       const clock = input.clock ?? Date.now;
       const started = clock();

@@ -57,6 +57,9 @@ export async function runReact(
   };
 }
 
+/** A ReAct run makes one model call per step (core/agents/react-loop.ts), so at most `maxSteps`. */
+export const reactModelCalls = (_options: unknown, limits: { maxSteps: number }): number => limits.maxSteps;
+
 /**
  * A memoryless single-path ReAct method without options that differs from its siblings only in whether the step
  * after a failed one uses the self-reflection prompt (ToolEVO eq. 5 on a single path).
@@ -68,6 +71,7 @@ export function reactMethod<const Id extends string>(id: Id, summary: string, re
     options: z.strictObject({}),
     aids: ['documentation', 'updateMemory', 'demonstrations', 'toolPool'],
     memory: null,
+    modelCalls: reactModelCalls,
     run: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
   });
 }

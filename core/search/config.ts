@@ -138,3 +138,15 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
   const config = SearchConfigSchema.parse(input);
   return config.mode === 'greedy' ? { ...config, k: 1, temperature: 0 } : config;
 }
+
+/**
+ * The most model calls one tree makes: one call per expansion (the k candidates come in one request), per
+ * simulation at most one per level down to the deepest node the depth rule allows (T + 2), a greedy tree one
+ * path; never more than its `maxModelCalls`. What a quota check counts before an exploration starts.
+ */
+export function treeModelCalls(
+  config: Pick<SearchConfig, 'mode' | 'simulations' | 'maxDepth' | 'maxModelCalls'>,
+): number {
+  const path = config.maxDepth + 2;
+  return Math.min(config.mode === 'greedy' ? path : config.simulations * path, config.maxModelCalls);
+}

@@ -5,18 +5,26 @@
  * fixed (`draft-tool:<run>:<tool>`, `draft-finalize:<run>`), the object's `start` leaves an existing tool alone,
  * and the set is stored under `docset-<run>` with insert-or-ignore.
  */
-import { type DraftOptions, type DraftOptionsInput, DraftOptionsSchema } from '../../core/draft/config.ts';
+import {
+  type DraftOptions,
+  type DraftOptionsInput,
+  DraftOptionsSchema,
+  draftToolModelCalls,
+} from '../../core/draft/config.ts';
 import { type DocSet, explored } from '../../core/draft/docset.ts';
 import { DRAFT_STATE_FORMAT, type DraftToolState } from '../../core/draft/loop.ts';
-import { finishDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import { applyToolStates, finishDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { Bindings } from '../env.ts';
 import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from '../errors.ts';
+import { chargeSpend, checkQuota, type Estimate, mayContinue, requireExplicitScope } from '../metering.ts';
 import { type ModelChoice, textModelFor } from '../models.ts';
 import {
   cancelDraftRun,
   createDraftRun,
   type DraftRunRow,
   type DraftToolResult,
+  draftRunOwner,
   getDocset,
   getDraftRun,
   saveDocset,
@@ -24,6 +32,7 @@ import {
   setDraftWatchDocset,
 } from '../stores/draft.ts';
 import { type Owner, ownerIdOf } from '../stores/owners.ts';
+import { insertSpend } from '../stores/spend.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { draftToolStub } from '../stubs.ts';
 import { enqueueJob } from './enqueue.ts';
@@ -97,17 +106,27 @@ export interface DraftRunRequest {
   surface: string;
   docsSurface: string;
   fromDocset?: string | undefined;
-  tools?: string[] | undefined;
+  tools?: string[] | 'all' | undefined;
   options?: DraftOptionsInput | undefined;
   model: ModelChoice;
   chunkSteps?: number | undefined;
 }
 
+/** The most model calls a run of `config` makes (core/draft/config.ts `draftToolModelCalls` per tool). */
+export function draftRunEstimate(config: Pick<DraftRunConfig, 'options' | 'tools'>): Estimate {
+  return { modelCalls: config.tools.length * draftToolModelCalls(config.options) };
+}
+
 /**
- * Checks a run request against this deployment (surfaces, the set it continues, the model, the tools) and
- * launches it; InvalidInputError naming the field otherwise.
+ * Checks a run request against this deployment (surfaces, the set it continues, the model, the tools); the launch
+ * it describes, or InvalidInputError naming the field. A request that leaves `tools` to the default (every
+ * explorable tool) must say `"all"` when that would cost EXPLICIT_SCOPE_CALLS model calls or more.
  */
-export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?: Owner): Promise<string> {
+export async function planDraftRun(
+  env: Bindings,
+  body: DraftRunRequest,
+  owner?: Owner,
+): Promise<{ launch: LaunchDraftRun; estimate: Estimate }> {
   for (const field of ['surface', 'docsSurface'] as const) {
     if (!(await findSurface(env, body[field]))) {
       throw bodyError(field, `no surface named ${body[field]}`, `Unknown surface ${body[field]}.`);
@@ -130,7 +149,7 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?
     config,
   });
   const explorable = explorableTools(start);
-  const tools = body.tools ? [...new Set(body.tools)] : explorable;
+  const tools = Array.isArray(body.tools) ? [...new Set(body.tools)] : explorable;
   const unknown = tools.filter((t) => !explorable.includes(t));
   if (unknown.length > 0) {
     throw bodyError(
@@ -140,14 +159,23 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?
     );
   }
   config.tools = tools;
-  const { id } = await launchDraftRun(env, {
-    docsSurface: body.docsSurface,
-    serverSurface: body.surface,
-    parentDocset: body.fromDocset ?? null,
-    config,
-    ownerId: ownerIdOf(owner),
-  });
-  return id;
+  const estimate = draftRunEstimate(config);
+  requireExplicitScope(
+    estimate,
+    body.tools !== undefined,
+    'tools',
+    `every explorable tool (${tools.length})`,
+  );
+  return {
+    launch: {
+      docsSurface: body.docsSurface,
+      serverSurface: body.surface,
+      parentDocset: body.fromDocset ?? null,
+      config,
+      ownerId: ownerIdOf(owner),
+    },
+    estimate,
+  };
 }
 
 /** Cancels a run and stops its unfinished tools' objects (NotFoundError, or ConflictError once it has ended). */
@@ -162,11 +190,35 @@ export async function stopDraftRun(env: Bindings, id: string, owner?: Owner): Pr
   }
 }
 
-/** Records a run and enqueues its tools; with a trigger, a second launch for it returns the first run. */
+/**
+ * Stops a run by itself (`reason`, e.g. its key's quota ran out): the run and its open tools are cancelled, and the
+ * objects of its running tools other than `except` (the caller, which stops itself) are stopped.
+ */
+export async function stopDraftRunFor(
+  env: Bindings,
+  id: string,
+  reason: string,
+  except?: string,
+): Promise<void> {
+  const found = await getDraftRun(env, id);
+  if (!found || !(await cancelDraftRun(env, id, reason))) return;
+  for (const t of found.tools) {
+    if (t.toolKey === except) continue;
+    if (t.status === 'queued' || t.status === 'running') await draftToolStub(env, id, t.toolKey).cancel();
+  }
+}
+
+/**
+ * Checks the run's estimate against its key's quota (edge/metering.ts), records the run and enqueues its tools; with
+ * a trigger, a second launch for it returns the first run.
+ */
 export async function launchDraftRun(
   env: Bindings,
   input: LaunchDraftRun,
 ): Promise<{ id: string; created: boolean }> {
+  const ownerId = input.ownerId ?? null;
+  const estimate = draftRunEstimate(input.config);
+  await checkQuota(env, ownerId, estimate);
   const made = await createDraftRun(env, {
     id: crypto.randomUUID(),
     docsSurface: input.docsSurface,
@@ -178,12 +230,13 @@ export async function launchDraftRun(
     ownerId: input.ownerId ?? null,
   });
   if (!made.created) return made;
+  await insertSpend(env, { kind: 'draft', subjectId: made.id, ownerId, estimate: estimate.modelCalls });
   for (const tool of input.config.tools) {
     await enqueueJob(
       env,
       DRAFT_TOOL,
       { runId: made.id, toolKey: tool },
-      { id: `${DRAFT_TOOL}:${made.id}:${tool}` },
+      { id: `${DRAFT_TOOL}:${made.id}:${tool}`, ownerId },
     );
   }
   return made;
@@ -210,8 +263,10 @@ async function runDraftTool(payload: unknown, { env }: JobContext) {
 }
 
 /** Enqueues a run's finalisation once (called by the last tool's Durable Object when that tool has ended). */
-export async function enqueueDraftFinalize(env: Bindings, runId: string): Promise<void> {
-  await enqueueJob(env, DRAFT_FINALIZE, { runId }, { id: `${DRAFT_FINALIZE}:${runId}` });
+export async function enqueueDraftFinalize(env: Bindings, runId: string): Promise<boolean> {
+  const ownerId = await draftRunOwner(env, runId);
+  return (await enqueueJob(env, DRAFT_FINALIZE, { runId }, { id: `${DRAFT_FINALIZE}:${runId}`, ownerId }))
+    .created;
 }
 
 async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
@@ -248,7 +303,17 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   }
   await setDraftRunStatus(env, runId, 'finalizing', ['queued', 'running']);
   const config = run.config as DraftRunConfig;
-  const { docset } = await finishDocSet(start, states, { model: textModelFor(env, config.model) });
+  const spend = { kind: 'draft' as const, id: runId, ownerId: run.ownerId };
+  // The tool-level rewrites are the run's last batch: with the quota used up the run ends with the tools' own
+  // documentation, and what the rewrites' calls were is charged whether they succeed or not.
+  const meter = new UsageMeter();
+  const docset = (await mayContinue(env, run.ownerId))
+    ? (
+        await finishDocSet(start, states, {
+          model: meteredModel(textModelFor(env, config.model), meter, { runId }),
+        }).finally(() => chargeSpend(env, spend, meter.total().calls))
+      ).docset
+    : applyToolStates(start, states);
   const docsetId = `docset-${runId}`;
   await saveDocset(env, docsetId, runId, docset, run.ownerId);
   await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });

@@ -14,10 +14,20 @@
  * Idempotence: chunk n's job id is `train:<run>:<n>` (enqueueJob sends each once), and `progress.chunk` names the
  * chunk that may run next; a redelivered older chunk only re-sends the current continuation (a no-op when it was
  * sent). A run whose last attempt fails is marked failed with the error.
+ *
+ * Sharing the isolate: the optimiser steps are drained through a pacer (core/util/pacer.ts) that pauses after every
+ * encoder pass, and the evaluation phase paces per tool, so requests are served between slices of a few tens of
+ * milliseconds however long the chunk. The inputs (a synthetic catalog is ≈ 0.1–0.2 s to generate) are kept per
+ * isolate for the run's next chunk.
+ *
+ * Cancellation (`DELETE …/training/{version}`) marks the run `cancelled`; the running chunk stops at its next
+ * segment and no continuation runs. Spend (edge/metering.ts): with an encoder on another machine (Workers AI,
+ * OpenAI) every `embed` request is a model call: each chunk checks the key's quota first (none left: the run fails
+ * with `quota-exhausted`) and charges its requests after. The lexical and USE encoders run here and cost nothing.
  */
 
 import type { EmbeddingModel } from '../../core/models/types.ts';
-import { type CatalogOptions, syntheticCatalog } from '../../core/retrieval/catalog.ts';
+import { type CatalogOptions, syntheticCatalogSteps } from '../../core/retrieval/catalog.ts';
 import { judgeVector } from '../../core/retrieval/cotools/judge.ts';
 import { encode } from '../../core/retrieval/cotools/retriever.ts';
 import {
@@ -27,8 +37,8 @@ import {
   type TrainOptions,
 } from '../../core/retrieval/cotools/service.ts';
 import {
-  advanceJudge,
-  advanceRetriever,
+  advanceJudgeSteps,
+  advanceRetrieverSteps,
   bytesSha256,
   type HeadRun,
   nextBatches,
@@ -48,7 +58,9 @@ import { createRanker } from '../../core/retrieval/rankers.ts';
 import { toolText } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { ShardedVectorIndex } from '../../core/retrieval/vector-index.ts';
+import { createPacer, drainPaced, type Pacer } from '../../core/util/pacer.ts';
 import { type Bindings, readConfig } from '../env.ts';
+import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { embeddingModelFor } from '../models.ts';
 import {
   deleteBlobs,
@@ -64,8 +76,10 @@ import { type JobContext, type JobKind, MAX_ATTEMPTS } from './types.ts';
 
 export const TRAIN_TOOLSET = 'train-toolset';
 
-/** Optimiser steps per segment: the chunk's budget is checked between segments. */
+/** Optimiser steps per segment: the chunk's budget (and a cancellation) is checked between segments. */
 const SEGMENT_STEPS = 8;
+/** Dev queries the lexical baselines rank between two paces. */
+const RANK_GROUP = 16;
 
 export interface TrainPayload {
   trainingId: string;
@@ -97,9 +111,14 @@ export interface TrainingProgress {
 
 export const trainJobId = (trainingId: string, chunk: number) => `train:${trainingId}:${chunk}`;
 
-export async function enqueueTraining(env: Bindings, trainingId: string, chunk = 0) {
+export async function enqueueTraining(
+  env: Bindings,
+  trainingId: string,
+  chunk = 0,
+  ownerId: string | null = null,
+) {
   const payload: TrainPayload = { trainingId, chunk };
-  return enqueueJob(env, TRAIN_TOOLSET, payload, { id: trainJobId(trainingId, chunk) });
+  return enqueueJob(env, TRAIN_TOOLSET, payload, { id: trainJobId(trainingId, chunk), ownerId });
 }
 
 /** The encoder label stored with the weights and checked at search time. */
@@ -110,10 +129,33 @@ interface RunInputs {
   data: PreparedData;
 }
 
-async function inputsOf(env: Bindings, toolset: ToolsetRecord, row: TrainingRow): Promise<RunInputs> {
+/** The inputs of the runs this isolate trained last (a run's chunks usually follow each other here). */
+const inputsCache = new Map<string, RunInputs>();
+const INPUTS_CACHED = 2;
+
+async function inputsOf(
+  env: Bindings,
+  toolset: ToolsetRecord,
+  row: TrainingRow,
+  pacer: Pacer,
+): Promise<RunInputs> {
+  const cached = inputsCache.get(row.id);
+  if (cached) return cached;
+  const inputs = await buildInputs(env, toolset, row, pacer);
+  inputsCache.set(row.id, inputs);
+  for (const id of inputsCache.keys()) if (inputsCache.size > INPUTS_CACHED) inputsCache.delete(id);
+  return inputs;
+}
+
+async function buildInputs(
+  env: Bindings,
+  toolset: ToolsetRecord,
+  row: TrainingRow,
+  pacer: Pacer,
+): Promise<RunInputs> {
   const options = row.options as TrainOptions;
   if (toolset.source === 'synthetic') {
-    const catalog = syntheticCatalog(toolset.spec as CatalogOptions);
+    const catalog = await drainPaced(syntheticCatalogSteps(toolset.spec as CatalogOptions), pacer);
     const tools = catalog.tools.map(({ name, description }) => ({ name, description }));
     return {
       tools,
@@ -137,9 +179,20 @@ function startHead(
   return startJudge(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` });
 }
 
-/** Runs segments of the head until it finishes or the budget is spent. */
-async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: EmbeddingModel, deadline: number) {
+/**
+ * Runs segments of the head until it finishes, the budget is spent or the run was cancelled (checked between
+ * segments); false when it was cancelled.
+ */
+async function trainSegments(
+  run: HeadRun,
+  inputs: RunInputs,
+  encoder: EmbeddingModel,
+  deadline: number,
+  pacer: Pacer,
+  cancelled: () => Promise<boolean>,
+): Promise<boolean> {
   do {
+    if (await cancelled()) return false;
     const batches = nextBatches(run, SEGMENT_STEPS);
     if (run.head === 'retriever') {
       const queryIds = [...new Set(batches.flat())];
@@ -156,15 +209,18 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
       ]);
       const queryVec = new Map(queryIds.map((id, k) => [id, qv[k] as Float32Array]));
       const toolVec = new Map(toolIds.map((id, k) => [id, tv[k] as Float32Array]));
-      advanceRetriever(
-        run,
-        batches.map((b) =>
-          b.map((i) => ({
-            h: queryVec.get(i) as Float32Array,
-            tools: inputs.data.pairs[i]?.gold as number[],
-          })),
+      await drainPaced(
+        advanceRetrieverSteps(
+          run,
+          batches.map((b) =>
+            b.map((i) => ({
+              h: queryVec.get(i) as Float32Array,
+              tools: inputs.data.pairs[i]?.gold as number[],
+            })),
+          ),
+          (t) => toolVec.get(t) as Float32Array,
         ),
-        (t) => toolVec.get(t) as Float32Array,
+        pacer,
       );
     } else {
       const ids = [...new Set(batches.flat())];
@@ -173,14 +229,18 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
         ids.map((i) => inputs.data.judge[i]?.text as string),
       );
       const vec = new Map(ids.map((id, k) => [id, vs[k] as Float32Array]));
-      advanceJudge(
-        run,
-        batches.map((b) =>
-          b.map((i) => ({ h: vec.get(i) as Float32Array, label: inputs.data.judge[i]?.label as 0 | 1 })),
+      await drainPaced(
+        advanceJudgeSteps(
+          run,
+          batches.map((b) =>
+            b.map((i) => ({ h: vec.get(i) as Float32Array, label: inputs.data.judge[i]?.label as 0 | 1 })),
+          ),
         ),
+        pacer,
       );
     }
   } while (!runFinished(run) && Date.now() < deadline);
+  return true;
 }
 
 function headProgress(run: HeadRun) {
@@ -197,6 +257,7 @@ async function evaluate(
   inputs: RunInputs,
   encoder: EmbeddingModel,
   progress: TrainingProgress,
+  pacer: Pacer,
 ) {
   const started = Date.now();
   const blob = await readBlob(env.DB, row.id, 'weights');
@@ -212,6 +273,7 @@ async function evaluate(
       const v = Float32Array.from(encode(weights.retriever, 'tool', h));
       index.add(v);
       pack.add(v);
+      await pacer.pace();
     }
   }
   const { dev } = inputs.data;
@@ -223,9 +285,11 @@ async function evaluate(
       encoder,
       dev.map((q) => q.query),
     );
-    const hits = await Promise.all(
-      qh.map((h) => index.query(Float32Array.from(encode(weights.retriever, 'query', h)), 10)),
-    );
+    const hits = [];
+    for (const h of qh) {
+      hits.push(await index.query(Float32Array.from(encode(weights.retriever, 'query', h)), 10));
+      await pacer.pace();
+    }
     devScores = scoreRankings(
       hits.map((hs) => hs.map((x) => x.index)),
       golds,
@@ -233,10 +297,17 @@ async function evaluate(
     // The untrained lexical rankers, measured in the same run (a trained retriever must beat them).
     for (const id of ['bm25', 'char'] as const) {
       const ranker = await createRanker(id, inputs.tools, { encoder });
-      const ranked = await ranker.rank(
-        dev.map((q) => q.query),
-        10,
-      );
+      await pacer.pace();
+      const ranked = [];
+      for (let at = 0; at < dev.length; at += RANK_GROUP) {
+        ranked.push(
+          ...(await ranker.rank(
+            dev.slice(at, at + RANK_GROUP).map((q) => q.query),
+            10,
+          )),
+        );
+        await pacer.pace();
+      }
       baseline[id] = scoreRankings(
         ranked.map((hs) => hs.map((x) => x.index)),
         golds,
@@ -251,8 +322,10 @@ async function evaluate(
       held.map((e) => e.text),
     );
     let correct = 0;
-    for (const [i, h] of hs.entries())
+    for (const [i, h] of hs.entries()) {
       if (judgeVector(weights.judge, h).needsTool === (held[i]?.label === 1)) correct++;
+      await pacer.pace();
+    }
     judge = {
       examples: inputs.data.judge.length,
       heldOut: held.length,
@@ -283,6 +356,7 @@ async function evaluate(
     },
   };
   const done: TrainingProgress = { ...progress, phase: 'done', chunk: progress.chunk + 1 };
+  inputsCache.delete(row.id);
   await writeBlob(env.DB, row.id, 'vectors', pack.bytes, {
     status: 'succeeded',
     progress: done,
@@ -295,28 +369,106 @@ async function evaluate(
   return report;
 }
 
+/** Counts `embed` requests: with a remote encoder each is a model call charged to the key (edge/metering.ts). */
+function countingEncoder(encoder: EmbeddingModel): EmbeddingModel & { requests: number } {
+  const counted = {
+    provider: encoder.provider,
+    model: encoder.model,
+    dimensions: encoder.dimensions,
+    requests: 0,
+    embed(texts: string[], signal?: AbortSignal) {
+      counted.requests++;
+      return encoder.embed(texts, signal);
+    },
+  };
+  return counted;
+}
+
+/** Whether the encoder runs elsewhere and each request is billed (Workers AI, OpenAI), not on this isolate. */
+export function encoderBills(env: Bindings): boolean {
+  const { embeddingProvider } = readConfig(env);
+  return embeddingProvider !== 'lexical' && embeddingProvider !== 'use';
+}
+
+/**
+ * The most encoder requests a run makes (its model-call estimate when the encoder bills, else 0): per segment of
+ * SEGMENT_STEPS optimiser steps one request per 256 texts of its batches (queries and gold tools for the
+ * retriever, examples for the judge; a chunk boundary can split a segment, counted by one more segment per epoch),
+ * then the evaluation's pool, dev queries and held-out judge examples.
+ */
+export function trainingEncoderCalls(
+  counts: { pool: number; pairs: number; judge: number; dev: number; heldOut: number },
+  options: TrainOptions,
+): number {
+  const requests = (texts: number) => Math.ceil(texts / 256);
+  const head = (
+    items: number,
+    o: { epochs: number; batchSize: number; accumulation: number },
+    sides: number,
+  ) => {
+    const batches = Math.ceil(items / o.batchSize);
+    const perSegment = SEGMENT_STEPS * o.accumulation;
+    const segments = o.epochs * (Math.ceil(batches / perSegment) + 1);
+    return segments * sides * requests(perSegment * o.batchSize);
+  };
+  const retriever = head(counts.pairs, options.retriever, 2);
+  const judge = options.judge === false ? 0 : head(counts.judge, options.judge, 1);
+  return retriever + judge + requests(counts.pool) + requests(counts.dev) + requests(counts.heldOut);
+}
+
 async function trainChunk(payload: unknown, ctx: JobContext) {
   const { env } = ctx;
   const { trainingId, chunk } = payload as TrainPayload;
   const started = Date.now();
   const row = await getTraining(env.DB, trainingId);
   if (!row) return { trainingId, chunk, skipped: 'deleted' };
-  if (row.status === 'succeeded' || row.status === 'failed')
+  if (row.status === 'succeeded' || row.status === 'failed' || row.status === 'cancelled') {
+    inputsCache.delete(trainingId);
     return { trainingId, chunk, skipped: row.status };
+  }
   const stored = row.progress as TrainingProgress | null;
   const expected = stored?.chunk ?? 0;
   if (chunk !== expected) {
     // A redelivery of a chunk that already handed over: make sure its continuation was sent, do nothing else.
-    if (chunk < expected) await enqueueTraining(env, trainingId, expected);
+    if (chunk < expected) await enqueueTraining(env, trainingId, expected, row.ownerId);
     return { trainingId, chunk, skipped: 'stale', next: expected };
   }
   const toolset = await findToolset(env.DB, row.toolsetId);
   if (!toolset) return { trainingId, chunk, skipped: 'toolset deleted' };
+  const spend = { kind: 'training' as const, id: row.id, ownerId: row.ownerId };
+  const bills = encoderBills(env);
+  if (bills && !(await mayContinue(env, row.ownerId))) {
+    await updateTraining(env.DB, row.id, {
+      status: 'failed',
+      error: `${QUOTA_EXHAUSTED}: the key's model-call quota ran out`,
+      finishedAt: Date.now(),
+    });
+    await deleteBlobs(env.DB, row.id, ['checkpoint']);
+    return { trainingId, chunk, skipped: QUOTA_EXHAUSTED };
+  }
+  const encoder = countingEncoder(embeddingModelFor(env));
+  try {
+    return await trainWith(ctx, row, toolset, encoder, chunk, started);
+  } finally {
+    if (bills) await chargeSpend(env, spend, encoder.requests);
+  }
+}
+
+async function trainWith(
+  ctx: JobContext,
+  row: TrainingRow,
+  toolset: ToolsetRecord,
+  encoder: EmbeddingModel,
+  chunk: number,
+  started: number,
+) {
+  const { env } = ctx;
+  const trainingId = row.id;
   const options = row.options as TrainOptions;
-  const encoder = embeddingModelFor(env);
-  const inputs = await inputsOf(env, toolset, row);
+  const pacer = createPacer();
+  const inputs = await inputsOf(env, toolset, row, pacer);
   const deadline = started + readConfig(env).trainChunkMs;
-  let progress: TrainingProgress = stored ?? {
+  let progress: TrainingProgress = (row.progress as TrainingProgress | null) ?? {
     phase: 'retriever',
     chunk: 0,
     steps: { done: 0, total: 0 },
@@ -325,6 +477,7 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
     workMs: 0,
   };
   if (row.status === 'queued') await updateTraining(env.DB, row.id, { status: 'running' });
+  const cancelled = async () => (await getTraining(env.DB, trainingId))?.status === 'cancelled';
 
   while (progress.phase === 'retriever' || progress.phase === 'judge') {
     const phase = progress.phase;
@@ -332,7 +485,10 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
     const saved = chunk > 0 ? await readBlob(env.DB, row.id, 'checkpoint') : null;
     const resumed = saved ? unpackRun(saved) : null;
     const run = resumed?.head === phase ? resumed : startHead(phase, encoder.dimensions, inputs, options);
-    await trainSegments(run, inputs, encoder, deadline);
+    if (!(await trainSegments(run, inputs, encoder, deadline, pacer, cancelled))) {
+      inputsCache.delete(trainingId);
+      return { trainingId, chunk, skipped: 'cancelled' };
+    }
     const workMs = progress.workMs + (Date.now() - started);
     if (!runFinished(run)) {
       // The epochs finished so far travel with the progress, so a client can draw the loss while it trains.
@@ -342,7 +498,7 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
       await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress });
-      await enqueueTraining(env, trainingId, chunk + 1);
+      await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase, ...headProgress(run) };
     }
     // The head is finished: store it with the weights and move on.
@@ -385,11 +541,11 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
     if (Date.now() >= deadline) {
       progress = { ...progress, chunk: chunk + 1 };
       await updateTraining(env.DB, row.id, { progress });
-      await enqueueTraining(env, trainingId, chunk + 1);
+      await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase: progress.phase };
     }
   }
-  const report = await evaluate(env, row, inputs, encoder, { ...progress, chunk });
+  const report = await evaluate(env, row, inputs, encoder, { ...progress, chunk }, pacer);
   return { trainingId, chunk, phase: 'done', dev: report.dev, sha256: report.weights.sha256 };
 }
 

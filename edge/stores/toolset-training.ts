@@ -5,7 +5,7 @@
  * (float64 weights and AdamW state) — in `toolset_training_blobs`, split into parts of at most 1 MiB (D1 holds at
  * most 2 MB in one value). A blob is replaced in one batch (delete + inserts), so a reader never sees half of one.
  */
-import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { toolsetTrainingBlobs, toolsetTrainings } from '../../db/schema.ts';
 import { type Owner, ownerIdOf } from './owners.ts';
@@ -100,6 +100,7 @@ export async function findTraining(
   return row ?? null;
 }
 
+/** Applies `patch` to a run that has not been cancelled. */
 export async function updateTraining(
   db: D1Database,
   id: string,
@@ -108,10 +109,40 @@ export async function updateTraining(
   await database(db)
     .update(toolsetTrainings)
     .set({ ...patch, updatedAt: Date.now() })
-    .where(eq(toolsetTrainings.id, id));
+    .where(and(eq(toolsetTrainings.id, id), ne(toolsetTrainings.status, 'cancelled')));
 }
 
-/** Replaces a blob (and, in the same batch, applies `patch` to the run: e.g. its progress or weights digest). */
+/** Runs of a key that are queued or running. */
+export async function trainingsInFlight(db: D1Database, ownerId: string): Promise<number> {
+  const [row] = await database(db)
+    .select({ n: sql<number>`count(*)` })
+    .from(toolsetTrainings)
+    .where(
+      and(eq(toolsetTrainings.ownerId, ownerId), inArray(toolsetTrainings.status, ['queued', 'running'])),
+    );
+  return row?.n ?? 0;
+}
+
+/**
+ * Cancels a queued or running run and drops its checkpoint (its running chunk stops at its next segment); false
+ * when the run had already ended.
+ */
+export async function cancelTraining(db: D1Database, id: string): Promise<boolean> {
+  const now = Date.now();
+  const cancelled = await database(db)
+    .update(toolsetTrainings)
+    .set({ status: 'cancelled', updatedAt: now, finishedAt: now })
+    .where(and(eq(toolsetTrainings.id, id), inArray(toolsetTrainings.status, ['queued', 'running'])))
+    .returning({ id: toolsetTrainings.id });
+  if (cancelled.length === 0) return false;
+  await deleteBlobs(db, id, ['checkpoint']);
+  return true;
+}
+
+/**
+ * Replaces a blob (and, in the same batch, applies `patch` to the run: e.g. its progress or weights digest). A
+ * cancelled run's row keeps its status.
+ */
 export async function writeBlob(
   db: D1Database,
   trainingId: string,
@@ -138,7 +169,7 @@ export async function writeBlob(
   const update = d
     .update(toolsetTrainings)
     .set({ ...patch, updatedAt: Date.now() })
-    .where(eq(toolsetTrainings.id, trainingId));
+    .where(and(eq(toolsetTrainings.id, trainingId), ne(toolsetTrainings.status, 'cancelled')));
   await d.batch([del, ...inserts, update]);
 }
 
