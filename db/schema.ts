@@ -714,11 +714,21 @@ export const toolsetTools = sqliteTable(
  * Bytes in a BLOB column. Written as a Uint8Array (miniflare's D1 refuses a Node Buffer); D1 reads a BLOB back as
  * an array of byte values (workers-sdk#8642) or an ArrayBuffer, and both become a Uint8Array here.
  */
-const bytes = customType<{ data: Uint8Array; driverData: Uint8Array | ArrayBuffer | number[] }>({
+/**
+ * A blob part: written as base64 text (D1 moves text far faster than BLOB values, which cross its API as arrays of
+ * numbers), read back as it was written — text, or the bytes of a part written as a BLOB before
+ * (edge/stores/toolset-training.ts decodes both).
+ */
+const blobPart = customType<{
+  data: string | Uint8Array;
+  driverData: string | Uint8Array | ArrayBuffer | number[];
+}>({
   dataType: () => 'blob',
   toDriver: (value) => value,
   fromDriver: (value) =>
-    value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer | number[]),
+    typeof value === 'string' || value instanceof Uint8Array
+      ? value
+      : new Uint8Array(value as ArrayBuffer | number[]),
 });
 
 /**
@@ -759,9 +769,12 @@ export const toolsetTrainingBlobs = sqliteTable(
     trainingId: text('training_id')
       .notNull()
       .references(() => toolsetTrainings.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['weights', 'checkpoint', 'vectors'] }).notNull(),
+    /** `<kind>.next`: the parts of a replacement being written (see edge/stores/toolset-training.ts). */
+    kind: text('kind', {
+      enum: ['weights', 'checkpoint', 'vectors', 'weights.next', 'checkpoint.next', 'vectors.next'],
+    }).notNull(),
     part: integer('part').notNull(),
-    data: bytes('data').notNull(),
+    data: blobPart('data').notNull(),
   },
   (t) => [primaryKey({ columns: [t.trainingId, t.kind, t.part] })],
 );

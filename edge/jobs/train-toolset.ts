@@ -46,8 +46,8 @@ import {
   packWeights,
   runFinished,
   runProgress,
-  startJudge,
-  startRetriever,
+  startJudgeSteps,
+  startRetrieverSteps,
   unpackRun,
   unpackWeights,
   VectorPack,
@@ -167,16 +167,23 @@ async function buildInputs(
   return { tools, data: prepareTrainingData(tools, given.train, given.dev, [], options.seed) };
 }
 
-function startHead(
+async function startHead(
   phase: 'retriever' | 'judge',
   hidden: number,
   inputs: RunInputs,
   options: TrainOptions,
-): HeadRun {
+  pacer: Pacer,
+): Promise<HeadRun> {
   if (phase === 'retriever')
-    return startRetriever(hidden, inputs.data.pairs.length, { ...options.retriever, seed: options.seed });
+    return drainPaced(
+      startRetrieverSteps(hidden, inputs.data.pairs.length, { ...options.retriever, seed: options.seed }),
+      pacer,
+    );
   if (options.judge === false) throw new Error('judge phase without judge options');
-  return startJudge(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` });
+  return drainPaced(
+    startJudgeSteps(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` }),
+    pacer,
+  );
 }
 
 /**
@@ -357,14 +364,21 @@ async function evaluate(
   };
   const done: TrainingProgress = { ...progress, phase: 'done', chunk: progress.chunk + 1 };
   inputsCache.delete(row.id);
-  await writeBlob(env.DB, row.id, 'vectors', pack.bytes, {
-    status: 'succeeded',
-    progress: done,
-    report,
-    weightsBytes: blob.length,
-    weightsSha256: sha,
-    finishedAt: Date.now(),
-  });
+  await writeBlob(
+    env.DB,
+    row.id,
+    'vectors',
+    pack.bytes,
+    {
+      status: 'succeeded',
+      progress: done,
+      report,
+      weightsBytes: blob.length,
+      weightsSha256: sha,
+      finishedAt: Date.now(),
+    },
+    () => pacer.pace(),
+  );
   await deleteBlobs(env.DB, row.id, ['checkpoint']);
   return report;
 }
@@ -484,7 +498,8 @@ async function trainWith(
     // A finished head's checkpoint is deleted with its hand-over, so a checkpoint is the current head's.
     const saved = chunk > 0 ? await readBlob(env.DB, row.id, 'checkpoint') : null;
     const resumed = saved ? unpackRun(saved) : null;
-    const run = resumed?.head === phase ? resumed : startHead(phase, encoder.dimensions, inputs, options);
+    const run =
+      resumed?.head === phase ? resumed : await startHead(phase, encoder.dimensions, inputs, options, pacer);
     if (!(await trainSegments(run, inputs, encoder, deadline, pacer, cancelled))) {
       inputsCache.delete(trainingId);
       return { trainingId, chunk, skipped: 'cancelled' };
@@ -497,7 +512,7 @@ async function trainWith(
           ? { retrieverEpochs: run.position.reports }
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
-      await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress });
+      await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress }, () => pacer.pace());
       await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase, ...headProgress(run) };
     }
@@ -518,9 +533,8 @@ async function trainWith(
         row.id,
         'weights',
         packWeights({ encoder: encoderLabel(encoder), retriever: run.weights, judge: null }),
-        {
-          progress,
-        },
+        { progress },
+        () => pacer.pace(),
       );
     } else {
       const blob = await readBlob(env.DB, row.id, 'weights');
@@ -533,9 +547,14 @@ async function trainWith(
         judgeEpochs: run.position.reports,
         workMs,
       };
-      await writeBlob(env.DB, row.id, 'weights', packWeights({ ...weights, judge: run.weights }), {
-        progress,
-      });
+      await writeBlob(
+        env.DB,
+        row.id,
+        'weights',
+        packWeights({ ...weights, judge: run.weights }),
+        { progress },
+        () => pacer.pace(),
+      );
     }
     await deleteBlobs(env.DB, row.id, ['checkpoint']);
     if (Date.now() >= deadline) {

@@ -7,13 +7,26 @@
  */
 import { drain } from '../../util/pacer.ts';
 import { Rng, type Seed } from '../../util/random.ts';
-import { initMlp, type MlpWeights, mlpArrays, mlpBackward, mlpForward, sigmoid, zerosLike } from './mlp.ts';
+import {
+  initMlpSteps,
+  type MlpWeights,
+  mlpArrays,
+  mlpBackward,
+  mlpForward,
+  sigmoid,
+  zerosLike,
+} from './mlp.ts';
 import { AdamW, type EpochReport, runEpochs } from './optim.ts';
 
 export type JudgeWeights = MlpWeights;
 
 export function initJudge(hidden: number, inter: number, seed: Seed): JudgeWeights {
-  return initMlp(new Rng(seed), hidden, inter, 1, 1 / Math.sqrt(inter));
+  return drain(initJudgeSteps(hidden, inter, seed));
+}
+
+/** `initJudge` as a generator pausing every few thousand draws (the same weights). */
+export function initJudgeSteps(hidden: number, inter: number, seed: Seed): Generator<void, JudgeWeights> {
+  return initMlpSteps(new Rng(seed), hidden, inter, 1, 1 / Math.sqrt(inter));
 }
 
 /** Probability that the step needs a tool (eq. 4). */

@@ -15,7 +15,8 @@
 import { drain } from '../../util/pacer.ts';
 import { Rng, type Seed } from '../../util/random.ts';
 import {
-  initMlp,
+  emptyMlp,
+  initMlpSteps,
   type MlpTrace,
   type MlpWeights,
   mlpArrays,
@@ -39,13 +40,29 @@ export interface RetrieverWeights {
 export type Side = 'query' | 'tool';
 
 export function initRetriever(hidden: number, inter: number, seed: Seed): RetrieverWeights {
+  return drain(initRetrieverSteps(hidden, inter, seed));
+}
+
+/** `initRetriever` as a generator pausing every few thousand draws (the same weights). */
+export function* initRetrieverSteps(
+  hidden: number,
+  inter: number,
+  seed: Seed,
+): Generator<void, RetrieverWeights> {
   const rng = new Rng(seed);
+  const query = yield* initMlpSteps(rng.fork('query'), hidden, inter, hidden, 0);
+  const tool = yield* initMlpSteps(rng.fork('tool'), hidden, inter, hidden, 0);
+  return { hidden, inter, query, tool, wDim: new Float64Array(hidden).fill(1) };
+}
+
+/** A retriever of that shape with every weight 0 (to be overwritten, e.g. from a checkpoint). */
+export function emptyRetriever(hidden: number, inter: number): RetrieverWeights {
   return {
     hidden,
     inter,
-    query: initMlp(rng.fork('query'), hidden, inter, hidden, 0),
-    tool: initMlp(rng.fork('tool'), hidden, inter, hidden, 0),
-    wDim: new Float64Array(hidden).fill(1),
+    query: emptyMlp(hidden, inter, hidden),
+    tool: emptyMlp(hidden, inter, hidden),
+    wDim: new Float64Array(hidden),
   };
 }
 

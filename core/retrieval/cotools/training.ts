@@ -14,18 +14,19 @@
 import { drain } from '../../util/pacer.ts';
 import { Rng } from '../../util/random.ts';
 import {
-  initJudge,
+  initJudgeSteps,
   JUDGE_DEFAULTS,
   type JudgeTrainOptions,
   type JudgeWeights,
   judgeLossSteps,
 } from './judge.ts';
-import { type MlpWeights, mlpArrays, zerosLike } from './mlp.ts';
-import { AdamW, clipGradNorm, type EpochReport, type EpochSettings, zeroGrads } from './optim.ts';
+import { emptyMlp, type MlpWeights, mlpArrays, zerosLike } from './mlp.ts';
+import { AdamW, clipGradNormSteps, type EpochReport, type EpochSettings, zeroGrads } from './optim.ts';
 import {
   batchLossSteps,
+  emptyRetriever,
   inBatch,
-  initRetriever,
+  initRetrieverSteps,
   RETRIEVER_DEFAULTS,
   type RetrieverTrainOptions,
   type RetrieverWeights,
@@ -102,10 +103,23 @@ export function startRetriever(
   items: number,
   options: RetrieverTrainOptions = {},
 ): RetrieverRun {
+  return drain(startRetrieverSteps(hidden, items, options));
+}
+
+/** `startRetriever` as a generator pausing while it draws the initial weights (≈ 1 M draws at H = 1,024). */
+export function* startRetrieverSteps(
+  hidden: number,
+  items: number,
+  options: RetrieverTrainOptions = {},
+  /** false: every weight 0, for a run about to be restored from a checkpoint (no draws at all). */
+  init = true,
+): Generator<void, RetrieverRun> {
   const o = { ...RETRIEVER_DEFAULTS, ...options };
   const inter = o.intermediate ?? 4 * hidden;
   const rng = new Rng(o.seed);
-  const weights = initRetriever(hidden, inter, rng.fork('init').seed);
+  const weights = init
+    ? yield* initRetrieverSteps(hidden, inter, rng.fork('init').seed)
+    : emptyRetriever(hidden, inter);
   const grad = zeroRetrieverGrads(weights);
   return {
     head: 'retriever',
@@ -121,10 +135,22 @@ export function startRetriever(
 
 /** A judge run set up exactly as `trainJudge` sets one up. */
 export function startJudge(hidden: number, items: number, options: JudgeTrainOptions = {}): JudgeRun {
+  return drain(startJudgeSteps(hidden, items, options));
+}
+
+/** `startJudge` as a generator pausing while it draws the initial weights; `init: false` as for a retriever. */
+export function* startJudgeSteps(
+  hidden: number,
+  items: number,
+  options: JudgeTrainOptions = {},
+  init = true,
+): Generator<void, JudgeRun> {
   const o = { ...JUDGE_DEFAULTS, ...options };
   const inter = o.intermediate ?? 4 * hidden;
   const rng = new Rng(o.seed);
-  const weights = initJudge(hidden, inter, rng.fork('init').seed);
+  const weights = init
+    ? yield* initJudgeSteps(hidden, inter, rng.fork('init').seed)
+    : emptyMlp(hidden, inter, 1);
   const grad = zerosLike(weights);
   return {
     head: 'judge',
@@ -243,10 +269,14 @@ function* advance(
   const grads = gradArrays(run);
   const pos = run.position;
   let pending = 0;
-  const step = () => {
-    for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
-    clipGradNorm(grads, clip);
-    run.optimiser.step();
+  // The optimiser step over every weight (≈ 1.6 M at H = 1,024) pauses between arrays too.
+  const step = function* () {
+    for (const g of grads) {
+      for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
+      yield;
+    }
+    yield* clipGradNormSteps(grads, clip);
+    yield* run.optimiser.stepSteps();
     zeroGrads(grads);
     pending = 0;
   };
@@ -254,15 +284,12 @@ function* advance(
     pos.lossSum += yield* loss(b);
     pos.batch++;
     pending++;
-    if (pending === accumulation) {
-      step();
-      yield;
-    }
+    if (pending === accumulation) yield* step();
   }
   const perEpoch = batchesPerEpoch(run);
   pos.ms += Date.now() - started;
   if (pos.batch >= perEpoch) {
-    if (pending > 0) step();
+    if (pending > 0) yield* step();
     pos.reports.push({
       epoch: pos.epoch,
       loss: pos.lossSum / Math.max(1, pos.batch),
@@ -374,10 +401,13 @@ export function packRun(run: HeadRun): Uint8Array {
 
 export function unpackRun(bytes: Uint8Array): HeadRun {
   const { header, arrays } = unpackArrays<StateHeader>(MAGIC_STATE, bytes, (h) => h.lengths, false);
+  // The stored weights replace the run's own: a retriever is not drawn first (a million draws for nothing).
   const run =
     header.head === 'retriever'
-      ? startRetriever(header.hidden, header.items, header.options as RetrieverRun['options'])
-      : startJudge(header.hidden, header.items, header.options as JudgeRun['options']);
+      ? drain(
+          startRetrieverSteps(header.hidden, header.items, header.options as RetrieverRun['options'], false),
+        )
+      : drain(startJudgeSteps(header.hidden, header.items, header.options as JudgeRun['options'], false));
   const own = weightArrays(run);
   for (const [i, a] of own.entries()) a.set(arrays[i] as Float64Array);
   const moments = arrays.slice(own.length);
