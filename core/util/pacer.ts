@@ -11,8 +11,8 @@
  * slice after `budget` of them; across the yield the clock does move, and the time since the previous resume —
  * this slice's CPU plus whatever else ran meanwhile — gives the cost of a unit, from which the next budget is set
  * (at most doubling or halving per slice, so one slow unit does not swing it). Work done by others during the yield
- * makes units look dearer and slices shorter, never longer. Where the clock does move (Node: tests, the CLI,
- * benchmarks) a slice also ends as soon as `sliceMs` have passed.
+ * makes units look dearer and slices shorter, never longer. Where the clock does move (Node; `wrangler dev`) a slice
+ * ends as soon as `sliceMs` have passed, and the slice's own length tunes the budget.
  *
  * A pacer is cheap to call (a counter and a clock read) and belongs to one loop or one job; several pacers in one
  * isolate each keep their own slices short, so the isolate as a whole yields at least that often.
@@ -61,12 +61,16 @@ export function createPacer(options: PacerOptions = {}): Pacer {
       units += weight;
       if (units < budget && now() - resumedAt < sliceMs) return;
       const sliceStart = resumedAt;
+      // Where the clock moves, the slice's own length; where it stands still (a deployed Worker), 0.
+      const busy = now() - sliceStart;
       const done = units;
       units = 0;
       await yieldNow();
       yields++;
       resumedAt = now();
-      const elapsed = resumedAt - sliceStart;
+      // The slice's cost: its own length when it could be read, else the time across the yield (this slice plus
+      // whatever ran meanwhile: an overestimate, which only shortens the next slice).
+      const elapsed = busy > 0 ? busy : resumedAt - sliceStart;
       // The units a slice of `sliceMs` holds at the cost just measured, within [budget / 2, 2 × budget].
       const fit = elapsed > 0 ? Math.floor((done * sliceMs) / elapsed) : 2 * budget;
       budget = Math.max(1, Math.min(maxBudget, Math.max(Math.floor(budget / 2), Math.min(2 * budget, fit))));
