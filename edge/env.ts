@@ -52,7 +52,7 @@ export interface OptionalVars {
    */
   JOB_STALE_MS?: string;
   /**
-   * Evaluation steps one PythonInterpreter call may take on the server (default 250000: about 0.1–0.2 s of CPU),
+   * Evaluation steps one PythonInterpreter call may take on the server (default 100000: a few tens of ms of CPU),
    * so a heavy program cannot hold an isolate (the sandbox's own default, 2000000, is for Node).
    */
   PYTHON_MAX_STEPS?: string;
@@ -90,7 +90,7 @@ const ConfigSchema = z.object({
   maxImportBytes: positiveInt(10 * 1024 * 1024),
   jobShare: positiveInt(4),
   jobStaleMs: positiveInt(300_000),
-  pythonMaxSteps: positiveInt(250_000),
+  pythonMaxSteps: positiveInt(100_000),
   toolCallsPerKey: positiveInt(2),
   trainingsPerKey: positiveInt(2),
 });

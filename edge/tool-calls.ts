@@ -1,9 +1,9 @@
 /**
  * Expensive tool calls at the edge (issue 24): PythonInterpreter and SQLInterpreter calls are the requests whose CPU
  * a caller controls. Each runs under three bounds:
- * - per call: the Python sandbox's evaluation-step budget is PYTHON_MAX_STEPS on the server (about 0.1–0.2 s of
- *   CPU; the observation of a program that exceeds it is ToolQA's timeout text), and SQL keeps its guard's row
- *   budget and time limit (core/sandbox/sql);
+ * - per call: the Python sandbox's evaluation-step budget is PYTHON_MAX_STEPS on the server (default 100,000: a
+ *   few tens of milliseconds of CPU — a loop of some ten thousand iterations; the observation of a program that
+ *   exceeds it is ToolQA's timeout text), and SQL keeps its guard's row budget and time limit (core/sandbox/sql);
  * - per key: at most TOOL_CALLS_PER_KEY of a key's calls run at once in an isolate; another is refused with
  *   `ToolCallRefused` (a 429 with `Retry-After` over HTTP). The count is kept where the CPU is spent — the isolate —
  *   since calls on other isolates do not compete for it;

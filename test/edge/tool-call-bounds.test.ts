@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 describe('expensive tool calls', () => {
   it('bounds one Python call by the server step budget and still answers ordinary code', async () => {
-    expect(readConfig(env).pythonMaxSteps).toBe(250_000);
+    expect(readConfig(env).pythonMaxSteps).toBe(100_000);
     const heavy = await python(HEAVY);
     expect(heavy.status).toBe(200);
     expect(((await heavy.json()) as { observation: string }).observation).toBe(TIMEOUT_OBSERVATION);
