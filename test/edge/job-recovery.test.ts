@@ -27,7 +27,7 @@ import { registerJobKind } from '../../edge/jobs/kinds.ts';
 import { sweepStalledWork } from '../../edge/jobs/sweeper.ts';
 import { createLogger } from '../../edge/log.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
-import { call, USER_KEY } from './helpers.ts';
+import { call, USER_KEY, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
 const log = createLogger('error');
@@ -64,16 +64,6 @@ registerJobKind('test-fair', async (payload) => {
   runs.push((payload as { n: string }).n);
   return 'ran';
 });
-
-async function poll<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 50_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let tasks: Task[];
 beforeAll(async () => {
@@ -223,17 +213,17 @@ describe('the sweeper', () => {
     ).json()) as { id: string };
     const d = database(env.DB);
     const treeId = `${exploration.id}.0.0`;
-    await poll(
+    await waitUntil(
       'tree running',
       async () => (await d.select().from(trees).where(eq(trees.id, treeId)))[0]?.status,
       (s) => s === 'running',
     );
-    await poll(
+    await waitUntil(
       'STE tool running',
       async () => (await d.select().from(steTools).where(eq(steTools.runId, ste.id)))[0]?.status,
       (s) => s === 'running',
     );
-    await poll(
+    await waitUntil(
       'DRAFT tool running',
       async () => (await d.select().from(draftRunTools).where(eq(draftRunTools.runId, draft.id)))[0]?.status,
       (s) => s === 'running',
@@ -262,7 +252,7 @@ describe('the sweeper', () => {
       (await (await call(path, { key: USER_KEY })).json()) as { status: string };
     expect(
       (
-        await poll(
+        await waitUntil(
           'exploration',
           () => get(`/v1/explorations/${exploration.id}`),
           (b) => !['queued', 'running'].includes(b.status),
@@ -271,7 +261,7 @@ describe('the sweeper', () => {
     ).toBe('succeeded');
     expect(
       (
-        await poll(
+        await waitUntil(
           'STE run',
           () => get(`/v1/ste/runs/${ste.id}`),
           (b) => !['queued', 'running'].includes(b.status),
@@ -280,7 +270,7 @@ describe('the sweeper', () => {
     ).toBe('succeeded');
     expect(
       (
-        await poll(
+        await waitUntil(
           'DRAFT run',
           () => get(`/v1/draft/runs/${draft.id}`),
           (b) => !['queued', 'running', 'finalizing'].includes(b.status),

@@ -15,7 +15,7 @@ import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { apiKeys, draftRuns, evals, explorations, steRuns } from '../../db/schema.ts';
-import { ADMIN_KEY, call, expectProblem } from './helpers.ts';
+import { ADMIN_KEY, call, expectProblem, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
 const INIT_DB = S_OOD_SURFACE.tools.find((t) => t.kernel === 'LoadDB')?.name as string;
@@ -52,16 +52,6 @@ async function used(id: string): Promise<number> {
 /** Other spending of the key (a run elsewhere): its count moves to `n`. */
 async function setUsed(id: string, n: number): Promise<void> {
   await database(env.DB).update(apiKeys).set({ modelCallsUsed: n }).where(eq(apiKeys.id, id));
-}
-
-async function poll<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 50_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const get = async <T>(path: string, key: string) => (await (await call(path, { key })).json()) as T;
@@ -156,7 +146,7 @@ describe('model-call metering', () => {
     const ste = (await (await send('/v1/ste/runs', { ...steBody, chunkCalls: 3 }, key.secret)).json()) as {
       id: string;
     };
-    const steDone = await poll(
+    const steDone = await waitUntil(
       'STE run',
       () => get<Spent & { progress: { modelCalls: number } }>(`/v1/ste/runs/${ste.id}`, key.secret),
       (r) => r.status !== 'queued' && r.status !== 'running',
@@ -168,7 +158,7 @@ describe('model-call metering', () => {
 
     const [, draftBody] = spendingRequests()[2] as [string, Record<string, unknown>];
     const draft = (await (await send('/v1/draft/runs', draftBody, key.secret)).json()) as { id: string };
-    const draftDone = await poll(
+    const draftDone = await waitUntil(
       'DRAFT run',
       () => get<Spent & { progress: { modelCalls: number } }>(`/v1/draft/runs/${draft.id}`, key.secret),
       (r) => !['queued', 'running', 'finalizing'].includes(r.status),
@@ -196,7 +186,7 @@ describe('model-call metering', () => {
     const { id } = (await res.json()) as { id: string };
     // Another run of the key spends all but one call before the queue delivers the first group.
     await setUsed(key.id, 79);
-    const stopped = await poll(
+    const stopped = await waitUntil(
       'evaluation',
       () =>
         get<Spent & { stoppedFor: string | null; progress: { done: number }; usage: { modelCalls: number } }>(
@@ -234,7 +224,7 @@ describe('model-call metering', () => {
     ).json()) as { id: string; estimate: { modelCalls: number } };
     expect(exploration.estimate.modelCalls).toBe(10 * 20 * 8);
     await setUsed(key.id, 1_999);
-    const end = await poll(
+    const end = await waitUntil(
       'exploration',
       () => get<Spent & { stoppedFor: string | null }>(`/v1/explorations/${exploration.id}`, key.secret),
       (b) => b.status !== 'queued' && b.status !== 'running',
@@ -254,7 +244,7 @@ describe('model-call metering', () => {
       )
     ).json()) as { id: string };
     await setUsed(steKey.id, 1_999);
-    const steEnd = await poll(
+    const steEnd = await waitUntil(
       'STE run',
       () => get<Spent & { tools: { error: string | null }[] }>(`/v1/ste/runs/${ste.id}`, steKey.secret),
       (r) => r.status !== 'queued' && r.status !== 'running',
