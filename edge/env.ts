@@ -58,6 +58,12 @@ export interface OptionalVars {
   PYTHON_MAX_STEPS?: string;
   /** Python or SQL tool calls one key may have running at once (default 2); beyond it a call is a 429. */
   TOOL_CALLS_PER_KEY?: string;
+  /**
+   * Python evaluation steps a second one key's calls may take in an isolate on average (default 200000, about a
+   * tenth of its CPU); a key that took more waits (429 with `Retry-After`) until its allowance has caught up. Two
+   * calls of up to PYTHON_MAX_STEPS always run from rest.
+   */
+  PYTHON_STEPS_PER_SECOND?: string;
   /** Trainings one key may have queued or running at once (default 2); beyond it `POST …/train` is a 429. */
   TRAININGS_PER_KEY?: string;
 }
@@ -92,6 +98,7 @@ const ConfigSchema = z.object({
   jobStaleMs: positiveInt(300_000),
   pythonMaxSteps: positiveInt(100_000),
   toolCallsPerKey: positiveInt(2),
+  pythonStepsPerSecond: positiveInt(200_000),
   trainingsPerKey: positiveInt(2),
 });
 
@@ -135,6 +142,7 @@ export function readConfig(env: Bindings): Config {
       jobStaleMs: env.JOB_STALE_MS,
       pythonMaxSteps: env.PYTHON_MAX_STEPS,
       toolCallsPerKey: env.TOOL_CALLS_PER_KEY,
+      pythonStepsPerSecond: env.PYTHON_STEPS_PER_SECOND,
       trainingsPerKey: env.TRAININGS_PER_KEY,
     }),
     apiKeys: splitKeys(env.API_KEYS),

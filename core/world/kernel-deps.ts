@@ -19,14 +19,15 @@ export interface KernelDepsOptions {
   pythonLimits?: Partial<Limits>;
   /**
    * Runs each SQL or Python call (the expensive ones): a server paces them and bounds how many one caller runs at
-   * once, refusing one beyond it with `ToolCallRefused` (kernel.ts). Default: runs the call.
+   * once and how many Python steps a second, refusing one beyond it with `ToolCallRefused` (kernel.ts). `steps`
+   * reads what a finished call cost in Python evaluation steps (SQL calls: none given). Default: runs the call.
    */
-  around?: <T>(call: () => Promise<T>) => Promise<T>;
+  around?: <T>(call: () => Promise<T>, steps?: (result: T) => number) => Promise<T>;
 }
 
 export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
   const executor = options.sql;
-  const around = options.around ?? (<T>(call: () => Promise<T>) => call());
+  const around = options.around ?? (<T>(call: () => Promise<T>, _steps?: (result: T) => number) => call());
   return {
     gold: options.gold,
     sql: (query) =>
@@ -36,6 +37,9 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
       }),
     // The kernel strips the output and substitutes the print hint itself (spec §3.10 step 7).
     python: (code, namespace) =>
-      around(async () => runPythonCode(code, namespace as never, options.pythonLimits)),
+      around(
+        async () => runPythonCode(code, namespace as never, options.pythonLimits),
+        (run) => run.steps,
+      ),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Expensive tool calls on the server (issue 24, edge/tool-calls.ts): a Python call is bounded per call (the server's
  * step budget, PYTHON_MAX_STEPS: a heavy loop ends with ToolQA's timeout observation), and a key has at most
- * TOOL_CALLS_PER_KEY Python or SQL calls in flight — beyond them a 429 problem with `Retry-After` that records
- * nothing — through `/v1/kernel/call` and a session's step and REST tool routes alike. Light tools and other keys
+ * TOOL_CALLS_PER_KEY Python or SQL calls in flight and takes at most PYTHON_STEPS_PER_SECOND Python steps a
+ * second on average — beyond them a 429 problem with `Retry-After` that records nothing — through `/v1/kernel/call` and a session's step and REST tool routes alike. Light tools and other keys
  * are not affected.
  */
 import { env } from 'cloudflare:workers';
@@ -63,6 +63,64 @@ describe('expensive tool calls', () => {
     release.shift()?.();
     expect(await second).toBe('done');
     expect(toolCallsRunning('gate-test')).toBe(0);
+  });
+
+  it("holds a key's Python calls to PYTHON_STEPS_PER_SECOND on average; its SQL calls and other keys pass", async () => {
+    const { pythonStepsPerSecond: rate, pythonMaxSteps: max } = readConfig(env);
+    expect(rate).toBe(200_000);
+    const gate = toolCallOptions(env, 'steps-test').around;
+    const costly = (steps: number) =>
+      gate(
+        async () => ({ steps }),
+        (r) => r.steps,
+      );
+    // From rest, two full-budget calls run back to back (the bucket holds 2 × PYTHON_MAX_STEPS) ...
+    await costly(max);
+    await costly(max + 50_000);
+    // ... and leave the key 50,000 steps in debt: its next Python call waits a quarter second, told to retry in 1 s.
+    const refused = await costly(10).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ToolCallRefused);
+    expect((refused as ToolCallRefused).retryAfterSeconds).toBe(1);
+    expect((refused as Error).message).toMatch(/200000 a second/);
+    // A refused call is not charged; calls without a step count (SQL) and other keys' calls are not held.
+    await expect(gate(async () => 'sql')).resolves.toBe('sql');
+    await expect(
+      toolCallOptions(env, 'steps-other').around(
+        async () => ({ steps: 1 }),
+        (r) => r.steps,
+      ),
+    ).resolves.toEqual({ steps: 1 });
+    // Once the allowance has caught up (50,000 steps at 200,000 a second: 250 ms), the key's calls run again.
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(costly(10)).resolves.toEqual({ steps: 10 });
+  });
+
+  it('refuses a key that sends heavy Python calls back to back with a 429 until its step allowance catches up', async () => {
+    // Heavy calls one after another: the first two take the bucket (2 × 100,000 steps), and each takes far less
+    // than the half second that refills one, so a refusal follows within a few more.
+    const key = ADMIN_KEY;
+    const statuses: number[] = [];
+    let third: Response | undefined;
+    while (statuses.length < 8) {
+      const res = await python(HEAVY, key);
+      statuses.push(res.status);
+      if (res.status === 429) {
+        third = res;
+        break;
+      }
+      await res.text();
+    }
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    expect(statuses.at(-1), statuses.join()).toBe(429);
+    if (!third) throw new Error('no refusal');
+    expect(third.headers.get('retry-after')).toBe('1');
+    const problem = await expectProblem(third, 429, 'rate-limited');
+    expect(problem.detail).toMatch(/evaluation steps more than its 200000 a second allow/);
+    // Light Python code waits its turn too; a second later it runs.
+    await new Promise((r) => setTimeout(r, 1000));
+    const light = await python('print(6 * 7)', key);
+    expect(light.status).toBe(200);
+    expect(((await light.json()) as { observation: string }).observation).toBe('42');
   });
 
   it('answers a kernel call beyond the bound with a 429 problem and Retry-After; light tools and other keys pass', async () => {
