@@ -37,6 +37,8 @@ function percentile(xs: number[], p: number): number {
 interface Sample {
   health: number[];
   kernel: number[];
+  /** The slowest probes: latency, which probe, seconds into the window (to tell a stall of the server from noise). */
+  slowest: { ms: number; probe: 'health' | 'kernel'; atS: number }[];
 }
 
 async function main() {
@@ -68,11 +70,18 @@ async function main() {
 
     /** Probes /health and a light kernel call one after another until `until()` says stop. */
     const probe = async (until: () => boolean): Promise<Sample> => {
-      const sample: Sample = { health: [], kernel: [] };
+      const sample: Sample = { health: [], kernel: [], slowest: [] };
+      const began = performance.now();
+      const note = (probe: 'health' | 'kernel', ms: number) => {
+        sample[probe].push(ms);
+        sample.slowest.push({ ms, probe, atS: (performance.now() - began) / 1000 });
+        sample.slowest.sort((a, b) => b.ms - a.ms);
+        sample.slowest.length = Math.min(sample.slowest.length, 3);
+      };
       while (!until()) {
         let t = performance.now();
         await (await fetch(`${base}/health`)).text();
-        sample.health.push(performance.now() - t);
+        note('health', performance.now() - t);
         await sleep(GAP_MS);
         t = performance.now();
         const res = await fetch(`${base}/v1/kernel/call`, {
@@ -82,7 +91,7 @@ async function main() {
         });
         await res.text();
         if (res.status !== 200) throw new Error(`the probe's kernel call answered ${res.status}`);
-        sample.kernel.push(performance.now() - t);
+        note('kernel', performance.now() - t);
         await sleep(GAP_MS);
       }
       return sample;
@@ -225,6 +234,11 @@ async function main() {
       });
       console.log(`${row.name.padEnd(38)} ${cells[0]?.padEnd(30)} ${cells[1]?.padEnd(30)} ${row.note}`);
     }
+    console.log('\nslowest probes (latency, probe, seconds into the window):');
+    for (const row of rows)
+      console.log(
+        `${row.name.padEnd(38)} ${row.sample.slowest.map((x) => `${x.ms.toFixed(0)} ms ${x.probe} @${x.atS.toFixed(1)} s`).join(', ')}`,
+      );
     console.log(
       `\n${pass ? 'every case meets the target' : 'a case misses the target'}; ${((performance.now() - started) / 1000).toFixed(0)} s in all`,
     );
