@@ -15,15 +15,27 @@
  * (the cron sweeper calls it when its progress stalled).
  *
  * Spend (edge/metering.ts): every chunk first checks the run's key still has model calls left — with none, the run
- * stops (`quota-exhausted`) — and charges its text-model calls afterwards, a failed chunk's included.
+ * stops (`quota-exhausted`) — and charges its text-model calls afterwards, a failed chunk's included, with its
+ * encoder requests when the run's encoder is a provider embedding that bills (USE lite and lexical run here).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
 import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { Bindings } from '../edge/env.ts';
-import { enqueueDraftFinalize, stopDraftRunFor } from '../edge/jobs/draft.ts';
-import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
-import { embeddingModelFor, type ModelChoice, textModelFor } from '../edge/models.ts';
+import {
+  draftEmbedderFor,
+  draftEncoderProvider,
+  enqueueDraftFinalize,
+  stopDraftRunFor,
+} from '../edge/jobs/draft.ts';
+import {
+  chargeSpend,
+  countingEncoder,
+  embeddingBills,
+  mayContinue,
+  QUOTA_EXHAUSTED,
+} from '../edge/metering.ts';
+import { type ModelChoice, textModelFor } from '../edge/models.ts';
 import {
   type DeltaPoint,
   type DraftToolResult,
@@ -166,13 +178,16 @@ export class DraftToolObject extends DurableObject<Bindings> {
       return;
     }
     // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    // The encoder's requests too when its provider bills (φ and Δ through a provider embedding).
     const meter = new UsageMeter();
+    const embedder = countingEncoder(draftEmbedderFor(this.env, state.options.encoder));
+    const embedsBill = embeddingBills(draftEncoderProvider(this.env, state.options.encoder));
     try {
       const server = await findSurface(this.env, params.serverSurface);
       if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
       const ctx: DraftContext = {
         model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.runId }),
-        embedder: embeddingModelFor(this.env),
+        embedder,
         world: worldFor(this.env),
         server,
         deps: edgeKernelDeps(this.env),
@@ -205,7 +220,8 @@ export class DraftToolObject extends DurableObject<Bindings> {
       if (next.status === 'failed') await this.report(next, state);
       else await this.ctx.storage.setAlarm(retryAt(next.failures));
     } finally {
-      await chargeSpend(this.env, { kind: 'draft', id: params.runId, ownerId }, meter.total().calls);
+      const calls = meter.total().calls + (embedsBill ? embedder.requests : 0);
+      await chargeSpend(this.env, { kind: 'draft', id: params.runId, ownerId }, calls);
     }
   }
 
@@ -236,6 +252,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
               doc: state.doc,
               versions: state.versions,
               stop: state.stop,
+              flags: state.flags ?? [],
               modelCalls: state.modelCalls,
               toolCalls: state.toolCalls,
               model: state.model,

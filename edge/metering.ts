@@ -13,11 +13,15 @@
  *   says how much that was.
  * - `spendView` is what a run's view shows: its estimate, its calls charged so far and the overshoot.
  *
+ * - An embedding model spends too when its provider bills (`embeddingBills`): trainings' and DRAFT's encoder
+ *   requests are counted (`countingEncoder`) and charged like text-model calls.
+ *
  * A new spending route plugs in with one `startSpend` call (and its jobs with `mayContinue` / `chargeSpend`). Keys
  * without a quota (configured keys, admin keys, issued keys without one) are metered the same way; only the check
  * never refuses them.
  */
-import type { Bindings } from './env.ts';
+import type { EmbeddingModel } from '../core/models/types.ts';
+import type { Bindings, Config } from './env.ts';
 import { type FieldIssue, InvalidInputError, QuotaExhaustedError } from './errors.ts';
 import { modelCallsLeft } from './stores/api-keys.ts';
 import { addSpend, findSpend, insertSpend } from './stores/spend.ts';
@@ -100,6 +104,29 @@ export async function chargeSpend(
 ): Promise<void> {
   if (calls <= 0) return;
   await addSpend(env, run.kind, run.id, run.ownerId, calls);
+}
+
+/**
+ * Whether an embedding provider bills each request (Workers AI, OpenAI: another machine's model); the lexical
+ * encoder and USE lite run on this isolate's CPU (paced, edge/models.ts) and cost no model call.
+ */
+export function embeddingBills(provider: Config['embeddingProvider']): boolean {
+  return provider !== 'lexical' && provider !== 'use';
+}
+
+/** An encoder counting its `embed` requests: with a provider that bills, each is a model call charged to the key. */
+export function countingEncoder(encoder: EmbeddingModel): EmbeddingModel & { requests: number } {
+  const counted = {
+    provider: encoder.provider,
+    model: encoder.model,
+    dimensions: encoder.dimensions,
+    requests: 0,
+    embed(texts: string[], signal?: AbortSignal) {
+      counted.requests++;
+      return encoder.embed(texts, signal);
+    },
+  };
+  return counted;
 }
 
 export interface SpendView {

@@ -11,7 +11,7 @@ import { USE_DIMENSIONS, USE_MODEL } from '../core/models/use-tokenizer.ts';
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
 import { createSimModel } from '../core/sim/index.ts';
 import { createPacer } from '../core/util/pacer.ts';
-import { type Bindings, readConfig } from './env.ts';
+import { type Bindings, type Config, readConfig } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 
 export {
@@ -165,21 +165,24 @@ class IsolateUseModel implements EmbeddingModel {
 }
 
 /**
- * The deployment's embedding model, pacing its caller (core/models/paced.ts); the encoders that run on this
- * isolate's CPU (lexical, USE lite) embed a long list in small groups with a pace between them.
+ * The deployment's embedding model (`EMBEDDING_PROVIDER`), or the one of `provider` when a caller names it, pacing
+ * its caller (core/models/paced.ts); the encoders that run on this isolate's CPU (lexical, USE lite) embed a long
+ * list in small groups with a pace between them.
  */
-export function embeddingModelFor(env: Bindings): EmbeddingModel {
-  const { embeddingProvider } = readConfig(env);
-  const local = embeddingProvider === 'lexical' || embeddingProvider === 'use';
-  return pacedEmbeddingModel(unpacedEmbeddingModel(env), createPacer(), {
+export function embeddingModelFor(
+  env: Bindings,
+  provider: Config['embeddingProvider'] = readConfig(env).embeddingProvider,
+): EmbeddingModel {
+  const local = provider === 'lexical' || provider === 'use';
+  return pacedEmbeddingModel(unpacedEmbeddingModel(env, provider), createPacer(), {
     local,
-    ...(embeddingProvider === 'use' ? { localGroup: 8 } : {}),
+    ...(provider === 'use' ? { localGroup: 8 } : {}),
   });
 }
 
-function unpacedEmbeddingModel(env: Bindings): EmbeddingModel {
+function unpacedEmbeddingModel(env: Bindings, provider: Config['embeddingProvider']): EmbeddingModel {
   const config = readConfig(env);
-  switch (config.embeddingProvider) {
+  switch (provider) {
     case 'lexical':
       return createEmbeddingModel({ provider: 'lexical' });
     case 'use':

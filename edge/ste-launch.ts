@@ -79,6 +79,10 @@ export async function planSteRun(env: Bindings, body: CreateSteRunInput): Promis
     trials: body.trials,
     maxCalls: body.maxCalls,
     paraphrase: body.paraphrase,
+    longTermMemory: body.longTermMemory,
+    executionFeedback: body.executionFeedback,
+    shortTermMemory: body.shortTermMemory,
+    selfReflection: body.selfReflection,
     ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
   };
   return {

@@ -11,6 +11,7 @@ import { EXIT_FAILURE, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 
 export const EXPORT_HELP = `Usage: tooldrift export sft|dpo --out FILE [--exploration ID] [--surface S] [--dataset D]
+       [--selection RULE]
 
 Writes training data from finished explorations as JSON Lines:
   sft   one chat record per successful trajectory selected for training (TRL SFTTrainer, LLaMA-Factory)
@@ -20,6 +21,8 @@ Writes training data from finished explorations as JSON Lines:
   --exploration ID    only this exploration
   --surface S         only trees run on this server surface
   --dataset D         only tasks of this dataset
+  --selection RULE    sft: which successes of a task (at most 4) become records — repeat-free (default: none
+                      that repeats a failed call), clean (those first, then repeating ones), uniform (the paper)
 
 ${CONNECTION_HELP}`;
 
@@ -33,6 +36,7 @@ export const exportCommand = command({
     exploration: { type: 'string' },
     surface: { type: 'string' },
     dataset: { type: 'string' },
+    selection: { type: 'string' },
   },
   positionals: 'any',
   async run(values, positionals, connect, io) {
@@ -43,10 +47,13 @@ export const exportCommand = command({
         EXIT_USAGE,
       );
     if (!values.out) throw new CliError(['--out FILE is required.'], EXIT_USAGE);
+    if (values.selection !== undefined && kind !== 'sft')
+      throw new CliError(['--selection applies to `tooldrift export sft` only.'], EXIT_USAGE);
     const res = await connect().stream(`/v1/exports/${kind}.jsonl`, {
       exploration: values.exploration,
       surface: values.surface,
       dataset: values.dataset,
+      selection: values.selection,
     });
     if (!res.body) throw new CliError([`The ${kind} export came back without a body.`], EXIT_FAILURE);
     let records = 0;

@@ -6,6 +6,7 @@
 import { type Limits, runPythonCode } from '../sandbox/python/tool.ts';
 import type { SqlPolicy } from '../sandbox/sql/guard.ts';
 import { runSqlTool, type SqlExecutor, type SqlRunLimits } from '../sandbox/sql/run.ts';
+import type { NumberRule } from './answer-match.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
 export interface KernelDepsOptions {
@@ -15,6 +16,8 @@ export interface KernelDepsOptions {
   sqlPolicy?: SqlPolicy;
   /** The gold answer Finish is judged against. */
   gold?: unknown;
+  /** How Finish compares differing numbers (default ToolEVO's `fall-through`). */
+  numbers?: NumberRule;
   /** The Python sandbox's limits (its own defaults otherwise), e.g. a server's per-call step bound. */
   pythonLimits?: Partial<Limits>;
   /**
@@ -30,6 +33,7 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
   const around = options.around ?? (<T>(call: () => Promise<T>, _steps?: (result: T) => number) => call());
   return {
     gold: options.gold,
+    ...(options.numbers ? { numbers: options.numbers } : {}),
     sql: (query) =>
       around(async () => {
         if (!executor) throw new Error('no SQL mirror is attached');

@@ -6,19 +6,29 @@
  * and the set is stored under `docset-<run>` with insert-or-ignore.
  */
 import {
+  type DraftEncoder,
   type DraftOptions,
   type DraftOptionsInput,
   DraftOptionsSchema,
+  draftToolEmbedRequests,
   draftToolModelCalls,
 } from '../../core/draft/config.ts';
 import { type DocSet, explored } from '../../core/draft/docset.ts';
 import { DRAFT_STATE_FORMAT, type DraftToolState } from '../../core/draft/loop.ts';
-import { applyToolStates, finishDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import { finishDocSet, settleDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import type { EmbeddingModel } from '../../core/models/types.ts';
 import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
-import type { Bindings } from '../env.ts';
+import { type Bindings, type Config, readConfig } from '../env.ts';
 import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from '../errors.ts';
-import { chargeSpend, checkQuota, type Estimate, mayContinue, requireExplicitScope } from '../metering.ts';
-import { type ModelChoice, textModelFor } from '../models.ts';
+import {
+  chargeSpend,
+  checkQuota,
+  type Estimate,
+  embeddingBills,
+  mayContinue,
+  requireExplicitScope,
+} from '../metering.ts';
+import { embeddingModelFor, type ModelChoice, textModelFor } from '../models.ts';
 import {
   cancelDraftRun,
   createDraftRun,
@@ -57,6 +67,30 @@ export interface DraftRunConfig {
   watchId?: string;
 }
 
+/**
+ * The encoder of a run's φ and Δ (core/draft/config.ts `encoder`): `auto` — the deployment's provider embedding
+ * when one is configured (Workers AI, OpenAI), else USE lite in the isolate (the weight-free lexical encoder is not
+ * a sentence encoder; the paper's thresholds were set for ada-002); `use`; `lexical`. A state stored before the
+ * option existed (no `encoder`) keeps the deployment's embedding model, as it was measured with.
+ */
+export function draftEncoderProvider(
+  env: Bindings,
+  encoder: DraftEncoder | undefined,
+): Config['embeddingProvider'] {
+  const provider = readConfig(env).embeddingProvider;
+  if (encoder === undefined) return provider;
+  if (encoder === 'auto') return provider === 'lexical' ? 'use' : provider;
+  return encoder;
+}
+
+/**
+ * The embedding model of a run's φ and Δ (`draftEncoderProvider`), paced like every model of embeddingModelFor
+ * (USE lite embeds in small groups between yields); its requests are model calls when `embeddingBills`.
+ */
+export function draftEmbedderFor(env: Bindings, encoder: DraftEncoder | undefined): EmbeddingModel {
+  return embeddingModelFor(env, draftEncoderProvider(env, encoder));
+}
+
 /** The documentation set a stored run starts from. */
 export async function runStartDocset(
   env: Bindings,
@@ -68,6 +102,7 @@ export async function runStartDocset(
     server: run.serverSurface,
     model: model.model,
     simulated: model.capabilities.simulated,
+    encoder: draftEmbedderFor(env, config.options.encoder).model,
     options: config.options,
   };
   if (run.parentDocset) {
@@ -112,9 +147,15 @@ export interface DraftRunRequest {
   chunkSteps?: number | undefined;
 }
 
-/** The most model calls a run of `config` makes (core/draft/config.ts `draftToolModelCalls` per tool). */
-export function draftRunEstimate(config: Pick<DraftRunConfig, 'options' | 'tools'>): Estimate {
-  return { modelCalls: config.tools.length * draftToolModelCalls(config.options) };
+/**
+ * The most model calls a run of `config` makes: per tool, core/draft/config.ts `draftToolModelCalls` text-model
+ * calls, and `draftToolEmbedRequests` encoder requests when the run's encoder bills (a provider embedding).
+ */
+export function draftRunEstimate(env: Bindings, config: Pick<DraftRunConfig, 'options' | 'tools'>): Estimate {
+  const embeds = embeddingBills(draftEncoderProvider(env, config.options.encoder))
+    ? draftToolEmbedRequests(config.options)
+    : 0;
+  return { modelCalls: config.tools.length * (draftToolModelCalls(config.options) + embeds) };
 }
 
 /**
@@ -159,7 +200,7 @@ export async function planDraftRun(
     );
   }
   config.tools = tools;
-  const estimate = draftRunEstimate(config);
+  const estimate = draftRunEstimate(env, config);
   requireExplicitScope(
     estimate,
     body.tools !== undefined,
@@ -217,7 +258,7 @@ export async function launchDraftRun(
   input: LaunchDraftRun,
 ): Promise<{ id: string; created: boolean }> {
   const ownerId = input.ownerId ?? null;
-  const estimate = draftRunEstimate(input.config);
+  const estimate = draftRunEstimate(env, input.config);
   await checkQuota(env, ownerId, estimate);
   const made = await createDraftRun(env, {
     id: crypto.randomUUID(),
@@ -290,6 +331,7 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
       doc: r.doc,
       versions: r.versions,
       stop: r.stop,
+      flags: r.flags ?? [],
       modelCalls: r.modelCalls,
       toolCalls: r.toolCalls,
       model: r.model,
@@ -304,6 +346,9 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   await setDraftRunStatus(env, runId, 'finalizing', ['queued', 'running']);
   const config = run.config as DraftRunConfig;
   const spend = { kind: 'draft' as const, id: runId, ownerId: run.ownerId };
+  // The server's names decide what is current documentation (a retired name never is).
+  const server = await findSurface(env, run.serverSurface);
+  const served = { ...(server ? { server } : {}), now: new Date() };
   // The tool-level rewrites are the run's last batch: with the quota used up the run ends with the tools' own
   // documentation, and what the rewrites' calls were is charged whether they succeed or not.
   const meter = new UsageMeter();
@@ -311,9 +356,10 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
     ? (
         await finishDocSet(start, states, {
           model: meteredModel(textModelFor(env, config.model), meter, { runId }),
+          ...served,
         }).finally(() => chargeSpend(env, spend, meter.total().calls))
       ).docset
-    : applyToolStates(start, states);
+    : settleDocSet(start, states, served);
   const docsetId = `docset-${runId}`;
   await saveDocset(env, docsetId, runId, docset, run.ownerId);
   await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });

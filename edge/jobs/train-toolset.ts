@@ -15,10 +15,11 @@
  * chunk that may run next; a redelivered older chunk only re-sends the current continuation (a no-op when it was
  * sent). A run whose last attempt fails is marked failed with the error.
  *
- * Sharing the isolate: the optimiser steps are drained through a pacer (core/util/pacer.ts) that pauses after every
- * encoder pass, and the evaluation phase paces per tool, so requests are served between slices of a few tens of
- * milliseconds however long the chunk. The inputs (a synthetic catalog is ≈ 0.1–0.2 s to generate) are kept per
- * isolate for the run's next chunk.
+ * Sharing the isolate: the optimiser steps and the early-stopping dev scores are drained through a pacer
+ * (core/util/pacer.ts) that pauses after every encoder pass, and the evaluation phase paces per tool, so requests are
+ * served between slices of a few tens of milliseconds however long the chunk. The inputs (a synthetic catalog is
+ * ≈ 0.1–0.2 s to generate, with the early-stopping split and, once embedded, its dev vectors) are kept per isolate
+ * for the run's next chunk.
  *
  * Cancellation (`DELETE …/training/{version}`) marks the run `cancelled`; the running chunk stops at its next
  * segment and no continuation runs. Spend (edge/metering.ts): with an encoder on another machine (Workers AI,
@@ -29,7 +30,16 @@
 import type { EmbeddingModel } from '../../core/models/types.ts';
 import { type CatalogOptions, syntheticCatalogSteps } from '../../core/retrieval/catalog.ts';
 import { judgeVector } from '../../core/retrieval/cotools/judge.ts';
-import { encode } from '../../core/retrieval/cotools/retriever.ts';
+import { encode, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
+import {
+  DEV_MAX_CANDIDATES,
+  DEV_MAX_QUERIES,
+  type DevQuery,
+  type EarlyStoppingSplit,
+  type ResolvedRetrieverOptions,
+  resolveRetrieverOptions,
+  retrieverDevScoreSteps,
+} from '../../core/retrieval/cotools/schedule.ts';
 import {
   judgeDataProblem,
   type PreparedData,
@@ -40,12 +50,16 @@ import {
   advanceJudgeSteps,
   advanceRetrieverSteps,
   bytesSha256,
+  evaluationDue,
   type HeadRun,
   nextBatches,
   packRun,
   packWeights,
+  recordEvaluation,
+  retrieverPlan,
   runFinished,
   runProgress,
+  type ScoredStep,
   startJudgeSteps,
   startRetrieverSteps,
   unpackRun,
@@ -55,12 +69,12 @@ import {
 import { embedAll } from '../../core/retrieval/dense.ts';
 import { scoreRankings } from '../../core/retrieval/metrics.ts';
 import { createRanker } from '../../core/retrieval/rankers.ts';
-import { toolText } from '../../core/retrieval/text.ts';
+import { TOOL_TEXT } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { ShardedVectorIndex } from '../../core/retrieval/vector-index.ts';
 import { createPacer, drainPaced, type Pacer } from '../../core/util/pacer.ts';
 import { type Bindings, readConfig } from '../env.ts';
-import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
+import { chargeSpend, countingEncoder, embeddingBills, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { embeddingModelFor } from '../models.ts';
 import {
   deleteBlobs,
@@ -103,6 +117,16 @@ export interface TrainingProgress {
   epoch: number;
   epochs: number;
   retrieverEpochs?: { epoch: number; loss: number; steps: number; ms: number }[];
+  /** The retriever's early stopping: dev scores so far and the step whose weights are kept. */
+  retrieverStopping?: {
+    scores: ScoredStep[];
+    bestStep: number;
+    dev: number;
+    devUnseen: number;
+    candidates: number;
+  };
+  /** Optimiser steps the retriever ran, of its budget (set when it finishes). */
+  retrieverSteps?: { done: number; total: number };
   judgeEpochs?: { epoch: number; loss: number; steps: number; ms: number }[];
   judgeSkipped?: string;
   /** Milliseconds of work so far (every chunk). */
@@ -127,6 +151,22 @@ export const encoderLabel = (encoder: EmbeddingModel) => `${encoder.provider}/${
 interface RunInputs {
   tools: Tool[];
   data: PreparedData;
+  /** The retriever's early-stopping split of `data.pairs` (null: it trains on all of them and does not stop early). */
+  split: EarlyStoppingSplit | null;
+  /** The retriever's options, resolved for the pairs it trains on. */
+  retriever: ResolvedRetrieverOptions;
+  /** The options the retriever run starts with (`retrieverPlan`'s: no early stopping without a split). */
+  start: RetrieverTrainOptions;
+  /** How tools are written for the frozen encoder (the retriever options' `toolText`). */
+  text: (tool: Tool) => string;
+  /** The early-stopping dev vectors, once a chunk of this isolate has embedded them (`devVectors`). */
+  dev?: DevVectors;
+}
+
+/** The early-stopping dev queries and candidates as `retrieverDevScore` reads them. */
+interface DevVectors {
+  queries: DevQuery[];
+  candidates: Float32Array[];
 }
 
 /** The inputs of the runs this isolate trained last (a run's chunks usually follow each other here). */
@@ -137,11 +177,12 @@ async function inputsOf(
   env: Bindings,
   toolset: ToolsetRecord,
   row: TrainingRow,
+  hidden: number,
   pacer: Pacer,
 ): Promise<RunInputs> {
   const cached = inputsCache.get(row.id);
   if (cached) return cached;
-  const inputs = await buildInputs(env, toolset, row, pacer);
+  const inputs = await buildInputs(env, toolset, row, hidden, pacer);
   inputsCache.set(row.id, inputs);
   for (const id of inputsCache.keys()) if (inputsCache.size > INPUTS_CACHED) inputsCache.delete(id);
   return inputs;
@@ -151,21 +192,34 @@ async function buildInputs(
   env: Bindings,
   toolset: ToolsetRecord,
   row: TrainingRow,
+  hidden: number,
   pacer: Pacer,
 ): Promise<RunInputs> {
   const options = row.options as TrainOptions;
+  let tools: Tool[];
+  let data: PreparedData;
   if (toolset.source === 'synthetic') {
     const catalog = await drainPaced(syntheticCatalogSteps(toolset.spec as CatalogOptions), pacer);
-    const tools = catalog.tools.map(({ name, description }) => ({ name, description }));
-    return {
-      tools,
-      data: prepareTrainingData(tools, catalog.train, catalog.dev, catalog.noTool, options.seed),
-    };
+    tools = catalog.tools.map(({ name, description }) => ({ name, description }));
+    data = prepareTrainingData(tools, catalog.train, catalog.dev, catalog.noTool, options.seed);
+  } else {
+    tools = await loadToolsetTools(env.DB, toolset);
+    const given = row.data as TrainingData;
+    data = prepareTrainingData(tools, given.train, given.dev, [], options.seed);
   }
-  const tools = await loadToolsetTools(env.DB, toolset);
-  const given = row.data as TrainingData;
-  return { tools, data: prepareTrainingData(tools, given.train, given.dev, [], options.seed) };
+  // The split is a pure function of the data and the options, so every chunk finds the same one.
+  const plan = retrieverPlan(
+    data.pairs.map((p) => p.gold),
+    tools.length,
+    hidden,
+    retrieverOptions(options),
+  );
+  const split = plan.split;
+  const resolved = resolveRetrieverOptions(plan.options, hidden, split?.train.length ?? data.pairs.length);
+  return { tools, data, split, retriever: resolved, start: plan.options, text: TOOL_TEXT[resolved.toolText] };
 }
+
+const retrieverOptions = (options: TrainOptions) => ({ ...options.retriever, seed: options.seed });
 
 async function startHead(
   phase: 'retriever' | 'judge',
@@ -176,7 +230,7 @@ async function startHead(
 ): Promise<HeadRun> {
   if (phase === 'retriever')
     return drainPaced(
-      startRetrieverSteps(hidden, inputs.data.pairs.length, { ...options.retriever, seed: options.seed }),
+      startRetrieverSteps(hidden, inputs.split?.train.length ?? inputs.data.pairs.length, inputs.start),
       pacer,
     );
   if (options.judge === false) throw new Error('judge phase without judge options');
@@ -186,9 +240,40 @@ async function startHead(
   );
 }
 
+/** The early-stopping dev queries and candidates through the frozen encoder (once per run and isolate). */
+async function devVectors(inputs: RunInputs, encoder: EmbeddingModel): Promise<DevVectors> {
+  if (inputs.dev) return inputs.dev;
+  const split = inputs.split as EarlyStoppingSplit;
+  const slot = new Map(split.candidates.map((t, i) => [t, i]));
+  const held = [
+    ...split.dev.map((i) => ({ i, unseen: false })),
+    ...split.devUnseen.map((i) => ({ i, unseen: true })),
+  ];
+  const pairs = held.map(({ i }) => inputs.data.pairs[i] as PreparedData['pairs'][number]);
+  const [qv, cv] = await Promise.all([
+    embedAll(
+      encoder,
+      pairs.map((p) => p.query),
+    ),
+    embedAll(
+      encoder,
+      split.candidates.map((t) => inputs.text(inputs.tools[t] as Tool)),
+    ),
+  ]);
+  inputs.dev = {
+    queries: pairs.map((p, k) => ({
+      h: qv[k] as Float32Array,
+      gold: p.gold.map((t) => slot.get(t) as number),
+      unseen: held[k]?.unseen === true,
+    })),
+    candidates: cv,
+  };
+  return inputs.dev;
+}
+
 /**
- * Runs segments of the head until it finishes, the budget is spent or the run was cancelled (checked between
- * segments); false when it was cancelled.
+ * Runs segments of the head (and its early-stopping scores) until it finishes, the budget is spent or the run was
+ * cancelled (checked between segments); false when it was cancelled.
  */
 async function trainSegments(
   run: HeadRun,
@@ -200,18 +285,29 @@ async function trainSegments(
 ): Promise<boolean> {
   do {
     if (await cancelled()) return false;
+    if (run.head === 'retriever' && evaluationDue(run)) {
+      const dev = await devVectors(inputs, encoder);
+      // A score encodes every dev query and candidate (up to 2,500 encoder passes): paced per pass.
+      recordEvaluation(
+        run,
+        await drainPaced(retrieverDevScoreSteps(run.weights, dev.queries, dev.candidates), pacer),
+      );
+      continue;
+    }
     const batches = nextBatches(run, SEGMENT_STEPS);
     if (run.head === 'retriever') {
+      // The run's items are the split's training pairs.
+      const pairOf = (i: number) => inputs.data.pairs[inputs.split ? (inputs.split.train[i] as number) : i];
       const queryIds = [...new Set(batches.flat())];
-      const toolIds = [...new Set(queryIds.flatMap((i) => inputs.data.pairs[i]?.gold ?? []))];
+      const toolIds = [...new Set(queryIds.flatMap((i) => pairOf(i)?.gold ?? []))];
       const [qv, tv] = await Promise.all([
         embedAll(
           encoder,
-          queryIds.map((i) => inputs.data.pairs[i]?.query as string),
+          queryIds.map((i) => pairOf(i)?.query as string),
         ),
         embedAll(
           encoder,
-          toolIds.map((i) => toolText(inputs.tools[i] as Tool)),
+          toolIds.map((i) => inputs.text(inputs.tools[i] as Tool)),
         ),
       ]);
       const queryVec = new Map(queryIds.map((id, k) => [id, qv[k] as Float32Array]));
@@ -222,7 +318,7 @@ async function trainSegments(
           batches.map((b) =>
             b.map((i) => ({
               h: queryVec.get(i) as Float32Array,
-              tools: inputs.data.pairs[i]?.gold as number[],
+              tools: pairOf(i)?.gold as number[],
             })),
           ),
           (t) => toolVec.get(t) as Float32Array,
@@ -250,6 +346,20 @@ async function trainSegments(
   return true;
 }
 
+function stoppingOf(run: HeadRun, inputs: RunInputs): Pick<TrainingProgress, 'retrieverStopping'> {
+  if (run.head !== 'retriever' || !run.stopping || !inputs.split) return {};
+  const { scores, bestStep } = run.stopping;
+  return {
+    retrieverStopping: {
+      scores,
+      bestStep,
+      dev: inputs.split.dev.length,
+      devUnseen: inputs.split.devUnseen.length,
+      candidates: inputs.split.candidates.length,
+    },
+  };
+}
+
 function headProgress(run: HeadRun) {
   return {
     steps: runProgress(run),
@@ -275,7 +385,7 @@ async function evaluate(
   const index = new ShardedVectorIndex(H);
   const pack = new VectorPack(H, inputs.tools.length);
   for (let at = 0; at < inputs.tools.length; at += 256) {
-    const hs = await embedAll(encoder, inputs.tools.slice(at, at + 256).map(toolText));
+    const hs = await embedAll(encoder, inputs.tools.slice(at, at + 256).map(inputs.text));
     for (const h of hs) {
       const v = Float32Array.from(encode(weights.retriever, 'tool', h));
       index.add(v);
@@ -349,7 +459,13 @@ async function evaluate(
     dimensions: H,
     pool: inputs.tools.length,
     pairs: inputs.data.pairs.length,
-    retriever: { epochs: progress.retrieverEpochs ?? [], intermediate: weights.retriever.inter },
+    retriever: {
+      epochs: progress.retrieverEpochs ?? [],
+      intermediate: weights.retriever.inter,
+      options: inputs.retriever,
+      steps: progress.retrieverSteps ?? null,
+      stopping: progress.retrieverStopping ?? null,
+    },
     dev: devScores,
     baseline,
     judge,
@@ -383,51 +499,46 @@ async function evaluate(
   return report;
 }
 
-/** Counts `embed` requests: with a remote encoder each is a model call charged to the key (edge/metering.ts). */
-function countingEncoder(encoder: EmbeddingModel): EmbeddingModel & { requests: number } {
-  const counted = {
-    provider: encoder.provider,
-    model: encoder.model,
-    dimensions: encoder.dimensions,
-    requests: 0,
-    embed(texts: string[], signal?: AbortSignal) {
-      counted.requests++;
-      return encoder.embed(texts, signal);
-    },
-  };
-  return counted;
-}
-
 /** Whether the encoder runs elsewhere and each request is billed (Workers AI, OpenAI), not on this isolate. */
 export function encoderBills(env: Bindings): boolean {
-  const { embeddingProvider } = readConfig(env);
-  return embeddingProvider !== 'lexical' && embeddingProvider !== 'use';
+  return embeddingBills(readConfig(env).embeddingProvider);
 }
 
 /**
- * The most encoder requests a run makes (its model-call estimate when the encoder bills, else 0): per segment of
- * SEGMENT_STEPS optimiser steps one request per 256 texts of its batches (queries and gold tools for the
- * retriever, examples for the judge; a chunk boundary can split a segment, counted by one more segment per epoch),
- * then the evaluation's pool, dev queries and held-out judge examples.
+ * The most encoder requests a run makes (its model-call estimate when the encoder bills, else 0), one request per
+ * 256 texts (`embedAll`):
+ * - the retriever's step budget (schedule.ts, resolved for the pairs: the `default` preset's `auto` budget of up to
+ *   6,000 steps, or `paper`'s whole epochs) in segments of SEGMENT_STEPS optimiser steps, each embedding its
+ *   batches' queries and gold tools — plus one segment cut short per epoch end and per early-stopping score;
+ * - early stopping's dev queries (at most 2 × DEV_MAX_QUERIES) and candidates (at most DEV_MAX_CANDIDATES), counted
+ *   once per score (a chunk embeds them once and its isolate keeps them for the run's next chunks: an upper bound);
+ * - the judge's epochs in segments likewise (its examples);
+ * - the evaluation's pool, dev queries and held-out judge examples.
  */
 export function trainingEncoderCalls(
   counts: { pool: number; pairs: number; judge: number; dev: number; heldOut: number },
   options: TrainOptions,
 ): number {
   const requests = (texts: number) => Math.ceil(texts / 256);
-  const head = (
-    items: number,
-    o: { epochs: number; batchSize: number; accumulation: number },
-    sides: number,
-  ) => {
-    const batches = Math.ceil(items / o.batchSize);
+  // The budget and the scoring interval do not depend on the vectors' width (only `intermediate` does).
+  const r = resolveRetrieverOptions(retrieverOptions(options), 1, counts.pairs);
+  const scores = r.patience > 0 && counts.pairs >= 10 ? Math.floor(r.steps / r.evalEvery) + 2 : 0;
+  const retrieverSegments = Math.ceil(r.steps / SEGMENT_STEPS) + r.epochs + scores;
+  const retriever = retrieverSegments * 2 * requests(SEGMENT_STEPS * r.accumulation * r.batchSize);
+  const devScores =
+    scores *
+    (requests(Math.min(2 * DEV_MAX_QUERIES, counts.pairs)) +
+      requests(Math.min(DEV_MAX_CANDIDATES, counts.pool)));
+  let judge = 0;
+  if (options.judge !== false) {
+    const o = options.judge;
     const perSegment = SEGMENT_STEPS * o.accumulation;
-    const segments = o.epochs * (Math.ceil(batches / perSegment) + 1);
-    return segments * sides * requests(perSegment * o.batchSize);
-  };
-  const retriever = head(counts.pairs, options.retriever, 2);
-  const judge = options.judge === false ? 0 : head(counts.judge, options.judge, 1);
-  return retriever + judge + requests(counts.pool) + requests(counts.dev) + requests(counts.heldOut);
+    const segments = o.epochs * (Math.ceil(Math.ceil(counts.judge / o.batchSize) / perSegment) + 1);
+    judge = segments * requests(perSegment * o.batchSize);
+  }
+  return (
+    retriever + devScores + judge + requests(counts.pool) + requests(counts.dev) + requests(counts.heldOut)
+  );
 }
 
 async function trainChunk(payload: unknown, ctx: JobContext) {
@@ -480,14 +591,14 @@ async function trainWith(
   const trainingId = row.id;
   const options = row.options as TrainOptions;
   const pacer = createPacer();
-  const inputs = await inputsOf(env, toolset, row, pacer);
+  const inputs = await inputsOf(env, toolset, row, encoder.dimensions, pacer);
   const deadline = started + readConfig(env).trainChunkMs;
   let progress: TrainingProgress = (row.progress as TrainingProgress | null) ?? {
     phase: 'retriever',
     chunk: 0,
     steps: { done: 0, total: 0 },
     epoch: 1,
-    epochs: options.retriever.epochs,
+    epochs: inputs.retriever.epochs,
     workMs: 0,
   };
   if (row.status === 'queued') await updateTraining(env.DB, row.id, { status: 'running' });
@@ -509,7 +620,7 @@ async function trainWith(
       // The epochs finished so far travel with the progress, so a client can draw the loss while it trains.
       const epochs =
         run.head === 'retriever'
-          ? { retrieverEpochs: run.position.reports }
+          ? { retrieverEpochs: run.position.reports, ...stoppingOf(run, inputs) }
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
       await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress }, () => pacer.pace());
@@ -525,6 +636,8 @@ async function trainWith(
         ...headProgress(run),
         phase: judgeSkipped ? 'evaluate' : 'judge',
         retrieverEpochs: run.position.reports,
+        retrieverSteps: runProgress(run),
+        ...stoppingOf(run, inputs),
         ...(judgeSkipped ? { judgeSkipped } : {}),
         workMs,
       };

@@ -11,7 +11,7 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, or } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
@@ -57,9 +57,12 @@ export interface RecordResult {
   inserted: number;
   /** Ids selected for training for this task after the update. */
   selected: string[];
-  /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
-  pairs: { found: number; inserted: number; dropped: number };
+  /**
+   * DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). `dropped`:
+   * candidates left out because both sides made the same call (differing only in Thought); `droppedRepeating`:
+   * because the chosen step repeats a call that failed on its path and the rejected one does not.
+   */
+  pairs: { found: number; inserted: number; dropped: number; droppedRepeating: number };
 }
 
 export function preferencePairId(
@@ -86,13 +89,19 @@ function pairFacts(pair: DpoPair, meta: TrajectoryMeta) {
   };
 }
 
-/** The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored. */
+/**
+ * The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored; its `meta` also carries both
+ * sides' Q and N (`chosen`, `rejected`), so a researcher can audit the preference.
+ */
 export function preferenceRecord(
   pair: DpoPair,
   question: string,
   meta: TrajectoryMeta,
 ): Record<string, unknown> {
-  return { ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }), meta: pairFacts(pair, meta) };
+  return {
+    ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }),
+    meta: { ...pairFacts(pair, meta), ...(pair.values ?? {}) },
+  };
 }
 
 function pairRow(
@@ -165,7 +174,7 @@ export async function recordTrajectories(
       .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
       .returning({ id: trajectories.id }),
   );
-  const { pairs, dropped } = dpoPairSet(tree);
+  const { pairs, dropped, droppedRepeating } = dpoPairSet(tree);
   const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
     db
       .insert(preferencePairs)
@@ -178,7 +187,7 @@ export async function recordTrajectories(
     found: found.length,
     inserted,
     selected,
-    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped, droppedRepeating },
   };
 }
 
@@ -348,13 +357,44 @@ export async function explorationKnown(
   return trajectory.length + pair.length > 0;
 }
 
-/** Successful trajectories selected for training, with their question, in id order after `after`. */
-export async function trainingTrajectoriesAfter(
+/** One exploration's task: the unit a selection rule chooses in (core/search/trajectories.ts). */
+export interface TaskGroup {
+  explorationId: string;
+  taskId: string;
+}
+
+/**
+ * The (exploration, task) groups with a successful trajectory, in (exploration, task) order after `after`: the
+ * SFT export's keyset pages (a selection rule needs a task's successes together).
+ */
+export async function successGroupsAfter(
   env: Bindings,
   f: ExportFilter,
-  after: string,
+  after: TaskGroup | null,
   limit: number,
-) {
+): Promise<TaskGroup[]> {
+  return database(env.DB)
+    .selectDistinct({ explorationId: trajectories.explorationId, taskId: trajectories.taskId })
+    .from(trajectories)
+    .where(
+      and(
+        filterWhere(f, trajectories),
+        eq(trajectories.reward, 1),
+        after
+          ? or(
+              gt(trajectories.explorationId, after.explorationId),
+              and(eq(trajectories.explorationId, after.explorationId), gt(trajectories.taskId, after.taskId)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(trajectories.explorationId), asc(trajectories.taskId))
+    .limit(limit);
+}
+
+/** The successful trajectories of `groups` (at most 40: two bound parameters each), with their question. */
+export async function successesOf(env: Bindings, f: ExportFilter, groups: readonly TaskGroup[]) {
+  if (groups.length === 0) return [];
   return database(env.DB)
     .select({ t: trajectories, question: tasks.question })
     .from(trajectories)
@@ -362,13 +402,15 @@ export async function trainingTrajectoriesAfter(
     .where(
       and(
         filterWhere(f, trajectories),
-        eq(trajectories.selected, true),
         eq(trajectories.reward, 1),
-        gt(trajectories.id, after),
+        or(
+          ...groups.map((g) =>
+            and(eq(trajectories.explorationId, g.explorationId), eq(trajectories.taskId, g.taskId)),
+          ),
+        ),
       ),
     )
-    .orderBy(asc(trajectories.id))
-    .limit(limit);
+    .orderBy(asc(trajectories.id));
 }
 
 /** Stored DPO pairs (their export records) in id order after `after`. */

@@ -7,8 +7,8 @@
  * Every D1 query is in edge/stores/ste.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { CreateSteRun } from '../../core/ste/run-request.ts';
-import { steSftRecords } from '../../core/ste/sft.ts';
+import { CreateSteRun, type SteRunConfig } from '../../core/ste/run-request.ts';
+import { STE_SFT_DOCUMENTATION, steSftRecords } from '../../core/ste/sft.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -155,15 +155,22 @@ async function scheduleView(
   };
 }
 
+const SteSftQuery = ExemplarQuery.extend({
+  documentation: z.enum(STE_SFT_DOCUMENTATION).default('none').openapi({
+    description:
+      'The records’ context: `none` — a short tool-mode system message without any API documentation (STE §2.2, default); `agent-prompt` — the ToolEvo agent prompt over the documentation of the surface each exemplar was explored on.',
+  }),
+});
+
 const steSft = jsonRoute({
   method: 'get',
   path: '/v1/exports/ste-sft.jsonl',
   tag: 'Exports',
   summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
   description:
-    'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
+    'Each line: {"messages": [system (no documentation by default, see `documentation`), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf, documentation}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
   role: 'user',
-  query: ExemplarQuery,
+  query: SteSftQuery,
   ok: ndjsonOk('SFT records'),
 });
 
@@ -356,13 +363,19 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
               tool: z.string(),
               position: z.number().int(),
               query: z.string(),
-              solved: z.boolean(),
+              solved: z.boolean().nullable().openapi({
+                description: 'The reflection’s mark; null when the run explored without self-reflection.',
+              }),
             }),
           ),
         }),
       ],
     },
-    async (c, { params: { id } }) => c.json({ items: await steMemoryOf(c.env.DB, id) }, 200),
+    async (c, { params: { id }, resource: run }) => {
+      const items = await steMemoryOf(c.env.DB, id);
+      const reflected = (run.config as SteRunConfig).selfReflection !== false;
+      return c.json({ items: reflected ? items : items.map((i) => ({ ...i, solved: null })) }, 200);
+    },
   );
 
   routes.get(
@@ -376,17 +389,18 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   );
 
   app.openapi(steSft, (c) => {
-    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
+    const { documentation, ...filters } = c.req.valid('query');
+    const f = { ...filters, owner: ownerOf(c) };
     const env = c.env;
     const docsBySurface = new Map<string, Surface | null>();
     const body = linesStream('', async (after: string) => {
       const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
       const lines: string[] = [];
       for (const r of rows) {
-        if (!docsBySurface.has(r.surfaceId))
+        if (documentation === 'agent-prompt' && !docsBySurface.has(r.surfaceId))
           docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
         const docs = docsBySurface.get(r.surfaceId) ?? undefined;
-        const records = steSftRecords(exemplarOfRow(r), docs);
+        const records = steSftRecords(exemplarOfRow(r), { documentation, ...(docs ? { docs } : {}) });
         records.forEach((record, i) => {
           lines.push(
             JSON.stringify({
@@ -399,6 +413,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
                 tool: r.tool,
                 sample: i === 0 ? 'call' : 'answer',
                 paraphraseOf: r.paraphraseOf,
+                documentation,
               },
             }),
           );

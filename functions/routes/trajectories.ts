@@ -7,6 +7,7 @@
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
 import { z } from '@hono/zod-openapi';
+import { type TrajectoryStepRecord, trajectoryStats } from '../../core/search/trajectories.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
@@ -20,7 +21,9 @@ const ListQuery = z.object({
   dataset: z.enum(DATASET_NAMES).optional(),
   surface: textFilter(100, 'The server surface searched.'),
   success: flagFilter('`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).'),
-  selected: flagFilter('Chosen for the SFT export (at most 4 successes per task).'),
+  selected: flagFilter(
+    'Chosen for the SFT export by its default rule (at most 4 successes per task that repeat no failed call).',
+  ),
   ...pageParams(300),
 });
 
@@ -35,6 +38,10 @@ const TrajectorySummary = component('TrajectorySummary', {
   reward: z.number().int(),
   success: z.boolean(),
   steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
+  repeats: z.number().int().openapi({
+    description:
+      'Calls (action and Action Input) made again after the same call had failed on the path; the SFT export leaves such successes out by default.',
+  }),
   selected: z.boolean(),
   model: z.string(),
   seed: z.string(),
@@ -70,6 +77,7 @@ function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof
     reward: r.reward,
     success: r.reward > 0,
     steps: r.steps.length,
+    repeats: trajectoryStats(r.steps as TrajectoryStepRecord[]).repeats,
     selected: r.selected,
     model: r.model,
     seed: r.seed,

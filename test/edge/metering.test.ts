@@ -208,7 +208,7 @@ describe('model-call metering', () => {
   });
 
   it('stops an exploration and an STE run within one chunk once the quota is used up', async () => {
-    const key = await issue('chunks', 2_000);
+    const key = await issue('chunks', 4_000);
     const exploration = (await (
       await send(
         '/v1/explorations',
@@ -222,8 +222,9 @@ describe('model-call metering', () => {
         key.secret,
       )
     ).json()) as { id: string; estimate: { modelCalls: number } };
-    expect(exploration.estimate.modelCalls).toBe(10 * 20 * 8);
-    await setUsed(key.id, 1_999);
+    // Per tree and simulation: an expansion and a rollout of ≤ T + 2 calls from each of its k = 2 new children.
+    expect(exploration.estimate.modelCalls).toBe(10 * 20 * (1 + 2 * 8));
+    await setUsed(key.id, 3_999);
     const end = await waitUntil(
       'exploration',
       () => get<Spent & { stoppedFor: string | null }>(`/v1/explorations/${exploration.id}`, key.secret),
@@ -231,7 +232,7 @@ describe('model-call metering', () => {
     );
     expect(end.status, JSON.stringify(end)).toBe('cancelled');
     expect(end.stoppedFor).toBe('quota-exhausted');
-    expect(await used(key.id)).toBe(1_999 + (end.spend?.modelCalls ?? 0));
+    expect(await used(key.id)).toBe(3_999 + (end.spend?.modelCalls ?? 0));
     // A tree stops at its next chunk: one iteration each, a few calls.
     expect(end.spend?.overshoot).toBe((end.spend?.modelCalls ?? 0) - 1);
 

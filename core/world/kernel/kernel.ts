@@ -12,7 +12,7 @@
  * - `categories=` regexes: see table-tools.ts.
  * - Finish without a known gold answer (`deps.gold` undefined) is judged incorrect.
  */
-import { answerMatches, pythonStr } from '../answer-match.ts';
+import { answerMatches, type NumberRule, pythonStr } from '../answer-match.ts';
 import { createPassageIndex, type PassageIndex } from '../retrieval.ts';
 import type { Passage, World } from '../types.ts';
 import { edgeCheck, type GraphToolOutcome, loadGraph, neighbourCheck, nodeCheck } from './graph-tools.ts';
@@ -94,6 +94,8 @@ export interface KernelDeps {
   python(code: string, namespace: unknown): Promise<PythonRun> | PythonRun;
   /** The question's gold answer (see answer-match.ts for the accepted forms). */
   gold?: unknown;
+  /** How Finish compares differing numbers (default ToolEVO's `fall-through`, answer-match.ts). */
+  numbers?: NumberRule;
 }
 
 export type KernelOutcome =
@@ -210,7 +212,9 @@ async function pythonInterpreter(state: EnvState, code: unknown, deps: KernelDep
 }
 
 function finish(state: EnvState, answer: unknown, deps: KernelDeps): ToolResult {
-  const correct = deps.gold !== undefined && answerMatches(deps.gold, answer);
+  const correct =
+    deps.gold !== undefined &&
+    answerMatches(deps.gold, answer, deps.numbers ? { numbers: deps.numbers } : {});
   return ok(
     { ...state, finished: true, answer: pythonStr(answer), correct },
     correct ? ANSWER_CORRECT : ANSWER_INCORRECT,

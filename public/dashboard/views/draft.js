@@ -2,7 +2,9 @@
  * DRAFT documentation runs (GET /v1/draft/runs, /v1/draft/runs/{id}, /v1/docsets/{id}): the runs with their
  * progress; one run's tools with the Δ of every iteration and the reason each stopped; and the documentation
  * revisions side by side — every version of a tool next to the one before it, with Δ = (BLEU + cos) / 2.
- * Documentation written with the simulator is labelled as such.
+ * Documentation written with the simulator is labelled as such. A tool that stopped on a failed rewrite or
+ * without any call the server accepted is marked as such, never as a success, and the set's flagged tools
+ * (`flagged` of GET /v1/docsets/{id}) are listed with what the renderings do with them (core/draft/render.ts).
  */
 import { api, query } from '../api.js';
 import { append, h, kv, shortId, sleep, statusTag, table, when } from '../ui.js';
@@ -11,6 +13,30 @@ const RUNNING = new Set(['queued', 'running', 'finalizing']);
 
 function num(x, digits = 3) {
   return typeof x === 'number' ? x.toFixed(digits) : '—';
+}
+
+/** Stop reasons that mean the documentation was not confirmed (core/draft/docset.ts StopReason). */
+const STOP_TAGS = { converged: 'ok', 'rewrite-failed': 'fail', 'no-success': 'fail' };
+const STOP_TITLES = {
+  converged: 'Δ > τ after a rewrite that worked',
+  'max-iterations': 'I rewrites without Δ > τ',
+  'rewrite-failed':
+    'ended on a rewrite that returned the documentation unchanged although the call failed — not convergence',
+  'no-success':
+    'no exploration’s call was accepted by the server: nothing in this documentation is confirmed',
+};
+const FLAG_TITLES = {
+  ...STOP_TITLES,
+  'not-served': 'the explored server does not serve this name: left out of every rendering',
+};
+
+function stopTag(stop) {
+  if (!stop) return '—';
+  return h('span', { class: `tag ${STOP_TAGS[stop] ?? ''}`, title: STOP_TITLES[stop] }, stop);
+}
+
+function flagTags(flags) {
+  return (flags ?? []).map((f) => [' ', h('span', { class: 'tag fail', title: FLAG_TITLES[f] }, f)]);
 }
 
 function docLine(doc) {
@@ -53,7 +79,7 @@ function toolsTable(run) {
     [
       { label: 'Tool', cell: (t) => t.key },
       { label: 'Status', cell: (t) => statusTag(t.status) },
-      { label: 'Stop', cell: (t) => t.stop ?? '—' },
+      { label: 'Stop', cell: (t) => stopTag(t.stop) },
       { label: 'Model calls', num: true, cell: (t) => t.modelCalls },
       {
         label: 'Δ per iteration',
@@ -66,6 +92,32 @@ function toolsTable(run) {
   );
 }
 
+/** The set's tools whose documentation is not to be taken as current, and what the renderings do with each. */
+function flaggedCard(set, surface) {
+  const flagged = set.flagged ?? [];
+  if (flagged.length === 0) return null;
+  return h(
+    'section',
+    { class: 'card', 'aria-label': 'Flagged documentation' },
+    h('h3', {}, `Not confirmed: ${flagged.length} of ${set.tools.length} tools`),
+    table(
+      'Tools whose documentation is not to be taken as current',
+      [
+        { label: 'Tool', cell: (t) => t.key },
+        { label: 'Documented as', cell: (t) => h('code', {}, t.name) },
+        { label: 'Stop', cell: (t) => stopTag(t.stop) },
+        { label: 'Flags', cell: (t) => flagTags(t.flags) },
+        {
+          label: 'In the prompt',
+          cell: (t) => (t.current ? 'yes, flagged' : `no — ${surface} does not serve this name`),
+        },
+      ],
+      flagged,
+      { testid: 'draft-flagged' },
+    ),
+  );
+}
+
 function revisions(set) {
   return set.tools
     .filter((t) => t.versions.length > 1)
@@ -73,7 +125,7 @@ function revisions(set) {
       h(
         'section',
         { class: 'card', 'aria-label': `Revisions of ${t.key}` },
-        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, `stopped: ${t.stop}`)),
+        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, `stopped: ${t.stop}`), flagTags(t.flags)),
         table(
           `Revisions of ${t.key}`,
           [
@@ -128,6 +180,7 @@ export function renderRun(id) {
         set.simulated
           ? h('p', { class: 'muted' }, 'Written with the simulator (tooldrift-sim-v1 (simulator)).')
           : null,
+        flaggedCard(set, run.surface),
         revisions(set),
       );
     }

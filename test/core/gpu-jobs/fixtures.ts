@@ -9,6 +9,7 @@ import {
   dpoPairs,
   dpoRecord,
   extractTrajectories,
+  selectForTraining,
   sftRecord,
   type TrajectoryMeta,
   trajectoryStats,
@@ -20,8 +21,11 @@ import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';
 import { generateWorld } from '../../../core/world/world.ts';
 
 export interface ExportFixture {
+  /** The SFT records of the trajectories the default rule selects (as GET /v1/exports/sft.jsonl serves them). */
   sftLines: string[];
   dpoLines: string[];
+  /** Every successful trajectory as GET /v1/trajectories?success=true lists it (the fields the manifest reads). */
+  listed: { id: string; explorationId: string; taskId: string; reward: number; repeats: number }[];
 }
 
 async function build(): Promise<ExportFixture> {
@@ -32,6 +36,7 @@ async function build(): Promise<ExportFixture> {
   const model = createSimModel({ preset: 'static' });
   const sftLines: string[] = [];
   const dpoLines: string[] = [];
+  const listed: ExportFixture['listed'] = [];
   // Tasks whose trees hold both successes and preference pairs under this seed (coffee-easy, agenda-hard).
   for (const task of tasks.filter((t) => t.id.startsWith('coffee-easy') || t.id.startsWith('agenda-hard'))) {
     // tooldrift's earlier search settings: the task choice above was made under them.
@@ -53,8 +58,17 @@ async function build(): Promise<ExportFixture> {
       model: tree.model ?? 'sim',
       seed: 'eval',
     };
-    for (const t of extractTrajectories(tree, meta)) {
-      if (t.reward !== 1) continue;
+    const successes = extractTrajectories(tree, meta).filter((t) => t.reward === 1);
+    const chosen = selectForTraining(successes, meta.explorationId);
+    for (const t of successes) {
+      listed.push({
+        id: t.id,
+        explorationId: meta.explorationId,
+        taskId: t.taskId,
+        reward: t.reward,
+        repeats: trajectoryStats(t.steps).repeats,
+      });
+      if (!chosen.has(t.id)) continue;
       const record = sftRecord(t, task, { docsSurface: PC_SURFACE });
       sftLines.push(
         JSON.stringify({
@@ -64,7 +78,7 @@ async function build(): Promise<ExportFixture> {
             ...meta,
             reward: t.reward,
             toolUpdates: t.toolUpdates,
-            selection: trajectoryStats(t.steps),
+            selection: { rule: 'repeat-free', ...trajectoryStats(t.steps) },
           },
         }),
       );
@@ -84,7 +98,7 @@ async function build(): Promise<ExportFixture> {
       );
     }
   }
-  return { sftLines, dpoLines };
+  return { sftLines, dpoLines, listed };
 }
 
 let cached: Promise<ExportFixture> | null = null;

@@ -151,8 +151,9 @@ describe('a rendered run folder', () => {
     // The default max length fits every SFT record (estimate); the paper's 1024 does not, and the render says so.
     expect(result.warnings.join('\n')).not.toContain('sft.jsonl');
     const short = await renderRun(run, resolveSettings({ maxLength: 1024 }));
+    const { sftLines } = await exportFixture();
     expect(short.warnings.join('\n')).toContain(
-      'sft.jsonl: 21 record(s) (100% of valid) estimated over max length 1024',
+      `sft.jsonl: ${sftLines.length} record(s) (100% of valid) estimated over max length 1024`,
     );
   });
 

@@ -161,9 +161,15 @@ describe('Finish', () => {
     const [r] = await run(world, [['Finish', { answer: new PyFloat(5) }]], deps);
     expect(r?.state.answer).toBe('5.0');
     expect(r?.observation).toBe(ANSWER_CORRECT);
-    const [wrong] = await run(world, [['Finish', { answer: new PyInt(50) }]], deps);
+    const [wrong] = await run(world, [['Finish', { answer: new PyInt(6) }]], deps);
     expect(wrong?.observation).toBe('Answer is INCORRECT');
     expect(wrong?.outcome).toEqual({ kind: 'finished', correct: false });
+    // ToolEVO's EM (the default) lets differing numbers fall through to the string test, where '5.0' and '50'
+    // normalise alike; the strict rule keeps them apart (answer-match.test.ts pins both rules).
+    const [quirk] = await run(world, [['Finish', { answer: new PyInt(50) }]], deps);
+    expect(quirk?.observation).toBe(ANSWER_CORRECT);
+    const [strict] = await run(world, [['Finish', { answer: new PyInt(50) }]], { ...deps, numbers: 'strict' });
+    expect(strict?.observation).toBe('Answer is INCORRECT');
   });
 
   it('is incorrect when no gold answer is known', async () => {
