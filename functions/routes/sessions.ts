@@ -47,7 +47,13 @@ import {
   problemResponses,
   routeModule,
 } from '../http/openapi.ts';
-import { foundOr404, ProblemError, problem, validationProblem } from '../http/problem.ts';
+import {
+  foundOr404,
+  ProblemError,
+  problem,
+  toolCallRefusedProblem,
+  validationProblem,
+} from '../http/problem.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 import { registerSessionHttpRoutes } from './session-http.ts';
@@ -295,6 +301,11 @@ export function handleNonStep(reply: SessionStepReply, id: string): never {
     });
   }
   if (reply.kind === 'unsupported') throw new ProblemError('validation-error', { detail: reply.message });
+  if (reply.kind === 'busy')
+    throw new ProblemError(
+      'rate-limited',
+      toolCallRefusedProblem({ message: reply.detail, retryAfterSeconds: reply.retryAfterSeconds }),
+    );
   throw new Error('unexpected session reply');
 }
 
@@ -510,6 +521,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
       input,
       typeof input === 'string' ? 'react' : 'action',
       name,
+      ownerOf(c).id,
     );
     // Raw responses: an injected fault, or a body that faults may corrupt, so not c.json().
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
@@ -536,7 +548,12 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
     },
     async (c, { params: { id, name }, body: args, owner }) => {
       await assertSessionVisible(c.env, id, owner);
-      const reply = await sessionStub(c.env, id).step({ action: name, actionInput: args }, 'rest', name);
+      const reply = await sessionStub(c.env, id).step(
+        { action: name, actionInput: args },
+        'rest',
+        name,
+        owner.id,
+      );
       if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
       if (reply.kind !== 'step') handleNonStep(reply, id);
       const { entry, progress } = reply;

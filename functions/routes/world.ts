@@ -284,7 +284,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
       body: CallSchema,
       ok: [200, 'The observation and the next state', ResultSchema],
     },
-    async (c, { body }) => {
+    async (c, { body, owner }) => {
       let gold: unknown;
       if (body.tool === 'Finish') {
         if (!body.taskId) {
@@ -301,7 +301,8 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
         worldFor(c.env),
         state,
         { tool: body.tool, args: body.args },
-        edgeKernelDeps(c.env, gold),
+        // Python and SQL calls count against the key's concurrency bound (a 429 beyond it).
+        edgeKernelDeps(c.env, gold, owner.id),
       );
       return {
         observation: result.observation,

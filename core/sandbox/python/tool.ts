@@ -92,6 +92,8 @@ export const PRINT_HINT = 'You should print the variable you want to obtain the 
 export interface PythonToolResult {
   observation: string;
   namespace: PyNamespaceSnapshot;
+  /** Evaluation steps the run took (what a server charges a caller's step rate, edge/tool-calls.ts). */
+  steps: number;
 }
 
 /** Steps 1–7: the observation the agent sees, and the namespace after the run. Never throws. */
@@ -102,7 +104,7 @@ export function runPythonTool(
 ): PythonToolResult {
   const r = runPythonCode(code, namespace, limits);
   const stripped = stripPyWhitespace(r.observation);
-  return { observation: stripped.length ? stripped : PRINT_HINT, namespace: r.namespace };
+  return { observation: stripped.length ? stripped : PRINT_HINT, namespace: r.namespace, steps: r.steps };
 }
 
 /**
@@ -139,7 +141,7 @@ export function runPythonCode(
   } catch {
     snapshot = isSnapshotLike(namespace) ? namespace : EMPTY_NAMESPACE;
   }
-  return { observation: output, namespace: snapshot };
+  return { observation: output, namespace: snapshot, steps: interp.stepsTaken };
 }
 
 function isSnapshotLike(x: unknown): x is PyNamespaceSnapshot {
