@@ -32,6 +32,7 @@ import {
   initialProgress,
   isApiSession,
   knowsName,
+  restStatus,
   runSessionStep,
   type SessionBackends,
   type SessionConfig,
@@ -51,7 +52,10 @@ import type { McpToolDescriptor } from '../core/surfaces/docs.ts';
 import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
 import { apiStepDeps } from '../edge/apis.ts';
 import type { Bindings } from '../edge/env.ts';
-import { appendJournal } from '../edge/stores/journal.ts';
+import { createLogger } from '../edge/log.ts';
+import { appendJournal, type NewJournalRow } from '../edge/stores/journal.ts';
+import type { Owner } from '../edge/stores/owners.ts';
+import { sessionVisible } from '../edge/stores/sessions.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { McpHub, McpProtocolError } from './session-mcp.ts';
 
@@ -131,6 +135,9 @@ export class EpisodeSession extends DurableObject<Bindings> {
     listTools: () => this.mcpToolList(),
     callTool: (name, args) => this.mcpCall(name, args),
   });
+  /** Journal rows not yet written to D1, in call order (see `journal`). */
+  private journalQueue: NewJournalRow[] = [];
+  private journalWriting: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -180,12 +187,26 @@ export class EpisodeSession extends DurableObject<Bindings> {
     };
   }
 
-  /** One call: decides the injected faults, runs the step unless a fault replaces it, records everything. */
-  async step(input: SessionInput, via: StepVia, toolName: string): Promise<SessionStepReply> {
+  /**
+   * Whether `owner` may drive this session: an admin key any, a user key only the one that started it (a session
+   * started before its config kept the owner is looked up in D1, as the route once did for every call).
+   */
+  private async visibleTo(config: SessionConfig, owner: Owner | undefined): Promise<boolean> {
+    if (!owner || owner.admin) return true;
+    if (config.ownerId === undefined) return sessionVisible(this.env, config.id, owner);
+    return config.ownerId === null || config.ownerId === owner.id;
+  }
+
+  /**
+   * One call: decides the injected faults, runs the step unless a fault replaces it, records everything. With an
+   * `owner`, a session another user key started answers as missing (the route's 404), so a step needs no D1
+   * lookup before it.
+   */
+  async step(input: SessionInput, via: StepVia, toolName: string, owner?: Owner): Promise<SessionStepReply> {
     let reply: SessionStepReply = { kind: 'missing' };
     await this.ctx.blockConcurrencyWhile(async () => {
       const state = await this.load();
-      if (!state) return;
+      if (!state || !(await this.visibleTo(state.config, owner))) return;
       const { config } = state;
       let progress = state.progress;
       const started = Date.now();
@@ -199,16 +220,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
       progress = { ...progress, calls: progress.calls + 1 };
       if (fault.response) {
         await this.ctx.storage.put(PROGRESS, progress);
-        await this.journal(
-          config,
-          progress,
-          via,
-          input,
-          null,
-          fault.response.status,
-          Date.now() - started,
-          fault,
-        );
+        this.journal(config, progress, via, input, null, fault.response.status, Date.now() - started, fault);
         reply = { kind: 'fault', fault, progress };
         return;
       }
@@ -232,16 +244,10 @@ export class EpisodeSession extends DurableObject<Bindings> {
           JSON.stringify(result.entry),
         );
         await this.ctx.storage.put(PROGRESS, result.progress);
-        await this.journal(
-          config,
-          result.progress,
-          via,
-          input,
-          result.entry,
-          result.response?.status ?? 200,
-          Date.now() - started,
-          fault,
-        );
+        // The status the caller is answered with: an API's answer carries its own; a REST tool call's reflects
+        // the outcome (restStatus); ReAct, action and MCP steps are 200 whatever the observation says.
+        const status = result.response?.status ?? (via === 'rest' ? restStatus(result.entry) : 200);
+        this.journal(config, result.progress, via, input, result.entry, status, Date.now() - started, fault);
         reply = {
           kind: 'step',
           entry: result.entry,
@@ -357,12 +363,18 @@ export class EpisodeSession extends DurableObject<Bindings> {
     }
     return {
       content: [{ type: 'text', text }],
-      isError: outcome.kind === 'error' || outcome.kind === 'rejected',
+      isError: outcome.kind === 'error' || outcome.kind === 'refused' || outcome.kind === 'rejected',
       _meta: { 'tooldrift/step': meta },
     };
   }
 
-  private async journal(
+  /**
+   * Journals a call to D1 after the answer, not before it: rows are queued in call order and written by one
+   * writer (several queued rows in one D1 batch), so a step never waits on D1 and the journal keeps the order of
+   * the calls. The journal is a record for admins and the session list, read after the fact; a row is in D1
+   * milliseconds after its answer. A failed write is logged, never the step's failure.
+   */
+  private journal(
     config: SessionConfig,
     progress: SessionProgress,
     via: StepVia,
@@ -371,9 +383,9 @@ export class EpisodeSession extends DurableObject<Bindings> {
     httpStatus: number,
     latencyMs: number,
     fault: FaultDecision,
-  ): Promise<void> {
+  ): void {
     const now = sessionNow(progress, new Date());
-    await appendJournal(this.env, {
+    this.journalQueue.push({
       sessionId: config.id,
       at: now.getTime(),
       surfaceId: entry?.surfaceId ?? surfaceAt(config, now).surfaceId,
@@ -388,5 +400,27 @@ export class EpisodeSession extends DurableObject<Bindings> {
       latencyMs,
       fault: fault.faults.length > 0 ? fault : null,
     });
+    if (this.journalWriting) return;
+    this.journalWriting = this.writeJournal().finally(() => {
+      this.journalWriting = null;
+    });
+    this.ctx.waitUntil(this.journalWriting);
+  }
+
+  private async writeJournal(): Promise<void> {
+    while (this.journalQueue.length > 0) {
+      const rows = this.journalQueue.splice(0, JOURNAL_BATCH);
+      try {
+        await appendJournal(this.env, rows);
+      } catch (err) {
+        createLogger('error', { sessionId: rows[0]?.sessionId }).error('journal write failed', {
+          rows: rows.length,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
   }
 }
+
+/** Journal rows written in one D1 batch at most. */
+const JOURNAL_BATCH = 50;

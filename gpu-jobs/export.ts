@@ -5,8 +5,9 @@
  *   npx tsx gpu-jobs/export.ts --url http://localhost:8787 --key dev-user-key --out runs/x
  *     [--exploration ID] [--surface S] [--dataset D] [--max-length 1024]
  *
- * Files: `sft.jsonl`, `dpo.jsonl` (streamed to disk as served, through a `.part` file renamed on success, never
- * held in memory) and `manifest.json` (per file: source URL, bytes, sha256, validation summary; the filters; the
+ * Files: `sft.jsonl`, `dpo.jsonl` (every page of the export, following its `Link: rel="next"` headers, streamed to
+ * disk as served through a `.part` file renamed on success, never held in memory) and `manifest.json` (per file:
+ * source URL, bytes, sha256, pages, the size the server reported (`X-Total-Count`), validation summary; the filters; the
  * time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated calls). The key goes only into the Authorization header: it is never printed, never in a
  * URL, never in the manifest.
  *
@@ -87,6 +88,10 @@ export interface ExportedFile {
   bytes: number;
   sha256: string;
   records: number;
+  /** Pages the export was served in (each answer holds at most the server's page size). */
+  pages: number;
+  /** The export's size in lines as the server reported it (`X-Total-Count` of its first page). */
+  reportedRecords: number | null;
   validation: ReportSummary;
   /** SFT only: per record, its steps, the deprecation errors it met and the calls it repeated after an error. */
   selection?: RecordSelection[];
@@ -152,11 +157,17 @@ export async function describeFailure(response: Response, url: string): Promise<
   return `GET ${url} failed: HTTP ${response.status}${said ? ` — ${said}` : ''}${hint}`;
 }
 
-async function download(
-  kind: RecordKind,
-  url: string,
-  options: ExportOptions,
-): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
+/** The next page's URL from an RFC 8288 `Link` header, resolved against `base`; null on the last page. */
+export function nextPageUrl(link: string | null, base: string): string | null {
+  for (const part of (link ?? '').split(',')) {
+    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (m && /(^|;)\s*rel="?next"?\s*(;|$)/.test(m[2] as string))
+      return new URL(m[1] as string, base).toString();
+  }
+  return null;
+}
+
+async function fetchPage(url: string, options: ExportOptions): Promise<Response> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
@@ -170,6 +181,25 @@ async function download(
   }
   if (!response.ok) throw new ExportHttpError(await describeFailure(response, url));
   if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  return response;
+}
+
+async function download(
+  kind: RecordKind,
+  url: string,
+  options: ExportOptions,
+): Promise<{
+  bytes: number;
+  sha256: string;
+  pages: number;
+  reported: number | null;
+  validator: JsonlValidator;
+  selection: RecordSelection[];
+}> {
+  let response = await fetchPage(url, options);
+  const header = response.headers.get('x-total-count');
+  const reported = header === null ? null : Number(header);
+  let pages = 0;
 
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
@@ -187,24 +217,32 @@ async function download(
     const sel = recordSelection(line, lineNo);
     if (sel) selection.push(sel);
   };
+  let pageUrl = url;
   try {
-    const reader = response.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      hash.update(value);
-      if (!file.write(value)) await new Promise<void>((r) => file.once('drain', () => r()));
-      rest += decoder.decode(value, { stream: true });
-      let nl = rest.indexOf('\n');
-      while (nl >= 0) {
-        const line = rest.slice(0, nl);
-        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-        validator.line(text);
-        observe(text);
-        rest = rest.slice(nl + 1);
-        nl = rest.indexOf('\n');
+      pages++;
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        hash.update(value);
+        if (!file.write(value)) await new Promise<void>((r) => file.once('drain', () => r()));
+        rest += decoder.decode(value, { stream: true });
+        let nl = rest.indexOf('\n');
+        while (nl >= 0) {
+          const line = rest.slice(0, nl);
+          const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+          validator.line(text);
+          observe(text);
+          rest = rest.slice(nl + 1);
+          nl = rest.indexOf('\n');
+        }
       }
+      const next = nextPageUrl(response.headers.get('link'), pageUrl);
+      if (next === null) break;
+      pageUrl = next;
+      response = await fetchPage(next, options);
     }
     rest += decoder.decode();
     if (rest !== '') {
@@ -215,11 +253,12 @@ async function download(
   } catch (error) {
     file.destroy();
     rmSync(part, { force: true });
+    if (error instanceof ExportHttpError) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    throw new ExportHttpError(`GET ${url}: the download broke off: ${why}`);
+    throw new ExportHttpError(`GET ${pageUrl}: the download broke off: ${why}`);
   }
   renameSync(part, target);
-  return { bytes, sha256: hash.digest('hex'), validator, selection };
+  return { bytes, sha256: hash.digest('hex'), pages, reported, validator, selection };
 }
 
 /** Downloads both exports into `outDir` and writes manifest.json; throws ExportHttpError on a refused request. */
@@ -234,7 +273,7 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
   const files = {} as Record<RecordKind, ExportedFile>;
   for (const kind of FILES) {
     const url = exportUrl(baseUrl, kind, filters);
-    const { bytes, sha256, validator, selection } = await download(kind, url, options);
+    const { bytes, sha256, pages, reported, validator, selection } = await download(kind, url, options);
     const report = validator.report();
     files[kind] = {
       path: `${kind}.jsonl`,
@@ -242,6 +281,8 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
       bytes,
       sha256,
       records: report.valid,
+      pages,
+      reportedRecords: reported,
       validation: summarizeReport(report),
       ...(kind === 'sft' ? { selection } : {}),
     };

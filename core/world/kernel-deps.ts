@@ -5,7 +5,7 @@
  */
 import { runPythonCode } from '../sandbox/python/tool.ts';
 import type { SqlPolicy } from '../sandbox/sql/guard.ts';
-import { runSqlTool, type SqlExecutor, type SqlRunLimits } from '../sandbox/sql/run.ts';
+import { type SqlExecutor, type SqlRunLimits, sqlToolAnswer } from '../sandbox/sql/run.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
 export interface KernelDepsOptions {
@@ -23,7 +23,7 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
     gold: options.gold,
     sql: async (query) => {
       if (!executor) throw new Error('no SQL mirror is attached');
-      return runSqlTool(query, executor, options.sqlPolicy, options.sqlLimits);
+      return sqlToolAnswer(query, executor, options.sqlPolicy, options.sqlLimits);
     },
     // The kernel strips the output and substitutes the print hint itself (spec §3.10 step 7).
     python: (code, namespace) => runPythonCode(code, namespace as never),

@@ -27,7 +27,7 @@ import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { type Database, database } from '../../db/client.ts';
 import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { newestFirstPage, type Page } from './keyset.ts';
+import { exportWindow, newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, visibleThrough, visibleToSql } from './owners.ts';
 
 /** Trajectories and preference pairs belong to their exploration's owner. */
@@ -354,6 +354,7 @@ export async function trainingTrajectoriesAfter(
   f: ExportFilter,
   after: string,
   limit: number,
+  upTo?: string,
 ) {
   return database(env.DB)
     .select({ t: trajectories, question: tasks.question })
@@ -361,22 +362,55 @@ export async function trainingTrajectoriesAfter(
     .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
     .where(
       and(
-        filterWhere(f, trajectories),
-        eq(trajectories.selected, true),
-        eq(trajectories.reward, 1),
+        trainingWhere(f),
         gt(trajectories.id, after),
+        upTo === undefined ? undefined : lte(trajectories.id, upTo),
       ),
     )
     .orderBy(asc(trajectories.id))
     .limit(limit);
 }
 
+/** The trajectories the SFT export serves: selected successes. */
+function trainingWhere(f: ExportFilter) {
+  return and(filterWhere(f, trajectories), eq(trajectories.selected, true), eq(trajectories.reward, 1));
+}
+
+/** The SFT export's size and the window of its page after `after` (`exportWindow`). */
+export function trainingTrajectoryWindow(env: Bindings, f: ExportFilter, after: string, limit: number) {
+  return exportWindow(database(env.DB), trajectories, trajectories.id, trainingWhere(f), after, limit);
+}
+
+/** The DPO export's size and the window of its page after `after` (`exportWindow`). */
+export function preferencePairWindow(env: Bindings, f: ExportFilter, after: string, limit: number) {
+  return exportWindow(
+    database(env.DB),
+    preferencePairs,
+    preferencePairs.id,
+    filterWhere(f, preferencePairs),
+    after,
+    limit,
+  );
+}
+
 /** Stored DPO pairs (their export records) in id order after `after`. */
-export async function preferencePairsAfter(env: Bindings, f: ExportFilter, after: string, limit: number) {
+export async function preferencePairsAfter(
+  env: Bindings,
+  f: ExportFilter,
+  after: string,
+  limit: number,
+  upTo?: string,
+) {
   return database(env.DB)
     .select({ id: preferencePairs.id, record: preferencePairs.record })
     .from(preferencePairs)
-    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
+    .where(
+      and(
+        filterWhere(f, preferencePairs),
+        gt(preferencePairs.id, after),
+        upTo === undefined ? undefined : lte(preferencePairs.id, upTo),
+      ),
+    )
     .orderBy(asc(preferencePairs.id))
     .limit(limit);
 }

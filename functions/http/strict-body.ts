@@ -1,6 +1,7 @@
 /**
- * Strict JSON bodies for every route (issue 24 item 6): a field the body's schema does not name is a 400 naming
- * it, at any depth — a `stepbudget` typo must not silently become the default budget. `requestContract(app)`
+ * Strict requests for every route (issue 24 item 6): a field the body's schema does not name is a 400 naming it,
+ * at any depth — a `stepbudget` typo must not silently become the default budget —, and so is a query parameter
+ * the route does not declare. `requestContract(app)`
  * wraps `app.openapi` (as `documentAdminRoutes` does) so every route registered afterwards with a JSON body —
  * `routeTable` routes and hand-written `createRoute` ones alike — gets the check after its key check and before
  * its validators, and
@@ -158,7 +159,7 @@ function unionFields(
 
 type RouteLike = {
   middleware?: MiddlewareHandler<AppEnv> | MiddlewareHandler<AppEnv>[];
-  request?: { body?: { content?: Record<string, { schema?: unknown }> } };
+  request?: { query?: unknown; body?: { content?: Record<string, { schema?: unknown }> } };
 };
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -171,8 +172,25 @@ export function expectedBodyTypes(c: Context): readonly string[] | undefined {
 }
 
 /** The middleware `requestContract` puts before a route's validators. */
-function strictBody(types: readonly string[], schema: z.ZodType | undefined): MiddlewareHandler<AppEnv> {
+function strictRequest(
+  queryNames: readonly string[],
+  types: readonly string[],
+  schema: z.ZodType | undefined,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const unknown = Object.keys(c.req.queries()).filter((name) => !queryNames.includes(name));
+    if (unknown.length > 0) {
+      const names = queryNames.length > 0 ? `its parameters are ${queryNames.join(', ')}` : 'it takes none';
+      throw new ProblemError('validation-error', {
+        detail: `Invalid query.${unknown[0]}: unknown query parameter (${names}).`,
+        errors: unknown.map((name) => ({
+          in: 'query',
+          field: name,
+          pointer: `/${name}`,
+          message: `unknown query parameter (${names})`,
+        })),
+      });
+    }
     BODY_TYPES.set(c.req.raw, types);
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? '';
     if (schema && JSON_TYPE.test(type)) {
@@ -191,23 +209,24 @@ function strictBody(types: readonly string[], schema: z.ZodType | undefined): Mi
 }
 
 /**
- * Makes every route registered on `app` afterwards refuse unknown JSON body fields (400 naming each) and answer
- * a body of another media type with a 415 naming the ones it takes. Applied to every route module's sub-app
- * (app.ts), so a new route has it without asking.
+ * Makes every route registered on `app` afterwards refuse unknown JSON body fields and unknown query parameters
+ * (400 naming each) and answer a body of another media type with a 415 naming the ones it takes. Applied to every
+ * route module's sub-app (app.ts), so a new route has it without asking.
  */
 export function requestContract(app: OpenAPIHono<AppEnv>): void {
   const register = app.openapi.bind(app);
   type Route = Parameters<typeof register>[0];
   app.openapi = ((route: Route, ...rest: unknown[]) => {
-    const content = (route as RouteLike).request?.body?.content;
-    if (!content) return (register as (...args: unknown[]) => unknown)(route, ...rest);
+    const request = (route as RouteLike).request;
+    const content = request?.body?.content ?? {};
     const types = Object.keys(content);
     const json = types.find((t) => JSON_TYPE.test(t));
     const schema = json ? (content[json]?.schema as z.ZodType | undefined) : undefined;
+    const queryNames = Object.keys((request?.query as { shape?: object } | undefined)?.shape ?? {});
     // After the route's own middleware (the key check comes first: no 400 before a 401), before its validators.
     const middleware = ([] as MiddlewareHandler<AppEnv>[]).concat(
       (route as RouteLike).middleware ?? [],
-      strictBody(types, schema),
+      strictRequest(queryNames, types, schema),
     );
     return (register as (...args: unknown[]) => unknown)({ ...route, middleware }, ...rest);
   }) as typeof app.openapi;

@@ -6,8 +6,9 @@
  *   computed over the whole tree, so a rejected step is one whose subtree holds failures of any kind (wrong
  *   Finish, depth or load limit, budget) and no correct Finish. The stored root→Finish trajectories could not
  *   give these: a wrong Finish beside a correct one under the same node is rare. Pairs are served as stored.
- * Both are filterable by exploration, server surface and dataset, and streamed page by page (keyset paging) so
- * that an export of any size never sits in memory at once. An unknown exploration id is a 404, not an empty file.
+ * Both are filterable by exploration, server surface and dataset, and answered a page at a time (`limit` records,
+ * `Link: rel="next"`, `X-Total-Count`: http/ndjson.ts), each page streamed in chunks so it never sits in memory
+ * at once. An unknown exploration or surface id is a 404, not an empty file.
  * SFT records are multi-turn by default (`format=single-turn` gives the earlier layout) and their `meta.selection`
  * reports the steps, deprecation errors met and repeated calls of the trajectory.
  */
@@ -23,22 +24,21 @@ import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import {
-  explorationKnown,
   type ExportFilter as OwnedExportFilter,
   preferencePairsAfter,
+  preferencePairWindow,
   trainingTrajectoriesAfter,
+  trainingTrajectoryWindow,
 } from '../../edge/stores/trajectories.ts';
-import { textFilter } from '../http/filters.ts';
-import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
+import { type ExportSource, exportAnswer, exportParams, ndjsonOk } from '../http/ndjson.ts';
 import { routeModule } from '../http/openapi.ts';
-import { ProblemError } from '../http/problem.ts';
-
-const PAGE = 50;
+import { explorationFilter, surfaceFilter } from '../schemas/resource-filters.ts';
 
 const ExportFilter = z.object({
-  exploration: textFilter(200, 'Only this exploration.'),
-  surface: textFilter(100, 'Only trees run on this server surface.'),
+  exploration: explorationFilter('Only this exploration.'),
+  surface: surfaceFilter('Only trees run on this server surface.'),
   dataset: z.enum(DATASET_NAMES).optional().openapi({ description: 'Only tasks of this dataset.' }),
+  ...exportParams(300),
 });
 
 const SftQuery = ExportFilter.extend({
@@ -48,84 +48,80 @@ const SftQuery = ExportFilter.extend({
   }),
 });
 
-/** A 404 problem when the filter names an exploration that is unknown or another key's (see `explorationKnown`). */
-async function requireExploration(env: Bindings, f: OwnedExportFilter): Promise<void> {
-  const id = f.exploration;
-  if (id && !(await explorationKnown(env, id, f.owner)))
-    throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
-}
+type TrainingRow = Awaited<ReturnType<typeof trainingTrajectoriesAfter>>[number];
 
-async function sftPage(env: Bindings, f: OwnedExportFilter, format: SftFormat, after: string) {
-  const rows = await trainingTrajectoriesAfter(env, f, after, PAGE);
-  const lines = rows.map(({ t, question }) =>
-    JSON.stringify({
-      ...sftRecord(
-        { steps: t.steps as TrajectoryStepRecord[] },
-        { question },
-        {
-          docsSurface: PC_SURFACE,
-          format,
-          // single-turn is the earlier layout in full: the agent prompt head as the system message.
-          systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
-        },
+function sftSource(env: Bindings, f: OwnedExportFilter, format: SftFormat): ExportSource<TrainingRow> {
+  return {
+    window: (after, limit) => trainingTrajectoryWindow(env, f, after, limit),
+    rows: (after, upTo, chunk) => trainingTrajectoriesAfter(env, f, after, chunk, upTo),
+    idOf: (row) => row.t.id,
+    lines: (rows) =>
+      rows.map(({ t, question }) =>
+        JSON.stringify({
+          ...sftRecord(
+            { steps: t.steps as TrajectoryStepRecord[] },
+            { question },
+            {
+              docsSurface: PC_SURFACE,
+              format,
+              // single-turn is the earlier layout in full: the agent prompt head as the system message.
+              systemPrompt: format === 'single-turn' ? 'agent-head' : 'tools',
+            },
+          ),
+          meta: {
+            trajectoryId: t.id,
+            treeId: t.treeId,
+            explorationId: t.explorationId,
+            taskId: t.taskId,
+            dataset: t.dataset,
+            surfaceId: t.surfaceId,
+            promptSurfaceId: t.promptSurfaceId,
+            model: t.model,
+            seed: t.seed,
+            reward: t.reward,
+            toolUpdates: t.toolUpdates,
+            selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
+          },
+        }),
       ),
-      meta: {
-        trajectoryId: t.id,
-        treeId: t.treeId,
-        explorationId: t.explorationId,
-        taskId: t.taskId,
-        dataset: t.dataset,
-        surfaceId: t.surfaceId,
-        promptSurfaceId: t.promptSurfaceId,
-        model: t.model,
-        seed: t.seed,
-        reward: t.reward,
-        toolUpdates: t.toolUpdates,
-        selection: trajectoryStats(t.steps as TrajectoryStepRecord[]),
-      },
-    }),
-  );
-  return { lines, next: rows.length === PAGE ? (rows.at(-1)?.t.id ?? null) : null };
+  };
 }
 
-async function dpoPage(env: Bindings, f: OwnedExportFilter, after: string) {
-  const rows = await preferencePairsAfter(env, f, after, PAGE);
-  const lines = rows.map((r) => JSON.stringify(r.record));
-  return { lines, next: rows.length === PAGE ? (rows.at(-1)?.id ?? null) : null };
+type PairRow = Awaited<ReturnType<typeof preferencePairsAfter>>[number];
+
+function dpoSource(env: Bindings, f: OwnedExportFilter): ExportSource<PairRow> {
+  return {
+    window: (after, limit) => preferencePairWindow(env, f, after, limit),
+    rows: (after, upTo, chunk) => preferencePairsAfter(env, f, after, chunk, upTo),
+    idOf: (row) => row.id,
+    lines: (rows) => rows.map((r) => JSON.stringify(r.record)),
+  };
 }
 
 export const registerExportRoutes = routeModule('Exports', 'user', (routes) => {
   routes.get(
     '/v1/exports/sft.jsonl',
-    'SFT records (chat `messages`) from the successful trajectories selected for training',
+    'SFT records (chat `messages`) from the successful trajectories selected for training, a page at a time',
     {
       description:
-        'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags).',
+        'Each line: {"messages": [system (ToolEvo SFT prompt: header and P_c tool list), user ("Question: ..."), then per step an assistant turn (Thought/Action/Action Input) and a user turn ("Observation: ...") between steps], "meta": {trajectoryId, treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, reward, toolUpdates, selection: {steps, deprecationErrors, repeats}}}. With format=single-turn (the earlier layout): [system (agent prompt head), user, assistant (the whole trajectory with observations)]. Compatible with TRL SFTTrainer and LLaMA-Factory (sharegpt, messages column, OpenAI tags). At most `limit` records per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
       query: SftQuery,
       ok: ndjsonOk('SFT records'),
-      problems: [404],
     },
-    async (c, { query: { format, ...query }, owner }) => {
-      const f = { ...query, owner };
-      await requireExploration(c.env, f);
-      return ndjson(linesStream('', (after) => sftPage(c.env, f, format, after))) as never;
-    },
+    async (c, { query: { format, limit, cursor, ...query }, owner }) =>
+      exportAnswer(c, { limit, cursor }, sftSource(c.env, { ...query, owner }, format)) as never,
   );
 
   routes.get(
     '/v1/exports/dpo.jsonl',
-    'DPO preference pairs (chosen/rejected sibling steps) of finished search trees',
+    'DPO preference pairs (chosen/rejected sibling steps) of finished search trees, a page at a time',
     {
       description:
-        'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format).',
+        'Each line: {"prompt": [system, user ("Question: ..." + the shared steps)], "chosen": [assistant step toward a correct Finish], "rejected": [assistant sibling step whose subtree holds failures (wrong Finish, depth or load limit, budget) and no correct Finish], "meta": {treeId, explorationId, taskId, dataset, surfaceId, promptSurfaceId, model, seed, parentNode, chosenNode, rejectedNode}} (TRL conversational preference format). At most `limit` pairs per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
       query: ExportFilter,
       ok: ndjsonOk('DPO pairs'),
-      problems: [404],
     },
-    async (c, { query, owner }) => {
-      const f = { ...query, owner };
-      await requireExploration(c.env, f);
-      return ndjson(linesStream('', (after) => dpoPage(c.env, f, after))) as never;
-    },
+    async (c, { query: { limit, cursor, ...query }, owner }) =>
+      exportAnswer(c, { limit, cursor }, dpoSource(c.env, { ...query, owner })) as never,
   );
 });

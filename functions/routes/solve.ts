@@ -107,7 +107,17 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
   routes.post(
     '/v1/solve',
     'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
-    { body: SolveBody, ok: [200, 'The answer and its trajectory', SolveResult] },
+    {
+      body: SolveBody,
+      example: {
+        question: 'What was the coffee price range on 2000-01-14?',
+        dataset: 'coffee',
+        surface: 's-ood',
+        mode: 'greedy',
+        seed: 'example',
+      },
+      ok: [200, 'The answer and its trajectory', SolveResult],
+    },
     async (c, { body, owner }) => {
       let task: {
         id: string | null;

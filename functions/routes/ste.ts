@@ -24,29 +24,23 @@ import {
   findSteSchedule,
   listSteExemplars,
   listSteRuns,
+  type SteExemplarFilter,
   type SteExemplarRow,
   type SteRunRow,
   steExemplarsAfter,
+  steExemplarWindow,
   steMemoryOf,
   steRunsOfSchedule,
   steToolsOf,
 } from '../../edge/stores/ste.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
-import { ownerOf } from '../http/auth.ts';
 import { textFilter } from '../http/filters.ts';
-import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
-import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import {
-  byId,
-  component,
-  itemsPage,
-  jsonRoute,
-  namedSchema,
-  requestBody,
-  routeModule,
-} from '../http/openapi.ts';
+import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
+import { type ExportSource, exportAnswer, exportParams, ndjsonOk } from '../http/ndjson.ts';
+import { byId, component, itemsPage, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
+import { steRunFilter, surfaceFilter } from '../schemas/resource-filters.ts';
 import { toView } from '../schemas/view.ts';
 
 const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
@@ -94,10 +88,10 @@ type SteRunView = z.infer<typeof SteRunView>;
 const RunId = z.object({ id: z.string().min(1).max(100) });
 
 const ExemplarQuery = z.object({
-  surface: textFilter(100),
+  surface: surfaceFilter(),
   surfaceVersion: textFilter(64),
   tool: textFilter(200),
-  run: textFilter(100),
+  run: steRunFilter(),
 });
 
 const SteExemplarView = component('SteExemplar', {
@@ -151,18 +145,6 @@ async function scheduleView(
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
-
-const steSft = jsonRoute({
-  method: 'get',
-  path: '/v1/exports/ste-sft.jsonl',
-  tag: 'Exports',
-  summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
-  description:
-    'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
-  role: 'user',
-  query: ExemplarQuery,
-  ok: ndjsonOk('SFT records'),
-});
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   const tools = await steToolsOf(env.DB, run.id);
@@ -228,16 +210,63 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
   };
 }
 
-const EXPORT_PAGE = 50;
+/** The STE SFT export: two lines per exemplar, the surface's documentation looked up once per surface. */
+function steSftSource(env: Bindings, f: SteExemplarFilter): ExportSource<SteExemplarRow> {
+  const docsBySurface = new Map<string, Surface | null>();
+  return {
+    window: (after, limit) => steExemplarWindow(env.DB, f, after, limit),
+    rows: (after, upTo, chunk) => steExemplarsAfter(env.DB, f, after, chunk, upTo),
+    idOf: (row) => row.id,
+    linesPerRow: 2,
+    async lines(rows) {
+      const lines: string[] = [];
+      for (const r of rows) {
+        if (!docsBySurface.has(r.surfaceId))
+          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
+        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
+        steSftRecords(exemplarOfRow(r), docs).forEach((record, i) => {
+          lines.push(
+            JSON.stringify({
+              ...record,
+              meta: {
+                exemplarId: r.id,
+                run: r.runId,
+                surface: r.surfaceId,
+                surfaceVersion: r.surfaceVersion,
+                tool: r.tool,
+                sample: i === 0 ? 'call' : 'answer',
+                paraphraseOf: r.paraphraseOf,
+              },
+            }),
+          );
+        });
+      }
+      return lines;
+    },
+  };
+}
 
-export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
+export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
   const watch = routes.on(ScheduleId, byId(scheduleView));
   const steRun = routes.on(RunId, byId(runOrProblem));
 
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView] },
+    {
+      body: CreateSteSchedule,
+      example: {
+        schedule: {
+          id: 'drift-2027',
+          stages: [
+            { surface: 'pc', effectiveFrom: '2027-01-01' },
+            { surface: 's-in', effectiveFrom: '2027-02-01' },
+          ],
+        },
+        run: { episodes: 1, trials: 1 },
+      },
+      ok: [201, 'The watch', SteScheduleView],
+    },
     async (c, { body, owner }) => {
       for (const [i, stage] of body.schedule.stages.entries()) {
         if (!(await findSurface(c.env, stage.surface))) {
@@ -280,7 +309,11 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/runs',
     "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView] },
+    {
+      body: CreateSteRunJson,
+      example: { surface: 's-in', tools: ['InitializeDatabase'], episodes: 1, trials: 1, seed: 'example' },
+      ok: [202, 'The run', SteRunView],
+    },
     async (c, { body, owner }) => {
       const { run } = await launchSteRun(c.env, body, { ownerId: owner.id });
       return await runView(c.env, run);
@@ -290,14 +323,9 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs',
     'STE runs, newest first (keyset pages)',
-    itemsPage(z.object({ surface: textFilter(100), ...pageParams(100) }), 'A page of runs', SteRunView),
-    async (c, { query: q, owner }) => {
-      const page = await listSteRuns(c.env.DB, { ...q, owner });
-      linkNext(c, page.nextCursor);
-      const items = [];
-      for (const r of page.items) items.push(await runView(c.env, r));
-      return { items, nextCursor: page.nextCursor };
-    },
+    itemsPage(z.object({ surface: surfaceFilter(), ...pageParams(100) }), 'A page of runs', SteRunView),
+    async (c, { query: q, owner }) =>
+      pageAnswerEach(c, await listSteRuns(c.env.DB, { ...q, owner }), (r) => runView(c.env, r)),
   );
 
   steRun.get(
@@ -333,24 +361,13 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
 
   steRun.get(
     '/v1/ste/runs/{id}/memory',
-    "A run's long-term memory per tool: every explored query with its Solved mark, in order",
-    {
-      ok: [
-        200,
-        'Long-term memory',
-        z.object({
-          items: z.array(
-            z.object({
-              tool: z.string(),
-              position: z.number().int(),
-              query: z.string(),
-              solved: z.boolean(),
-            }),
-          ),
-        }),
-      ],
-    },
-    async (c, { params: { id } }) => c.json({ items: await steMemoryOf(c.env.DB, id) }, 200),
+    "A run's long-term memory by tool: every explored query with its Solved mark, in order; by cursor",
+    itemsPage(
+      z.object({ tool: textFilter(200, "Only this tool's memory."), ...pageParams(300, 100, 500) }),
+      'A page of long-term memory',
+      z.object({ tool: z.string(), position: z.number().int(), query: z.string(), solved: z.boolean() }),
+    ),
+    async (c, { params: { id }, query }) => pageAnswer(c, await steMemoryOf(c.env.DB, id, query), (m) => m),
   );
 
   routes.get(
@@ -363,37 +380,17 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     },
   );
 
-  app.openapi(steSft, (c) => {
-    const f = { ...c.req.valid('query'), owner: ownerOf(c) };
-    const env = c.env;
-    const docsBySurface = new Map<string, Surface | null>();
-    const body = linesStream('', async (after: string) => {
-      const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
-      const lines: string[] = [];
-      for (const r of rows) {
-        if (!docsBySurface.has(r.surfaceId))
-          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
-        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
-        const records = steSftRecords(exemplarOfRow(r), docs);
-        records.forEach((record, i) => {
-          lines.push(
-            JSON.stringify({
-              ...record,
-              meta: {
-                exemplarId: r.id,
-                run: r.runId,
-                surface: r.surfaceId,
-                surfaceVersion: r.surfaceVersion,
-                tool: r.tool,
-                sample: i === 0 ? 'call' : 'answer',
-                paraphraseOf: r.paraphraseOf,
-              },
-            }),
-          );
-        });
-      }
-      return { lines, next: rows.length === EXPORT_PAGE ? (rows.at(-1)?.id ?? null) : null };
-    });
-    return ndjson(body) as never;
-  });
+  routes.get(
+    '/v1/exports/ste-sft.jsonl',
+    'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer), a page at a time',
+    {
+      tag: 'Exports',
+      description:
+        'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate. At most `limit` exemplars (2 × `limit` lines) per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
+      query: ExemplarQuery.extend(exportParams(300, 'exemplars (two lines each)')),
+      ok: ndjsonOk('SFT records'),
+    },
+    async (c, { query: { limit, cursor, ...filter }, owner }) =>
+      exportAnswer(c, { limit, cursor }, steSftSource(c.env, { ...filter, owner })) as never,
+  );
 });

@@ -48,7 +48,8 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import { trainedWeights } from '../../edge/trained-heads.ts';
-import { namedSchema, routeModule } from '../http/openapi.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { itemsPage, namedSchema, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -169,17 +170,6 @@ const TrainingView = z
   })
   .openapi('ToolsetTraining');
 
-const TrainingList = TrainingView.extend({
-  versions: z.array(
-    z.object({
-      version: z.number().int(),
-      status: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-    }),
-  ),
-}).openapi('ToolsetTrainingLatest');
-
 const JudgeBody = z
   .strictObject({
     text: z.string().trim().min(1).max(4_000),
@@ -205,7 +195,7 @@ const SearchResult = z
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 const VersionParam = IdParam.extend({ version: z.coerce.number().int().min(1).max(1_000_000) });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const _iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function trainingView(t: TrainingRow): z.infer<typeof TrainingView> {
   const base = `/v1/toolsets/${t.toolsetId}`;
@@ -411,7 +401,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   routes.post(
     '/v1/toolsets',
     'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [404] },
+    {
+      body: CreateToolset,
+      example: { source: 'surface', name: 'the pc tools', surface: 'pc' },
+      ok: [201, 'The toolset', ToolsetView],
+      problems: [404],
+    },
     async (c, { body, owner }) => {
       let record: ToolsetRecord;
       switch (body.source) {
@@ -466,9 +461,9 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
 
   routes.get(
     '/v1/toolsets',
-    'Toolsets, newest first',
-    { ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })] },
-    async (c, { owner }) => ({ toolsets: (await listToolsets(c.env.DB, owner)).map(view) }),
+    'Toolsets, newest first; by cursor',
+    itemsPage(z.object(pageParams(64)), 'A page of toolsets', ToolsetView),
+    async (c, { query, owner }) => pageAnswer(c, await listToolsets(c.env.DB, query, owner), view),
   );
 
   toolset.get(
@@ -478,9 +473,9 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     async (c, { resource: record }) => {
       const [tools, latest] = await Promise.all([
         loadToolsetTools(c.env.DB, record),
-        listTrainings(c.env.DB, record.id),
+        findTraining(c.env.DB, record.id),
       ]);
-      const training = latest[0] ? { version: latest[0].version, status: latest[0].status } : null;
+      const training = latest ? { version: latest.version, status: latest.status } : null;
       return { ...view(record), tools: tools.slice(0, 100), training };
     },
   );
@@ -488,7 +483,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   toolset.post(
     '/v1/toolsets/{id}/search',
     'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-    { body: SearchBody, ok: [200, 'The top k tools, best first', SearchResult], problems: [409, 503] },
+    {
+      body: SearchBody,
+      example: { query: 'load the coffee database', k: 3, ranker: 'bm25' },
+      ok: [200, 'The top k tools, best first', SearchResult],
+      problems: [409, 503],
+    },
     async (c, { resource: record, body }) => {
       if (body.version !== undefined && body.ranker !== 'cotools')
         throw badField('version', '/version', 'a version is only for the cotools ranker');
@@ -507,7 +507,31 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   toolset.post(
     '/v1/toolsets/{id}/train',
     'Train the toolset’s Chain-of-Tools retriever and Tool Judge (a queue job; a new weights version)',
-    { body: TrainBody, ok: [202, 'The training run, queued', TrainingView], problems: [409] },
+    {
+      body: TrainBody,
+      // For a toolset made from a surface (pc): its tools are the surface's names.
+      example: {
+        seed: 'example',
+        retriever: { epochs: 2, intermediate: 16 },
+        judge: { epochs: 2, intermediate: 8 },
+        train: [
+          '{"query": "load the coffee database", "tools": ["LoadDB"]}',
+          '{"query": "open the flights table", "tools": ["LoadDB"]}',
+          '{"query": "keep only the rows of 2000-01-14", "tools": ["FilterDB"]}',
+          '{"query": "only flights from ATL", "tools": ["FilterDB"]}',
+          '{"query": "what was the closing price", "tools": ["GetValue"]}',
+          '{"query": "read the departure time column", "tools": ["GetValue"]}',
+          '{"query": "average these numbers in Python", "tools": ["PythonInterpreter"]}',
+          '{"query": "who co-authored with Chao Zhang", "tools": ["NeighbourCheck"]}',
+          '{"query": "thanks, that is all", "tools": []}',
+          '{"query": "the answer is 42", "tools": []}',
+          '{"query": "so the price went up", "tools": []}',
+          '{"query": "I am done", "tools": []}',
+        ].join('\n'),
+      },
+      ok: [202, 'The training run, queued', TrainingView],
+      problems: [409],
+    },
     async (c, { resource: record, body, owner }) => {
       const { train, dev, ...options } = body;
       const hidden = embeddingModelFor(c.env).dimensions;
@@ -556,20 +580,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
 
   toolset.get(
     '/v1/toolsets/{id}/training',
-    'The newest training run (progress or report) and every version',
-    { ok: [200, 'The newest run', TrainingList] },
-    async (c, { resource: record }) => {
-      const run = await findTraining(c.env.DB, record.id);
-      if (!run)
-        throw new ProblemError('not-found', { detail: `Toolset ${record.id} has never been trained.` });
-      const versions = (await listTrainings(c.env.DB, record.id)).map((v) => ({
-        version: v.version,
-        status: v.status,
-        createdAt: new Date(v.createdAt).toISOString(),
-        finishedAt: iso(v.finishedAt),
-      }));
-      return { ...trainingView(run), versions };
-    },
+    'The training runs (progress or report), newest version first; by cursor',
+    itemsPage(z.object(pageParams(64, 20, 100)), 'A page of training runs', TrainingView),
+    async (c, { resource: record, query }) =>
+      pageAnswer(c, await listTrainings(c.env.DB, record.id, query), trainingView),
   );
 
   trainingVersion.get(
@@ -591,6 +605,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     'Does this step need a tool? The trained Tool Judge (spec eq. 3–5)',
     {
       body: JudgeBody,
+      example: { text: 'What was the closing price of coffee on 2000-01-14?' },
       ok: [200, 'The verdict (needsTool when probability > 0.5)', JudgeResult],
       problems: [409],
     },

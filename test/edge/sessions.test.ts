@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import { translateCall } from '../../core/surfaces/translate.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
@@ -199,18 +199,31 @@ describe('sessions', () => {
     expect(await statuses('fault-seed')).toEqual(a);
   });
 
-  it('journals every call to D1', async () => {
-    const s = await createSession({ taskId: task.id });
-    await step(s.id, { text: react('LoadDB', { DBName: 'coffee' }) });
-    await tool(s.id, 'NoSuchTool', {});
-    const rows = await env.DB.prepare(
-      'SELECT via, action, outcome, http_status FROM journal WHERE session_id = ? ORDER BY id',
-    )
-      .bind(s.id)
-      .all<{ via: string; action: string; outcome: string; http_status: number }>();
-    expect(rows.results).toEqual([
-      { via: 'react', action: 'LoadDB', outcome: 'ok', http_status: 200 },
-      { via: 'rest', action: 'NoSuchTool', outcome: 'rejected', http_status: 200 },
+  it('journals every call to D1 with the status its answer had (written after the answer)', async () => {
+    const s = await createSession({ taskId: task.id, surface: 's-ood' });
+    const sent = [
+      await step(s.id, { text: react('LoadDB', { DBName: 'coffee' }) }), // a deprecation observation: 200
+      await tool(s.id, 'NoSuchTool', {}), // 404
+      await tool(s.id, 'LoadDB', { DBName: 'coffee' }), // retired on s-ood: 410
+      await tool(s.id, 'Init_DB', { database: 'coffee' }), // wrong parameter: 400
+      await tool(s.id, 'Init_DB', { databaseIdentifier: 'coffee' }), // 200
+    ].map((r) => r.status);
+    expect(sent).toEqual([200, 404, 410, 400, 200]);
+    const journalled = async () =>
+      (
+        await env.DB.prepare(
+          'SELECT via, action, outcome, http_status FROM journal WHERE session_id = ? ORDER BY id',
+        )
+          .bind(s.id)
+          .all<{ via: string; action: string; outcome: string; http_status: number }>()
+      ).results;
+    await vi.waitFor(async () => expect(await journalled()).toHaveLength(5));
+    expect(await journalled()).toEqual([
+      { via: 'react', action: 'LoadDB', outcome: 'rejected', http_status: 200 },
+      { via: 'rest', action: 'NoSuchTool', outcome: 'rejected', http_status: 404 },
+      { via: 'rest', action: 'LoadDB', outcome: 'rejected', http_status: 410 },
+      { via: 'rest', action: 'Init_DB', outcome: 'rejected', http_status: 400 },
+      { via: 'rest', action: 'Init_DB', outcome: 'ok', http_status: 200 },
     ]);
   });
 

@@ -92,6 +92,8 @@ export const PRINT_HINT = 'You should print the variable you want to obtain the 
 export interface PythonToolResult {
   observation: string;
   namespace: PyNamespaceSnapshot;
+  /** Set when the sandbox refused the program: its evaluation budget ran out, or it was too long to parse. */
+  refused?: 'python-timeout' | 'python-too-long';
 }
 
 /** Steps 1–7: the observation the agent sees, and the namespace after the run. Never throws. */
@@ -124,14 +126,16 @@ export function runPythonCode(
     interp = new Interpreter(lim);
   }
   let output: string;
+  let refused: PythonToolResult['refused'];
   try {
     const source = typeof code === 'string' ? code : String(code);
-    output =
-      source.length > lim.maxProgramChars
-        ? `MemoryError: the program is longer than ${lim.maxProgramChars} characters`
-        : runSanitized(interp, sanitize(source));
+    if (source.length > lim.maxProgramChars) {
+      output = `MemoryError: the program is longer than ${lim.maxProgramChars} characters`;
+      refused = 'python-too-long';
+    } else output = runSanitized(interp, sanitize(source));
   } catch (e) {
     output = errorText(interp, e);
+    if (e instanceof LimitExceeded) refused = 'python-timeout';
   }
   let snapshot: PyNamespaceSnapshot;
   try {
@@ -139,7 +143,9 @@ export function runPythonCode(
   } catch {
     snapshot = isSnapshotLike(namespace) ? namespace : EMPTY_NAMESPACE;
   }
-  return { observation: output, namespace: snapshot };
+  return refused
+    ? { observation: output, namespace: snapshot, refused }
+    : { observation: output, namespace: snapshot };
 }
 
 function isSnapshotLike(x: unknown): x is PyNamespaceSnapshot {

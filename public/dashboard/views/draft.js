@@ -13,13 +13,33 @@ function num(x, digits = 3) {
   return typeof x === 'number' ? x.toFixed(digits) : '—';
 }
 
+/** Stop reasons DRAFT ends a tool with normally (core/draft/docset.ts), with what each means. */
+const STOPS = {
+  converged: 'Δ > τ: the last rewrite changed little',
+  'max-iterations': 'the iteration budget I ran out',
+  'not-explored': 'a tool DRAFT does not explore',
+};
+
+/**
+ * How a tool ended, as the API says it and nothing more: a failed tool shows its error (never a stop reason it
+ * may carry); a stop reason other than the normal ones (a rewrite that failed, say) is shown as it is, flagged.
+ */
+export function stopCell(t) {
+  if (t.status === 'failed' || t.error)
+    return h('span', { class: 'tag flag', title: t.error ?? '' }, `failed${t.error ? `: ${t.error}` : ''}`);
+  if (t.stop === null || t.stop === undefined) return '—';
+  return t.stop in STOPS
+    ? h('span', { title: STOPS[t.stop] }, t.stop)
+    : h('span', { class: 'tag flag', title: 'not a normal stop' }, t.stop);
+}
+
 function docLine(doc) {
   return `${doc.name}[${doc.params.map((p) => p.name).join(', ')}], ${doc.description}`;
 }
 
 export function renderList() {
   return async (main, signal) => {
-    const { runs } = await api(`/v1/draft/runs${query({ limit: 50 })}`, { signal });
+    const { items: runs } = await api(`/v1/draft/runs${query({ limit: 50 })}`, { signal });
     append(
       main,
       h('h2', {}, 'DRAFT runs'),
@@ -53,7 +73,7 @@ function toolsTable(run) {
     [
       { label: 'Tool', cell: (t) => t.key },
       { label: 'Status', cell: (t) => statusTag(t.status) },
-      { label: 'Stop', cell: (t) => t.stop ?? '—' },
+      { label: 'Stop', cell: stopCell },
       { label: 'Model calls', num: true, cell: (t) => t.modelCalls },
       {
         label: 'Δ per iteration',
@@ -73,7 +93,7 @@ function revisions(set) {
       h(
         'section',
         { class: 'card', 'aria-label': `Revisions of ${t.key}` },
-        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, `stopped: ${t.stop}`)),
+        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, 'stopped: ', stopCell(t))),
         table(
           `Revisions of ${t.key}`,
           [
