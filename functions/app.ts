@@ -220,6 +220,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
   documentAdminRoutes(app);
+  requestContract(app);
 
   for (const register of ROUTE_MODULES) app.route('/', subApp(register));
   // The documentation describes the whole app, so it is registered on the app itself.
