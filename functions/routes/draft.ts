@@ -12,7 +12,6 @@ import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
 import { ModelChoiceSchema } from '../../edge/models.ts';
-import { requireSurface } from '../../edge/stores/surfaces.ts';
 import {
   type DraftRunRow,
   type DraftToolRow,
@@ -23,6 +22,7 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
 import {
   byId,

@@ -157,7 +157,9 @@ describe('DRAFT runs', () => {
     expect(list.nextCursor).toMatch(/^\d+_/);
     expect(page.headers.get('link')).toContain('rel="next"');
     const older = (await (
-      await call(`/v1/draft/runs?limit=1&cursor=${encodeURIComponent(list.nextCursor ?? '')}`, { key: USER_KEY })
+      await call(`/v1/draft/runs?limit=1&cursor=${encodeURIComponent(list.nextCursor ?? '')}`, {
+        key: USER_KEY,
+      })
     ).json()) as { items: RunView[] };
     expect(older.items[0]?.id).not.toBe(second.id);
   });

@@ -342,7 +342,9 @@ describe('trajectories, exports and solve', () => {
       'validation-error',
     );
     await expectProblem(
-      await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=no-such-surface`, { key: USER_KEY }),
+      await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=no-such-surface`, {
+        key: USER_KEY,
+      }),
       404,
       'not-found',
     );

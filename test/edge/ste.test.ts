@@ -120,7 +120,9 @@ describe('STE runs', () => {
     expect(secondHalf.nextCursor).toBeNull();
     const memoryTool = memory.items[0]?.tool as string;
     const ofTool = (await (
-      await call(`/v1/ste/runs/${created.id}/memory?tool=${encodeURIComponent(memoryTool)}`, { key: USER_KEY })
+      await call(`/v1/ste/runs/${created.id}/memory?tool=${encodeURIComponent(memoryTool)}`, {
+        key: USER_KEY,
+      })
     ).json()) as { items: unknown[] };
     expect(ofTool.items).toHaveLength(4);
 

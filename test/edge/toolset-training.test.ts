@@ -127,7 +127,9 @@ describe('toolset training', () => {
     };
     expect(runs.items.map((v) => v.version)).toEqual([3, 2, 1]);
     expect(runs.items[0]?.weights?.sha256).toBe(third.weights?.sha256);
-    const firstPage = (await (await call(`/v1/toolsets/${id}/training?limit=2`, { key: USER_KEY })).json()) as {
+    const firstPage = (await (
+      await call(`/v1/toolsets/${id}/training?limit=2`, { key: USER_KEY })
+    ).json()) as {
       items: Training[];
       nextCursor: string;
     };

@@ -5,8 +5,8 @@
  */
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client.ts';
 import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
+import { database } from '../../db/client.ts';
 import { explorations, journal, trajectories, trees } from '../../db/schema.ts';
 import { insertSurface } from '../../edge/stores/surfaces.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
@@ -259,7 +259,11 @@ describe('GET /v1/sessions', () => {
   });
 
   it('rejects bad parameters and missing keys', async () => {
-    await expectProblem(await call('/v1/sessions?surface=no-such-surface', { key: ADMIN_KEY }), 404, 'not-found');
+    await expectProblem(
+      await call('/v1/sessions?surface=no-such-surface', { key: ADMIN_KEY }),
+      404,
+      'not-found',
+    );
     await expectProblem(await call('/v1/sessions?limit=x', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions?cursor=12', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions'), 401, 'unauthorized');

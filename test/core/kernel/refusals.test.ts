@@ -57,7 +57,13 @@ describe('kernel refusals', () => {
     const wrapped: Surface = {
       ...PC_SURFACE,
       id: 'wrapped',
-      response: { kind: 'wrapped', stateKey: 'State', messageKey: 'Message', success: 'Success', failure: 'Failure' },
+      response: {
+        kind: 'wrapped',
+        stateKey: 'State',
+        messageKey: 'Message',
+        success: 'Success',
+        failure: 'Failure',
+      },
     };
     const step = await stepSurface(
       world,
