@@ -148,9 +148,19 @@ function pointerOf(path: readonly string[]): string {
  * error per key, each naming the key itself.
  */
 export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
-  const at = locationOf(where);
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
+  return issueFieldErrors(locationOf(where), error.issues, []);
+}
+
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A union none of whose options matched: when one option failed only on unknown keys, that is the option the
+ * body meant (`{"action": …, "action_input": …, "extra": 1}` for a step), and its unknown keys are the errors,
+ * each named, instead of the union's summary. The options' issue paths are relative to the union's.
+ */
+function issueFieldErrors(at: string, issues: readonly Issue[], base: readonly string[]): FieldError[] {
+  return issues.flatMap((issue) => {
+    const path = [...base, ...issue.path.map(String)];
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({
         in: at,
@@ -158,6 +168,12 @@ export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
         pointer: pointerOf([...path, key]),
         message: 'unknown field',
       }));
+    }
+    if (issue.code === 'invalid_union') {
+      const meant = issue.errors.find(
+        (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
+      );
+      if (meant) return issueFieldErrors(at, meant, path);
     }
     return [{ in: at, field: path.join('.'), pointer: pointerOf(path), message: issue.message }];
   });

@@ -64,6 +64,23 @@ describe('strict request bodies', () => {
     expect(res.status).toBe(200);
   });
 
+  it('names the unknown field of a strict union option instead of the union summary (a step body)', async () => {
+    const created = (await (await postJson('/v1/sessions', { taskId: task.id })).json()) as { id: string };
+    const res = await postJson(`/v1/sessions/${created.id}/step`, {
+      action: 'LoadDB',
+      action_input: { DBName: 'coffee' },
+      thought: 'x',
+    });
+    const body = await expectProblem(res, 400, 'validation-error');
+    expect(body.field).toBe('thought');
+    expect(body.errors).toEqual([
+      expect.objectContaining({ in: 'body', field: 'thought', pointer: '/thought' }),
+    ]);
+    // A body that matches no option at all still gets the union's own summary.
+    const neither = await postJson(`/v1/sessions/${created.id}/step`, { act: 'LoadDB' });
+    expect((await expectProblem(neither, 400, 'validation-error')).detail).toContain('action_input');
+  });
+
   it('checks the key before the body: an unknown field without a key is a 401', async () => {
     const res = await call('/v1/sessions', {
       method: 'POST',
