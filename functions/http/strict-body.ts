@@ -157,6 +157,54 @@ function unionFields(
   return best ?? [];
 }
 
+/**
+ * Whether zod itself refuses every unknown field of `schema`: all its objects are strict (or open by declaration:
+ * records, catchalls). Such a body needs no walk (a step body, a kernel call: the hot paths are strict already).
+ */
+const strictSchemas = new WeakMap<z.ZodType, boolean>();
+export function strictThroughout(schema: z.ZodType, seen = new Set<z.ZodType>()): boolean {
+  const known = strictSchemas.get(schema);
+  if (known !== undefined) return known;
+  if (seen.has(schema)) return true;
+  seen.add(schema);
+  const def = defOf(schema);
+  const inner = (s: z.ZodType | null | undefined) => !s || strictThroughout(s, seen);
+  let strict: boolean;
+  switch (def.type) {
+    case 'object':
+      strict =
+        def.catchall !== undefined &&
+        (defOf(def.catchall).type === 'never' || inner(def.catchall)) &&
+        Object.values(def.shape ?? {}).every((s) => inner(s));
+      break;
+    case 'lazy':
+      strict = inner(def.getter?.());
+      break;
+    case 'pipe':
+      strict = inner(def.in) && inner(def.out);
+      break;
+    case 'array':
+      strict = inner(def.element);
+      break;
+    case 'tuple':
+      strict = (def.items ?? []).every((s) => inner(s)) && inner(def.rest);
+      break;
+    case 'record':
+      strict = inner(def.valueType);
+      break;
+    case 'union':
+      strict = (def.options ?? []).every((s) => inner(s));
+      break;
+    case 'intersection':
+      strict = false;
+      break;
+    default:
+      strict = inner(def.innerType);
+  }
+  strictSchemas.set(schema, strict);
+  return strict;
+}
+
 type RouteLike = {
   middleware?: MiddlewareHandler<AppEnv> | MiddlewareHandler<AppEnv>[];
   request?: { query?: unknown; body?: { content?: Record<string, { schema?: unknown }> } };
@@ -221,7 +269,9 @@ export function requestContract(app: OpenAPIHono<AppEnv>): void {
     const content = request?.body?.content ?? {};
     const types = Object.keys(content);
     const json = types.find((t) => JSON_TYPE.test(t));
-    const schema = json ? (content[json]?.schema as z.ZodType | undefined) : undefined;
+    const declared = json ? (content[json]?.schema as z.ZodType | undefined) : undefined;
+    // A schema whose objects are all strict needs no walk: zod names each unknown key itself.
+    const schema = declared && !strictThroughout(declared) ? declared : undefined;
     const queryNames = Object.keys((request?.query as { shape?: object } | undefined)?.shape ?? {});
     // After the route's own middleware (the key check comes first: no 400 before a 401), before its validators.
     const middleware = ([] as MiddlewareHandler<AppEnv>[]).concat(
