@@ -59,21 +59,28 @@ import { sessionVisible } from '../edge/stores/sessions.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { McpHub, McpProtocolError } from './session-mcp.ts';
 
+/** What a step's caller needs of the session's progress (not its environment state, which stays here). */
+export type StepProgress = Pick<SessionProgress, 'steps' | 'done' | 'reward' | 'ending'>;
+
 export type SessionStepReply =
   | {
       kind: 'step';
       entry: TranscriptEntry;
-      progress: SessionProgress;
+      progress: StepProgress;
       fault: FaultDecision;
       stepBudget: number;
       /** API sessions: the answer as the API gives it (the `/http/…` channel sends it as it is). */
       response?: SessionStepResult['response'];
     }
-  | { kind: 'fault'; fault: FaultDecision; progress: SessionProgress }
-  | { kind: 'finished'; progress: SessionProgress }
+  | { kind: 'fault'; fault: FaultDecision; progress: StepProgress }
+  | { kind: 'finished'; progress: StepProgress }
   /** The input is of a kind the session's backend does not take (an HTTP request to a kernel session). */
   | { kind: 'unsupported'; message: string }
   | { kind: 'missing' };
+
+function stepProgress(p: SessionProgress): StepProgress {
+  return { steps: p.steps, done: p.done, reward: p.reward, ending: p.ending };
+}
 
 export interface SessionView {
   config: SessionConfig;
@@ -89,6 +96,9 @@ export interface SessionView {
 
 const CONFIG = 'config';
 const PROGRESS = 'progress';
+
+/** Journal rows written to D1 in one batch at most. */
+const JOURNAL_BATCH = 50;
 
 /** Set on the 404 `fetch` answers for a session that does not exist (or expired), for the route to report. */
 export const SESSION_MISSING_HEADER = 'tooldrift-session-missing';
@@ -118,7 +128,7 @@ function mcpInstructions(config: SessionConfig): string {
 }
 
 /** The step facts an MCP result carries besides its observation (the REST step result, less the text). */
-function stepMeta(entry: TranscriptEntry, progress: SessionProgress, budget: number) {
+function stepMeta(entry: TranscriptEntry, progress: StepProgress, budget: number) {
   return {
     step: entry.index + 1,
     stepsLeft: Math.max(0, budget - progress.steps),
@@ -135,25 +145,47 @@ export class EpisodeSession extends DurableObject<Bindings> {
     listTools: () => this.mcpToolList(),
     callTool: (name, args) => this.mcpCall(name, args),
   });
-  /** Journal rows not yet written to D1, in call order (see `journal`). */
-  private journalQueue: NewJournalRow[] = [];
-  private journalWriting: Promise<void> | null = null;
+  /** The session as last read or written (storage is the truth; this saves deserializing it on every step). */
+  private state: { config: SessionConfig; progress: SessionProgress } | null = null;
+  /** A flush of the journal outbox is waiting behind the one running: rows journalled meanwhile go with it. */
+  private flushQueued = false;
+  /** The flushes of the outbox run one after another (a step's and the alarm's never send a row twice). */
+  private flushChain: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.ctx.storage.sql.exec(
-        'CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)',
-      );
+      this.createTables();
+      // Rows an evicted object left in its outbox go to D1 with the first flush of this one.
+      const left = this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM journal_outbox').one();
+      if (left.n > 0) this.scheduleFlush();
     });
   }
 
+  /** The transcript and the journal outbox (again after `deleteAll`, which drops them). */
+  private createTables(): void {
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)',
+    );
+    // Journal rows not yet in D1, in call order (see `journal`).
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS journal_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, row TEXT NOT NULL)',
+    );
+  }
+
   private async load(): Promise<{ config: SessionConfig; progress: SessionProgress } | null> {
+    if (this.state) return this.state;
     const [config, progress] = await Promise.all([
       this.ctx.storage.get<SessionConfig>(CONFIG),
       this.ctx.storage.get<SessionProgress>(PROGRESS),
     ]);
-    return config && progress ? { config, progress } : null;
+    this.state = config && progress ? { config, progress } : null;
+    return this.state;
+  }
+
+  private async saveProgress(config: SessionConfig, progress: SessionProgress): Promise<void> {
+    await this.ctx.storage.put(PROGRESS, progress);
+    this.state = { config, progress };
   }
 
   /** Creates the session; calling it again with the same id is a no-op (safe to retry). */
@@ -162,6 +194,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     if (!existing) {
       const progress = initialProgress();
       await this.ctx.storage.put({ [CONFIG]: config, [PROGRESS]: progress });
+      this.state = { config, progress };
       await this.scheduleAlarm(config, progress);
     }
     return (await this.view()) as SessionView;
@@ -219,14 +252,14 @@ export class EpisodeSession extends DurableObject<Bindings> {
       });
       progress = { ...progress, calls: progress.calls + 1 };
       if (fault.response) {
-        await this.ctx.storage.put(PROGRESS, progress);
+        await this.saveProgress(config, progress);
         this.journal(config, progress, via, input, null, fault.response.status, Date.now() - started, fault);
-        reply = { kind: 'fault', fault, progress };
+        reply = { kind: 'fault', fault, progress: stepProgress(progress) };
         return;
       }
       if (progress.done) {
-        await this.ctx.storage.put(PROGRESS, progress);
-        reply = { kind: 'finished', progress };
+        await this.saveProgress(config, progress);
+        reply = { kind: 'finished', progress: stepProgress(progress) };
         return;
       }
       try {
@@ -243,7 +276,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
           result.entry.index,
           JSON.stringify(result.entry),
         );
-        await this.ctx.storage.put(PROGRESS, result.progress);
+        await this.saveProgress(config, result.progress);
         // The status the caller is answered with: an API's answer carries its own; a REST tool call's reflects
         // the outcome (restStatus); ReAct, action and MCP steps are 200 whatever the observation says.
         const status = result.response?.status ?? (via === 'rest' ? restStatus(result.entry) : 200);
@@ -251,13 +284,14 @@ export class EpisodeSession extends DurableObject<Bindings> {
         reply = {
           kind: 'step',
           entry: result.entry,
-          progress: result.progress,
+          progress: stepProgress(result.progress),
           fault,
           stepBudget: config.stepBudget,
           ...(result.response ? { response: result.response } : {}),
         };
       } catch (err) {
-        if (err instanceof SessionFinishedError) reply = { kind: 'finished', progress };
+        if (err instanceof SessionFinishedError)
+          reply = { kind: 'finished', progress: stepProgress(progress) };
         else if (err instanceof UnsupportedInputError) reply = { kind: 'unsupported', message: err.message };
         else throw err;
       }
@@ -273,7 +307,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const offset =
       move.at !== undefined ? new Date(move.at).getTime() - Date.now() : current + (move.advanceMs ?? 0);
     const progress = { ...state.progress, clockOffsetMs: offset };
-    await this.ctx.storage.put(PROGRESS, progress);
+    await this.saveProgress(state.config, progress);
     // The next change is now at another real time, and the move may itself have changed the surface.
     await this.scheduleAlarm(state.config, progress);
     await this.mcp.refresh();
@@ -294,6 +328,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
    * disconnected. A change of the surface: MCP clients are told, and the alarm moves to the next event.
    */
   override async alarm(): Promise<void> {
+    // Rows an evicted object left in its outbox reach D1 now at the latest.
+    await this.flushJournal();
     const state = await this.load();
     if (state && Date.parse(state.config.expiresAt) > Date.now()) {
       await this.mcp.refresh();
@@ -302,6 +338,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
     }
     await this.mcp.closeAll();
     await this.ctx.storage.deleteAll();
+    this.state = null;
+    this.createTables();
   }
 
   /**
@@ -369,10 +407,12 @@ export class EpisodeSession extends DurableObject<Bindings> {
   }
 
   /**
-   * Journals a call to D1 after the answer, not before it: rows are queued in call order and written by one
-   * writer (several queued rows in one D1 batch), so a step never waits on D1 and the journal keeps the order of
-   * the calls. The journal is a record for admins and the session list, read after the fact; a row is in D1
-   * milliseconds after its answer. A failed write is logged, never the step's failure.
+   * Journals a call after the answer, not before it: the row goes into the session's own outbox (its SQLite, in
+   * the same step as the transcript, so an evicted object loses none) and one writer takes the outbox to D1 in
+   * call order — rows journalled while a write is in flight go together in the next batch, so a busy session
+   * writes to D1 far less often than once a step, and a step never waits on D1. The journal is a record for
+   * admins and the session list, read after the fact: a row is in D1 milliseconds after its answer. A failed write
+   * is logged and kept for the next flush (or the alarm), never the step's failure.
    */
   private journal(
     config: SessionConfig,
@@ -385,7 +425,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     fault: FaultDecision,
   ): void {
     const now = sessionNow(progress, new Date());
-    this.journalQueue.push({
+    const row: NewJournalRow = {
       sessionId: config.id,
       at: now.getTime(),
       surfaceId: entry?.surfaceId ?? surfaceAt(config, now).surfaceId,
@@ -399,28 +439,56 @@ export class EpisodeSession extends DurableObject<Bindings> {
       httpStatus,
       latencyMs,
       fault: fault.faults.length > 0 ? fault : null,
-    });
-    if (this.journalWriting) return;
-    this.journalWriting = this.writeJournal().finally(() => {
-      this.journalWriting = null;
-    });
-    this.ctx.waitUntil(this.journalWriting);
+    };
+    this.ctx.storage.sql.exec('INSERT INTO journal_outbox (row) VALUES (?)', JSON.stringify(row));
+    this.scheduleFlush();
   }
 
-  private async writeJournal(): Promise<void> {
-    while (this.journalQueue.length > 0) {
-      const rows = this.journalQueue.splice(0, JOURNAL_BATCH);
+  /** Flushes the outbox after the flush running, unless a flush is already waiting for it. */
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.ctx.waitUntil(
+      this.flushJournal(() => {
+        this.flushQueued = false;
+      }),
+    );
+  }
+
+  /** Writes the outbox to D1 after any flush already running (see `writeOutbox`). */
+  private flushJournal(starting?: () => void): Promise<void> {
+    const run = this.flushChain.then(() => {
+      starting?.();
+      return this.writeOutbox();
+    });
+    this.flushChain = run.catch(() => {});
+    return run;
+  }
+
+  /** Writes the outbox to D1, a batch at a time in call order, deleting what D1 has taken. */
+  private async writeOutbox(): Promise<void> {
+    for (;;) {
+      const rows = this.ctx.storage.sql
+        .exec<{ id: number; row: string }>(
+          'SELECT id, row FROM journal_outbox ORDER BY id LIMIT ?',
+          JOURNAL_BATCH,
+        )
+        .toArray();
+      const last = rows.at(-1);
+      if (!last) return;
       try {
-        await appendJournal(this.env, rows);
+        await appendJournal(
+          this.env,
+          rows.map((r) => JSON.parse(r.row) as NewJournalRow),
+        );
       } catch (err) {
-        createLogger('error', { sessionId: rows[0]?.sessionId }).error('journal write failed', {
+        createLogger('error', { sessionId: this.state?.config.id }).error('journal write failed', {
           rows: rows.length,
           error: err instanceof Error ? err.message : String(err),
         });
+        return; // kept in the outbox: the next flush (or the alarm) tries again
       }
+      this.ctx.storage.sql.exec('DELETE FROM journal_outbox WHERE id <= ?', last.id);
     }
   }
 }
-
-/** Journal rows written in one D1 batch at most. */
-const JOURNAL_BATCH = 50;

@@ -14,7 +14,6 @@ import {
   restStatus,
   type KernelSessionConfig,
   type SessionConfig,
-  type SessionProgress,
   surfaceAt,
   type TranscriptEntry,
 } from '../../core/sessions/index.ts';
@@ -29,7 +28,7 @@ import {
 } from '../../core/surfaces/schedule.ts';
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import type { SessionStepReply, SessionView, StepProgress } from '../../durable-objects/episode-session.ts';
 import { apiSessionParts } from '../../edge/api-sessions.ts';
 import { getDocset } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
@@ -251,7 +250,7 @@ export function deprecationHeaders(
 
 export function stepJson(
   entry: TranscriptEntry,
-  progress: SessionProgress,
+  progress: StepProgress,
   budget: number,
   response?: { status: number; body: unknown },
 ) {
