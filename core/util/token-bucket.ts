@@ -20,10 +20,22 @@ export interface TakeResult {
   retryAfterSeconds: number;
 }
 
-export function takeToken(prev: BucketState | null, limits: BucketLimits, now: number, cost = 1): TakeResult {
+/** The tokens the bucket holds at `now` (a new bucket is full), refilled since its last update. */
+function refilled(prev: BucketState | null, limits: BucketLimits, now: number): number {
   const start = prev ?? { tokens: limits.capacity, updatedAt: now };
   const elapsed = Math.max(0, now - start.updatedAt) / 1000;
-  const tokens = Math.min(limits.capacity, start.tokens + elapsed * limits.refillPerSecond);
+  return Math.min(limits.capacity, start.tokens + elapsed * limits.refillPerSecond);
+}
+
+/** Seconds until the bucket holds `cost` tokens again (at least 1). */
+function waitFor(tokens: number, cost: number, limits: BucketLimits): number {
+  const wait =
+    limits.refillPerSecond > 0 ? (cost - tokens) / limits.refillPerSecond : Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.ceil(wait));
+}
+
+export function takeToken(prev: BucketState | null, limits: BucketLimits, now: number, cost = 1): TakeResult {
+  const tokens = refilled(prev, limits, now);
   if (tokens >= cost) {
     const left = tokens - cost;
     return {
@@ -33,13 +45,11 @@ export function takeToken(prev: BucketState | null, limits: BucketLimits, now: n
       retryAfterSeconds: 0,
     };
   }
-  const wait =
-    limits.refillPerSecond > 0 ? (cost - tokens) / limits.refillPerSecond : Number.POSITIVE_INFINITY;
   return {
     state: { tokens, updatedAt: now },
     allowed: false,
     remaining: 0,
-    retryAfterSeconds: Math.max(1, Math.ceil(wait)),
+    retryAfterSeconds: waitFor(tokens, cost, limits),
   };
 }
 
@@ -66,10 +76,7 @@ export function leaseTokens(
   want: number,
   refund = 0,
 ): LeaseResult {
-  const start = prev ?? { tokens: limits.capacity, updatedAt: now };
-  const elapsed = Math.max(0, now - start.updatedAt) / 1000;
-  const refilled = Math.min(limits.capacity, start.tokens + elapsed * limits.refillPerSecond);
-  const tokens = Math.min(limits.capacity, refilled + Math.max(0, refund));
+  const tokens = Math.min(limits.capacity, refilled(prev, limits, now) + Math.max(0, refund));
   const granted = Math.min(Math.max(1, Math.floor(want)), Math.floor(tokens));
   if (granted >= 1) {
     const left = tokens - granted;
@@ -80,11 +87,10 @@ export function leaseTokens(
       retryAfterSeconds: 0,
     };
   }
-  const wait = limits.refillPerSecond > 0 ? (1 - tokens) / limits.refillPerSecond : Number.POSITIVE_INFINITY;
   return {
     state: { tokens, updatedAt: now },
     granted: 0,
     remaining: 0,
-    retryAfterSeconds: Math.max(1, Math.ceil(wait)),
+    retryAfterSeconds: waitFor(tokens, 1, limits),
   };
 }
