@@ -27,7 +27,6 @@ const measure = (fn: () => Promise<unknown>, n = iterations) => measureN(fn, n);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 16);
 
-
 /**
  * Requests per second of each case, `concurrency` clients calling `send(client)` back to back. The cases take turns
  * in `ROUNDS` rounds of `seconds / ROUNDS` each, so a change in the machine's load during the run weighs on every

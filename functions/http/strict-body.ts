@@ -140,7 +140,13 @@ function objectFields(
   return out;
 }
 
-/** A union: the option the value parses as (the one with the fewest unknown fields when several do). */
+/**
+ * A union: the option the value parses as — or would, but for unknown keys a strict option refuses — with the
+ * fewest unknown fields (`{"api": …, "stepbudget": 3}` is an API session's body with a typo, not a kernel
+ * session's with two unknown fields). When no option fits, an object is read as the object option that names
+ * most of its keys — the one the body meant —, so its unknown fields are named rather than lost in the union's
+ * summary.
+ */
 function unionFields(
   options: readonly z.ZodType[],
   value: unknown,
@@ -149,12 +155,33 @@ function unionFields(
 ): FieldError[] {
   let best: FieldError[] | null = null;
   for (const option of options) {
-    if (!option.safeParse(value).success) continue;
+    const parsed = option.safeParse(value);
+    if (!parsed.success && !parsed.error.issues.every((i) => i.code === 'unrecognized_keys')) continue;
     const found = unknownFields(option, value, where, path);
     if (best === null || found.length < best.length) best = found;
     if (found.length === 0) break;
   }
-  return best ?? [];
+  if (best !== null || !isObject(value)) return best ?? [];
+  let meant: z.ZodType | undefined;
+  let most = 0;
+  for (const option of options) {
+    const keys = objectKeys(option);
+    const named = keys ? Object.keys(value).filter((k) => keys.includes(k)).length : 0;
+    if (named > most) {
+      meant = option;
+      most = named;
+    }
+  }
+  return meant ? unknownFields(meant, value, where, path) : [];
+}
+
+/** The keys an object schema names, through optional, default, lazy and pipe wrappers; null when it is none. */
+function objectKeys(schema: z.ZodType): string[] | null {
+  const def = defOf(schema);
+  if (def.type === 'lazy') return def.getter ? objectKeys(def.getter()) : null;
+  if (def.type === 'pipe') return def.in ? objectKeys(def.in) : null;
+  if (def.innerType) return objectKeys(def.innerType);
+  return namedKeys(schema);
 }
 
 /**

@@ -11,8 +11,8 @@ import { docsetPromptSurface, refinedDescriptions } from '../../core/draft/rende
 import {
   type ApiSessionConfig,
   isApiSession,
-  restStatus,
   type KernelSessionConfig,
+  restStatus,
   type SessionConfig,
   surfaceAt,
   type TranscriptEntry,

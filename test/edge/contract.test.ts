@@ -81,6 +81,42 @@ describe('strict request bodies', () => {
     expect((await expectProblem(neither, 400, 'validation-error')).detail).toContain('action_input');
   });
 
+  it('holds on the imported-API routes: an import, an API session, a drift and a query set name their typo', async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets': { get: { operationId: 'listPets', responses: { '200': { description: 'The pets' } } } },
+      },
+    };
+    const imported = await postJson('/v1/apis', { document, seed: '0' });
+    expect(imported.status).toBe(201);
+    const { id } = (await imported.json()) as { id: string };
+    const typo = async (path: string, body: unknown) =>
+      (await expectProblem(await postJson(path, body), 400, 'validation-error')).field;
+    expect(await typo('/v1/apis', { document, sead: '1' })).toBe('sead');
+    // The session body is a kernel session's or an API session's: the typo is named in the one it meant.
+    expect(await typo('/v1/sessions', { api: id, stepbudget: 3 })).toBe('stepbudget');
+    expect(await typo('/v1/sessions', { taskId: task.id, stepbudget: 3 })).toBe('stepbudget');
+    expect(await typo(`/v1/apis/${id}/surfaces`, { seed: '1', kinds: ['rename-path'], titel: 'x' })).toBe(
+      'titel',
+    );
+    expect(
+      await typo(`/v1/apis/${id}/querysets`, {
+        items: [{ query: 'List the pets', solution: ['GET /pets'] }],
+        fromat: 'restbench',
+      }),
+    ).toBe('fromat');
+    // A raw document's options are query parameters: an undeclared one is named too.
+    const raw = await call(`/v1/apis?sead=1`, {
+      method: 'POST',
+      key: USER_KEY,
+      headers: { 'content-type': 'application/yaml' },
+      body: 'openapi: 3.1.0\n',
+    });
+    expect((await expectProblem(raw, 400, 'validation-error')).field).toBe('sead');
+  });
+
   it('checks the key before the body: an unknown field without a key is a 401', async () => {
     const res = await call('/v1/sessions', {
       method: 'POST',
@@ -126,5 +162,56 @@ describe('media types', () => {
     const body = await expectProblem(res, 400, 'validation-error');
     expect(body.detail).toMatch(/^Invalid body\.args/);
     expect((body.errors as { in: string }[])[0]?.in).toBe('body');
+  });
+});
+
+describe('one list envelope', () => {
+  it('answers every list as a page: items, nextCursor and a cursor parameter', async () => {
+    interface Schema {
+      $ref?: string;
+      type?: string;
+      properties?: Record<string, Schema>;
+    }
+    interface Op {
+      parameters?: { in: string; name: string }[];
+      responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+    }
+    const doc = (await (await call('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, Op>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const resolve = (s: Schema | undefined): Schema | undefined =>
+      s?.$ref ? resolve(doc.components.schemas[s.$ref.split('/').at(-1) as string]) : s;
+    // Not lists: the world's seven datasets and the configured model providers are fixed catalogues, and the
+    // methods page carries the aids beside its items.
+    const catalogues = ['/v1/datasets datasets', '/v1/models providers', '/v1/methods aids'];
+    const lists: string[] = [];
+    const offenders: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const op = ops.get;
+      // One resource (its path ends in its id) may hold arrays of its parts (a run's tools).
+      if (!op || /\}$/.test(path)) continue;
+      const props = resolve(op.responses?.['200']?.content?.['application/json']?.schema)?.properties ?? {};
+      const query = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      for (const [name, value] of Object.entries(props)) {
+        if (resolve(value)?.type !== 'array' || catalogues.includes(`${path} ${name}`)) continue;
+        if (name === 'items' && 'nextCursor' in props && query.includes('cursor')) lists.push(path);
+        else offenders.push(`${path} ${name}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        '/v1/evals',
+        '/v1/schedules',
+        '/v1/toolsets',
+        '/v1/draft/watches',
+        '/v1/ste/runs',
+        '/v1/admin/journal',
+        '/v1/apis',
+        '/v1/apis/{id}/surfaces',
+        '/v1/apis/{id}/querysets',
+      ]),
+    );
   });
 });

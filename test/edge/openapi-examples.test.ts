@@ -71,7 +71,11 @@ describe('OpenAPI request examples', () => {
               'content-type': type,
               ...(path.endsWith('/mcp') ? { accept: 'application/json, text/event-stream' } : {}),
             },
-            body: type === 'text/plain' ? String(media.example) : JSON.stringify(media.example),
+            // A text body (ReAct text, a YAML document) is sent as it is; JSON bodies as JSON.
+            body:
+              typeof media.example === 'string' && !type.includes('json')
+                ? media.example
+                : JSON.stringify(media.example),
           });
           const text = await res.text();
           answers.push(`${res.status} ${method.toUpperCase()} ${url} ${type} ${text.slice(0, 200)}`);
