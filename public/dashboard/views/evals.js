@@ -270,7 +270,7 @@ function resultsBrowser(ev, signal) {
     }
     const f = Object.fromEntries(new FormData(filters));
     const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
-    rows.push(...page.results);
+    rows.push(...page.items);
     cursor = page.nextCursor;
     draw();
   };
