@@ -2,7 +2,8 @@
  * Every command the README shows is run, or named here with the reason it is not (issue 24 item 7: README examples
  * had broken silently). `runReadme` runs against a live instance:
  *  - each ```sh block, in README order, in one bash session (`set -euo pipefail`; variables carry from block to
- *    block as they do for a reader), with `curl` failing on any HTTP error (`--fail-with-body`), the instance's
+ *    block as they do for a reader), with `curl` failing on any HTTP error (`--fail-with-body`) — unless the
+ *    line's comment starts with the error status the example shows (`# 410: …`), which it must then get —, the instance's
  *    address and keys in place of `localhost:8787`, `dev-user-key` and `dev-admin-key`, and `npx tooldrift` this
  *    repository's CLI; a block in `BLOCKS_NOT_RUN` is skipped for its reason, and one in `BLOCKS_NOT_WAITED` runs
  *    with `--no-wait` (the run must be accepted; the check does not wait for it);
@@ -100,10 +101,14 @@ export interface ReadmeOptions {
   log?: (text: string) => void;
 }
 
-/** The README's words for the instance, replaced by the instance's own. */
+/**
+ * The README's words for the instance, replaced by the instance's own; a curl line commented with an HTTP error
+ * status (`curl … | jq -r .detail   # 410: names the successor`) expects exactly that status (README_EXPECT).
+ */
 function localize(text: string, o: ReadmeOptions): string {
   const host = new URL(o.baseUrl).host;
   return text
+    .replace(/^(\s*)(curl\b.*#\s*)([45]\d\d)\b/gm, '$1README_EXPECT=$3 $2$3')
     .replaceAll('http://localhost:8787', o.baseUrl)
     .replaceAll('localhost:8787', host)
     .replaceAll('dev-user-key', o.userKey)
@@ -114,7 +119,14 @@ function preamble(o: ReadmeOptions): string {
   const cli = join(o.root, 'bin', 'tooldrift.mjs');
   return `set -euo pipefail
 export TOOLDRIFT_URL=${JSON.stringify(o.baseUrl)} TOOLDRIFT_KEY=${JSON.stringify(o.userKey)}
-curl() { command curl --fail-with-body -sS --max-time 600 "$@"; }
+curl() {
+  if [ -z "\${README_EXPECT:-}" ]; then command curl --fail-with-body -sS --max-time 600 "$@"; return; fi
+  local out code
+  out=$(command curl -sS --max-time 600 -w '\n%{http_code}' "$@")
+  code=\${out##*$'\n'}
+  printf '%s\n' "\${out%$'\n'*}"
+  if [ "$code" != "$README_EXPECT" ]; then echo "expected HTTP $README_EXPECT, got $code" >&2; return 22; fi
+}
 npx() {
   if [ "$1" = tooldrift ]; then
     shift
@@ -166,9 +178,10 @@ export async function runReadme(o: ReadmeOptions): Promise<ReadmeResult[]> {
     scripts: Record<string, string>;
   };
   const results: ReadmeResult[] = [];
-  // A scratch directory: examples write files (sft.jsonl) and read the repository's example files (docs/).
+  // A scratch directory: examples write files (sft.jsonl) and read the repository's example files (docs/) and
+  // benchmark files (data/: RestBench's TMDB document and queries).
   const cwd = mkdtempSync(join(tmpdir(), 'tooldrift-readme-'));
-  symlinkSync(join(o.root, 'docs'), join(cwd, 'docs'));
+  for (const dir of ['docs', 'data']) symlinkSync(join(o.root, dir), join(cwd, dir));
   const schedulesBefore = await ids(o, '/v1/schedules');
   const evalsBefore = await ids(o, '/v1/evals');
   try {
