@@ -125,10 +125,15 @@ function objectsIn(
   return [{ path, value }, ...Object.entries(value).flatMap(([k, v]) => objectsIn(v, [...path, k]))];
 }
 
-/** Objects whose keys are data, not fields (open by design): a tool call's arguments, JSON-RPC params, ids. */
+/**
+ * Objects whose keys are data, not fields (open by design): a tool call's arguments (`args`, a step's
+ * `action_input`), JSON-RPC params, an imported API's document.
+ */
 function isOpenObject(path: string, at: string[]): boolean {
   return (
-    /\/tools\/\{name\}$/.test(path) || path.endsWith('/mcp') || at.includes('args') || at.includes('params')
+    /\/tools\/\{name\}$/.test(path) ||
+    path.endsWith('/mcp') ||
+    ['args', 'params', 'action_input', 'document'].some((open) => at.includes(open))
   );
 }
 
