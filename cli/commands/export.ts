@@ -97,6 +97,7 @@ export const exportCommand = command({
         });
         if (!counted.endsWithNewline) {
           records++;
+          bytes++;
           out.write('\n');
         }
         const next = nextLink(res.headers.get('link'));
