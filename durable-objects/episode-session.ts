@@ -97,6 +97,11 @@ export interface SessionView {
 const CONFIG = 'config';
 const PROGRESS = 'progress';
 
+/**
+ * A session writes its journal to D1 at most once in this interval: a call after a quiet spell is written at once,
+ * the calls of a busy session go together (a D1 write per step was a large part of a step's cost, issue 24 item 5).
+ */
+export const JOURNAL_INTERVAL_MS = 500;
 /** Journal rows written to D1 in one batch at most. */
 const JOURNAL_BATCH = 50;
 
@@ -149,6 +154,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
   private state: { config: SessionConfig; progress: SessionProgress } | null = null;
   /** A flush of the journal outbox is waiting behind the one running: rows journalled meanwhile go with it. */
   private flushQueued = false;
+  /** When the last flush started (see JOURNAL_INTERVAL_MS). */
+  private lastFlushAt = 0;
   /** The flushes of the outbox run one after another (a step's and the alarm's never send a row twice). */
   private flushChain: Promise<void> = Promise.resolve();
 
@@ -409,10 +416,10 @@ export class EpisodeSession extends DurableObject<Bindings> {
   /**
    * Journals a call after the answer, not before it: the row goes into the session's own outbox (its SQLite, in
    * the same step as the transcript, so an evicted object loses none) and one writer takes the outbox to D1 in
-   * call order — rows journalled while a write is in flight go together in the next batch, so a busy session
-   * writes to D1 far less often than once a step, and a step never waits on D1. The journal is a record for
-   * admins and the session list, read after the fact: a row is in D1 milliseconds after its answer. A failed write
-   * is logged and kept for the next flush (or the alarm), never the step's failure.
+   * call order, at most once per JOURNAL_INTERVAL_MS — a call after a quiet spell is written at once, a busy
+   * session's calls go together in one batch —, so a step never waits on D1. The journal is a record for admins
+   * and the session list, read after the fact: a row is in D1 at most about half a second after its answer. A
+   * failed write is logged and kept for the next flush (or the alarm), never the step's failure.
    */
   private journal(
     config: SessionConfig,
@@ -448,10 +455,15 @@ export class EpisodeSession extends DurableObject<Bindings> {
   private scheduleFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
+    const wait = Math.max(0, this.lastFlushAt + JOURNAL_INTERVAL_MS - Date.now());
+    const due = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
     this.ctx.waitUntil(
-      this.flushJournal(() => {
-        this.flushQueued = false;
-      }),
+      due.then(() =>
+        this.flushJournal(() => {
+          this.flushQueued = false;
+          this.lastFlushAt = Date.now();
+        }),
+      ),
     );
   }
 

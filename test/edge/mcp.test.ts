@@ -557,7 +557,7 @@ describe('MCP endpoint', () => {
           .bind(id)
           .all<{ via: string; action: string; outcome: string }>()
       ).results;
-    await vi.waitFor(async () => expect(await journalled()).toHaveLength(3));
+    await vi.waitFor(async () => expect(await journalled()).toHaveLength(3), { timeout: 5_000 });
     expect(await journalled()).toEqual([
       { via: 'mcp', action: 'LoadDB', outcome: 'ok' },
       { via: 'mcp', action: 'NoSuchTool', outcome: 'rejected' },

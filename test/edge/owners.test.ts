@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveDraftOptions } from '../../core/draft/config.ts';
 import { initialDocSet } from '../../core/draft/docset.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
@@ -211,7 +211,8 @@ describe('ownership', () => {
       expect(res.status).toBe(200);
       return ((await res.json()) as { items: { id: string }[] }).items.map((s) => s.id);
     };
-    expect(await ids(USER_KEY)).toContain(id);
+    // The list comes from the journal, which the session writes to D1 just after its answers.
+    await vi.waitFor(async () => expect(await ids(USER_KEY)).toContain(id), { timeout: 5_000 });
     expect(await ids(ADMIN_KEY)).toContain(id);
     expect(await ids(other.secret)).not.toContain(id);
   });

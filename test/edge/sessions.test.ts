@@ -218,7 +218,7 @@ describe('sessions', () => {
           .bind(s.id)
           .all<{ via: string; action: string; outcome: string; http_status: number }>()
       ).results;
-    await vi.waitFor(async () => expect(await journalled()).toHaveLength(5));
+    await vi.waitFor(async () => expect(await journalled()).toHaveLength(5), { timeout: 5_000 });
     expect(await journalled()).toEqual([
       { via: 'react', action: 'LoadDB', outcome: 'rejected', http_status: 200 },
       { via: 'rest', action: 'NoSuchTool', outcome: 'rejected', http_status: 404 },

@@ -122,7 +122,7 @@ describe('journal API', () => {
         items: { via: string; action: string; outcome: string; httpStatus: number }[];
         nextCursor: string | null;
       };
-    await vi.waitFor(async () => expect((await read('')).items).toHaveLength(2));
+    await vi.waitFor(async () => expect((await read('')).items).toHaveLength(2), { timeout: 5_000 });
     const page = await read('');
     expect(page.items.map((e) => [e.via, e.action, e.outcome, e.httpStatus])).toEqual([
       ['rest', 'NoSuchTool', 'rejected', 404],
