@@ -8,10 +8,15 @@ import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { EvalSuiteSchema, SEARCH_METHODS, TABLE5_METHODS } from '../core/evals/suite.ts';
-import { METHOD_IDS } from '../core/methods/registry.ts';
+import { METHOD_IDS, METHODS, optionsJsonSchema } from '../core/methods/registry.ts';
 import { EXIT_USAGE } from './http.ts';
 import { CliError, problemLines } from './problem.ts';
 import { validateBody } from './validation.ts';
+
+/** The methods that take the ReAct options (a `prompt` option: greedy, greedy-memory, react-reflexion). */
+const REACT_METHODS: readonly string[] = METHODS.filter((m) =>
+  Object.hasOwn((optionsJsonSchema(m).properties as object | undefined) ?? {}, 'prompt'),
+).map((m) => m.id);
 
 export const MODEL_OPTIONS = {
   'model-provider': { type: 'string' },
@@ -39,6 +44,9 @@ export const SUITE_OPTIONS = {
   'mcts-max-calls': { type: 'string' },
   'mcts-depth-preset': { type: 'string' },
   'reflection-prompt': { type: 'boolean' },
+  prompt: { type: 'string' },
+  'few-shots': { type: 'string' },
+  'drift-hint': { type: 'boolean' },
   table5: { type: 'boolean' },
   aids: { type: 'string' },
   ...MODEL_OPTIONS,
@@ -56,8 +64,9 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --name NAME             a label for the evaluation
   --methods LIST          ${METHOD_IDS.join(',')} (default greedy;
                           \`tooldrift methods\` describes them; mcts-oracle is an upper bound)
-  --table5                the Table 5 ablation suite: mcts and its three ablations, with the reflection
-                          prompt on (w/o self-reflection removes it on invocation errors only)
+  --table5                the Table 5 ablation suite: mcts and its three ablations (w/o self-reflection
+                          removes reflection on invocation errors only; add --reflection-prompt for
+                          tooldrift's explicit reflection prompt)
   --surfaces LIST         surface ids (default pc,s-in,s-ood)
   --prompt-surface ID     surface whose docs the agent reads (default pc)
   --datasets LIST         flights,coffee,airbnb,yelp,agenda,scirex,dblp (default all seven), or
@@ -72,7 +81,12 @@ export const SUITE_HELP = `Suite (flags override --suite):
   --mcts-max-calls N      an explicit model-call cap per task run (default none); runs that hit it are
                           reported as budget exhausted, not as wrong answers
   --mcts-depth-preset P   paper (T = --mcts-depth, depth > T) | toolevo-code (the authors' per-dataset T)
-  --reflection-prompt     tooldrift's explicit reflection prompt on error states (default off)`;
+  --reflection-prompt     tooldrift's explicit reflection prompt on error states (default off)
+  --prompt P              ReAct methods: agent (ToolEvo's few-shot prompt, default) | sft (ToolEvo's SFT
+                          prompt, the layout of \`tooldrift export sft\`: for a model fine-tuned on it)
+  --few-shots F           ReAct methods: per-call (1 UpdateTool + 2 examples of the task's dataset per call,
+                          default) | fixed (tooldrift's three fixed examples)
+  --drift-hint            ReAct methods: tooldrift's hint that tools drift in the guidelines (default off)`;
 
 /** SUITE_HELP without the lines of the given flags (a command that gives them another meaning lists its own). */
 export function suiteHelpWithout(...flags: string[]): string {
@@ -171,11 +185,7 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   };
   if (setFlags(mcts, values, mctsNumbers, flagValue)) mctsSet = true;
   if (setFlags(mcts, values, { depthPreset: 'mcts-depth-preset' })) mctsSet = true;
-  if (values.table5 === true) {
-    if (suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
-    if (mcts.reflectionPrompt === undefined) mcts.reflectionPrompt = true;
-    mctsSet = true;
-  }
+  if (values.table5 === true && suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
   if (values['reflection-prompt'] === true) {
     mcts.reflectionPrompt = true;
     mctsSet = true;
@@ -192,6 +202,21 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
         suite[m] === undefined
       )
         suite[m] = { ...mcts };
+  }
+  // The ReAct methods' options (core/methods/react.ts), set on every listed method that takes them.
+  const react: Record<string, unknown> = {};
+  setFlags(react, values, { prompt: 'prompt', fewShots: 'few-shots' });
+  if (values['drift-hint'] === true) react.driftHint = true;
+  if (Object.keys(react).length > 0) {
+    const listed = Array.isArray(suite.methods) ? (suite.methods as unknown[]) : ['greedy'];
+    for (const m of listed)
+      if (typeof m === 'string' && REACT_METHODS.includes(m)) {
+        const base = suite[m];
+        suite[m] = {
+          ...(base && typeof base === 'object' ? (base as Record<string, unknown>) : {}),
+          ...react,
+        };
+      }
   }
   const aids = stringFlag(values, 'aids');
   if (aids !== undefined) {

@@ -159,51 +159,66 @@ export function resultsTable(evaluation: Pick<EvalDetail, 'columns' | 'table'>):
   return renderTable({ header, align, rows });
 }
 
-/** A count with its share of the failures: `4 (66.7%)`, or `0` alone. */
-export function countShare(count: number, failures: number): string {
-  return count === 0 || failures === 0
-    ? String(count)
-    : `${count} (${((count / failures) * 100).toFixed(1)}%)`;
+/** A label's share of the failures as Table 7 prints it (`36.0%`); `-` for a row without failures. */
+export function shareCell(count: number, failures: number): string {
+  return failures === 0 ? '-' : `${((count / failures) * 100).toFixed(1)}%`;
 }
 
 /**
- * Failed task runs per method × surface and their error label (each failure has exactly one), with each label's
- * share of the failures beside its count, then the top-level types when the server reports them. Task runs that
- * ended in an infrastructure error are outside the taxonomy: a `run errors` column appears when there are any; so
- * are searches stopped by a suite's model-call cap (`budget exhausted`).
+ * The group header row of the taxonomy: each of Table 7's three error types spanning its labels (spec §10), when
+ * the server reports the groups and each group's labels are adjacent; null otherwise.
+ */
+function groupHeader(
+  categories: EvalDetail['taxonomy']['categories'],
+  groups: NonNullable<EvalDetail['taxonomy']['groups']>,
+): HeaderCell[] | null {
+  if (groups.length === 0) return null;
+  const spans: { group: string; span: number }[] = [];
+  for (const c of categories) {
+    if (c.group === undefined) return null;
+    const last = spans.at(-1);
+    if (last?.group === c.group) last.span++;
+    else if (spans.some((x) => x.group === c.group)) return null;
+    else spans.push({ group: c.group, span: 1 });
+  }
+  return spans.map((x) => ({ text: groups.find((g) => g.id === x.group)?.label ?? x.group, span: x.span }));
+}
+
+/**
+ * Failed task runs per method × surface and their error label (each failure has exactly one), shaped like ToolEvo's
+ * Table 7: each label's share of the failures as a percentage, under the error type it belongs to (when the server
+ * reports the types). Task runs that ended in an infrastructure error are outside the taxonomy: a `run errors`
+ * column appears when there are any; so are searches stopped by a suite's model-call cap (`budget exhausted`).
  */
 export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string {
   const { categories, rows } = evaluation.taxonomy;
-  const groups = evaluation.taxonomy.groups ?? [];
   const runErrors = rows.some((r) => (r.runErrors ?? 0) > 0);
   const budget = rows.some((r) => (r.budgetExhausted ?? 0) > 0);
+  const extra = [...(runErrors ? ['run errors'] : []), ...(budget ? ['budget exhausted'] : [])];
+  const types = groupHeader(categories, evaluation.taxonomy.groups ?? []);
+  const labels: HeaderCell[] = [
+    { text: 'method' },
+    { text: 'surface' },
+    { text: 'failures' },
+    ...categories.map((c) => ({ text: c.id })),
+    ...extra.map((text) => ({ text })),
+  ];
   return renderTable({
-    header: [
-      [
-        { text: 'method' },
-        { text: 'surface' },
-        { text: 'failures' },
-        ...categories.map((c) => ({ text: c.id })),
-        ...groups.map((g) => ({ text: g.id })),
-        ...(runErrors ? [{ text: 'run errors' }] : []),
-        ...(budget ? [{ text: 'budget exhausted' }] : []),
-      ],
-    ],
+    header: types
+      ? [[{ text: '' }, { text: '' }, { text: '' }, ...types, ...extra.map(() => ({ text: '' }))], labels]
+      : [labels],
     align: [
       'left',
       'left',
       'right',
       ...categories.map(() => 'right' as const),
-      ...groups.map(() => 'right' as const),
-      ...(runErrors ? ['right' as const] : []),
-      ...(budget ? ['right' as const] : []),
+      ...extra.map(() => 'right' as const),
     ],
     rows: rows.map((r) => [
       r.method,
       r.surface,
       String(r.failures),
-      ...categories.map((c) => countShare(r.counts[c.id] ?? 0, r.failures)),
-      ...groups.map((g) => countShare(r.groups?.[g.id] ?? 0, r.failures)),
+      ...categories.map((c) => shareCell(r.counts[c.id] ?? 0, r.failures)),
       ...(runErrors ? [String(r.runErrors ?? 0)] : []),
       ...(budget ? [String(r.budgetExhausted ?? 0)] : []),
     ]),
@@ -213,7 +228,7 @@ export function taxonomyTable(evaluation: Pick<EvalDetail, 'taxonomy'>): string 
 /**
  * What the numbers are: `mcts-oracle` rows are upper bounds (the answer is picked with the gold verdicts), every
  * number measured with the simulator describes the simulator, and ablation rows measured with it describe how the
- * simulator reacts (it responds to the reflection text), not the method.
+ * simulator reacts (it reads what its prompt shows), not the method.
  */
 export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
   const methods = new Set(e.table.map((r) => r.method));
@@ -228,7 +243,7 @@ export function reportNotes(e: Pick<EvalDetail, 'table' | 'model'>): string[] {
     notes.push('Simulator behaviour: every rate was measured with the simulated policy, not a model.');
     if ([...methods].some((m) => ABLATION_METHODS.includes(m as EvalMethod)))
       notes.push(
-        'Ablation rows describe how the simulator reacts (it responds to the reflection text), not evidence for the method.',
+        'Ablation rows describe how the simulator reacts (it reads the error messages and UpdateTool lines its prompt shows), not evidence for the method.',
       );
   }
   return notes.length === 0 ? [] : ['\n', ...notes.map((n) => `${n}\n`)];

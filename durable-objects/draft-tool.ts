@@ -16,8 +16,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
 import type { Bindings } from '../edge/env.ts';
-import { enqueueDraftFinalize } from '../edge/jobs/draft.ts';
-import { embeddingModelFor, type ModelChoice, textModelFor } from '../edge/models.ts';
+import { draftEmbedderFor, enqueueDraftFinalize } from '../edge/jobs/draft.ts';
+import { type ModelChoice, textModelFor } from '../edge/models.ts';
 import {
   type DeltaPoint,
   type DraftToolResult,
@@ -148,7 +148,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
       if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
       const ctx: DraftContext = {
         model: textModelFor(this.env, params.model),
-        embedder: embeddingModelFor(this.env),
+        embedder: draftEmbedderFor(this.env, state.options.encoder),
         world: worldFor(this.env),
         server,
         deps: edgeKernelDeps(this.env),
@@ -210,6 +210,7 @@ export class DraftToolObject extends DurableObject<Bindings> {
               doc: state.doc,
               versions: state.versions,
               stop: state.stop,
+              flags: state.flags ?? [],
               modelCalls: state.modelCalls,
               toolCalls: state.toolCalls,
               model: state.model,

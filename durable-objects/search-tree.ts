@@ -16,6 +16,7 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
+import { outcomeLabel } from '../core/methods/method.ts';
 import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { SearchConfig } from '../core/search/config.ts';
 import { runSearch, searchEnv, summarizeSearch } from '../core/search/mcts.ts';
@@ -85,6 +86,8 @@ export interface TreeViewNode {
   text: string;
   observation: string;
   action: string | null;
+  /** What the server did with the step: `ok`, `finished:…`, `error:<reason>`, `rejected:<reason>`; `none` at the root. */
+  outcome: string;
   prior: number;
   visits: number;
   value: number;
@@ -253,6 +256,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         text: n.text,
         observation: n.observation,
         action: n.action ?? null,
+        outcome: outcomeLabel(n.outcome),
         prior: n.prior,
         visits: n.visits,
         value: n.value,

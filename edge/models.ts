@@ -9,7 +9,7 @@ import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/typ
 import { USE_DIMENSIONS, USE_MODEL } from '../core/models/use-tokenizer.ts';
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
 import { createSimModel } from '../core/sim/index.ts';
-import { type Bindings, readConfig } from './env.ts';
+import { type Bindings, type Config, readConfig } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 
 export {
@@ -154,9 +154,13 @@ class IsolateUseModel implements EmbeddingModel {
   }
 }
 
-export function embeddingModelFor(env: Bindings): EmbeddingModel {
+/** The deployment's embedding model (`EMBEDDING_PROVIDER`), or the one of `provider` when a caller names it. */
+export function embeddingModelFor(
+  env: Bindings,
+  provider: Config['embeddingProvider'] = readConfig(env).embeddingProvider,
+): EmbeddingModel {
   const config = readConfig(env);
-  switch (config.embeddingProvider) {
+  switch (provider) {
     case 'lexical':
       return createEmbeddingModel({ provider: 'lexical' });
     case 'use':

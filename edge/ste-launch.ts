@@ -69,6 +69,10 @@ export async function launchSteRun(
     trials: body.trials,
     maxCalls: body.maxCalls,
     paraphrase: body.paraphrase,
+    longTermMemory: body.longTermMemory,
+    executionFeedback: body.executionFeedback,
+    shortTermMemory: body.shortTermMemory,
+    selfReflection: body.selfReflection,
     ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
   };
   const { id, created } = await createSteRun(env.DB, {

@@ -3,13 +3,19 @@
  * manifest:
  *
  *   npx tsx gpu-jobs/export.ts --url http://localhost:8787 --key dev-user-key --out runs/x
- *     [--exploration ID] [--surface S] [--dataset D] [--max-length 1024]
+ *     [--exploration ID] [--surface S] [--dataset D] [--selection RULE] [--max-length N]
+ *
+ * The lengths are estimated against `--max-length`, by default the training recipe's max length
+ * (recipes/settings.ts, 4096; validate.ts DEFAULT_MAX_LENGTH).
  *
  * Files: `sft.jsonl`, `dpo.jsonl` (every page of the export, following its `Link: rel="next"` headers, streamed to
  * disk as served through a `.part` file renamed on success, never held in memory) and `manifest.json` (per file:
- * source URL, bytes, sha256, pages, the size the server reported (`X-Total-Count`), validation summary; the filters; the
- * time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated calls). The key goes only into the Authorization header: it is never printed, never in a
- * URL, never in the manifest.
+ * source URL, bytes, sha256, pages, the size the server reported (`X-Total-Count`), validation summary; the
+ * filters; the time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated
+ * calls, and `dropped`: what the selection rule (`--selection`, the export's `selection=`; default `repeat-free`)
+ * left out of the successful trajectories the filters match — those that repeat a failed call, those over the 4
+ * per task, and the tasks left without a record — counted against `GET /v1/trajectories?success=true`). The key
+ * goes only into the Authorization header: it is never printed, never in a URL, never in the manifest.
  *
  * Exit codes: 0 exported and valid (over-length and duplicate warnings allowed), 1 exported but with defective
  * lines (see the report), 2 usage error, 3 the server refused or could not be reached (problem+json `title` and
@@ -17,9 +23,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type SelectionReport, selectionReport } from '../core/search/trajectories.ts';
+import { runIfScript } from './cli.ts';
 import {
   formatSummary,
   type Io,
@@ -44,6 +51,8 @@ export interface ExportOptions {
   key: string;
   outDir: string;
   filters?: ExportFilters;
+  /** The SFT selection rule (`selection=`); the server's default (`repeat-free`) when absent. */
+  selection?: string;
   maxLength?: number;
   /** Clock for the manifest (tests pin it). */
   now?: () => Date;
@@ -55,6 +64,8 @@ export interface RecordSelection {
   /** 1-based line of the record in the file. */
   line: number;
   trajectoryId: string | null;
+  /** The selection rule the export applied (`meta.selection.rule`), null in older exports. */
+  rule: string | null;
   steps: number;
   deprecationErrors: number;
   repeats: number;
@@ -75,6 +86,7 @@ export function recordSelection(line: string, lineNo: number): RecordSelection |
   return {
     line: lineNo,
     trajectoryId: typeof meta.trajectoryId === 'string' ? meta.trajectoryId : null,
+    rule: typeof sel.rule === 'string' ? sel.rule : null,
     steps: sel.steps,
     deprecationErrors: Number(sel.deprecationErrors ?? 0),
     repeats: Number(sel.repeats ?? 0),
@@ -95,6 +107,8 @@ export interface ExportedFile {
   validation: ReportSummary;
   /** SFT only: per record, its steps, the deprecation errors it met and the calls it repeated after an error. */
   selection?: RecordSelection[];
+  /** SFT only: what the selection left out of the matching successes (core/search/trajectories.ts). */
+  dropped?: SelectionReport & { rule: string };
 }
 
 export interface Manifest {
@@ -127,17 +141,89 @@ export function publicBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export function exportUrl(baseUrl: string, kind: RecordKind, filters: ExportFilters): string {
+export function exportUrl(
+  baseUrl: string,
+  kind: RecordKind,
+  filters: ExportFilters,
+  selection?: string,
+): string {
   const url = new URL(`${baseUrl}/v1/exports/${kind}.jsonl`);
   for (const name of ['exploration', 'surface', 'dataset'] as const) {
     const v = filters[name];
     if (v !== undefined && v !== '') url.searchParams.set(name, v);
   }
+  if (kind === 'sft' && selection !== undefined) url.searchParams.set('selection', selection);
   return url.toString();
 }
 
+/** GET with the key; a refused or unreachable request is an ExportHttpError naming the URL. */
+async function authorizedGet(
+  url: string,
+  options: { key: string; fetch?: typeof fetch },
+  accept = 'application/json',
+): Promise<Response> {
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(url, { headers: { authorization: `Bearer ${options.key}`, accept } });
+  } catch (error) {
+    const cause =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
+    throw new ExportHttpError(`GET ${url} failed: cannot reach the server${cause ? ` (${cause})` : ''}`);
+  }
+  if (!response.ok) throw new ExportHttpError(await describeFailure(response, url));
+  return response;
+}
+
+interface ListedTrajectory {
+  id: string;
+  explorationId: string;
+  taskId: string;
+  reward: number;
+  repeats: number;
+}
+
+/**
+ * What the SFT selection left out: every successful trajectory the filters match (GET /v1/trajectories, paged),
+ * against the trajectories the export served.
+ */
+async function droppedBySelection(
+  baseUrl: string,
+  filters: ExportFilters,
+  exported: ReadonlySet<string>,
+  options: ExportOptions,
+): Promise<SelectionReport> {
+  const listed: ListedTrajectory[] = [];
+  let cursor: string | null = null;
+  do {
+    const url = new URL(`${baseUrl}/v1/trajectories`);
+    for (const name of ['exploration', 'surface', 'dataset'] as const) {
+      const v = filters[name];
+      if (v !== undefined && v !== '') url.searchParams.set(name, v);
+    }
+    url.searchParams.set('success', 'true');
+    url.searchParams.set('limit', '100');
+    if (cursor) url.searchParams.set('cursor', cursor);
+    const page = (await (await authorizedGet(url.toString(), options)).json()) as {
+      items: ListedTrajectory[];
+      nextCursor: string | null;
+    };
+    listed.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return selectionReport(
+    listed.map((t) => ({
+      id: t.id,
+      taskId: `${t.explorationId}\u0000${t.taskId}`,
+      reward: t.reward,
+      repeats: t.repeats,
+    })),
+    exported,
+  );
+}
+
 /** A one-line explanation of a non-2xx answer (problem+json aware; the body is cut to 300 characters). */
-export async function describeFailure(response: Response, url: string): Promise<string> {
+async function describeFailure(response: Response, url: string): Promise<string> {
   const text = await response.text().catch(() => '');
   const type = response.headers.get('content-type') ?? '';
   let said = text.slice(0, 300).trim();
@@ -167,21 +253,61 @@ export function nextPageUrl(link: string | null, base: string): string | null {
   return null;
 }
 
-async function fetchPage(url: string, options: ExportOptions): Promise<Response> {
-  const doFetch = options.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(url, {
-      headers: { authorization: `Bearer ${options.key}`, accept: 'application/x-ndjson' },
-    });
-  } catch (error) {
-    const cause =
-      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
-    throw new ExportHttpError(`GET ${url} failed: cannot reach the server${cause ? ` (${cause})` : ''}`);
-  }
-  if (!response.ok) throw new ExportHttpError(await describeFailure(response, url));
+interface ExportRequest {
+  key: string;
+  fetch?: typeof fetch;
+  /** Sees each page's answer (its headers: `X-Total-Count`, `Link`) as it is requested. */
+  onPage?: (response: Response) => void;
+}
+
+async function fetchPage(url: string, options: ExportRequest): Promise<ReadableStream<Uint8Array>> {
+  const response = await authorizedGet(url, options, 'application/x-ndjson');
   if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
-  return response;
+  options.onPage?.(response);
+  return response.body;
+}
+
+/**
+ * The body of a JSON-lines export, every page of it as one stream: each page is requested with the key after the
+ * one before ends, following its `Link: rel="next"` (the server answers at most `limit` records at a time). An
+ * unreachable server, a refusal or an empty body throws ExportHttpError with a message naming the URL — for the
+ * first page here, for a later one from the stream.
+ */
+export async function openExport(url: string, options: ExportRequest): Promise<ReadableStream<Uint8Array>> {
+  let next: string | null = null;
+  const first = await fetchPage(url, {
+    ...options,
+    onPage: (response) => {
+      next = nextPageUrl(response.headers.get('link'), url);
+      options.onPage?.(response);
+    },
+  });
+  let reader = first.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (!done) {
+          controller.enqueue(value);
+          return;
+        }
+        const pageUrl: string | null = next;
+        if (pageUrl === null) {
+          controller.close();
+          return;
+        }
+        const body = await fetchPage(pageUrl, {
+          ...options,
+          onPage: (response) => {
+            next = nextPageUrl(response.headers.get('link'), pageUrl);
+            options.onPage?.(response);
+          },
+        });
+        reader = body.getReader();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 async function download(
@@ -196,14 +322,26 @@ async function download(
   validator: JsonlValidator;
   selection: RecordSelection[];
 }> {
-  let response = await fetchPage(url, options);
-  const header = response.headers.get('x-total-count');
-  const reported = header === null ? null : Number(header);
   let pages = 0;
+  let reported: number | null = null;
+  const body = await openExport(url, {
+    ...options,
+    onPage: (response) => {
+      pages++;
+      const header = response.headers.get('x-total-count');
+      if (pages === 1 && header !== null) reported = Number(header);
+    },
+  });
 
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
   const file = createWriteStream(part);
+  // A write that fails (disk full), or one still pending when a broken download destroys the stream, reports here
+  // instead of as an uncaught stream error.
+  let writeError: Error | null = null;
+  file.on('error', (error) => {
+    writeError ??= error;
+  });
   const hash = createHash('sha256');
   const validator = new JsonlValidator(kind, { maxLength: options.maxLength });
   const decoder = new TextDecoder();
@@ -217,32 +355,34 @@ async function download(
     const sel = recordSelection(line, lineNo);
     if (sel) selection.push(sel);
   };
-  let pageUrl = url;
   try {
+    const reader = body.getReader();
     for (;;) {
-      pages++;
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        hash.update(value);
-        if (!file.write(value)) await new Promise<void>((r) => file.once('drain', () => r()));
-        rest += decoder.decode(value, { stream: true });
-        let nl = rest.indexOf('\n');
-        while (nl >= 0) {
-          const line = rest.slice(0, nl);
-          const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-          validator.line(text);
-          observe(text);
-          rest = rest.slice(nl + 1);
-          nl = rest.indexOf('\n');
-        }
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      hash.update(value);
+      if (writeError) throw writeError;
+      if (!file.write(value))
+        await new Promise<void>((r) => {
+          const done = () => {
+            file.off('drain', done);
+            file.off('error', done);
+            r();
+          };
+          file.once('drain', done);
+          file.once('error', done);
+        });
+      rest += decoder.decode(value, { stream: true });
+      let nl = rest.indexOf('\n');
+      while (nl >= 0) {
+        const line = rest.slice(0, nl);
+        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+        validator.line(text);
+        observe(text);
+        rest = rest.slice(nl + 1);
+        nl = rest.indexOf('\n');
       }
-      const next = nextPageUrl(response.headers.get('link'), pageUrl);
-      if (next === null) break;
-      pageUrl = next;
-      response = await fetchPage(next, options);
     }
     rest += decoder.decode();
     if (rest !== '') {
@@ -255,10 +395,21 @@ async function download(
     rmSync(part, { force: true });
     if (error instanceof ExportHttpError) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    throw new ExportHttpError(`GET ${pageUrl}: the download broke off: ${why}`);
+    throw new ExportHttpError(
+      `GET ${url}: the download broke off: ${why}${pages > 1 ? ` (in page ${pages})` : ''}`,
+    );
   }
   renameSync(part, target);
   return { bytes, sha256: hash.digest('hex'), pages, reported, validator, selection };
+}
+
+/** The selection line of the export's summary. */
+export function formatDropped(name: string, d: SelectionReport & { rule: string }): string {
+  return (
+    `${name}: selection ${d.rule} kept ${d.selected} of ${d.successes} successful trajectories of ${d.tasks} task(s); ` +
+    `left out ${d.droppedRepeating} that repeat a failed call and ${d.droppedOverLimit} over 4 per task; ` +
+    `${d.tasksWithoutRecord} task(s) without a record`
+  );
 }
 
 /** Downloads both exports into `outDir` and writes manifest.json; throws ExportHttpError on a refused request. */
@@ -272,7 +423,7 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const files = {} as Record<RecordKind, ExportedFile>;
   for (const kind of FILES) {
-    const url = exportUrl(baseUrl, kind, filters);
+    const url = exportUrl(baseUrl, kind, filters, options.selection);
     const { bytes, sha256, pages, reported, validator, selection } = await download(kind, url, options);
     const report = validator.report();
     files[kind] = {
@@ -284,8 +435,18 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
       pages,
       reportedRecords: reported,
       validation: summarizeReport(report),
-      ...(kind === 'sft' ? { selection } : {}),
     };
+    if (kind === 'sft') {
+      const exported = new Set(
+        selection.map((s) => s.trajectoryId).filter((id): id is string => id !== null),
+      );
+      const dropped = await droppedBySelection(baseUrl, filters, exported, options);
+      files.sft = {
+        ...files.sft,
+        selection,
+        dropped: { rule: options.selection ?? 'repeat-free', ...dropped },
+      };
+    }
   }
   const manifest: Manifest = {
     tool: 'tooldrift gpu-jobs/export.ts',
@@ -308,6 +469,7 @@ function parseExportArgs(argv: string[]) {
       exploration: { type: 'string' },
       surface: { type: 'string' },
       dataset: { type: 'string' },
+      selection: { type: 'string' },
       'max-length': { type: 'string' },
     },
     strict: true,
@@ -315,7 +477,7 @@ function parseExportArgs(argv: string[]) {
 }
 
 const USAGE =
-  'usage: npx tsx gpu-jobs/export.ts --url URL [--key KEY | env TOOLDRIFT_KEY] --out DIR [--exploration ID] [--surface S] [--dataset D] [--max-length N]';
+  'usage: npx tsx gpu-jobs/export.ts --url URL [--key KEY | env TOOLDRIFT_KEY] --out DIR [--exploration ID] [--surface S] [--dataset D] [--selection repeat-free|clean|uniform] [--max-length N]';
 
 export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: typeof fetch): Promise<number> {
   let options: ExportOptions;
@@ -330,6 +492,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
       key,
       outDir: values.out,
       maxLength: parseMaxLength(values['max-length']),
+      ...(values.selection !== undefined ? { selection: values.selection } : {}),
       filters: {
         ...(values.exploration !== undefined ? { exploration: values.exploration } : {}),
         ...(values.surface !== undefined ? { surface: values.surface } : {}),
@@ -359,6 +522,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
     defects += f.validation.defects;
     io.out(`${join(options.outDir, f.path)}: ${f.bytes} bytes, sha256 ${f.sha256}`);
     io.out(formatSummary(f.path, f.validation));
+    if (f.dropped) io.out(formatDropped(f.path, f.dropped));
   }
   io.out(`wrote ${join(options.outDir, 'manifest.json')}`);
   if (defects > 0)
@@ -366,14 +530,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO, fetchImpl?: type
   return defects > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`export: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'export', (argv) => main(argv));

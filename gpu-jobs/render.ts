@@ -17,10 +17,9 @@
  * Exit codes: 0 written (warnings allowed), 2 usage or settings error.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ZodError } from 'zod';
+import { runIfScript, usageMessage } from './cli.ts';
 import {
   DEEPSPEED_FILE,
   DPO_FILE,
@@ -217,12 +216,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
       serve = { trainer: m[1] as Trainer, stage: m[2] as Stage };
     }
   } catch (error) {
-    const message =
-      error instanceof ZodError
-        ? error.issues.map((i) => `${i.path.join('.') || '(settings)'}: ${i.message}`).join('; ')
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const message = usageMessage(error);
     io.err(`render: ${message}`);
     io.err(
       'usage: npx tsx gpu-jobs/render.ts --run DIR [--settings FILE.json] [--max-length N] … (see gpu-jobs/README.md)',
@@ -239,14 +233,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`render: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'render', (argv) => main(argv));

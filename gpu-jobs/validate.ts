@@ -17,15 +17,20 @@
  * (a single short numeric text can be under by up to 15%; a whole record was not). The exact count is the
  * trainer's: gpu-jobs/python/train_*.py count tokens with the model's own chat template before training.
  *
- * Usage (over files): npx tsx gpu-jobs/validate.ts [--sft FILE] [--dpo FILE] [--max-length 1024]
+ * The max length defaults to the training recipe's (`SEED_SETTINGS.maxLength`, recipes/settings.ts: 4096), the one
+ * source of truth for it, so the warning is measured against the length the trainer is rendered with (issue 25
+ * item 11); `--max-length N` measures against another.
+ *
+ * Usage (over files): npx tsx gpu-jobs/validate.ts [--sft FILE] [--dpo FILE] [--max-length 4096]
  *   [--drop-over-length] [--drop-duplicates] [--write DIR] [--json]
  * Exit codes: 0 valid (warnings allowed), 1 defects found, 2 usage error.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runIfScript } from './cli.ts';
+import { SEED_SETTINGS } from './recipes/settings.ts';
 
 export type RecordKind = 'sft' | 'dpo';
 
@@ -60,7 +65,7 @@ export interface Duplicate {
 }
 
 export interface ValidationOptions {
-  /** Training max length in tokens (default 1024, the seed's). */
+  /** Training max length in tokens (default DEFAULT_MAX_LENGTH: the training recipe's). */
   maxLength?: number;
 }
 
@@ -80,7 +85,8 @@ export interface ValidationReport {
 
 /** Per-message chat-template overhead, generous for Llama-3 (5 tokens) and Qwen2 (5) templates. */
 export const TEMPLATE_TOKENS_PER_MESSAGE = 8;
-export const DEFAULT_MAX_LENGTH = 1024;
+/** The training recipe's max length (recipes/settings.ts), the default the estimates are measured against. */
+export const DEFAULT_MAX_LENGTH = SEED_SETTINGS.maxLength;
 
 export const TOKEN_ESTIMATOR =
   'ceil(utf8Bytes/3) per message + 8 per message (chat template) + 1; conservative: 1.04-1.42x the Llama-3 tokenizer per record on a measured sample';
@@ -436,7 +442,7 @@ export function overLengthWarning(name: string, r: ReportSummary): string | null
   const share = r.valid === 0 ? 0 : Math.round((100 * r.overLength) / r.valid);
   return (
     `${name}: ${r.overLength} record(s) (${share}% of valid) estimated over max length ${r.maxLength} tokens; ` +
-    'the trainer truncates them (raise --max-length, or drop them with --drop-over-length)'
+    'a trainer rendered with that max length truncates them (render with a larger maxLength, or drop them with --drop-over-length)'
   );
 }
 
@@ -548,14 +554,4 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
   return defects > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`validate: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfScript(import.meta.url, 'validate', (argv) => main(argv));

@@ -11,8 +11,10 @@
  *  - wall-clock time of the whole run.
  * Environment (defaults in brackets): BENCH_TOOLS [100000], BENCH_SEEN [5000], BENCH_TRAIN_PER_TOOL [2]
  * (→ 10,000 training queries), BENCH_QUERIES [500] per query set, BENCH_ENCODER [lexical] (lexical | use),
- * BENCH_SEED [tool-catalog], BENCH_JUDGE_EXAMPLES [4000]; cotools training: BENCH_EPOCHS [5], BENCH_LR [0.001], BENCH_ACCUMULATION [1],
- * BENCH_INTERMEDIATE [256], BENCH_SCALE [20] (the paper's: 10 epochs, 1e-4, 12, 4 × H, no temperature).
+ * BENCH_SEED [tool-catalog], BENCH_JUDGE_EXAMPLES [4000]; cotools training: BENCH_PRESET [default] (default | paper)
+ * and overrides BENCH_EPOCHS, BENCH_STEPS, BENCH_LR, BENCH_ACCUMULATION, BENCH_INTERMEDIATE, BENCH_SCALE. The public
+ * data's table (STQ seen / unseen, KAMEL) is scripts/bench-retrieval-public.ts, which `npm run bench:retrieval` runs
+ * after this script.
  */
 
 import { loadavg } from 'node:os';
@@ -20,6 +22,8 @@ import { type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
 import { RANKER_IDS, type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { judgeProbability, trainJudge } from '../core/retrieval/cotools/judge.ts';
+import type { RetrieverTrainOptions } from '../core/retrieval/cotools/retriever.ts';
+import type { RetrieverPreset } from '../core/retrieval/cotools/schedule.ts';
 import { embedAll, type VectorRanker } from '../core/retrieval/dense.ts';
 import type { Hit, Ranker } from '../core/retrieval/types.ts';
 import { DEFAULT_QUERY_DIMS, DEFAULT_RESCORE, recallAtK } from '../core/retrieval/vector-index.ts';
@@ -33,17 +37,23 @@ const encoderId = env('BENCH_ENCODER', 'lexical') as EncoderId;
 const seed = env('BENCH_SEED', 'tool-catalog');
 const lookups = Number(env('BENCH_LOOKUPS', '200'));
 const judgeExamples = 2 * Math.floor(Number(env('BENCH_JUDGE_EXAMPLES', '4000')) / 2);
-// The scaled-down training setting (README "Chain-of-Tools"): 5 epochs, a 10× larger learning rate without
-// gradient accumulation and D = 256 instead of 4 × 512, so 10,000 queries train in minutes on 2 cores; and the
-// tooldrift `scale` option (softmax temperature 1/20; the paper uses none, scale 1 — README has both measured).
-const cotools = {
-  epochs: Number(env('BENCH_EPOCHS', '5')),
-  lr: Number(env('BENCH_LR', '0.001')),
-  accumulation: Number(env('BENCH_ACCUMULATION', '1')),
-  intermediate: Number(env('BENCH_INTERMEDIATE', '256')),
-  scale: Number(env('BENCH_SCALE', '20')),
+// cotools trains with the `default` preset (core/retrieval/cotools/schedule.ts: a step budget scaled to the data,
+// early stopping on a held-out dev split) unless BENCH_PRESET says `paper`; BENCH_* values override the preset's.
+const cotools: RetrieverTrainOptions = {
+  preset: env('BENCH_PRESET', 'default') as RetrieverPreset,
   seed,
 };
+for (const [key, name] of [
+  ['epochs', 'BENCH_EPOCHS'],
+  ['steps', 'BENCH_STEPS'],
+  ['lr', 'BENCH_LR'],
+  ['accumulation', 'BENCH_ACCUMULATION'],
+  ['intermediate', 'BENCH_INTERMEDIATE'],
+  ['scale', 'BENCH_SCALE'],
+] as const) {
+  const value = process.env[name];
+  if (value !== undefined) cotools[key] = Number(value);
+}
 
 const started = performance.now();
 const log = (text: string) => process.stderr.write(`${text}\n`);
@@ -106,7 +116,7 @@ if (untrained)
 if (report.training) {
   const t = report.training;
   lines.push(
-    `cotools training: ${t.pairs} queries, ${t.epochs.length} epochs in ${(t.ms / 1000).toFixed(1)} s (options ${JSON.stringify(cotools)}); loss per epoch ${t.epochs.map((e) => e.loss.toFixed(3)).join(' ')}`,
+    `cotools training (preset ${t.options.preset}): ${t.pairs} queries, ${t.steps.done} of ${t.steps.budget} optimiser steps (${t.epochs.length} epochs) in ${(t.ms / 1000).toFixed(1)} s${t.stopping ? `, best dev MRR at step ${t.stopping.bestStep}` : ''} (options ${JSON.stringify(t.options)}); loss per epoch ${t.epochs.map((e) => e.loss.toFixed(3)).join(' ')}`,
   );
 }
 // Tool Judge (eq. 3–5) on the same frozen vectors: training queries need a tool (1), the catalog's no-tool texts

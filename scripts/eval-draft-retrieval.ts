@@ -3,11 +3,12 @@
  * paper's Table 3, ../shared/spec/draft.md "Reported figures"). The documentation was refined by the simulated
  * policy (tooldrift-sim-v1): every figure describes simulator-refined documentation, not a language model's.
  *
- * For each drifted server surface (s-ood and one generated surface), DRAFT (paper settings, the simulator's
- * `static` preset, seeded — the setup of `npm run eval:draft`) refines the stale P_c documentation. The
+ * For each drifted server surface (s-ood and one generated surface), DRAFT (paper settings — φ and Δ on USE lite,
+ * DRAFT's default encoder in Node —, the simulator's `static` preset, seeded — the setup of `npm run eval:draft`)
+ * refines the stale P_c documentation. The
  * surface's explored tools are then put in a pool of seeded synthetic-catalog distractors (1,000 and 10,000),
  * documented once with the raw P_c lines and once with DRAFT's lines (core/draft/retrieval.ts), and the task
- * questions are ranked by bm25, dense (the lexical encoder) and hybrid. Gold: every tool the task's reference
+ * questions are ranked by bm25, dense (the lexical encoder, or USE with EVAL_ENCODER=use) and hybrid. Gold: every tool the task's reference
  * plan calls (binary relevance, Finish excluded).
  * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_TASKS_PER_GROUP (default 10: 150 questions), EVAL_SEED (default eval), EVAL_POOLS (default 1000,10000).
  */

@@ -32,7 +32,8 @@ import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { judgeProbability, trainJudge } from '../core/retrieval/cotools/judge.ts';
 import type { MlpWeights } from '../core/retrieval/cotools/mlp.ts';
 import { cotoolsRanker } from '../core/retrieval/cotools/ranker.ts';
-import { type RetrieverWeights, trainRetriever } from '../core/retrieval/cotools/retriever.ts';
+import type { RetrieverWeights } from '../core/retrieval/cotools/retriever.ts';
+import { trainRetriever } from '../core/retrieval/cotools/training.ts';
 import { embedAll } from '../core/retrieval/dense.ts';
 import { toolText } from '../core/retrieval/text.ts';
 import {
@@ -105,7 +106,17 @@ const goldVectors = await embedAll(
   goldIds.map((i) => toolText(distractors[i] as Tool)),
 );
 for (const [j, i] of goldIds.entries()) toolVectorCache.set(i, goldVectors[j] as ArrayLike<number>);
-const cotoolsOptions = { epochs: 5, lr: 1e-3, accumulation: 1, intermediate: 256, scale: 20, seed };
+// The earlier scaled-down setting on the paper's epoch loop (constant lr, no early stopping): the vectors of
+// non-gold tools are not computed here, which the default preset's dev ranking would need.
+const cotoolsOptions = {
+  preset: 'paper' as const,
+  epochs: 5,
+  lr: 1e-3,
+  accumulation: 1,
+  intermediate: 256,
+  scale: 20,
+  seed,
+};
 // EVAL_WEIGHTS=path keeps the trained weights between runs (e.g. a greedy run, then an mcts run): loaded when the
 // file exists, written after training otherwise.
 const weightsPath = process.env.EVAL_WEIGHTS;

@@ -11,6 +11,9 @@
  *    of them). After round 2 the exemplar pool is round 2's exemplars, plus — with rehearsal — 10 % of round 1's
  *    (seeded by the round id). Reported: success on the round-1 tasks (s-in server) with each pool, next to
  *    round 1's own pool and no demonstrations.
+ * 3. The paper's Table 2 ablations (and long-term memory at every trial, the paper's text) as exploration options
+ *    on s-ood: trials, reflections that said solved, trials the filter kept, exemplars, and greedy's success with
+ *    each run's demonstrations. The paper fine-tunes on each ablation's examples; demonstrations stand in here.
  * Environment: EVAL_PER_GROUP (test tasks per dataset × difficulty, default 3), EVAL_SEED (default `ste-eval`).
  */
 import { runReactEpisode } from '../core/agents/react-loop.ts';
@@ -18,7 +21,7 @@ import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import type { SteDemonstration } from '../core/prompts/ste.ts';
 import { createSimModel } from '../core/sim/index.ts';
 import { demonstrationsFor } from '../core/ste/demonstrations.ts';
-import { exploreTool, type SteExemplar } from '../core/ste/engine.ts';
+import { exploreTool, type SteExemplar, type SteOptionsInput } from '../core/ste/engine.ts';
 import { ExemplarMemory } from '../core/ste/memory.ts';
 import { roundTrainingSet } from '../core/ste/rehearsal.ts';
 import { steTargetTools } from '../core/ste/targets.ts';
@@ -37,13 +40,35 @@ const tasks: Task[] = (
   await generateTasks(world, TASK_TEMPLATES, { counts: () => ({ test: perGroup, dev: 0, train: 0 }) })
 ).tasks.filter((t) => t.dataset !== 'gsm8k');
 
-async function explore(surface: Surface, tools: string[], round: string): Promise<SteExemplar[]> {
-  const out: SteExemplar[] = [];
+interface Explored {
+  exemplars: SteExemplar[];
+  trials: number;
+  solved: number;
+  kept: number;
+}
+
+async function exploreRun(
+  surface: Surface,
+  tools: string[],
+  round: string,
+  options: Partial<SteOptionsInput> = {},
+): Promise<Explored> {
+  const out: Explored = { exemplars: [], trials: 0, solved: 0, kept: 0 };
   for (const tool of tools) {
-    const state = await exploreTool({ model, world, surface }, { tool, seed: `${seed}/${round}` });
-    out.push(...state.exemplars);
+    const state = await exploreTool(
+      { model, world, surface },
+      { ...options, tool, seed: `${seed}/${round}` },
+    );
+    out.exemplars.push(...state.exemplars);
+    out.trials += state.trials.length;
+    out.solved += state.trials.filter((t) => t.solved === true).length;
+    out.kept += state.verdicts.filter((v) => v.kind === 'kept').length;
   }
   return out;
+}
+
+async function explore(surface: Surface, tools: string[], round: string): Promise<SteExemplar[]> {
+  return (await exploreRun(surface, tools, round)).exemplars;
 }
 
 async function memoryOf(exemplars: readonly SteExemplar[]): Promise<ExemplarMemory> {
@@ -121,3 +146,26 @@ console.log(
 console.log(
   `\nround-2 tasks after round 2 (server s-ood): no rehearsal ${pct(await success(S_OOD_SURFACE, 'demos', await memoryOf(without)))}, rehearsal ${pct(await success(S_OOD_SURFACE, 'demos', await memoryOf(withReplay)))}`,
 );
+
+// Table 2's ablations as exploration options on s-ood (plus the paper's long-term memory at every trial).
+const oodTools = steTargetTools(S_OOD_SURFACE);
+console.log(
+  "\nTable 2 ablations as exploration options (server s-ood, every tool; success: greedy with the run's demonstrations on the s-ood tasks):\n",
+);
+console.log('| exploration | trials | reflection said solved | kept by the filter | exemplars | success |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const [label, options] of [
+  ['STE (defaults)', {}],
+  ['long-term memory at every trial (paper text)', { longTermMemory: 'trial' }],
+  ['− execution feedback', { executionFeedback: false }],
+  ['− short-term memory (60 episodes of 1 trial)', { shortTermMemory: false }],
+  ['− long-term memory', { longTermMemory: 'off' }],
+  ['− self-reflection', { selfReflection: false }],
+] as const) {
+  const run = await exploreRun(S_OOD_SURFACE, oodTools, 's-ood', options);
+  const rate = await success(S_OOD_SURFACE, 'demos', await memoryOf(run.exemplars));
+  const solved = label === '− self-reflection' ? '—' : pct(run.solved / run.trials);
+  console.log(
+    `| ${label} | ${run.trials} | ${solved} | ${pct(run.kept / run.trials)} | ${run.exemplars.length} | ${pct(rate)} |`,
+  );
+}

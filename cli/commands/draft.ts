@@ -36,6 +36,9 @@ run:
   --phi X                  φ (default 0.9)
   --no-diversity           ablation: accept every explored query
   --no-adaptive-termination  ablation: always I iterations
+  --failed-rewrite stop|retry  a rewrite that changed nothing after a failed call: stop as rewrite-failed
+                           (default, where the paper's rule stops) or explore again
+  --encoder auto|use|lexical   encoder of φ and Δ (default auto: the provider embedding, else USE lite)
   --seed S                 seed of every model call
   --no-wait                print the run id and return at once
 ${MODEL_HELP}
@@ -71,7 +74,7 @@ export function draftRunBody(values: FlagValues): Record<string, unknown> {
   setFlags(options, values, { iterations: 'iterations', tau: 'tau', phi: 'phi' }, flagValue);
   if (values['no-diversity']) options.diversity = false;
   if (values['no-adaptive-termination']) options.adaptiveTermination = false;
-  setFlags(options, values, { seed: 'seed' });
+  setFlags(options, values, { seed: 'seed', failedRewrite: 'failed-rewrite', encoder: 'encoder' });
   if (Object.keys(options).length > 0) body.options = options;
   const model = modelFromFlags(values);
   if (model !== undefined) body.model = model;
@@ -96,8 +99,45 @@ export function draftRunReport(run: DraftRunView): string {
       `${t.key.padEnd(width)}  ${t.status.padEnd(9)}  ${(t.stop ?? '—').padEnd(14)}  ${String(t.modelCalls).padStart(5)}  ${deltaText(t.deltas)}`,
     );
   }
+  const unconfirmed = run.tools.filter((t) => t.stop !== null && UNCONFIRMED.has(t.stop));
+  if (unconfirmed.length > 0) {
+    lines.push(
+      `Not confirmed by the server (not converged): ${unconfirmed.map((t) => `${t.key} (${t.stop})`).join(', ')}`,
+    );
+  }
   if (run.docsetId) lines.push(`Documentation: tooldrift draft docs ${run.docsetId}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Stop reasons of a loop that did not settle on documentation the server confirmed. */
+const UNCONFIRMED = new Set(['rewrite-failed', 'no-success']);
+
+/** A documentation set's `flagged` list (GET /v1/docsets/{id}). */
+interface FlaggedTool {
+  key: string;
+  name: string;
+  stop: string;
+  flags: string[];
+  current: boolean;
+}
+
+const FLAG_TEXT: Record<string, string> = {
+  'not-served': 'the server does not serve this name',
+  'rewrite-failed': 'the last rewrite changed nothing after a failed call',
+  'no-success': 'no exploration succeeded',
+};
+
+/** `# ` comment lines saying which tools are left out (not served) and which are unconfirmed. */
+export function flaggedText(flagged: readonly FlaggedTool[]): string {
+  return flagged
+    .map((f) => {
+      const why = f.flags.map((x) => FLAG_TEXT[x] ?? x).join('; ');
+      return f.current
+        ? `# unconfirmed: ${f.name} (${f.key}) — ${why}`
+        : `# left out, not current documentation: ${f.name} (${f.key}) — ${why}`;
+    })
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 const RUNNING = new Set(['queued', 'running', 'finalizing']);
@@ -157,7 +197,7 @@ async function docsCommand(client: ApiClient, id: string, values: FlagValues, io
   );
   if (format === 'prompt' && !values.json) {
     io.stdout(
-      `${doc.simulated ? '# written with the simulator (tooldrift-sim-v1)\n' : ''}${String(doc.text)}\n`,
+      `${doc.simulated ? '# written with the simulator (tooldrift-sim-v1)\n' : ''}${String(doc.text)}\n${flaggedText((doc.flagged as FlaggedTool[] | undefined) ?? [])}`,
     );
   } else printJson(io, doc);
   return 0;
@@ -177,6 +217,8 @@ export const draftCommand = command({
     phi: { type: 'string' },
     'no-diversity': { type: 'boolean' },
     'no-adaptive-termination': { type: 'boolean' },
+    'failed-rewrite': { type: 'string' },
+    encoder: { type: 'string' },
     seed: { type: 'string' },
     'no-wait': { type: 'boolean' },
     format: { type: 'string' },

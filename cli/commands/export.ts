@@ -24,6 +24,8 @@ Writes training data as JSON Lines, following the export's pages to the end:
   --out FILE          file to write (overwritten)
   --exploration ID    sft, dpo: only this exploration
   --dataset D         sft, dpo: only tasks of this dataset
+  --selection RULE    sft: which successes of a task (at most 4) become records — repeat-free (default: none
+                      that repeats a failed call), clean (those first, then repeating ones), uniform (the paper)
   --run ID            ste-sft: only this STE run
   --tool NAME         ste-sft: only this tool
   --surface S         only this server surface
@@ -53,6 +55,7 @@ export const exportCommand = command({
     dataset: { type: 'string' },
     run: { type: 'string' },
     tool: { type: 'string' },
+    selection: { type: 'string' },
     'page-size': { type: 'string' },
   },
   positionals: 'any',
@@ -64,10 +67,17 @@ export const exportCommand = command({
         EXIT_USAGE,
       );
     if (!values.out) throw new CliError(['--out FILE is required.'], EXIT_USAGE);
+    if (values.selection !== undefined && kind !== 'sft')
+      throw new CliError(['--selection applies to `tooldrift export sft` only.'], EXIT_USAGE);
     const filters =
       kind === 'ste-sft'
         ? { run: values.run, tool: values.tool, surface: values.surface }
-        : { exploration: values.exploration, surface: values.surface, dataset: values.dataset };
+        : {
+            exploration: values.exploration,
+            surface: values.surface,
+            dataset: values.dataset,
+            ...(kind === 'sft' ? { selection: values.selection } : {}),
+          };
     const client = connect();
     const out = createWriteStream(values.out);
     const progress = new Progress({

@@ -7,18 +7,42 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type BenchStep, RANKER_IDS, type RankerId, runBench } from '../../core/retrieval/bench.ts';
-import { RETRIEVER_DEFAULTS, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
-import { JsonlError, parseQueriesJsonl, parseToolsJsonl } from '../../core/retrieval/jsonl.ts';
+import type { RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
+import {
+  AUTO_STEPS,
+  RETRIEVER_PRESET_IDS,
+  RETRIEVER_PRESETS,
+  type RetrieverPreset,
+  type RetrieverSettings,
+} from '../../core/retrieval/cotools/schedule.ts';
+import {
+  JsonlError,
+  parseQueriesJsonl,
+  parseQueriesSkippingUnknown,
+  parseToolsJsonl,
+  type SkippedLine,
+} from '../../core/retrieval/jsonl.ts';
+import { TOOL_TEXT_FORMATS, type ToolTextFormat } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { type CliIO, parse, printHelp, printJson } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { Progress } from '../progress.ts';
-import { ENCODER_IDS, type EncoderId, loadEncoder } from '../retrieval/encoders.ts';
+import { DEFAULT_ENCODER, ENCODER_IDS, type EncoderId, loadEncoder } from '../retrieval/encoders.ts';
 import { renderTable } from '../table.ts';
 
+/** One preset's values as the help prints them. */
+function presetLine(p: RetrieverSettings): string {
+  const schedule =
+    p.steps === 'auto'
+      ? `${AUTO_STEPS.passes} passes over the training queries in optimiser steps (${AUTO_STEPS.min}–${AUTO_STEPS.max}), ${p.warmup * 100} % warm-up then linear decay, early stopping (patience ${p.patience}) on a held-out ${p.devShare * 100} % of them`
+      : `${p.epochs} epochs at a constant rate`;
+  return `${schedule}; lr ${p.lr}, batch ${p.batchSize} × ${p.accumulation} accumulation, W_dim lr ${p.wDimLr}, D = ${p.intermediate ?? '4 × encoder size'}, scale ${p.scale}, tool text ${p.toolText}`;
+}
+
 export const RETRIEVE_HELP = `Usage: tooldrift retrieve bench --tools tools.jsonl --queries test.jsonl [--train train.jsonl]
-         [--dev dev.jsonl] [--rankers bm25,char,dense,hybrid,cotools] [--encoder use|lexical] [--json]
+         [--dev dev.jsonl] [--rankers bm25,char,dense,hybrid,cotools] [--encoder use|lexical]
+         [--preset default|paper] [--skip-unknown] [--json]
 
 Ranks the tools of tools.jsonl for every query of test.jsonl and reports, per ranker, n, top-1 and top-5
 accuracy (a gold tool first / among the first five) and NDCG@1/@5/@10 with binary relevance, in percent.
@@ -30,11 +54,18 @@ Runs locally; no server or network is used.
   --dev FILE         dev queries, scored after training (training report)
   --rankers LIST     comma-separated, from ${RANKER_IDS.join(', ')} (default: all; cotools only with --train)
   --encoder E        frozen encoder for dense, hybrid and cotools: use (Universal Sentence Encoder lite,
-                     bundled weights) or lexical (default use)
-  --epochs N --lr X --batch N --accumulation N --intermediate D --seed S
-                     cotools training (defaults: the paper's ${RETRIEVER_DEFAULTS.epochs} epochs, lr ${RETRIEVER_DEFAULTS.lr},
-                     batch ${RETRIEVER_DEFAULTS.batchSize}, accumulation ${RETRIEVER_DEFAULTS.accumulation}, D = 4 × encoder size)
+                     bundled weights) or lexical (default ${DEFAULT_ENCODER})
+  --preset P         cotools training setting (default: default):
+                       default  ${presetLine(RETRIEVER_PRESETS.default)}
+                       paper    ${presetLine(RETRIEVER_PRESETS.paper)}
+  --epochs N --steps N --lr X --batch N --accumulation N --intermediate D --warmup X --patience N --seed S
+                     override the preset's values (--epochs alone: whole epochs instead of a step budget;
+                     --patience 0: no early stopping)
   --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
+  --tool-text F      how tools are written for the encoder: sentence (split name: description) or paper
+                     ("tool name: …, tool description: …"); default: the preset's
+  --skip-unknown     skip query lines (--queries, --train, --dev) whose gold tool is not in the pool and count
+                     them, instead of rejecting the file
   --json             print {"rankers": {"bm25": {"n", "top1", "top5", "ndcg1", "ndcg5", "ndcg10"}, ...}}
   -h, --help         this help`;
 
@@ -45,7 +76,13 @@ const OPTIONS = {
   dev: { type: 'string' },
   rankers: { type: 'string' },
   encoder: { type: 'string' },
+  preset: { type: 'string' },
   epochs: { type: 'string' },
+  steps: { type: 'string' },
+  warmup: { type: 'string' },
+  patience: { type: 'string' },
+  'tool-text': { type: 'string' },
+  'skip-unknown': { type: 'boolean' },
   lr: { type: 'string' },
   batch: { type: 'string' },
   accumulation: { type: 'string' },
@@ -85,15 +122,59 @@ async function loadTools(path: string): Promise<Tool[]> {
   }
 }
 
-async function loadQueries(path: string, flag: string, tools: Tool[]): Promise<QueryExample[]> {
+/** A query file; with `skipped` (--skip-unknown) lines naming a tool not in the pool are left out and listed. */
+async function loadQueries(
+  path: string,
+  flag: string,
+  tools: Tool[],
+  skipped?: Map<string, SkippedLine[]>,
+): Promise<QueryExample[]> {
   const text = await readText(path, flag);
   try {
-    const queries = parseQueriesJsonl(text, tools);
+    let queries: QueryExample[];
+    if (skipped) {
+      const parsed = parseQueriesSkippingUnknown(text, tools);
+      queries = parsed.queries;
+      if (parsed.skipped.length > 0) skipped.set(flag, parsed.skipped);
+    } else queries = parseQueriesJsonl(text, tools);
     if (queries.length === 0) throw new CliError([`${path}: no queries.`], EXIT_USAGE);
     return queries;
   } catch (err) {
     return fileError(path, err);
   }
+}
+
+function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value))
+    throw new CliError(
+      [`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}.`],
+      EXIT_USAGE,
+    );
+  return value as T;
+}
+
+function share(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n >= 1)
+    throw new CliError(
+      [`--${flag} must be a number from 0 up to (not including) 1, got ${JSON.stringify(value)}.`],
+      EXIT_USAGE,
+    );
+  return n;
+}
+
+function count(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new CliError([`--${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`], EXIT_USAGE);
+  return n;
 }
 
 function positive(flag: string, value: string | undefined, integer: boolean): number | undefined {
@@ -144,7 +225,7 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
     );
   if (!values.tools || !values.queries)
     throw new CliError(['--tools FILE and --queries FILE are required.'], EXIT_USAGE);
-  const encoderId = (values.encoder ?? 'use') as EncoderId;
+  const encoderId = (values.encoder ?? DEFAULT_ENCODER) as EncoderId;
   if (!ENCODER_IDS.includes(encoderId))
     throw new CliError(
       [`--encoder must be one of ${ENCODER_IDS.join(', ')}, got ${JSON.stringify(values.encoder)}.`],
@@ -155,7 +236,12 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   const setIf = <K extends keyof RetrieverTrainOptions>(key: K, v: RetrieverTrainOptions[K] | undefined) => {
     if (v !== undefined) cotools[key] = v;
   };
+  setIf('preset', oneOf<RetrieverPreset>('preset', values.preset, RETRIEVER_PRESET_IDS));
   setIf('epochs', positive('epochs', values.epochs, true));
+  setIf('steps', positive('steps', values.steps, true));
+  setIf('warmup', share('warmup', values.warmup));
+  setIf('patience', count('patience', values.patience));
+  setIf('toolText', oneOf<ToolTextFormat>('tool-text', values['tool-text'], TOOL_TEXT_FORMATS));
   setIf('lr', positive('lr', values.lr, false));
   setIf('batchSize', positive('batch', values.batch, true));
   setIf('accumulation', positive('accumulation', values.accumulation, true));
@@ -164,9 +250,18 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   setIf('scale', positive('scale', values.scale, false));
 
   const tools = await loadTools(values.tools);
-  const queries = await loadQueries(values.queries, '--queries', tools);
-  const train = values.train ? await loadQueries(values.train, '--train', tools) : undefined;
-  const dev = values.dev ? await loadQueries(values.dev, '--dev', tools) : undefined;
+  const skipped = values['skip-unknown'] ? new Map<string, SkippedLine[]>() : undefined;
+  const queries = await loadQueries(values.queries, '--queries', tools, skipped);
+  const train = values.train ? await loadQueries(values.train, '--train', tools, skipped) : undefined;
+  const dev = values.dev ? await loadQueries(values.dev, '--dev', tools, skipped) : undefined;
+  // What --skip-unknown left out, per file: the count, and the first lines with the tool they name.
+  const skippedNotes = [...(skipped ?? [])].map(
+    ([flag, lines]) =>
+      `${flag}: skipped ${lines.length} line${lines.length === 1 ? '' : 's'} naming a tool not in the pool (${lines
+        .slice(0, 3)
+        .map((l) => `line ${l.line}: ${JSON.stringify(l.tool)}`)
+        .join(', ')}${lines.length > 3 ? ', …' : ''}).`,
+  );
   const needsEncoder = rankers.some((r) => r !== 'bm25' && r !== 'char');
   let progress: Progress | undefined;
   let label = '';
@@ -214,6 +309,10 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
       pool: report.pool,
       encoder: needsEncoder ? report.encoder : null,
       encodeMs: Math.round(report.encodeMs),
+      toolText: report.toolText,
+      ...(skipped
+        ? { skipped: Object.fromEntries([...skipped].map(([flag, lines]) => [flag.slice(2), lines])) }
+        : {}),
       ...(report.training ? { training: report.training } : {}),
     });
     return 0;
@@ -251,16 +350,21 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
       rows,
     })}\n`,
   );
-  const notes = [`${report.pool} tools, ${queries.length} queries.`];
+  const notes = [`${report.pool} tools, ${queries.length} queries.`, ...skippedNotes];
   if (needsEncoder)
     notes.push(
-      `Encoder ${report.encoder} (${report.dimensions}-d): pool encoded in ${Math.round(report.encodeMs)} ms.`,
+      `Encoder ${report.encoder} (${report.dimensions}-d, tool text ${report.toolText}): pool encoded in ${Math.round(report.encodeMs)} ms.`,
     );
   if (report.training) {
     const t = report.training;
+    const stop = t.stopping;
     notes.push(
-      `cotools trained on ${t.pairs} queries in ${Math.round(t.ms)} ms; loss per epoch: ${t.epochs.map((e) => e.loss.toFixed(4)).join(', ')}.`,
+      `cotools trained on ${t.pairs} queries in ${Math.round(t.ms)} ms (preset ${t.options.preset}, ${t.steps.done} of ${t.steps.budget} optimiser steps); loss per epoch: ${t.epochs.map((e) => e.loss.toFixed(4)).join(', ')}.`,
     );
+    if (stop)
+      notes.push(
+        `cotools early stopping: ${stop.dev} queries of trained tools and ${stop.devUnseen} of held-out tools kept out of training, ranked among ${stop.candidates} tools; best dev MRR ${(stop.scores.find((x) => x.step === stop.bestStep)?.mrr ?? 0).toFixed(3)} at step ${stop.bestStep} (scored at steps ${stop.scores.map((x) => x.step).join(', ')}).`,
+      );
     if (t.dev)
       notes.push(`cotools dev (${t.dev.n} queries): top-1 ${pct(t.dev.top1)}, top-5 ${pct(t.dev.top5)}.`);
   }

@@ -38,6 +38,10 @@ ste run:
   --trials N             trials per episode (default 4)
   --max-calls N          tool calls per trial (default 4)
   --no-paraphrase        keep exemplars without paraphrases
+  --long-term-memory M   episode (default: when an episode opens), trial (every trial, the paper's text), off
+  --no-execution-feedback  ablation (Table 2): the model is not shown what its calls returned
+  --no-short-term-memory   ablation: every trial its own episode, the trial count kept
+  --no-self-reflection     ablation: no reflection; long-term memory without Solved marks
   --seed S               seed (default '0')
   --no-wait              print the run id and return at once
 
@@ -58,6 +62,10 @@ export function steRunBody(values: FlagValues): Record<string, unknown> {
   setFlags(body, values, { tools: 'tools' }, listValue);
   setFlags(body, values, { episodes: 'episodes', trials: 'trials', maxCalls: 'max-calls' }, flagValue);
   if (values['no-paraphrase']) body.paraphrase = false;
+  setFlags(body, values, { longTermMemory: 'long-term-memory' });
+  if (values['no-execution-feedback']) body.executionFeedback = false;
+  if (values['no-short-term-memory']) body.shortTermMemory = false;
+  if (values['no-self-reflection']) body.selfReflection = false;
   const model = modelFromFlags(values);
   if (model !== undefined) body.model = model;
   return body;
@@ -158,6 +166,10 @@ export const steCommand = command({
     trials: { type: 'string' },
     'max-calls': { type: 'string' },
     'no-paraphrase': { type: 'boolean' },
+    'long-term-memory': { type: 'string' },
+    'no-execution-feedback': { type: 'boolean' },
+    'no-short-term-memory': { type: 'boolean' },
+    'no-self-reflection': { type: 'boolean' },
     seed: { type: 'string' },
     'no-wait': { type: 'boolean' },
     tool: { type: 'string' },

@@ -8,15 +8,29 @@
  * sent and also applied here, for models that ignore it). Everything else — the environment state, UpdateTool
  * lines, truncation, the response format — is the surface adapter's (stepSurface).
  *
+ * The prompt (spec §5.1): by default ToolEvo's few-shot agent prompt as its baselines send it — one UpdateTool
+ * example and two examples of the task's dataset drawn for every call with a stream seeded by the episode's seed
+ * and the step (`fewShots: 'per-call'`), and guidelines without a hint that tools drift. `fewShots: 'fixed'` (three
+ * fixed examples) and `driftHint` are tooldrift's earlier prompt, as options. `prompts` may also name the SFT
+ * prompt (`toolevo/sft`, the `prompt: "sft"` option of the ReAct methods): the prompt ToolEvo's fine-tuned models
+ * are evaluated with (spec §8.3 inference/), in the layout of the SFT export's records, so a model trained on
+ * them is tested on the prompt it was trained on.
+ *
  * Deliberate differences from ToolQA-D's inference scripts:
- * - Every model gets the ToolEvo few-shot prompt (inference_gpt's layout); the fine-tuned models' SFT prompt
- *   without examples is not offered here.
- * - No prompt-length limit is applied (the original skipped generation above 8,000/10,000 words); an empty
- *   generation ends the episode, as it makes a node terminal in MCTS.
+ * - The SFT prompt sends the steps as alternating assistant and user turns (the SFT export's layout); ToolEvo's
+ *   `inference/` puts them, joined by newlines, into the one user message after the question (spec §5.1). Its
+ *   system message lists the path's UpdateTool lines after the tools, as ToolEvo's `{tool_desc}` does; the SFT
+ *   records' single system message has none (the UpdateTool call is in the record's turns).
+ * - No word-count prompt limit is applied (the original skipped generation above 8,000/10,000 words); an empty
+ *   generation ends the episode, as it makes a node terminal in MCTS. A prompt the model's server refuses as
+ *   longer than its context (OpenAI's `context_length_exceeded`, vLLM's and llama.cpp's "maximum context length",
+ *   typed `ModelContextLengthError`) is the same rule at the model's own limit: no generation, the episode ends as
+ *   an empty generation (and an MCTS state becomes terminal with −1) instead of failing as a run error.
  * - No load limit (`max_load_db` belongs to the MCTS search, not to the greedy chain).
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import type { GenerateRequest, TextModel, Usage } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { GenerateRequest, GenerateResponse, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import {
@@ -26,6 +40,7 @@ import {
   toolEvoStepPrompts,
 } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
+import type { FewShotMode } from '../prompts/toolevo.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
@@ -47,6 +62,8 @@ export const DEFAULT_MAX_STEPS = 20;
 export interface ReactTask {
   question: string;
   gold: Gold;
+  /** The task's dataset: the pool of the per-call few-shots (others' examples top it up when absent). */
+  dataset?: string;
 }
 
 export interface ReactLoopOptions {
@@ -73,6 +90,13 @@ export interface ReactLoopOptions {
   prompts?: StepPrompts;
   /** Use the self-reflection prompt for the step after a failed one (when `prompts` is not given). */
   reflection?: boolean;
+  /**
+   * `per-call` (default, ToolEvo's baselines, spec §5.1): one UpdateTool example and two of the task's dataset,
+   * drawn for every call from a stream seeded by `seed` and the step; `fixed`: tooldrift's three fixed examples.
+   */
+  fewShots?: FewShotMode;
+  /** tooldrift's drift hint in the guidelines (off: ToolEvo's prompt gives no hint of drift). */
+  driftHint?: boolean;
   /** UpdateTool descriptions carried over from earlier episodes, listed from the first step on. */
   memory?: readonly string[];
   /** STE demonstrations for this question (the demonstrations aid), shown before the turn marker. */
@@ -124,6 +148,24 @@ function stepText(text: string): string {
   return pyStrip(text.slice(0, end));
 }
 
+/**
+ * One generation, or `null` when the server refused the prompt as longer than the model's context: ToolQA-D's
+ * prompt-length rule makes that no generation, an empty sample that ends the episode (spec §5.3), so the run is
+ * classified by its steps instead of failing as a run error.
+ */
+async function generateWithin(
+  model: TextModel,
+  request: GenerateRequest,
+  signal: AbortSignal | undefined,
+): Promise<GenerateResponse | null> {
+  try {
+    return await model.generate(request, signal);
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return null;
+    throw error;
+  }
+}
+
 export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
   const docs = opts.docs ?? PC_SURFACE;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -148,6 +190,10 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       steps,
       now: opts.now,
       demonstrations: opts.demonstrations,
+      ...((opts.fewShots ?? 'per-call') === 'per-call'
+        ? { fewShots: { dataset: opts.task.dataset, seed: `react/${opts.seed ?? 0}/step/${i}` } }
+        : {}),
+      ...(opts.driftHint ? { driftHint: true } : {}),
     });
     const request: GenerateRequest = {
       messages,
@@ -156,7 +202,11 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       stop: REACT_STOP,
     };
     if (opts.seed !== undefined) request.seed = opts.seed;
-    const response = await opts.model.generate(request, opts.signal);
+    const response = await generateWithin(opts.model, request, opts.signal);
+    if (response === null) {
+      ending = 'empty-generation';
+      break;
+    }
     usage = addUsage(usage, response.usage);
     modelName = response.model;
     const text = stepText(response.candidates[0]?.text ?? '');

@@ -10,7 +10,23 @@
  *
  * tooldrift additions (named, documented in core/draft/README.md): `setupCalls` — how many preparatory calls of
  * other documented tools an exploration may make before the explored call (ToolQA tools are stateful: a filter
- * needs a loaded database; ToolBench endpoints are not).
+ * needs a loaded database; ToolBench endpoints are not); `failedRewrite` — what a failed rewrite does to the
+ * termination check (loop.ts): `stop` (default) ends the loop where the paper's rule ends it — the unchanged
+ * documentation gives Δ = 1 > τ — but with the stop reason `rewrite-failed`, never `converged`; `retry` does
+ * not count it as convergence and explores again.
+ *
+ * `encoder`: which sentence encoder measures φ's similarities and Δ's cosine (spec: "use the configured
+ * encoder"; the paper used ada-002 embeddings, on whose scale φ = 0.9 and τ = 0.75 were set). `auto` (default):
+ * the deployment's provider embedding (Workers AI, OpenAI) when one is configured, else the Universal Sentence
+ * Encoder lite the project ships — a real sentence encoder; `use`: always USE lite; `lexical`: the weight-free
+ * lexical encoder (tooldrift's earlier default, whose cosines lie on another scale). Core takes the embedding
+ * model from its caller (`DraftContext.embedder`); the edge (edge/jobs/draft.ts `draftEmbedderFor`) and the Node
+ * scripts (scripts/lib/draft-encoder.ts) resolve this option to one.
+ *
+ * Deliberate differences from the DRAFT paper:
+ * - φ = 0.9 and τ = 0.75 are the paper's, set for OpenAI's ada-002 embeddings; tooldrift measures them with USE
+ *   lite (512-d) or the deployment's provider embedding, whose cosines lie on other scales (`npm run bench:draft`
+ *   prints, per encoder, the rejection rate and the iteration at which Δ > τ).
  */
 import { z } from 'zod';
 
@@ -22,6 +38,9 @@ export const DRAFT_PHI = 0.9;
 export const DRAFT_DIVERSITY_ATTEMPTS = 3;
 export const DRAFT_TAU = 0.75;
 export const DRAFT_RESPONSE_CHARS = 2048;
+export const DRAFT_FAILED_REWRITE = ['stop', 'retry'] as const;
+export const DRAFT_ENCODERS = ['auto', 'use', 'lexical'] as const;
+export type DraftEncoder = (typeof DRAFT_ENCODERS)[number];
 
 export const DraftOptionsSchema = z
   .object({
@@ -44,6 +63,10 @@ export const DraftOptionsSchema = z
     adaptiveTermination: z.boolean().default(true),
     /** tooldrift: preparatory calls an exploration may make first (0 = the paper's single call). */
     setupCalls: z.number().int().min(0).max(5).default(3),
+    /** tooldrift: a failed rewrite ends the loop as `rewrite-failed` (`stop`) or is explored again (`retry`). */
+    failedRewrite: z.enum(DRAFT_FAILED_REWRITE).default('stop'),
+    /** The encoder of φ and Δ: the provider embedding, else USE lite (`auto`); `use`; `lexical`. */
+    encoder: z.enum(DRAFT_ENCODERS).default('auto'),
     /** Every model-call seed derives from it. */
     seed: z.string().min(1).max(200).default('draft'),
   })

@@ -9,6 +9,7 @@
  * (Finish, UpdateTool) are part of the agent protocol, not of the drifting API: they are copied, not explored.
  */
 import { docLine } from '../prompts/draft.ts';
+import { toolStatus } from '../surfaces/adapter.ts';
 import type { Surface, SurfaceTool } from '../surfaces/model.ts';
 import type { KernelToolName } from '../world/kernel/kernel.ts';
 import type { DraftOptions } from './config.ts';
@@ -40,8 +41,22 @@ export interface DocVersion {
   delta: number | null;
 }
 
-/** `converged`: Δ > τ; `max-iterations`: I rewrites without converging; `not-explored`: copied as it was. */
-export type StopReason = 'converged' | 'max-iterations' | 'not-explored';
+/**
+ * Why a tool's loop ended. `converged`: Δ > τ after a rewrite that worked; `max-iterations`: I rewrites without
+ * converging; `rewrite-failed`: the loop ended on a failed rewrite (loop.ts `rewriteFailed`: the documentation
+ * came back unchanged although the server rejected the iteration's call — Δ = 1 then, which is not
+ * convergence); `no-success`: it ended (by Δ > τ or after I rewrites) without any exploration whose call the server
+ * accepted, so nothing in the documentation was confirmed by the server; `not-explored`: copied as it was.
+ */
+export type StopReason = 'converged' | 'max-iterations' | 'rewrite-failed' | 'no-success' | 'not-explored';
+
+/**
+ * Why a tool's documentation is not to be taken as current: `rewrite-failed` and `no-success` as in StopReason
+ * (from the tool's last run), `not-served` — the documented name is not a tool the explored server serves
+ * (retired, sunset or unknown there), checked when the set is finished. A `not-served` entry is never rendered as
+ * current documentation (render.ts).
+ */
+export type DocFlag = 'rewrite-failed' | 'no-success' | 'not-served';
 
 export type Category = 'retrieval' | 'database' | 'graph' | 'code' | 'control';
 
@@ -52,6 +67,8 @@ export interface DocEntry {
   doc: ToolDoc;
   versions: DocVersion[];
   stop: StopReason;
+  /** What speaks against this documentation (empty: nothing; absent in sets stored before flags existed). */
+  flags?: DocFlag[];
   modelCalls: number;
   toolCalls: number;
 }
@@ -70,6 +87,8 @@ export interface DocSet {
   /** The documentation set this one continued from (docs that follow drift), or null. */
   parent: string | null;
   model: string;
+  /** The encoder that measured φ and Δ (absent in sets stored before it was recorded). */
+  encoder?: string;
   /** True when the model was the simulated policy: every figure from this set must say so. */
   simulated: boolean;
   options: DraftOptions;
@@ -141,6 +160,7 @@ export function initialDocSet(
       doc,
       versions: [{ iteration: 0, doc, bleu: null, cos: null, delta: null }],
       stop: 'not-explored',
+      flags: [],
       modelCalls: 0,
       toolCalls: 0,
     };
@@ -164,6 +184,30 @@ export function initialDocSet(
 /** The tools' documentation lines in order (the prompt-style list without numbers). */
 export function docsetLines(set: DocSet): string[] {
   return set.tools.map((t) => toolDocLine(t.doc));
+}
+
+/** A tool's flags (none for entries stored before flags existed). */
+export function entryFlags(entry: Pick<DocEntry, 'flags'>): DocFlag[] {
+  return entry.flags ?? [];
+}
+
+/** Whether the server serves a tool under this name now (not retired, not sunset, not unknown). */
+export function servesName(server: Surface, name: string, now?: Date): boolean {
+  const tool = server.tools.find((t) => t.name === name);
+  return tool !== undefined && toolStatus(tool, now) !== 'sunset';
+}
+
+/**
+ * The set with each tool's `not-served` flag checked against the explored server: set where the documented name
+ * is not served there, cleared where it is (the other flags belong to the tool's last run and stay).
+ */
+export function markServed(set: DocSet, server: Surface, now?: Date): DocSet {
+  const tools = set.tools.map((t) => {
+    const flags: DocFlag[] = entryFlags(t).filter((f) => f !== 'not-served');
+    if (!servesName(server, t.doc.name, now)) flags.push('not-served');
+    return { ...t, flags };
+  });
+  return { ...set, tools };
 }
 
 /** Equality of two tool documents (names, parameters, description; the example does not count). */

@@ -14,6 +14,21 @@
  * 3. analyze — the Analyzer's suggestions;
  * 4. rewrite — the Rewriter's next documentation and direction; Δ (rules.ts) against the previous version; stop
  *    when Δ > τ (unless the w/o-adaptive-termination ablation), or after I rewrites.
+ *
+ * A failed rewrite is not convergence: a rewrite *fails* when it returns the documentation unchanged although the
+ * server rejected the iteration's explored call (a simulator role that failed, a model that ignored the evidence) —
+ * Δ = 1 then, and the paper's rule would stop there as if the documentation had settled. With
+ * `failedRewrite: 'stop'` (default) the loop stops where the paper's would, with the stop reason `rewrite-failed`;
+ * with `retry` the failed rewrite does not count as convergence and the next iteration explores again. A loop
+ * that ends without any exploration whose call succeeded ends as `no-success` (unless it ended on a failed
+ * rewrite; a call counts as a success when the server accepted it, `explorationSucceeded`); the tool's `flags`
+ * (docset.ts) say both, so a documentation set never passes such a tool off as done.
+ *
+ * Deliberate differences from the DRAFT paper:
+ * - Stop reasons: the paper has one (Δ > τ or I); tooldrift names a loop that stopped on a failed rewrite
+ *   (`rewrite-failed`) or without any call the server accepted (`no-success`) instead of calling it converged.
+ *   The stopping iteration stays the paper's unless `failedRewrite: 'retry'` (then a failed rewrite is not counted
+ *   as convergence and the loop explores again).
  */
 
 import { outcomeLabel } from '../evals/run-task.ts';
@@ -29,7 +44,7 @@ import type { KernelDeps } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { World } from '../world/types.ts';
 import type { DraftOptions } from './config.ts';
-import type { Category, DocVersion, StopReason, ToolDoc } from './docset.ts';
+import type { Category, DocFlag, DocVersion, StopReason, ToolDoc } from './docset.ts';
 import { toolDocLine } from './docset.ts';
 import { type ExploreCall, parseAnalyzeAnswer, parseExploreAnswer, parseRewriteAnswer } from './parse.ts';
 import { converged, descriptionDelta, diversityVerdict } from './rules.ts';
@@ -79,6 +94,8 @@ export interface DraftToolState {
   /** The rewriter's direction for the next exploration. */
   exploreNext: string;
   stop: StopReason | null;
+  /** Set when the loop ends: `rewrite-failed` and `no-success` as they apply (absent in older stored states). */
+  flags?: DocFlag[];
   usage: Usage;
   modelCalls: number;
   toolCalls: number;
@@ -330,9 +347,14 @@ async function rewriteStep(state: DraftToolState, ctx: DraftContext): Promise<Dr
   // Δ between consecutive descriptions (eq. 3); in tooldrift the call form is part of the description text.
   const d = await descriptionDelta(toolDocLine(state.doc), toolDocLine(doc), ctx.embedder, ctx.signal);
   const version: DocVersion = { iteration: state.iteration, doc, bleu: d.bleu, cos: d.cos, delta: d.delta };
+  const failed = rewriteFailed(state.doc, doc, currentExploration(state));
+  const explorations = state.explorations;
   let stop: StopReason | null = null;
-  if (o.adaptiveTermination && converged(d.delta, o.tau)) stop = 'converged';
-  else if (state.iteration >= o.iterations) stop = 'max-iterations';
+  // Eq. 4: Δ > τ stops the loop; a failed rewrite stops it only under `failedRewrite: 'stop'`, and not as
+  // convergence.
+  if (o.adaptiveTermination && converged(d.delta, o.tau) && !(failed && o.failedRewrite === 'retry'))
+    stop = endReason(failed, explorations, 'converged');
+  else if (state.iteration >= o.iterations) stop = endReason(failed, explorations, 'max-iterations');
   const next: DraftToolState = {
     ...asked.state,
     doc,
@@ -340,8 +362,46 @@ async function rewriteStep(state: DraftToolState, ctx: DraftContext): Promise<Dr
     exploreNext: answer.exploreNext,
     suggestions: [],
   };
-  if (stop) return { ...next, phase: 'done', stop };
+  if (stop) return { ...next, phase: 'done', stop, flags: loopFlags(stop, explorations) };
   return { ...next, phase: 'explore', iteration: state.iteration + 1, attempt: 0, rejected: [] };
+}
+
+/**
+ * Whether an exploration succeeded: the server accepted its explored call — the documented name and parameters —
+ * and ran the tool (`ok`, or `error:<reason>` when the tool itself reported a problem with the values or the
+ * state, such as an unknown node: the call form is confirmed all the same). A rejection (`rejected:<reason>`: an
+ * unknown or retired name, a parameter error, unparsable input) confirms nothing.
+ */
+export function explorationSucceeded(e: Exploration): boolean {
+  return e.call.outcome === 'ok' || e.call.outcome.startsWith('error:');
+}
+
+/**
+ * A failed rewrite: the documentation came back unchanged — the text Δ compares, `Name[params], description` —
+ * although the server rejected the iteration's explored call: the evidence said the documentation is wrong and
+ * the rewrite acted on none of it. An unchanged rewrite after a call the server accepted is agreement, not
+ * failure.
+ */
+export function rewriteFailed(before: ToolDoc, after: ToolDoc, exploration: Exploration): boolean {
+  return toolDocLine(before) === toolDocLine(after) && !explorationSucceeded(exploration);
+}
+
+/** The stop reason of a loop that ends now: a failed last rewrite, else no successful exploration, else `fallback`. */
+function endReason(
+  failed: boolean,
+  explorations: readonly Exploration[],
+  fallback: 'converged' | 'max-iterations',
+): StopReason {
+  if (failed) return 'rewrite-failed';
+  if (!explorations.some(explorationSucceeded)) return 'no-success';
+  return fallback;
+}
+
+function loopFlags(stop: StopReason, explorations: readonly Exploration[]): DocFlag[] {
+  const flags: DocFlag[] = [];
+  if (stop === 'rewrite-failed') flags.push('rewrite-failed');
+  if (!explorations.some(explorationSucceeded)) flags.push('no-success');
+  return flags;
 }
 
 /** One step: a model call (explore, analyze, rewrite) or an exploration's tool calls. */

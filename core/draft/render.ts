@@ -7,14 +7,56 @@
  * What DRAFT knows of a parameter is its name, whether it is required, its description and an example call that
  * worked, so the schemas are that and no more: string-or-any properties with descriptions, the required list,
  * the learned example, and open objects when the signature ends in `...` (numbered parameters).
+ *
+ * Every rendering presents current documentation only: a tool flagged `not-served` (its documented name is not
+ * served by the explored server, docset.ts) is left out of the tool list, the schemas, MCP, OpenAPI and the
+ * prompt surface; `flaggedTools` lists it, with every other flagged tool, for the API and the CLI to show.
  */
 import type { JsonSchema, McpToolDescriptor } from '../surfaces/docs.ts';
 import type { ParamSpec, Surface, SurfaceTool } from '../surfaces/model.ts';
-import { type DocEntry, type DocSet, toolDocLine } from './docset.ts';
+import {
+  type DocEntry,
+  type DocFlag,
+  type DocSet,
+  entryFlags,
+  type StopReason,
+  toolDocLine,
+} from './docset.ts';
 
-/** `(1) Name[params], description` lines, numbered like a surface's tool list. */
+/** The tools a rendering presents as current documentation: all but those whose name the server does not serve. */
+export function currentTools(set: DocSet): DocEntry[] {
+  return set.tools.filter((t) => !entryFlags(t).includes('not-served'));
+}
+
+/** A tool whose documentation is not to be taken as current, and why. */
+export interface FlaggedTool {
+  key: string;
+  /** The documented name. */
+  name: string;
+  stop: StopReason;
+  flags: DocFlag[];
+  /** False when the name is not served: the renderings leave the tool out. */
+  current: boolean;
+}
+
+/** Every flagged tool of a set, in the set's order. */
+export function flaggedTools(set: DocSet): FlaggedTool[] {
+  return set.tools
+    .filter((t) => entryFlags(t).length > 0)
+    .map((t) => ({
+      key: t.key,
+      name: t.doc.name,
+      stop: t.stop,
+      flags: entryFlags(t),
+      current: !entryFlags(t).includes('not-served'),
+    }));
+}
+
+/** `(1) Name[params], description` lines of the current tools, numbered like a surface's tool list. */
 export function docsetToolList(set: DocSet): string {
-  return set.tools.map((t, i) => `(${i + 1}) ${toolDocLine(t.doc)}`).join('\n');
+  return currentTools(set)
+    .map((t, i) => `(${i + 1}) ${toolDocLine(t.doc)}`)
+    .join('\n');
 }
 
 export function docArgumentsSchema(entry: DocEntry): JsonSchema {
@@ -36,7 +78,7 @@ export function docArgumentsSchema(entry: DocEntry): JsonSchema {
 }
 
 export function docsetMcpTools(set: DocSet): McpToolDescriptor[] {
-  return set.tools.map((t) => ({
+  return currentTools(set).map((t) => ({
     name: t.doc.name,
     description: toolDocLine(t.doc),
     inputSchema: docArgumentsSchema(t),
@@ -46,7 +88,7 @@ export function docsetMcpTools(set: DocSet): McpToolDescriptor[] {
 /** A set's documentation lines by the tool name they document (for serving refined descriptions). */
 export function refinedDescriptions(set: DocSet): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const t of set.tools) out[t.doc.name] ??= toolDocLine(t.doc);
+  for (const t of currentTools(set)) out[t.doc.name] ??= toolDocLine(t.doc);
   return out;
 }
 
@@ -65,7 +107,7 @@ export function docsetJsonSchema(set: DocSet): JsonSchema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: `DRAFT documentation of ${set.source.docs} explored on ${set.source.server}`,
-    tools: set.tools.map((t) => ({
+    tools: currentTools(set).map((t) => ({
       name: t.doc.name,
       category: t.category,
       description: toolDocLine(t.doc),
@@ -77,7 +119,7 @@ export function docsetJsonSchema(set: DocSet): JsonSchema {
 /** An OpenAPI 3.1 fragment: one POST per tool under the session tool path, tagged with its category. */
 export function docsetOpenApi(set: DocSet): JsonSchema {
   const paths: Record<string, JsonSchema> = {};
-  for (const t of set.tools) {
+  for (const t of currentTools(set)) {
     paths[`/v1/sessions/{id}/tools/${encodeURIComponent(t.doc.name)}`] = {
       post: {
         operationId: `call_${t.doc.name}`,
@@ -106,27 +148,31 @@ export function docsetOpenApi(set: DocSet): JsonSchema {
  * tool's name, signature and description replaced by the set's. Parameters become `ignored` specs that only carry
  * their names, so the tool list reads exactly like `docsetToolList`; the prompt's worked examples cannot be
  * translated onto such tools and stay in the base surface's API. Not servable: never run calls against it.
+ * A tool whose documented name the server does not serve is left out (never shown as current documentation).
  */
 export function docsetPromptSurface(set: DocSet, base: Surface): Surface {
   const byKey = new Map(set.tools.map((t) => [t.key, t]));
-  const tools: SurfaceTool[] = base.tools.map((tool) => {
-    const entry = byKey.get(tool.name);
-    if (!entry) return tool;
-    const params: ParamSpec[] = entry.doc.params.map((p) => ({
-      kind: 'ignored',
-      name: p.name,
-      description: p.description ?? '',
-      example: null,
-    }));
-    return {
-      ...tool,
-      name: entry.doc.name,
-      description: entry.doc.description,
-      params,
-      example: entry.doc.example ?? {},
-      lifecycle: { status: 'active' },
-    };
-  });
+  const stale = new Set(set.tools.filter((t) => entryFlags(t).includes('not-served')).map((t) => t.key));
+  const tools: SurfaceTool[] = base.tools
+    .filter((tool) => !stale.has(tool.name))
+    .map((tool) => {
+      const entry = byKey.get(tool.name);
+      if (!entry) return tool;
+      const params: ParamSpec[] = entry.doc.params.map((p) => ({
+        kind: 'ignored',
+        name: p.name,
+        description: p.description ?? '',
+        example: null,
+      }));
+      return {
+        ...tool,
+        name: entry.doc.name,
+        description: entry.doc.description,
+        params,
+        example: entry.doc.example ?? {},
+        lifecycle: { status: 'active' },
+      };
+    });
   return {
     ...base,
     id: `${base.id}+draft`,
@@ -144,6 +190,8 @@ export interface DocDiffEntry {
   /** Δ of the newest version of `after` (null when none). */
   delta: number | null;
   stop: string | null;
+  /** The flags of the tool in `set` (empty when none or absent). */
+  flags: DocFlag[];
 }
 
 /** Per tool key: the documentation line in `against` and in `set`, and whether it changed. */
@@ -163,6 +211,7 @@ export function docsetDiff(set: DocSet, against: DocSet): DocDiffEntry[] {
       changed: afterLine !== beforeLine,
       delta: a?.versions.at(-1)?.delta ?? null,
       stop: a?.stop ?? null,
+      flags: a ? entryFlags(a) : [],
     };
   });
 }

@@ -15,7 +15,15 @@ import type { Surface } from '../surfaces/model.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { World } from '../world/types.ts';
 import { type DraftOptionsInput, resolveDraftOptions } from './config.ts';
-import { type Category, type DocEntry, type DocSet, explored, initialDocSet, toolDocLine } from './docset.ts';
+import {
+  type Category,
+  type DocEntry,
+  type DocSet,
+  explored,
+  initialDocSet,
+  markServed,
+  toolDocLine,
+} from './docset.ts';
 import { advanceTool, callSeed, type DraftContext, type DraftToolState, initialToolState } from './loop.ts';
 import { parseSummaryAnswer } from './parse.ts';
 
@@ -49,6 +57,7 @@ export function applyToolStates(set: DocSet, states: readonly DraftToolState[]):
       doc: s.doc,
       versions: [...t.versions, ...s.versions.slice(1)],
       stop: s.stop,
+      flags: s.flags ?? [],
       modelCalls: t.modelCalls + s.modelCalls,
       toolCalls: t.toolCalls + s.toolCalls,
     };
@@ -59,6 +68,12 @@ export function applyToolStates(set: DocSet, states: readonly DraftToolState[]):
 
 export interface SummaryContext {
   model: TextModel;
+  /**
+   * The explored server: each tool's `not-served` flag is checked against it (docset.ts `markServed`), so a name
+   * the server no longer serves is never presented as current documentation.
+   */
+  server?: Surface;
+  now?: Date;
   signal?: AbortSignal;
 }
 
@@ -96,7 +111,8 @@ export async function finishDocSet(
   ctx: SummaryContext,
 ): Promise<{ docset: DocSet; usage: Usage }> {
   let usage = emptyUsage();
-  const docset = applyToolStates(start, states);
+  const applied = applyToolStates(start, states);
+  const docset = ctx.server ? markServed(applied, ctx.server, ctx.now) : applied;
   const touched = new Set(states.filter((s) => s.phase === 'done').map((s) => s.category));
   const categories = [];
   for (const c of docset.categories) {
@@ -122,6 +138,8 @@ export interface StartDocSetInput {
   server: string;
   model: string;
   simulated: boolean;
+  /** The embedding model that measures φ and Δ in this run (recorded in the set). */
+  encoder?: string;
   /** Options; a continued set keeps its own unless overridden here. */
   options?: DraftOptionsInput;
 }
@@ -137,18 +155,20 @@ export function startDocSet(input: StartDocSetInput): DocSet {
       parent: id,
       source: { docs: set.source.docs, server: input.server },
       model: input.model,
+      ...(input.encoder ? { encoder: input.encoder } : {}),
       // Documentation written partly by the simulator stays labelled as such.
       simulated: set.simulated || input.simulated,
     };
   }
   if (!input.docs) throw new Error('startDocSet needs docs or from');
-  return initialDocSet(
+  const set = initialDocSet(
     input.docs,
     input.server,
     input.model,
     input.simulated,
     resolveDraftOptions(input.options),
   );
+  return input.encoder ? { ...set, encoder: input.encoder } : set;
 }
 
 export interface DraftRunInput {
@@ -183,6 +203,7 @@ export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
     server: input.server.id,
     model: input.model.model,
     simulated: input.model.capabilities.simulated,
+    encoder: input.embedder.model,
     ...(input.options ? { options: input.options } : {}),
   });
   const ctx: DraftContext = {
@@ -204,6 +225,8 @@ export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
   }
   const finished = await finishDocSet(start, states, {
     model: input.model,
+    server: input.server,
+    ...(input.now ? { now: input.now } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   return { docset: finished.docset, states, usage: addUsage(usage, finished.usage) };

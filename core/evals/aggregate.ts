@@ -7,19 +7,20 @@
  * could not be run (`run-error`) count as failures in the rates but are kept out of the taxonomy.
  *
  * Averages are computed the paper's way: every average in ToolEvo's Tables 2–5 is the plain mean of the
- * per-dataset success rates (each dataset × difficulty cell weighs the same, whatever its number of questions —
- * coffee-hard has 130). The average over questions (pooled) is kept as a second column (`pooled*`).
+ * per-dataset success rates (spec §10; each dataset × difficulty cell weighs the same, whatever its number of
+ * questions — coffee-hard has 130). The average over questions (pooled) is kept as a second column (`pooled*`).
+ * Columns are in the paper's order (spec §10: Agenda, Airbnb, Coffee, Dblp, Flights, Scirex, Yelp;
+ * TABLE_DATASET_ORDER), easy before hard within each. GSM8K is not in the paper's tables: when a suite asks for it,
+ * its column comes last and stays outside `average*` (the pooled rate counts every question, GSM8K's too).
  *
  * Deliberate differences from ToolQA-D:
- * - Columns follow ToolQA's dataset order (spec §1.2: flights, coffee, yelp, airbnb, [gsm8k,] dblp, scirex,
- *   agenda; TABLE_DATASET_ORDER), easy before hard within each. ToolEvo's printed column order could not be
- *   checked (the paper is not among the sources, spec §9), so this order is the nearest documented one and is
- *   unverified against the paper.
  * - Averages leave out cells with no finished task run (a running or partial evaluation), so a row's average is
  *   over the cells that have a rate.
+ * - GSM8K, which the paper's tables do not have, can be added as a last column (outside the averages), and the
+ *   `pooled*` rates over questions are tooldrift's.
  */
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
-import { tableColumns } from './suite.ts';
+import { PAPER_TABLE_DATASETS, tableColumns } from './suite.ts';
 import {
   BUDGET_EXHAUSTED,
   ERROR_CATEGORIES,
@@ -57,7 +58,10 @@ export interface TableRow {
   method: EvalMethod;
   surface: string;
   cells: TableCell[];
-  /** Mean of the cells' success rates (the paper's average; cells without a finished run are left out). */
+  /**
+   * Mean of the cells' success rates over the paper's seven datasets (the paper's average; GSM8K and cells without
+   * a finished run are left out).
+   */
   average: number | null;
   averageEasy: number | null;
   averageHard: number | null;
@@ -164,11 +168,12 @@ export function aggregate(
           done: 0,
           correct: 0,
         };
+        const inAverage = PAPER_TABLE_DATASETS.includes(col.dataset as never);
         for (const k of ['all', col.difficulty]) {
           const s = sums[k] as [number, number];
           s[0] += c.correct;
           s[1] += c.done;
-          if (c.done > 0) rates[k]?.push(c.correct / c.done);
+          if (c.done > 0 && inAverage) rates[k]?.push(c.correct / c.done);
         }
         return {
           ...col,

@@ -16,17 +16,19 @@
  * 7. `looping` — invocation looping, part 2: every other failure — no Finish although each call was well-formed
  *    and ran: the agent kept invoking tools without progress until its steps or budget ran out.
  *
- * The labels are grouped into three top-level types (`ERROR_GROUPS`) and the aggregates print each label's share
- * of the failures beside its count.
+ * The labels are grouped into the three error types of Table 7 (spec §10; `ERROR_GROUPS`): *invocation error in
+ * new tools* (invalid invocation, repeated use of deprecated tools), *planning error* (invocation looping, incorrect
+ * output) and *other error* (instructions not followed, tool misuse). `ERROR_CATEGORIES` lists the labels in
+ * Table 7's column order, and the tables print each label's share of the failures as a percentage, as the paper
+ * does.
  *
  * Runs whose task could not be run at all (the model provider failed after every retry) are not agent
  * failures; they carry the class `run-error` and are counted apart. Searches that ran out of a suite's explicit
  * model-call cap (`mcts.maxModelCalls`, off by default) carry `budget-exhausted`, also counted apart.
  *
  * Deliberate differences from ToolQA-D:
- * - The paper labels failures by hand; these rules classify from the trajectory alone, and the grouping of the
- *   six labels into three top-level types (tool-use, reasoning, instruction-following) is tooldrift's reading of
- *   Table 7 (the paper is not among the sources, spec §9).
+ * - The paper labels 50 failed samples per model by hand; these rules classify every failure from the trajectory
+ *   alone (the rules and their order are tooldrift's).
  * - Kernel tool errors (a database not loaded, an unknown column, a bad program) count as invalid invocation.
  */
 import type { EvalEnding, EvalStep } from './run-task.ts';
@@ -35,49 +37,46 @@ export const ERROR_CATEGORIES = [
   {
     id: 'invalid-invocation',
     label: 'Invalid invocation',
-    group: 'tool-use',
+    group: 'invocation',
     rule: 'No Finish; called a tool the server does not offer (no deprecation error before), with parameters it does not take, or with arguments the tool rejected.',
   },
   {
     id: 'deprecated-repeat',
     label: 'Repeated use of deprecated tools',
-    group: 'tool-use',
+    group: 'invocation',
     rule: 'Called a deprecated or retired tool again after its deprecation message.',
-  },
-  {
-    id: 'tool-misuse',
-    label: 'Tool misuse',
-    group: 'tool-use',
-    rule: 'After a deprecation error, called a tool that does not exist (a hallucinated replacement).',
   },
   {
     id: 'looping',
     label: 'Invocation looping',
-    group: 'reasoning',
+    group: 'planning',
     rule: 'Kept invoking tools without progress: the same call three times or more, or no Finish although every call was well-formed.',
   },
   {
     id: 'incorrect-output',
     label: 'Incorrect output',
-    group: 'reasoning',
+    group: 'planning',
     rule: 'Ended with Finish, and the answer was wrong.',
   },
   {
     id: 'instructions-not-followed',
     label: 'Instructions not followed',
-    group: 'instruction-following',
+    group: 'other',
     rule: 'No Finish; broke the ReAct format (unparsable step, Action Input not a JSON object) or stopped generating.',
+  },
+  {
+    id: 'tool-misuse',
+    label: 'Tool misuse',
+    group: 'other',
+    rule: 'After a deprecation error, called a tool that does not exist (a hallucinated replacement).',
   },
 ] as const;
 
-/**
- * The three top-level error types the labels are grouped into. The grouping is tooldrift's reading of Table 7
- * (tool-use errors, reasoning errors, instruction-following errors); see docs/toolqa-d-differences.md.
- */
+/** The three error types of ToolEvo's Table 7 (spec §10), which group the labels. */
 export const ERROR_GROUPS = [
-  { id: 'tool-use', label: 'Tool-use errors' },
-  { id: 'reasoning', label: 'Reasoning errors' },
-  { id: 'instruction-following', label: 'Instruction-following errors' },
+  { id: 'invocation', label: 'Invocation error in new tools' },
+  { id: 'planning', label: 'Planning error' },
+  { id: 'other', label: 'Other error' },
 ] as const;
 export type ErrorGroup = (typeof ERROR_GROUPS)[number]['id'];
 

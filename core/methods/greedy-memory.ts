@@ -6,11 +6,10 @@
  * Carry-over rule: after a task, the memory is that run's UpdateTool lines (which start with the carried ones),
  * keeping the latest line per tool name and at most MEMORY_LINES lines.
  */
-import { z } from 'zod';
 import { MEMORY_LINES } from '../aids/index.ts';
 import { toolEvoStepPrompts } from '../prompts/registry.ts';
 import { defineMethod } from './method.ts';
-import { runReact } from './react.ts';
+import { type ReactOptions, ReactOptionsSchema, runReact } from './react.ts';
 
 /** The latest line per tool name (the text before `[`), at most MEMORY_LINES, oldest first. */
 export function keepLatestPerTool(lines: readonly string[]): string[] {
@@ -23,11 +22,11 @@ export function keepLatestPerTool(lines: readonly string[]): string[] {
   return [...byTool.values()].slice(-MEMORY_LINES);
 }
 
-export const greedyMemory = defineMethod<'greedy-memory', Record<string, never>, readonly string[]>({
+export const greedyMemory = defineMethod<'greedy-memory', ReactOptions, readonly string[]>({
   id: 'greedy-memory',
   summary:
     'Greedy ReAct agent that carries the UpdateTool lines it learnt to the following tasks of its group.',
-  options: z.strictObject({}),
+  options: ReactOptionsSchema,
   aids: ['documentation', 'updateMemory', 'demonstrations', 'toolPool'],
   memory: {
     initial: () => [],

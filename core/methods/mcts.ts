@@ -6,8 +6,11 @@
  * - `mcts-oracle`: the same search, answered by the first Finish judged correct when there is one — an upper
  *   bound, labelled so wherever it is shown (evaluations seed it as `mcts`, so the two rows share their trees);
  * - `mcts-no-reflection` (w/o self-reflection as the paper defines it: the reflection prompt is removed on
- *   invocation errors and kept on deprecation errors; it needs `reflectionPrompt`), `mcts-no-tool-update`
- *   (UpdateTool adds nothing to the tool list), `mcts-no-cached-rollout` (rollout states are thrown away).
+ *   invocation errors and kept on deprecation errors: under the defaults the invocation errors' messages are
+ *   hidden from the prompt, tooldrift's reading; with `reflectionPrompt` the reflection prompt is kept on
+ *   deprecation errors only), `mcts-no-tool-update` (no UpdateTool in the prompt's tool list, guidelines and
+ *   examples, nor on the server), `mcts-no-cached-rollout` (rollout states are thrown away). See
+ *   core/search/expand.ts.
  *
  * Options are the search budget plus `depthPreset` (the paper's T, or the authors' per-dataset table),
  * `reflectionPrompt` (tooldrift's explicit reflection prompt, off by default) and `maxModelCalls` (an explicit
@@ -18,7 +21,7 @@
 import { z } from 'zod';
 import type { AidSlot } from '../aids/index.ts';
 import { type AnswerRule, answerLeaf } from '../search/answer.ts';
-import { DEPTH_PRESETS, depthFor, type SearchConfigInput } from '../search/config.ts';
+import { DEPTH_PRESETS, depthFor, ROLLOUT_RULES, type SearchConfigInput } from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
 import { node, pathTo, solutions } from '../search/tree.ts';
 import { defineMethod, memoryText, outcomeLabel } from './method.ts';
@@ -36,6 +39,8 @@ export const MctsBudgetSchema = z.strictObject({
   depthPreset: z.enum(DEPTH_PRESETS).default('paper'),
   /** tooldrift's explicit reflection prompt on error states (off: ToolEvo reflects in its next Thought). */
   reflectionPrompt: z.boolean().default(false),
+  /** `all`: every new child is rolled out (the authors' code); `one`: one at random (Algorithm 1). */
+  rollout: z.enum(ROLLOUT_RULES).default('all'),
 });
 
 /** No model-call cap: the search is bounded by its simulations and depth only. */
@@ -76,6 +81,7 @@ function searchMethod<Id extends string>(
           k: budget.k,
           ...depth,
           reflectionPrompt: budget.reflectionPrompt,
+          rollout: budget.rollout,
           ...ablation,
           maxModelCalls: budget.maxModelCalls ?? input.limits.maxModelCalls ?? NO_CAP,
           ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
@@ -159,7 +165,7 @@ export const mctsOracle = searchMethod(
 
 export const mctsNoReflection = searchMethod(
   'mcts-no-reflection',
-  'Table 5 ablation of mcts: w/o self-reflection (no reflection prompt on invocation errors; needs reflectionPrompt).',
+  'Table 5 ablation of mcts: w/o self-reflection (no reflection on invocation errors, kept on deprecation errors).',
   'visits',
   { selfReflection: false },
   TABLE5_AIDS,
@@ -167,7 +173,7 @@ export const mctsNoReflection = searchMethod(
 
 export const mctsNoToolUpdate = searchMethod(
   'mcts-no-tool-update',
-  'Table 5 ablation of mcts: w/o tool update (UpdateTool adds nothing to the tool list).',
+  'Table 5 ablation of mcts: w/o tool update (no UpdateTool in the prompt, its guideline and example, nor on the server).',
   'visits',
   { toolUpdate: false },
   TABLE5_AIDS,

@@ -80,6 +80,18 @@ export class ModelRequestError extends ModelError {
   }
 }
 
+/**
+ * The server refused the prompt as longer than the model's context (OpenAI's 400 `context_length_exceeded`; vLLM,
+ * llama.cpp and `npm run model:serve` say "maximum context length"). Agents treat it as ToolQA-D treats a prompt
+ * over its length limit: no generation, an empty sample that ends the path (spec §5.3, §8.1 "prompt length limit").
+ */
+export class ModelContextLengthError extends ModelRequestError {}
+
+/** Whether an OpenAI-style error (its `code` and message) says the prompt does not fit the model's context. */
+export function isContextLengthError(code: unknown, message: string): boolean {
+  return code === 'context_length_exceeded' || /maximum context length/i.test(message);
+}
+
 /** The server answered, but not with something we can use: invalid JSON, missing or mistyped fields. */
 export class ModelResponseError extends ModelError {
   readonly retryable = false;

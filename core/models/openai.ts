@@ -13,7 +13,9 @@ import type { CallPolicy } from './call-policy.ts';
 import { chatCompletionBody, describeZodError, parseChatCompletion } from './chat-completions.ts';
 import { checkEmbeddings } from './embeddings.ts';
 import {
+  isContextLengthError,
   ModelConfigError,
+  ModelContextLengthError,
   ModelError,
   ModelRateLimitError,
   ModelRequestError,
@@ -80,6 +82,8 @@ export function toModelError(error: unknown, signal: AbortSignal, timeoutMs: num
     if (status === 408) return new ModelTimeoutError(PROVIDER, timeoutMs, message, { cause: error });
     if (status === undefined || status >= 500)
       return new ModelServerError(PROVIDER, status, message, { retryAfterMs, cause: error });
+    if (isContextLengthError(error.code, error.message))
+      return new ModelContextLengthError(PROVIDER, status, message, { cause: error });
     return new ModelRequestError(PROVIDER, status, message, { cause: error });
   }
   // A 2xx body announced as JSON that does not parse.

@@ -12,17 +12,20 @@
  *   authors' code dropped them) and `## Suggestions for exploring` (the Rewriter's last direction), and after a
  *   rejected attempt `## Too similar` with the rejected queries. Answer: `{"query", "setup", "parameters"}`.
  * - analyzer: `## Tool`, `## Exploration` (query, preparatory calls, parameters, response), from iteration 2
- *   `## Earlier versions` (the documentation history). Answer: `{"suggestions": [...]}`. (The authors' code never
- *   filled the analyzer's current-description slot; here it is filled.)
- * - rewriter: the analyzer's input plus `## Analyzer suggestions`. Answer: `{"name", "parameters",
- *   "description", "explore_next"}` — in tooldrift a tool's documentation is its call form and description, so the
- *   rewriter may rename the tool and its parameters (a drifted API renames them).
+ *   `## Earlier versions` (the documentation history). It judges the documentation on the paper's three criteria
+ *   (App. Table 6): consistency with what the tool really did, completeness, and conciseness (no information
+ *   irrelevant to using the tool). Answer: `{"suggestions": [...]}`. (The authors' code never filled the
+ *   analyzer's current-description slot; here it is filled.)
+ * - rewriter: the analyzer's input plus `## Analyzer suggestions`; it keeps to the tool's functionality and
+ *   omits irrelevant details (App. Table 6). Answer: `{"name", "parameters", "description", "explore_next"}` — in
+ *   tooldrift a tool's documentation is its call form and description, so the rewriter may rename the tool and its
+ *   parameters (a drifted API renames them).
  * - summarizer: `## Category` and `## Tools` (every tool's final documentation). Answer: `{"description"}`.
  */
 import type { ChatMessage } from '../messages/chat.ts';
 import type { PromptTemplate } from './types.ts';
 
-export const DRAFT_PROMPT_VERSION = 'draft.1';
+export const DRAFT_PROMPT_VERSION = 'draft.2';
 
 export const ROLE_LINES = {
   explore: 'DRAFT role: Explorer. You try a tool out so that its documentation can be checked.',
@@ -186,14 +189,26 @@ export const DRAFT_EXPLORE_PROMPT: PromptTemplate<DraftExploreInput> = {
   },
 };
 
+/** The analyzer's three criteria (DRAFT App. Table 6), in tooldrift's wording. */
+export const DRAFT_ANALYZE_CRITERIA: readonly string[] = [
+  'Consistency: does the documentation agree with what the tool really did — its name, parameters, formats and behaviour?',
+  'Completeness: does it leave out anything a user needs to call the tool and read its result?',
+  'Conciseness: does it contain information that is irrelevant to using the tool?',
+];
+
+/** What the rewriter must keep to (DRAFT App. Table 6). */
+export const DRAFT_REWRITE_SCOPE =
+  "Keep to the tool's functionality — what it does, its parameters and their formats, what it returns — and omit details that do not help a user call it.";
+
 export const DRAFT_ANALYZE_PROMPT: PromptTemplate<DraftAnalyzeInput> = {
   id: 'draft/analyze',
   family: 'draft',
   version: DRAFT_PROMPT_VERSION,
-  description: 'DRAFT analyzer: what the documentation gets wrong or leaves out, judged from one real call.',
+  description:
+    'DRAFT analyzer: judged from one real call, where the documentation fails consistency, completeness or conciseness.',
   render(input) {
     const sections = evidenceSections(
-      'Read the documentation and the real call below. Say what the documentation gets wrong (names, parameters, formats, behaviour) and what it leaves out that a user of the tool needs. Error messages, deprecation notices and the shape of the result are evidence.',
+      `Read the documentation and the real call below, and check the documentation on three criteria:\n${DRAFT_ANALYZE_CRITERIA.map((c, i) => `${i + 1}. ${c}`).join('\n')}\nError messages, deprecation notices and the shape of the result are evidence. Suggest a change for every criterion the documentation fails.`,
       input,
     );
     sections.push('Answer with one JSON object and nothing else: {"suggestions": ["<one suggestion>", ...]}');
@@ -208,7 +223,7 @@ export const DRAFT_REWRITE_PROMPT: PromptTemplate<DraftRewriteInput> = {
   description: 'DRAFT rewriter: the next documentation version and a direction for the next exploration.',
   render(input) {
     const sections = evidenceSections(
-      'Rewrite the documentation so that it is correct and complete, using the exploration and the suggestions. Keep what is right; change only what the evidence supports. Then say what the next exploration should try.',
+      `Rewrite the documentation so that it is correct, complete and concise, using the exploration and the suggestions. ${DRAFT_REWRITE_SCOPE} Keep what is right; change only what the evidence supports. Then say what the next exploration should try.`,
       input,
     );
     sections.push(

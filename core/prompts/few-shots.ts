@@ -546,6 +546,30 @@ export function renderFewShot(example: FewShotExample, docs: Surface): string {
 }
 
 /**
+ * Whether every call of `example` is written with a tool `docs` documents (`translateCall` succeeds, so
+ * `renderFewShot` needs no P_c fallback). Documentation chosen by retrieval (`docs.retrieved`, the toolPool aid)
+ * shows only such examples: one that needs a tool retrieval did not find is left out rather than naming a tool
+ * the prompt does not document (issue 25 item 21).
+ */
+export function usesDocumentedTools(example: FewShotExample, docs: Surface): boolean {
+  return example.steps.every((s) => translateCall(docs, s.call).ok);
+}
+
+/**
+ * The tools an example text (an UpdateTool example) calls that `docs` does not document — except a successor
+ * its own deprecation message names (`Use X[...]` in an earlier observation), which is what the example teaches.
+ */
+export function undocumentedActions(text: string, docs: Surface): string[] {
+  const documented = new Set(docs.tools.map((t) => t.name));
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:Action: (.+)|Observation: (.*))$/gm)) {
+    if (m[2] !== undefined) for (const u of m[2].matchAll(/\bUse (\w+)\[/g)) documented.add(u[1] as string);
+    else if (m[1] !== undefined && !documented.has(m[1].trim())) out.push(m[1].trim());
+  }
+  return out;
+}
+
+/**
  * ToolEvo's UpdateTool examples (spec §5.1): a deprecation message, the call of the tool it names, and the
  * UpdateTool call that records it. tooldrift's wording; the tool names are invented and belong to no surface, so
  * that the examples teach the reaction to a deprecation without giving away a surface's replacement names (the

@@ -45,7 +45,7 @@ import {
   type SteReflectInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
-import { SFT_PROMPT, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
+import { SFT_PROMPT, type SftPromptInput, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
 import type { PromptFamily, PromptTemplate } from './types.ts';
 
 /** One tool's documentation as a prompt shows it (`Name[params], description`). */
@@ -68,7 +68,7 @@ export interface PromptInputs {
   'draft/rewrite': DraftRewriteInput;
   'draft/summarize': DraftSummarizeInput;
   'toolevo/training': TrainingPromptInput;
-  'toolevo/sft': TrainingPromptInput;
+  'toolevo/sft': SftPromptInput;
   'session/mcp-instructions': McpInstructionsInput;
 }
 
@@ -173,8 +173,11 @@ export function renderPrompt<K extends PromptId>(id: K, input: PromptInputs[K]):
   return promptTemplate(id).render(input);
 }
 
-/** The ids of the prompts that take the agent prompt's input (a ReAct step or a tree expansion). */
-export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection';
+/**
+ * The ids of the prompts a ReAct step or a tree expansion renders from the agent prompt's input: the agent prompt,
+ * its reflection variant, and the SFT prompt (ReAct methods with `prompt: "sft"`, which reads part of that input).
+ */
+export type StepPromptId = 'toolevo/agent' | 'toolevo/reflection' | 'toolevo/sft';
 
 /**
  * Which prompt a ReAct step uses: `step` normally, `afterFailure` for the step after a failed one (a rejected
@@ -187,6 +190,12 @@ export interface StepPrompts {
 }
 
 /** ToolEvo's choice: the agent prompt, and the self-reflection prompt after a failed step when `reflection`. */
-export function toolEvoStepPrompts(reflection: boolean): StepPrompts {
+export function toolEvoStepPrompts(reflection: boolean): {
+  step: 'toolevo/agent';
+  afterFailure: 'toolevo/agent' | 'toolevo/reflection';
+} {
   return { step: 'toolevo/agent', afterFailure: reflection ? 'toolevo/reflection' : 'toolevo/agent' };
 }
+
+/** The fine-tuned model's choice (spec §8.3): the SFT prompt at every step, with no reflection prompt. */
+export const SFT_STEP_PROMPTS: StepPrompts = { step: 'toolevo/sft', afterFailure: 'toolevo/sft' };

@@ -24,7 +24,7 @@
 import type { ChatMessage } from '../models/types.ts';
 import type { PromptTemplate } from './types.ts';
 
-const STE_VERSION = 'ste.1';
+const STE_VERSION = 'ste.2';
 
 export const STE_SYSTEM = 'You are learning to use a tool by trying it out on queries you imagine yourself.';
 
@@ -35,9 +35,28 @@ export const STE_QUERY_LABEL = 'User Query:';
 export const STE_QUERY_REQUEST = `Write the query on one line starting with "${STE_QUERY_LABEL}", then solve it step by step.`;
 /** Introduces the long-term memory block (spec: "already explored, with whether they were solved"). */
 export const STE_LTM_INTRO = 'These queries were already explored, each with whether it was solved:';
+/** The same without Solved marks (Table 2's "− self-reflection": nothing judged whether a trial succeeded). */
+export const STE_LTM_INTRO_UNMARKED = 'These queries were already explored:';
 export const STE_LTM_OUTRO =
   'Explore a query that teaches you something new about the tool. Avoid queries that are too close to the ones above.';
 export const STE_FOLLOW_UP_MARKER = 'Now imagine a follow-up query';
+/**
+ * The constraints of query synthesis (paper Table 10, the authors' `prompt_explore.txt`): a query that needs the
+ * tool once, written as a user who does not know the tools would ask it (no tool names, no wording copied from
+ * the documentation), and specific. ToolQA-D's tools are stateful — a filter works on a database loaded first —
+ * so "once" becomes "once, plus the preparatory calls the tool needs": as few calls as the tools allow.
+ */
+export const STE_QUERY_RULES = [
+  'Rules for the query:',
+  '- It needs this tool once. If the tool only works on something another tool must prepare first (for example data that has to be loaded), the query may need those preparatory calls as well, but no other calls.',
+  '- Write it the way a user who does not know the tools would ask: do not name the tool or any other tool, and do not copy wording from the documentation.',
+  '- Make it specific: concrete names, dates and numbers rather than placeholders or general questions.',
+].join('\n');
+/** The follow-up's reminder of the same rules. */
+export const STE_QUERY_RULES_AGAIN =
+  'The same rules apply: one call of the tool (plus the preparatory calls it needs), no tool names or documentation wording, concrete values.';
+/** What the model sees instead of a call's result in Table 2's "− execution feedback" ablation. */
+export const STE_NO_FEEDBACK = 'The call was made; its result is not shown in this exploration.';
 export const STE_REFLECT_QUESTION =
   'Looking back at your steps, did you fulfil the user query in the end? Answer Yes or No.';
 export const STE_JUDGE_HEADER = 'Judge this attempt to answer a user query with a tool.';
@@ -48,14 +67,25 @@ export const STE_DEMOS_HEADER = 'Examples of calls that answered similar queries
 export const STE_DEMO_SEPARATOR = '---';
 export const STE_TURN = "Now it's your turn.";
 
-/** One long-term-memory line (spec: `Query: <query> | Solved: <Yes|No>`). */
+/**
+ * One long-term-memory line (spec: `Query: <query> | Solved: <Yes|No>`); `solved` is null when no reflection
+ * judged the trial (the "− self-reflection" ablation), and the line is then the query alone.
+ */
 export interface SteMemoryLine {
   query: string;
-  solved: boolean;
+  solved: boolean | null;
 }
 
 export function ltmLine(entry: SteMemoryLine): string {
+  if (entry.solved === null) return `Query: ${entry.query}`;
   return `Query: ${entry.query} | Solved: ${entry.solved ? 'Yes' : 'No'}`;
+}
+
+/** The long-term-memory block ('' without memory): intro, one line per explored query, the instruction. */
+export function renderLtmBlock(memory: readonly SteMemoryLine[]): string {
+  if (memory.length === 0) return '';
+  const intro = memory.some((m) => m.solved !== null) ? STE_LTM_INTRO : STE_LTM_INTRO_UNMARKED;
+  return `${intro}\n${memory.map(ltmLine).join('\n')}\n${STE_LTM_OUTRO}`;
 }
 
 export interface SteExploreInput {
@@ -80,13 +110,11 @@ export function renderExplore(input: SteExploreInput): string {
     `${STE_EXPLORE_HEADER}\n${input.tool}`,
     `All tools you may call:\n${input.toolList}`,
     STEP_FORMAT,
+    `Imagine a plausible query a user could ask that this tool helps to answer.\n${STE_QUERY_RULES}`,
   ];
-  if (input.memory.length > 0) {
-    parts.push(`${STE_LTM_INTRO}\n${input.memory.map(ltmLine).join('\n')}\n${STE_LTM_OUTRO}`);
-  }
-  parts.push(
-    `Imagine a plausible query a user could ask that this tool helps to answer. ${STE_QUERY_REQUEST}`,
-  );
+  const ltm = renderLtmBlock(input.memory);
+  if (ltm !== '') parts.push(ltm);
+  parts.push(STE_QUERY_REQUEST);
   return parts.join('\n\n');
 }
 
@@ -104,18 +132,30 @@ export const STE_EXPLORE_PROMPT: PromptTemplate<SteExploreInput> = {
   },
 };
 
-export type SteFollowUpInput = Record<string, never>;
+export interface SteFollowUpInput {
+  /**
+   * Long-term memory shown in this call only (the `trial` setting of `longTermMemory`: the paper's text loads it
+   * at the start of every trial); empty → no block.
+   */
+  memory: readonly SteMemoryLine[];
+}
 
 export const STE_FOLLOW_UP_PROMPT: PromptTemplate<SteFollowUpInput> = {
   id: 'ste/follow-up',
   family: 'ste',
   version: STE_VERSION,
-  description: 'STE next trial of an episode: imagine a follow-up query in the same conversation.',
-  render(): ChatMessage[] {
+  description:
+    'STE next trial of an episode: imagine a follow-up query in the same conversation (with the long-term-memory block when it is shown at every trial).',
+  render(input): ChatMessage[] {
+    const ltm = renderLtmBlock(input.memory);
     return [
       {
         role: 'user',
-        content: `${STE_FOLLOW_UP_MARKER} that builds on what you have seen so far, or explores another use of the tool. ${STE_QUERY_REQUEST}`,
+        content: [
+          `${STE_FOLLOW_UP_MARKER} that builds on what you have seen so far, or explores another use of the tool. ${STE_QUERY_RULES_AGAIN}`,
+          ...(ltm === '' ? [] : [ltm]),
+          STE_QUERY_REQUEST,
+        ].join('\n\n'),
       },
     ];
   },

@@ -10,7 +10,7 @@ export { promptText } from '../messages/chat.ts';
  * The version of the prompt set as a whole. Bump it whenever any template's wording, few-shot examples or
  * layout changes; runs record it next to the template id.
  */
-export const PROMPT_VERSION = 'tooldrift-prompts/2';
+export const PROMPT_VERSION = 'tooldrift-prompts/3';
 
 export type PromptFamily = 'toolevo' | 'ste' | 'draft' | 'session';
 

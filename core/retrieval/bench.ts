@@ -5,11 +5,13 @@
  */
 import type { EmbeddingModel } from '../models/types.ts';
 import { cotoolsRanker } from './cotools/ranker.ts';
-import { type EpochReport, type RetrieverTrainOptions, trainRetriever } from './cotools/retriever.ts';
+import type { EpochReport, RetrieverTrainOptions, RetrieverWeights } from './cotools/retriever.ts';
+import { type ResolvedRetrieverOptions, resolveRetrieverOptions } from './cotools/schedule.ts';
+import { type StoppingSummary, trainRetriever } from './cotools/training.ts';
 import { embedAll } from './dense.ts';
 import { type RetrievalScores, scoreRankings } from './metrics.ts';
 import { createRanker } from './rankers.ts';
-import { toolText } from './text.ts';
+import { TOOL_TEXT, type ToolTextFormat } from './text.ts';
 import type { QueryExample, Ranker, Tool } from './types.ts';
 
 export const RANKER_IDS = ['bm25', 'char', 'dense', 'hybrid', 'cotools'] as const;
@@ -58,12 +60,20 @@ export interface BenchInput {
   train?: readonly QueryExample[] | undefined;
   /** Dev queries: scored after training for the training report. */
   dev?: readonly QueryExample[] | undefined;
+  /** cotools training: a preset (`default` unless said) and overrides (cotools/schedule.ts). */
   cotools?: RetrieverTrainOptions;
+  /**
+   * How tools are written for the frozen encoder (dense, hybrid, cotools); default: the cotools preset's
+   * (`sentence` for `default`, the spec's `paper` text for `paper`).
+   */
+  toolText?: ToolTextFormat;
   /** Texts per encoder call. */
   batchSize?: number;
   onStep?: (step: BenchStep) => void;
   /** Called with each ranker once built (the benchmark script times the dense index through it). */
   onRanker?: (id: RankerId, ranker: Ranker) => void;
+  /** Called with the trained cotools retriever (to keep its weights). */
+  onTrained?: (weights: RetrieverWeights) => void;
 }
 
 export interface RankerReport {
@@ -80,8 +90,22 @@ export interface BenchReport {
   dimensions: number;
   /** Milliseconds to embed the pool with the frozen encoder (shared by the dense rankers). */
   encodeMs: number;
+  /** The tool text the frozen vectors were computed from. */
+  toolText: ToolTextFormat;
   rankers: Partial<Record<RankerId, RankerReport>>;
-  training?: { pairs: number; epochs: EpochReport[]; ms: number; dev?: RetrievalScores };
+  training?: BenchTraining;
+}
+
+export interface BenchTraining {
+  pairs: number;
+  epochs: EpochReport[];
+  ms: number;
+  /** Optimiser steps run and the budget. */
+  steps: { done: number; budget: number };
+  /** Early stopping: pairs trained on / held out, dev candidates, the scores and the step kept. */
+  stopping: StoppingSummary | null;
+  options: ResolvedRetrieverOptions;
+  dev?: RetrievalScores;
 }
 
 export async function runBench(input: BenchInput): Promise<BenchReport> {
@@ -92,11 +116,12 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     Object.entries(input.sets).map(([name, qs]) => [name, resolveGold(tools, qs)]),
   );
   const needsVectors = input.rankers.some((r) => r === 'dense' || r === 'hybrid' || r === 'cotools');
+  const format = input.toolText ?? resolveRetrieverOptions(input.cotools ?? {}, 1, 1).toolText;
   let encodeMs = 0;
   let features: Float32Array[] = [];
   if (needsVectors) {
     const t0 = performance.now();
-    features = await embedAll(encoder, tools.map(toolText), {
+    features = await embedAll(encoder, tools.map(TOOL_TEXT[format]), {
       batchSize: input.batchSize,
       onProgress: step('encode tools', 'tools'),
     });
@@ -107,6 +132,7 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
     encoder: `${encoder.provider}/${encoder.model}`,
     dimensions: encoder.dimensions,
     encodeMs,
+    toolText: format,
     rankers: {},
   };
   const built = new Map<RankerId, { ranker: Ranker; ms: number }>();
@@ -142,13 +168,20 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
           pairs,
           (i) => features[i] as Float32Array,
           encoder.dimensions,
-          input.cotools,
-          undefined,
-          step('train cotools', 'batches'),
+          { ...input.cotools, toolText: format },
+          { pool: tools.length, onStep: step('train cotools', 'steps') },
         );
         const trainMs = performance.now() - t1;
+        input.onTrained?.(trained.weights);
         ranker = cotoolsRanker(trained.weights, features, encoder, step('encode pool (cotools)', 'tools'));
-        report.training = { pairs: pairs.length, epochs: trained.epochs, ms: trainMs };
+        report.training = {
+          pairs: pairs.length,
+          epochs: trained.epochs,
+          ms: trainMs,
+          steps: trained.steps,
+          stopping: trained.stopping,
+          options: trained.options,
+        };
         if (input.dev?.length) {
           const hits = await ranker.rank(
             input.dev.map((q) => q.query),

@@ -65,21 +65,61 @@ export function parseQueriesJsonl(text: string, tools: readonly Tool[], maxLines
   return withToolsInPool(text, parseJsonl(text, QueryExampleSchema, maxLines), tools);
 }
 
+/** A query line left out because it names a tool the pool does not hold. */
+export interface SkippedLine {
+  /** 1-based line number. */
+  line: number;
+  tool: string;
+}
+
+/**
+ * Queries like `parseQueriesJsonl`, except that a line naming a gold tool the pool does not hold (upstream query
+ * files have such slips) is left out and reported instead of rejecting the file. Malformed lines still throw.
+ */
+export function parseQueriesSkippingUnknown(
+  text: string,
+  tools: readonly Tool[],
+  maxLines?: number,
+): { queries: QueryExample[]; skipped: SkippedLine[] } {
+  const queries: QueryExample[] = [];
+  const skipped: SkippedLine[] = [];
+  forEachUnknownTool(text, parseJsonl(text, QueryExampleSchema, maxLines), tools, (q, line, missing) => {
+    if (missing === undefined) queries.push(q);
+    else skipped.push({ line, tool: missing });
+  });
+  return { queries, skipped };
+}
+
 /**
  * `records` (parsed from `text`, one per non-blank line), or a JsonlError at the first line that names a tool not
  * in `tools`.
  */
 function withToolsInPool(text: string, records: QueryExample[], tools: readonly Tool[]): QueryExample[] {
+  forEachUnknownTool(text, records, tools, (_, line, missing) => {
+    if (missing !== undefined)
+      throw new JsonlError(line, `tool ${JSON.stringify(missing)} is not in the tool pool`);
+  });
+  return records;
+}
+
+/** Calls `visit` with each record, its 1-based line and the first tool it names that `tools` lacks (if any). */
+function forEachUnknownTool(
+  text: string,
+  records: readonly QueryExample[],
+  tools: readonly Tool[],
+  visit: (q: QueryExample, line: number, missing: string | undefined) => void,
+): void {
   const names = new Set(tools.map((t) => t.name));
   let record = 0;
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     if (raw.trim() === '') continue;
     const q = records[record++] as QueryExample;
-    const missing = q.tools.find((name) => !names.has(name));
-    if (missing !== undefined)
-      throw new JsonlError(i + 1, `tool ${JSON.stringify(missing)} is not in the tool pool`);
+    visit(
+      q,
+      i + 1,
+      q.tools.find((name) => !names.has(name)),
+    );
   }
-  return records;
 }
 
 /**

@@ -18,6 +18,9 @@
  *   (the transcript keeps growing; dropping a tool the agent already used would contradict its own history).
  *   They are listed in retrieval order, then the control actions.
  * - **Judge**: without a trained judge the gate is "always retrieve" (`judge: 'always'`), and says so.
+ * - **No leak through the examples**: the documentation is marked `retrieved`, so the prompt's worked examples
+ *   show only calls of documented tools (an example that needs a tool retrieval did not find is left out, see
+ *   core/prompts/few-shots.ts) — a model cannot learn an undocumented tool's name from them.
  *
  * `docsFor` is a pure function of the question and the steps (results are cached by query), so a tree search can
  * call it for every node's path. Everything is seeded; core stays free of stores (the edge builds the pool from
@@ -229,6 +232,7 @@ export class ToolPoolRetriever {
       ...this.base,
       id: `${this.base.id}+pool`,
       title: `${this.base.title} (tools retrieved from a pool of ${this.size})`,
+      retrieved: { pool: this.size },
       tools: [...tools.map((t) => t.doc), ...this.base.tools.filter((t) => CONTROL_TOOLS.includes(t.kernel))],
     };
   }

@@ -18,6 +18,11 @@
  * - `fewShots: 'per-call'` — as in the original, every generation call shows one UpdateTool example and two
  *   examples of the task's dataset, drawn with a stream seeded by the tree's seed and the expanded state
  *   (spec §5.1); `'fixed'` shows tooldrift's three fixed examples.
+ * - `rollout: 'all'` — the authors' code (spec §8.2) rolls out and back-propagates every new child of an expansion;
+ *   ToolEVO Algorithm 1 simulates from one randomly chosen new child (`'one'`, the paper's variant: the other new
+ *   children stay at N = 0 until selection reaches them). mcts.ts applies the choice to cached children too.
+ * - `driftHint: false` — ToolEvo's prompts give no hint that tools drift (App. B.1): guideline 4 is the UpdateTool
+ *   rule alone. `true` is tooldrift's earlier guideline (tools change; use the tool a deprecation names).
  * - `reflectionPrompt: false` — the original has no separate reflection prompt: reflection is the next
  *   Thought/Action sampled by the same policy on the error state (eq. 5). `true` uses tooldrift's explicit
  *   "Reflection:" prompt on error states.
@@ -27,19 +32,20 @@
  *   paper's value; the code's per-dataset table is the `toolevo-code` depth preset).
  * - Without log-probabilities (providers that give none) raw priors are 1 for every candidate.
  * - The options listed above (`depthRule: 'tooldrift'`, `priors: 'normalised'`, `emptyCandidates: 'all'`,
- *   `promptWordLimit: 0`, `reflectionPrompt: true`; all together `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's
- *   variants, off by default.
- * - `selfReflection: false` (the ablation) needs `reflectionPrompt`: it keeps the reflection prompt on
- *   deprecation errors and removes it on invocation errors, the paper's definition of "w/o self-reflection";
- *   without the explicit prompt there is no separate reflection to remove (the original reflects in its next
- *   Thought), so the flag changes nothing.
+ *   `promptWordLimit: 0`, `reflectionPrompt: true`, `fewShots: 'fixed'`, `driftHint: true`; all together
+ *   `TOOLDRIFT_SEARCH_VARIANT`) are tooldrift's variants, off by default.
+ * - `selfReflection: false` (the ablation "w/o self-reflection": no reflection on invocation errors, kept on
+ *   deprecation errors) under the defaults, where reflection is the policy's next Thought on the error, hides the
+ *   invocation errors' messages from the prompt (expand.ts) — tooldrift's reading of the ablation.
  * - Per-tree model-call and token budgets (`maxModelCalls`, `maxTokens`) stand in for the original's 3,600 s
  *   per-question wall-clock limit.
  *
- * Ablations: `selfReflection: false` (error states are expanded with the plain agent prompt), `toolUpdate: false`
- * (UpdateTool is answered as usual but adds nothing to the path's tool list), `cachedRollout: false` (rollout
- * states are thrown away after the rollout, so a later expansion of the same state calls the model again), and
- * `mode: 'greedy'` (one path: k = 1, temperature 0, the search ends when that path reaches a terminal state).
+ * Ablations (Table 5, spec §10; expand.ts says how): `selfReflection: false` (no reflection on invocation errors:
+ * their messages are hidden from the prompt, or with `reflectionPrompt` the reflection prompt is used on
+ * deprecation errors only), `toolUpdate: false` (no UpdateTool in the prompt's tool list, guidelines and examples,
+ * nor on the server), `cachedRollout: false` (rollout states are thrown away after the rollout, so a later
+ * expansion of the same state calls the model again), and `mode: 'greedy'` (one path: k = 1, temperature 0, the
+ * search ends when that path reaches a terminal state).
  */
 import { z } from 'zod';
 
@@ -49,6 +55,7 @@ export const PRIOR_MODES = ['raw', 'normalised'] as const;
 export type PriorMode = (typeof PRIOR_MODES)[number];
 export const EMPTY_CANDIDATE_RULES = ['any', 'all'] as const;
 export const DEPTH_PRESETS = ['paper', 'toolevo-code'] as const;
+export const ROLLOUT_RULES = ['all', 'one'] as const;
 export type DepthPreset = (typeof DEPTH_PRESETS)[number];
 
 /**
@@ -97,6 +104,8 @@ export const SearchConfigSchema = z
     reflectionPrompt: z.boolean().default(false),
     /** `per-call`: ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the dataset); `fixed`. */
     fewShots: z.enum(['per-call', 'fixed']).default('per-call'),
+    /** tooldrift's hint that tools drift in guideline 4 (off: ToolEvo's prompt gives none, App. B.1). */
+    driftHint: z.boolean().default(false),
     /** Simulations M (iterations of select → expand → evaluate → back-propagate). */
     simulations: z.number().int().min(1).default(12),
     /** `max_load_db`: a path whose load counter exceeds it ends with −1. */
@@ -109,6 +118,8 @@ export const SearchConfigSchema = z
     selfReflection: z.boolean().default(true),
     toolUpdate: z.boolean().default(true),
     cachedRollout: z.boolean().default(true),
+    /** `all` (the authors' code): every new child is rolled out; `one` (Algorithm 1): one chosen at random. */
+    rollout: z.enum(ROLLOUT_RULES).default('all'),
     /** Every random choice and every model-call seed derive from it. */
     seed: z.string().default('0'),
   })
@@ -129,6 +140,7 @@ export const TOOLDRIFT_SEARCH_VARIANT = {
   frequencyPenalty: 0,
   reflectionPrompt: true,
   fewShots: 'fixed',
+  driftHint: true,
 } as const satisfies Partial<SearchConfigInput>;
 
 export type SearchConfig = z.output<typeof SearchConfigSchema>;

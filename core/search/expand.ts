@@ -7,22 +7,34 @@
  * steps. As in the original, reflection (ToolEVO eq. 5: a ~ π(· | s_t, reflection)) is the next Thought/Action the
  * same policy samples on an error state. With the tooldrift option `reflectionPrompt` an error state (the step was
  * rejected — unparsable, unknown tool, deprecated or retired, wrong parameters — or the tool answered with an
- * error) is expanded with the explicit reflection prompt instead; the ablation `selfReflection: false` keeps that
- * prompt on deprecation errors only (the paper's "w/o self-reflection" removes it on invocation errors).
+ * error) is expanded with the explicit reflection prompt instead.
+ *
+ * Table 5's ablations (spec §10):
+ * - "w/o self-reflection" (`selfReflection: false`): no reflection on *invocation* errors, reflection on
+ *   *deprecation* errors kept. With `reflectionPrompt` that is the reflection prompt on deprecation errors only.
+ *   Under the defaults (no separate reflection prompt) it is tooldrift's reading: reflection is the policy reading
+ *   the error, so the prompt shows every invocation-error step of the path with its observation replaced by
+ *   INVOCATION_FAILED — the agent sees that the call failed but not the message it could reflect on; deprecation
+ *   messages are shown as they are.
+ * - "w/o tool update" (`toolUpdate: false`): the model neither summarises a new tool nor updates P_c — the prompt
+ *   has no UpdateTool in its tool list, no UpdateTool guideline and no UpdateTool example, and the server offers
+ *   no UpdateTool (a call of it is an unknown tool; searchEnv, mcts.ts).
  *
  * Empty generations (spec §5.3, §8.2): with `emptyCandidates: 'any'` (the original) one empty candidate among the
  * k, or a prompt longer than `promptWordLimit` words (never sent), makes the expanded state terminal with −1, and
- * the caller back-propagates that −1; `'all'` reacts only when every candidate is empty.
+ * the caller back-propagates that −1; `'all'` reacts only when every candidate is empty. A prompt the model's
+ * server refuses as longer than its context (`ModelContextLengthError`) is the same rule at the model's own limit.
  *
  * Every model call is seeded from the tree's seed and the expanded state's key (its node id), so a state expanded
  * again after a restart gets the same candidates.
  *
  * Deliberate differences from ToolQA-D:
- * - With `toolUpdate` off, UpdateTool is answered as usual but its line is not added to the path's tool list
- *   (the ablation "without tool update").
+ * - The reading of "w/o self-reflection" under the defaults (above) is tooldrift's; the paper defines the ablation
+ *   only by what it removes.
  * - The per-tree model-call and token budgets (off unless a suite sets them) end a path with −1 (`budget`).
  */
-import type { Candidate, TextModel } from '../models/types.ts';
+import { ModelContextLengthError } from '../models/errors.ts';
+import type { Candidate, GenerateResponse, TextModel } from '../models/types.ts';
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
@@ -77,6 +89,32 @@ export function isDeprecationError(outcome: StepOutcome | null): boolean {
   return outcome?.kind === 'rejected' && outcome.reason === 'retired';
 }
 
+/** An invocation error: an error state other than a deprecation error (what "w/o self-reflection" removes). */
+export function isInvocationError(outcome: StepOutcome | null | undefined): boolean {
+  return outcome !== undefined && isErrorState(outcome) && !isDeprecationError(outcome);
+}
+
+/** What the "w/o self-reflection" ablation shows instead of an invocation error's message (tooldrift's reading). */
+export const INVOCATION_FAILED = 'The call failed.';
+
+/** A step as an expansion prompt shows it, with the outcome it had (for the "w/o self-reflection" ablation). */
+export type PathStep = TrajectoryStep & { outcome?: StepOutcome | null };
+
+/**
+ * The steps an expansion prompt shows: the path's steps, or — under "w/o self-reflection" without the reflection
+ * prompt — the same steps with every invocation error's observation replaced by INVOCATION_FAILED.
+ */
+export function promptSteps(
+  config: Pick<SearchTree['config'], 'reflectionPrompt' | 'selfReflection'>,
+  steps: readonly PathStep[],
+): TrajectoryStep[] {
+  const mask = !config.selfReflection && !config.reflectionPrompt;
+  return steps.map((s) => ({
+    text: s.text,
+    observation: mask && isInvocationError(s.outcome) ? INVOCATION_FAILED : s.observation,
+  }));
+}
+
 /**
  * Whether the explicit reflection prompt expands a state: only with `reflectionPrompt` (a tooldrift option), on
  * error states; with the ablation `selfReflection: false` only on deprecation errors (the paper's definition).
@@ -124,7 +162,7 @@ export async function expandState(
   tree: SearchTree,
   env: SearchEnv,
   parent: SearchNode,
-  steps: readonly TrajectoryStep[],
+  steps: readonly PathStep[],
   key: string,
 ): Promise<Expansion> {
   if (budgetSpent(tree)) return { kind: 'fail', ending: 'budget' };
@@ -137,28 +175,37 @@ export async function expandState(
     question: tree.task.question,
     docs: env.docsFor ? await env.docsFor(steps) : env.docs,
     newTools: parent.state.newTools,
-    steps,
+    steps: promptSteps(config, steps),
     now: env.now,
+    ...(config.toolUpdate ? {} : { toolUpdate: false }),
     ...(config.fewShots === 'per-call'
       ? { fewShots: { dataset: tree.task.dataset, seed: `${config.seed}/${key}` } }
       : {}),
+    ...(config.driftHint ? { driftHint: true } : {}),
     ...(env.demonstrations ? { demonstrations: env.demonstrations } : {}),
   });
   if (config.promptWordLimit > 0 && promptWords(messages) > config.promptWordLimit)
     return { kind: 'fail', ending: 'empty' };
-  const response = await env.model.generate(
-    {
-      messages,
-      n: config.k,
-      temperature: config.temperature,
-      frequencyPenalty: config.frequencyPenalty,
-      stop: SEARCH_STOP,
-      maxTokens: config.maxNewTokens,
-      seed: requestSeed(tree, key),
-      logprobs: true,
-    },
-    env.signal,
-  );
+  // A prompt the server refuses as longer than the model's context is the same rule at the model's own limit.
+  let response: GenerateResponse;
+  try {
+    response = await env.model.generate(
+      {
+        messages,
+        n: config.k,
+        temperature: config.temperature,
+        frequencyPenalty: config.frequencyPenalty,
+        stop: SEARCH_STOP,
+        maxTokens: config.maxNewTokens,
+        seed: requestSeed(tree, key),
+        logprobs: true,
+      },
+      env.signal,
+    );
+  } catch (error) {
+    if (error instanceof ModelContextLengthError) return { kind: 'fail', ending: 'empty' };
+    throw error;
+  }
   tree.usage = {
     modelCalls: tree.usage.modelCalls + 1,
     inputTokens: tree.usage.inputTokens + response.usage.inputTokens,
@@ -180,7 +227,7 @@ export async function expandState(
   const drafts: ChildDraft[] = [];
   for (const { text, prior } of candidatePriors(texts, config.priors)) {
     const step = await stepSurface(env.world, env.surface, parent.state, text, env.deps, { now: env.now });
-    const state = config.toolUpdate ? step.state : { ...step.state, newTools: parent.state.newTools };
+    const state = step.state;
     const depth = parent.depth + 1;
     let ending: NodeEnding | null = null;
     let reward: number | null = null;

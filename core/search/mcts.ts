@@ -5,6 +5,10 @@
  * rollout, take those children → evaluate every new child (its reward, or a rollout to a terminal state,
  * rollout.ts) → back-propagate each child's value to the root (eq. 4).
  *
+ * Which new children are evaluated (`rollout`, config.ts): every one by default, as the authors' code does;
+ * Algorithm 1 itself simulates from one new child chosen uniformly at random (`rollout: 'one'`, drawn from the
+ * iteration's stream), leaving its siblings at N = 0 for selection to reach later.
+ *
  * Eq. 4 (back-propagation, no discount): for the evaluated child c and each ancestor s of c up to the root,
  *   N(s) ← N(s) + 1,   W(s) ← W(s) + v,   Q(s) = W(s) / N(s).
  * Nodes below c on the rollout path are not updated (they stay at N = 0, cached).
@@ -24,6 +28,8 @@
  * empty node's −1 reward is the value the iteration back-propagates.
  *
  * Deliberate differences from ToolQA-D:
+ * - By default every new child is rolled out, as the authors' code does; ToolEVO's Algorithm 1 (one random new
+ *   child) is `rollout: 'one'`.
  * - A search may carry a model-call or token budget (off by default, set by evaluation suites that ask for one):
  *   running out makes the state being expanded terminal (`budget`, −1) and ends the search.
  * - Greedy mode (k = 1, temperature 0, one iteration) is a single path through the same machinery, for baselines.
@@ -31,6 +37,7 @@
 
 import type { TextModel } from '../models/types.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
+import { withoutUpdateTool } from '../prompts/toolevo.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -77,7 +84,8 @@ export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
   const env: SearchEnv = {
     model: input.model,
     world: input.world,
-    surface: input.surface,
+    // Table 5's "w/o tool update": the server offers no UpdateTool either (expand.ts).
+    surface: tree.config.toolUpdate ? input.surface : withoutUpdateTool(input.surface),
     docs: input.docs ?? PC_SURFACE,
     deps: input.deps ?? createKernelDeps({ gold: tree.task.gold }),
   };
@@ -101,6 +109,12 @@ export function backpropagate(ctx: IterationContext, id: number, v: number): voi
   }
 }
 
+/** Evaluates and back-propagates the new children of `parent`: all of them, or one at random (`rollout`). */
+async function evaluateChildren(ctx: IterationContext, parent: SearchNode): Promise<void> {
+  const ids = ctx.tree.config.rollout === 'one' ? [ctx.rng.pick(parent.children)] : parent.children;
+  for (const id of ids) backpropagate(ctx, id, await evaluate(ctx, id));
+}
+
 async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Promise<void> {
   const ctx: IterationContext = {
     tree,
@@ -115,11 +129,10 @@ async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Prom
   });
   if (selection.kind === 'leaf') {
     const leaf = node(tree, selection.id);
-    if (await expandInTree(ctx, leaf)) {
-      for (const id of leaf.children) backpropagate(ctx, id, await evaluate(ctx, id));
-    } else backpropagate(ctx, leaf.id, -1);
+    if (await expandInTree(ctx, leaf)) await evaluateChildren(ctx, leaf);
+    else backpropagate(ctx, leaf.id, -1);
   } else if (selection.kind === 'cached') {
-    for (const id of node(tree, selection.id).children) backpropagate(ctx, id, await evaluate(ctx, id));
+    await evaluateChildren(ctx, node(tree, selection.id));
   }
   tree.iteration += 1;
 }

@@ -12,9 +12,8 @@
  * the tree; a scratch state just ends the rollout with −1. Either way the rollout's value is −1, back-propagated
  * from the evaluated child (spec §8.2).
  */
-import type { TrajectoryStep } from '../prompts/react-format.ts';
 import type { Rng } from '../util/random.ts';
-import { expandState, type SearchEnv } from './expand.ts';
+import { expandState, type PathStep, type SearchEnv } from './expand.ts';
 import type { Journal } from './journal.ts';
 import { node, pathTo, type SearchNode, type SearchTree } from './tree.ts';
 
@@ -25,10 +24,10 @@ export interface IterationContext {
   rng: Rng;
 }
 
-export function pathSteps(tree: SearchTree, id: number): TrajectoryStep[] {
+export function pathSteps(tree: SearchTree, id: number): PathStep[] {
   return pathTo(tree, id).map((i) => {
     const n = node(tree, i);
-    return { text: n.text, observation: n.observation };
+    return { text: n.text, observation: n.observation, outcome: n.outcome };
   });
 }
 
@@ -102,6 +101,6 @@ async function scratchRollout(ctx: IterationContext, start: SearchNode): Promise
     }
     scratch = ctx.rng.pick(exp.drafts);
     if (scratch.reward !== null) return scratch.reward;
-    steps.push({ text: scratch.text, observation: scratch.observation });
+    steps.push({ text: scratch.text, observation: scratch.observation, outcome: scratch.outcome });
   }
 }

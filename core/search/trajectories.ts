@@ -6,9 +6,14 @@
  * Trajectory text is the spec §5.3 trajectory format (`trajectoryText`): every step as
  * `<Thought/Action/Action Input>\n\nObservation: <observation>`, steps joined by a blank line.
  *
- * Selection (`selectForTraining`): ToolEvo wants trajectories that hit a deprecation, reflect and recover — once.
- * The default (`clean`) ranks a task's successes by (a call repeated after it failed: no before yes, fewer steps,
- * a shuffle seeded by (seed, task id)) and keeps the first 4; `uniform` is the paper's seeded uniform choice of ≤ 4.
+ * Selection (`selectForTraining`, issue 25 item 9): ToolEvo wants trajectories that hit a deprecation, reflect and
+ * recover — once. Every rule starts from a shuffle of a task's successes seeded by (seed, task id):
+ * - `repeat-free` (default): only successes that repeat no failed call (`trajectoryStats(...).repeats === 0`),
+ *   the first 4 of the shuffle — the paper's uniform choice among them, fewer than 4 when fewer exist (what was
+ *   left out is reported by `selectionReport`);
+ * - `clean` (tooldrift's earlier default): every success, ranked by (repeats a failed call: no before yes, fewer
+ *   steps, the shuffle), the first 4 — so it fills the slots with repeating ones when clean ones run out;
+ * - `uniform` (the paper, spec §8): the first 4 of the shuffle, whatever they repeat.
  * `trajectoryStats` gives what the export manifest reports per record: steps, deprecation errors met, repeats.
  *
  * SFT record (one JSON object per line, the `messages` column of TRL's SFTTrainer and of LLaMA-Factory's sharegpt
@@ -43,21 +48,28 @@
  *
  * A pair is made at every node p with a child a whose subtree holds a correct Finish and a child b whose subtree
  * holds a failure but no correct Finish, when a and b differ in action or Action Input (a pair differing only in
- * Thought wording teaches nothing about tool use; `dpoPairsFromPaths` reports how many it dropped). Over a whole
+ * Thought wording teaches nothing about tool use) and when a does not repeat a call that failed on the path to p
+ * while b does not (issue 25 item 10: such a pair would prefer re-sending a call that just got a deprecation or
+ * parameter error over switching — the very failure the taxonomy counts; a subtree can still reach a correct
+ * Finish after the repeat). `dpoPairSetFromPaths` reports how many candidates each rule dropped. Over a whole
  * tree, failures are all terminal nodes with reward −1 (wrong Finish, depth, loads, no child, empty, budget); over
- * stored trajectories (only Finish paths are stored) they are the wrong Finishes.
+ * stored trajectories (only Finish paths are stored) they are the wrong Finishes. Pairs from a tree carry both
+ * sides' Q and N (the chosen and rejected nodes' mean value and visit count) so the preference can be audited.
  *
  * Deliberate differences from ToolQA-D:
- * - The default SFT selection (`clean`) is tooldrift's: ToolEvo draws ≤ 4 successes per task uniformly
- *   (`uniform`, an option), which keeps trajectories that repeat a failed call several times.
+ * - The default SFT selection (`repeat-free`) leaves out successes that repeat a failed call: ToolEvo draws ≤ 4
+ *   successes per task uniformly (`uniform`, an option), which keeps trajectories that teach the repetition the
+ *   taxonomy counts as an error.
  * - Multi-turn SFT records are tooldrift's layout (ToolEvo's SFT user message holds the question and the previous
  *   steps joined by newlines, spec §5.1); the system message matches ToolEvo's SFT prompt (tool list only) in
  *   tooldrift's wording.
- * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input.
+ * - DPO pairs are tooldrift's (the paper trains with SFT only); a pair must differ in action or Action Input, and
+ *   its chosen step never repeats a call that failed on its path when the rejected one does not.
  */
 
 import type { ChatMessage } from '../messages/chat.ts';
 import { type TrajectoryStep, trajectoryText } from '../prompts/react-format.ts';
+import type { StepPromptId } from '../prompts/registry.ts';
 import { renderPrompt } from '../prompts/registry.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
@@ -68,7 +80,7 @@ import { node, pathTo, ROOT, type SearchTree } from './tree.ts';
 export interface TrajectoryStepRecord extends TrajectoryStep {
   /** The tree node of the step. */
   node: number;
-  prompt: 'toolevo/agent' | 'toolevo/reflection' | null;
+  prompt: StepPromptId | null;
   action?: string;
   /** The step's outcome kind: ok, error, rejected, finished. */
   outcome: string | null;
@@ -179,8 +191,13 @@ export function trajectoryStats(
   return { steps: steps.length, deprecationErrors, repeats };
 }
 
-export const SELECTION_RULES = ['clean', 'uniform'] as const;
+export const SELECTION_RULES = ['repeat-free', 'clean', 'uniform'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
+
+/** Whether a trajectory repeats a call that had failed on its path (its `repeats`, else counted from its steps). */
+export function repeatsFailedCall(t: Pick<SelectableTrajectory, 'steps' | 'repeats'>): boolean {
+  return (t.repeats ?? trajectoryStats((t.steps ?? []) as TrajectoryStepRecord[]).repeats) > 0;
+}
 
 /** A trajectory as selection sees it (steps are needed by the `clean` rule; without them every record ties). */
 export interface SelectableTrajectory {
@@ -189,19 +206,22 @@ export interface SelectableTrajectory {
   reward: number;
   /** Stored step records (`TrajectoryStepRecord`; D1 gives them as JSON values). */
   steps?: readonly unknown[];
+  /** `trajectoryStats(steps).repeats` when the steps are not at hand (a trajectory listing). */
+  repeats?: number;
 }
 
 /**
- * Ids of the trajectories chosen for training: per task, at most `max` successes. Both rules start from a shuffle
+ * Ids of the trajectories chosen for training: per task, at most `max` successes. Every rule starts from a shuffle
  * seeded by (seed, task id) over the successes sorted by id, so the choice does not depend on the order they
- * arrive in. `uniform` (the paper) keeps the first `max` of the shuffle; `clean` (default) first orders them by
- * repeats-after-error (none first), then by number of steps, the shuffle breaking ties.
+ * arrive in. `uniform` (the paper) keeps the first `max` of the shuffle; `repeat-free` (default) the first `max`
+ * of those that repeat no failed call; `clean` orders them by repeats-after-error (none first), then by number of
+ * steps, the shuffle breaking ties.
  */
 export function selectForTraining(
   trajectories: readonly SelectableTrajectory[],
   seed: string,
   max = 4,
-  rule: SelectionRule = 'clean',
+  rule: SelectionRule = 'repeat-free',
 ): Set<string> {
   const byTask = new Map<string, Map<string, SelectableTrajectory>>();
   for (const t of trajectories) {
@@ -214,7 +234,9 @@ export function selectForTraining(
   for (const taskId of [...byTask.keys()].sort()) {
     const ts = byTask.get(taskId) as Map<string, SelectableTrajectory>;
     const ids = [...ts.keys()].sort();
-    const shuffled = new Rng(`${seed}/select/${taskId}`).sample(ids, ids.length);
+    let shuffled = new Rng(`${seed}/select/${taskId}`).sample(ids, ids.length);
+    if (rule === 'repeat-free')
+      shuffled = shuffled.filter((id) => !repeatsFailedCall(ts.get(id) as SelectableTrajectory));
     if (rule === 'clean') {
       const key = (id: string) => {
         const stats = trajectoryStats((ts.get(id)?.steps ?? []) as TrajectoryStepRecord[]);
@@ -231,6 +253,47 @@ export function selectForTraining(
     for (const id of shuffled.slice(0, max)) chosen.add(id);
   }
   return chosen;
+}
+
+/** What a selection kept and left out of a set of trajectories (the export manifest's report). */
+export interface SelectionReport {
+  /** Tasks with at least one success. */
+  tasks: number;
+  successes: number;
+  selected: number;
+  /** Left out, and repeating a call that had failed on their path (the reason under `repeat-free`). */
+  droppedRepeating: number;
+  /** Left out beyond the per-task limit (repeat-free ones, or under `clean`/`uniform` any). */
+  droppedOverLimit: number;
+  /** Tasks with successes of which none was selected. */
+  tasksWithoutRecord: number;
+}
+
+/** Counts what `selected` (ids) kept of the successes in `trajectories`, and why the rest was left out. */
+export function selectionReport(
+  trajectories: readonly SelectableTrajectory[],
+  selected: ReadonlySet<string>,
+): SelectionReport {
+  const report: SelectionReport = {
+    tasks: 0,
+    successes: 0,
+    selected: 0,
+    droppedRepeating: 0,
+    droppedOverLimit: 0,
+    tasksWithoutRecord: 0,
+  };
+  const kept = new Map<string, number>();
+  for (const t of trajectories) {
+    if (t.reward !== 1) continue;
+    report.successes++;
+    kept.set(t.taskId, (kept.get(t.taskId) ?? 0) + (selected.has(t.id) ? 1 : 0));
+    if (selected.has(t.id)) report.selected++;
+    else if (repeatsFailedCall(t)) report.droppedRepeating++;
+    else report.droppedOverLimit++;
+  }
+  report.tasks = kept.size;
+  report.tasksWithoutRecord = [...kept.values()].filter((n) => n === 0).length;
+  return report;
 }
 
 export type { ChatMessage } from '../messages/chat.ts';
@@ -275,39 +338,142 @@ export interface SftRecord {
   messages: ChatMessage[];
 }
 
-/** The observation turn of a multi-turn record. */
-export function observationTurn(observation: string): ChatMessage {
-  return { role: 'user', content: `Observation: ${observation}` };
-}
-
 export function sftRecord(
-  trajectory: Pick<Trajectory, 'steps'>,
+  trajectory: { steps: readonly TrajectoryStep[] },
   task: { question: string },
   options: RecordOptions = {},
 ): SftRecord {
-  const head: ChatMessage[] =
-    options.systemPrompt === 'agent-head'
-      ? trainingPrompt(task.question, options)
-      : (renderPrompt('toolevo/sft', {
-          question: task.question,
-          docs: options.docsSurface ?? PC_SURFACE,
-        }) as ChatMessage[]);
-  if (options.format === 'single-turn')
-    return { messages: [...head, { role: 'assistant', content: trajectoryText(trajectory.steps) }] };
-  const turns: ChatMessage[] = [];
-  trajectory.steps.forEach((step, i) => {
-    turns.push({ role: 'assistant', content: step.text });
-    // The last step's observation is the environment's verdict on the Finish: not part of the conversation.
-    if (i < trajectory.steps.length - 1) turns.push(observationTurn(step.observation));
+  const docs = options.docsSurface ?? PC_SURFACE;
+  const steps = trajectory.steps;
+  const system =
+    options.systemPrompt === 'agent-head' ? trainingPrompt(task.question, options)[0] : undefined;
+  if (options.format === 'single-turn') {
+    const [sft, user] = renderPrompt('toolevo/sft', { question: task.question, docs }) as ChatMessage[];
+    const head = [system ?? (sft as ChatMessage), user as ChatMessage];
+    return { messages: [...head, { role: 'assistant', content: trajectoryText(steps) }] };
+  }
+  // The SFT prompt over the steps before the last, then the last step (the Finish) as the final assistant turn:
+  // exactly what the ReAct methods send with `prompt: "sft"` before that step. The Finish's observation is the
+  // environment's verdict: not part of the conversation.
+  const messages = renderPrompt('toolevo/sft', { question: task.question, docs, steps: steps.slice(0, -1) });
+  if (system) messages[0] = system;
+  const last = steps.at(-1);
+  return { messages: last ? [...messages, { role: 'assistant', content: last.text }] : messages };
+}
+
+/** A stored trajectory as the SFT export reads it (a D1 row or a freshly extracted `Trajectory`). */
+export interface ExportableTrajectory
+  extends Pick<
+    Trajectory,
+    | 'id'
+    | 'treeId'
+    | 'explorationId'
+    | 'taskId'
+    | 'dataset'
+    | 'surfaceId'
+    | 'promptSurfaceId'
+    | 'model'
+    | 'seed'
+    | 'toolUpdates'
+  > {
+  /** +1 / −1 (a D1 row types it as a number). */
+  reward: number;
+  steps: readonly unknown[];
+}
+
+/** A trajectory with its task's question: what an SFT export line is made from. */
+export interface ExportRow {
+  t: ExportableTrajectory;
+  question: string;
+}
+
+export interface SftExportOptions extends RecordOptions {
+  /** Which successes of a task become records (`selectForTraining`; default `repeat-free`). */
+  selection?: SelectionRule;
+  /** At most this many records per task (default 4, ToolEvo's). */
+  perTask?: number;
+}
+
+/**
+ * One line of `GET /v1/exports/sft.jsonl`: the record (`sftRecord`) and its `meta` (who produced the trajectory,
+ * and `selection`: the rule that chose it, steps, deprecation errors met, repeated calls).
+ */
+export function sftExportLine(
+  t: ExportableTrajectory,
+  question: string,
+  options: SftExportOptions = {},
+): string {
+  const steps = t.steps as TrajectoryStepRecord[];
+  return JSON.stringify({
+    ...sftRecord({ steps }, { question }, options),
+    meta: {
+      trajectoryId: t.id,
+      treeId: t.treeId,
+      explorationId: t.explorationId,
+      taskId: t.taskId,
+      dataset: t.dataset,
+      surfaceId: t.surfaceId,
+      promptSurfaceId: t.promptSurfaceId,
+      model: t.model,
+      seed: t.seed,
+      reward: t.reward,
+      toolUpdates: t.toolUpdates,
+      selection: { rule: options.selection ?? 'repeat-free', ...trajectoryStats(steps) },
+    },
   });
-  return { messages: [...head, ...turns] };
+}
+
+/**
+ * The SFT export's lines for whole tasks: `rows` must hold every success of each (exploration, task) it touches,
+ * since a rule chooses among a task's successes together. Per (exploration, task) in that order, the successes
+ * `options.selection` picks (`selectForTraining`, seeded by the exploration id as the stored `selected` flags are,
+ * edge/stores/trajectories.ts), in id order, each as `sftExportLine`. One code path for the exports route (a page
+ * of tasks) and the micro recipe's in-process exploration (gpu-jobs/micro/explore.ts).
+ */
+export function sftExportLines(rows: readonly ExportRow[], options: SftExportOptions = {}): string[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...rows].sort(
+    (a, b) => cmp(a.t.explorationId, b.t.explorationId) || cmp(a.t.taskId, b.t.taskId) || cmp(a.t.id, b.t.id),
+  );
+  const lines: string[] = [];
+  for (let start = 0; start < sorted.length; ) {
+    const first = (sorted[start] as ExportRow).t;
+    let end = start;
+    while (
+      end < sorted.length &&
+      sorted[end]?.t.explorationId === first.explorationId &&
+      sorted[end]?.t.taskId === first.taskId
+    )
+      end++;
+    const own = sorted.slice(start, end);
+    const chosen = selectForTraining(
+      own.map((r) => r.t),
+      first.explorationId,
+      options.perTask ?? 4,
+      options.selection ?? 'repeat-free',
+    );
+    for (const { t, question } of own) if (chosen.has(t.id)) lines.push(sftExportLine(t, question, options));
+    start = end;
+  }
+  return lines;
+}
+
+/** A step of a scored path: its text and observation, and whether it failed (a rejected call or a tool error). */
+export interface ScoredStep extends TrajectoryStep {
+  failed?: boolean;
 }
 
 /** A path as node ids from the root's child to the leaf, with the leaf's reward. */
 export interface ScoredPath {
   nodes: readonly number[];
-  steps: readonly TrajectoryStep[];
+  steps: readonly ScoredStep[];
   reward: number;
+}
+
+/** A side of a pair as the search saw it: Q = W / N (null before any visit) and N. */
+export interface NodeValue {
+  q: number | null;
+  n: number;
 }
 
 export interface DpoPair {
@@ -318,21 +484,34 @@ export interface DpoPair {
   prefix: TrajectoryStep[];
   chosen: string;
   rejected: string;
+  /** Q and N of both sides, for pairs made from a tree. */
+  values?: { chosen: NodeValue; rejected: NodeValue };
+}
+
+/** The call a step text makes: Action and Action Input with whitespace removed (the Thought set aside). */
+function stepCall(text: string): string {
+  const m = /Action\s*:([\s\S]*)$/.exec(text);
+  return m ? (m[1] as string).replace(/\s+/g, '') : text.replace(/\s+/g, '');
 }
 
 /** Whether two step texts make the same call (Action and Action Input, whitespace ignored; Thought aside). */
 export function sameCall(a: string, b: string): boolean {
-  const call = (text: string) => {
-    const m = /Action\s*:([\s\S]*)$/.exec(text);
-    return m ? (m[1] as string).replace(/\s+/g, '') : text.replace(/\s+/g, '');
-  };
-  return call(a) === call(b);
+  return stepCall(a) === stepCall(b);
 }
 
-/** Pairs, and how many candidate pairs were dropped because both sides made the same call. */
+/** Whether `step` makes a call that failed earlier on `prefix` (the path before it). */
+export function repeatsFailedStep(prefix: readonly ScoredStep[], step: string): boolean {
+  const call = stepCall(step);
+  return prefix.some((s) => s.failed === true && stepCall(s.text) === call);
+}
+
+/** Pairs, and how many candidate pairs each rule dropped. */
 export interface DpoPairSet {
   pairs: DpoPair[];
+  /** Candidates whose sides make the same call (they differ only in Thought). */
   dropped: number;
+  /** Candidates whose chosen step repeats a call that failed on the path and whose rejected step does not. */
+  droppedRepeating: number;
 }
 
 /** Pairs from paths of one tree (they share the root; equal node ids are the same node). */
@@ -340,8 +519,14 @@ export function dpoPairsFromPaths(paths: readonly ScoredPath[]): DpoPair[] {
   return dpoPairSetFromPaths(paths).pairs;
 }
 
-/** See the module comment for the rule; `dropped` counts the candidates with equal action and Action Input. */
-export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
+/**
+ * See the module comment for the rule; `dropped` and `droppedRepeating` count the candidates each rule left out.
+ * `value` gives a node's Q and N (pairs from a tree carry them).
+ */
+export function dpoPairSetFromPaths(
+  paths: readonly ScoredPath[],
+  value?: (node: number) => NodeValue,
+): DpoPairSet {
   interface ChildInfo {
     success: boolean;
     failure: boolean;
@@ -349,11 +534,11 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
   }
   // parent id → child id → what its subtree holds; prefix steps per parent.
   const children = new Map<number, Map<number, ChildInfo>>();
-  const prefixes = new Map<number, TrajectoryStep[]>();
+  const prefixes = new Map<number, ScoredStep[]>();
   for (const path of paths) {
     let parent = ROOT;
     path.nodes.forEach((id, depth) => {
-      if (!prefixes.has(parent)) prefixes.set(parent, path.steps.slice(0, depth) as TrajectoryStep[]);
+      if (!prefixes.has(parent)) prefixes.set(parent, path.steps.slice(0, depth) as ScoredStep[]);
       const siblings = children.get(parent) ?? new Map<number, ChildInfo>();
       children.set(parent, siblings);
       const step = path.steps[depth] as TrajectoryStep;
@@ -366,8 +551,10 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
   }
   const pairs: DpoPair[] = [];
   let dropped = 0;
+  let droppedRepeating = 0;
   for (const parent of [...children.keys()].sort((a, b) => a - b)) {
     const siblings = [...(children.get(parent) ?? new Map<number, ChildInfo>())].sort((a, b) => a[0] - b[0]);
+    const prefix = prefixes.get(parent) ?? [];
     for (const [a, good] of siblings) {
       if (!good.success) continue;
       for (const [b, bad] of siblings) {
@@ -376,18 +563,24 @@ export function dpoPairSetFromPaths(paths: readonly ScoredPath[]): DpoPairSet {
           dropped++;
           continue;
         }
-        pairs.push({
+        if (repeatsFailedStep(prefix, good.step.text) && !repeatsFailedStep(prefix, bad.step.text)) {
+          droppedRepeating++;
+          continue;
+        }
+        const pair: DpoPair = {
           parent,
           chosenNode: a,
           rejectedNode: b,
-          prefix: prefixes.get(parent) ?? [],
+          prefix: prefix.map((s) => ({ text: s.text, observation: s.observation })),
           chosen: good.step.text,
           rejected: bad.step.text,
-        });
+        };
+        if (value) pair.values = { chosen: value(a), rejected: value(b) };
+        pairs.push(pair);
       }
     }
   }
-  return { pairs, dropped };
+  return { pairs, dropped, droppedRepeating };
 }
 
 /** Pairs over every terminal path of the tree (failures: all terminal nodes with reward −1). */
@@ -395,7 +588,7 @@ export function dpoPairs(tree: SearchTree): DpoPair[] {
   return dpoPairSet(tree).pairs;
 }
 
-/** `dpoPairs` with the number of candidates dropped for equal calls. */
+/** `dpoPairs` with the number of candidates each rule dropped; every pair carries both sides' Q and N. */
 export function dpoPairSet(tree: SearchTree): DpoPairSet {
   const paths: ScoredPath[] = [];
   for (const leaf of tree.nodes) {
@@ -403,11 +596,18 @@ export function dpoPairSet(tree: SearchTree): DpoPairSet {
     const nodes = pathTo(tree, leaf.id);
     paths.push({
       nodes,
-      steps: nodes.map((id) => ({ text: node(tree, id).text, observation: node(tree, id).observation })),
+      steps: nodes.map((id) => {
+        const n = node(tree, id);
+        const failed = n.outcome?.kind === 'rejected' || n.outcome?.kind === 'error';
+        return { text: n.text, observation: n.observation, failed };
+      }),
       reward: leaf.reward,
     });
   }
-  return dpoPairSetFromPaths(paths);
+  return dpoPairSetFromPaths(paths, (id) => {
+    const n = node(tree, id);
+    return { q: n.visits > 0 ? n.value / n.visits : null, n: n.visits };
+  });
 }
 
 export interface DpoRecord {

@@ -11,6 +11,7 @@
  * counters, and all randomness is derived from `config.seed` and the iteration number (mcts.ts), so a tree
  * reloaded between iterations continues exactly as an uninterrupted search would.
  */
+import type { StepPromptId } from '../prompts/registry.ts';
 import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
@@ -55,7 +56,7 @@ export interface SearchNode {
   /** The environment's answer to the step (empty for the root). */
   observation: string;
   /** The prompt that generated this step. */
-  prompt: 'toolevo/agent' | 'toolevo/reflection' | null;
+  prompt: StepPromptId | null;
   action?: string;
   kernel?: KernelToolName;
   /** The step's outcome (null for the root). */

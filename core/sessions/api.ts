@@ -9,7 +9,8 @@
  * `Finish` (with `{"answer": …}`) ends the session. At the end the session is scored: Correct Path Rate in both
  * definitions, computed from the operations the calls ran against the query's gold path (written against the
  * base API; the score also shows the gold path as the surface in force exposes it), and the answer against the
- * gold answer when the query has one (its reward is then ±1; without one it stays null and the answer is kept).
+ * gold answer when the query has one, differing numbers never matching (its reward is then ±1; without one it
+ * stays null and the answer is kept).
  *
  * Observations (what ReAct and MCP clients read): a 2xx answer is its JSON body; an error is
  * `Error <status>: <body>`; a call the surface refuses is its message (naming the parameter, or the successor of
@@ -241,7 +242,10 @@ export async function runApiStep(
       entry.action = FINISH;
       const answer = parsed.args.answer;
       const goldAnswer = config.query?.gold?.answer;
-      const correct = goldAnswer === undefined ? null : answerMatches(goldAnswer, answer);
+      // An imported API's gold answer is not ToolQA-D's: differing numbers never match (the strict rule), not
+      // ToolEVO's fall-through to the string test that the kernel's EM keeps for fidelity (spec §6.1).
+      const correct =
+        goldAnswer === undefined ? null : answerMatches(goldAnswer, answer, { numbers: 'strict' });
       finished = { answer: answer ?? null, correct };
       entry.outcome = { kind: 'finished', correct };
       entry.observation =

@@ -6,7 +6,7 @@
  * 2. Recognise the question's task template and replay its solver over the steps taken (replay.ts): the next P_c
  *    call, or the answer.
  * 3. Guideline 4: right after the first successful call of a tool that is not the documented one, record it with
- *    UpdateTool (with probability pUpdate).
+ *    UpdateTool (with probability pUpdate) — when its prompt documents UpdateTool.
  * 4. Decide how to write the call, from the last meaningful attempt at the same kernel tool:
  *    - it met a deprecation message naming a replacement: switch with probability pUpdate (shaping the
  *      parameters like the param example with probability pReflect, else keeping the old keys under the new name),
@@ -334,7 +334,8 @@ export function nextStepWith(
     return { text: finishText(unknownQuestionThought(d), 'unknown'), kind: 'unknown-question' };
   }
 
-  const record = newToolToRecord(history);
+  // A prompt without UpdateTool (Table 5's "w/o tool update") gives the policy nothing to record the tool with.
+  const record = history.knowledge.documented.has('UpdateTool') ? newToolToRecord(history) : null;
   if (record && d.chance(`update-tool:${record.kernel}`, p.update)) {
     return updateToolStep(record, history, d);
   }

@@ -84,7 +84,12 @@ interface Exploration {
   memory: string[];
 }
 
-function readExploration(first: string): Exploration {
+/**
+ * The exploration prompt's tool lines, and the long-term memory shown in this call: in the episode's opening
+ * prompt, or in the last query request when memory is shown at every trial (`Solved` marks are absent when the
+ * exploration runs without self-reflection).
+ */
+function readExploration(first: string, last = ''): Exploration {
   const lines = first.split('\n');
   const explored = parseToolLine(`(0) ${lines[1] ?? ''}`);
   const tools: ToolLine[] = [];
@@ -93,7 +98,9 @@ function readExploration(first: string): Exploration {
     const t = parseToolLine(lines[i] as string);
     if (t) tools.push(t);
   }
-  const memory = [...first.matchAll(/^Query: (.*) \| Solved: (?:Yes|No)$/gm)].map((m) => m[1] as string);
+  const memory = [first, last].flatMap((text) =>
+    [...text.matchAll(/^Query: (.*?)(?: \| Solved: (?:Yes|No))?$/gm)].map((m) => m[1] as string),
+  );
   return { explored, tools, memory };
 }
 
@@ -277,7 +284,8 @@ function fillValues(
 }
 
 function imagine(messages: readonly ChatMessage[], d: Decider): string {
-  const ex = readExploration(messages.find((m) => m.role === 'user')?.content ?? '');
+  const users = messages.filter((m) => m.role === 'user');
+  const ex = readExploration(users[0]?.content ?? '', users.length > 1 ? users.at(-1)?.content : '');
   const kernel = ex.explored ? kernelOfToolLine(ex.explored) : null;
   const kinds = QUERY_KINDS.filter((k) => k.kernel === kernel);
   if (kinds.length === 0) return `${STE_QUERY_LABEL} What can the tool "${ex.explored?.name ?? 'tool'}" do?`;

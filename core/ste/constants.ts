@@ -27,6 +27,13 @@ export const STE_PARAPHRASE_TARGET = 150;
 export const STE_PARAPHRASE_MAX = 6;
 /** In-context learning: the 8 most similar exemplar queries. */
 export const STE_RETRIEVAL_K = 8;
+/**
+ * When the long-term memory is shown (paper §2.1): `episode` — the query call opening each episode (the authors'
+ * code as the spec describes it; default); `trial` — the start of every trial (the paper's text, Figure 2);
+ * `off` — never (Table 2's "− long-term memory").
+ */
+export const STE_LONG_TERM_MEMORY = ['episode', 'trial', 'off'] as const;
+export type SteLongTermMemory = (typeof STE_LONG_TERM_MEMORY)[number];
 /** Continual learning: replay 10 % of each earlier round's exemplars. */
 export const STE_REHEARSAL_FRACTION = 0.1;
 

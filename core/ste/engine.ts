@@ -6,15 +6,25 @@
  * run seed and the call's position (tool, phase, episode, trial, turn), never from a counter of the chunk.
  *
  * Phases, in order:
- * 1. `query` — query synthesis: at the start of an episode the `ste/explore` prompt with the long-term-memory
- *    block (every query explored so far for the tool, `Query: … | Solved: Yes/No`) — the block is sent in that
- *    call only and the stored conversation keeps the prompt without it; later trials of the episode append
- *    `ste/follow-up` to the same conversation (short-term memory). Stop at "Thought:".
+ * 1. `query` — query synthesis (paper §2.1, Table 10: a query that needs the tool once — plus the preparatory
+ *    calls a stateful tool needs —, names no tool, copies no documentation, is specific): at the start of an
+ *    episode the `ste/explore` prompt with the long-term-memory block (every query explored so far for the tool,
+ *    `Query: … | Solved: Yes/No`) — the block is sent in that call only and the stored conversation keeps the
+ *    prompt without it; later trials of the episode append `ste/follow-up` to the same conversation (short-term
+ *    memory), with the block too when `longTermMemory: 'trial'` (the paper's text: "loaded into the context at
+ *    the beginning of every trial … and then offloaded"). Stop at "Thought:".
  * 2. `step` — ReAct steps (stop at "Observation:"), each run on the server surface through the surface adapter
  *    (`stepSurface`, the same kernel and adapter as sessions); at most `maxCalls` per trial, a parse error uses a
- *    turn and its error text is the observation; Finish ends the trial with a final answer.
+ *    turn and its error text is the observation; Finish ends the trial with a final answer. Without execution
+ *    feedback (Table 2) the calls still run — the exemplar and the judge see the real result — but the model is
+ *    shown `STE_NO_FEEDBACK` instead.
  * 3. `reflect` — `ste/reflect`; the trial failed if the reply contains "No" anywhere (the authors' parse). The
- *    result is the `Solved:` mark of the trial's long-term-memory line.
+ *    result is the `Solved:` mark of the trial's long-term-memory line. Without self-reflection (Table 2) there
+ *    is no call and the line has no mark.
+ *
+ * The paper's ablations (§4.2, Table 2) are options: `executionFeedback: false`, `shortTermMemory: false` (every
+ * trial its own episode: episodes × trials episodes of one trial, "we extend the number of episodes to preserve
+ * the total number of trials"), `longTermMemory: 'off'`, `selfReflection: false`.
  * 4. `judge` — every trial that ended with a final answer and made a call before it is judged on the three
  *    criteria (`ste/judge`, the last successfully parsed call with its observation and the final answer); any
  *    "No" rejects it. Trials without a final answer are not judged (dropped as `no-final-answer`); a final
@@ -27,11 +37,22 @@
  * The environment state is fresh for each trial (every imagined query is a new task); the conversation keeps
  * the earlier trials of the episode. Not implemented: the paper's hold-out of 15 examples per tool as test data
  * (tooldrift evaluates on its own task splits).
+ *
+ * Deliberate differences from the STE paper and the authors' code:
+ * - Long-term memory defaults to the query call that opens an episode (the spec's reading of the authors' code);
+ *   the paper's text loads it at the start of every trial (`longTermMemory: 'trial'`). The authors' `main.py`
+ *   at the stored commit also adds it to every follow-up query — i.e. the paper's behaviour.
+ * - "Once" in the query-synthesis constraint allows the preparatory calls a stateful tool needs (a filter needs a
+ *   loaded database); ToolBench's endpoints were stateless. The query request and the solving are one turn (the
+ *   authors ask for the query alone, then send the solving instructions).
+ * - Table 2's ablations are tooldrift's readings where the paper gives no mechanism: without execution feedback
+ *   the calls still run (the judge and the exemplar see the real result) and the model is shown a fixed notice,
+ *   parse errors included; without self-reflection no reflection call is made and memory lines carry no mark.
  */
 import type { ChatMessage, GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
-import { STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
+import { STE_NO_FEEDBACK, STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
 import { stepSurface } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
@@ -48,6 +69,7 @@ import {
   paraphraseCount,
   STE_EPISODES,
   STE_JUDGE_MAX_TOKENS,
+  STE_LONG_TERM_MEMORY,
   STE_MAX_CALLS,
   STE_MAX_TOKENS,
   STE_PARAPHRASE_MAX_TOKENS,
@@ -55,6 +77,7 @@ import {
   STE_STEP_STOP,
   STE_TEMPERATURE,
   STE_TRIALS,
+  type SteLongTermMemory,
 } from './constants.ts';
 
 export interface SteOptions {
@@ -68,6 +91,21 @@ export interface SteOptions {
   /** Filter and paraphrase after exploring (default true); false stops after the last reflection. */
   filter: boolean;
   paraphrase: boolean;
+  /**
+   * When the long-term-memory block is shown (§2.1): `episode` — in the query call that opens an episode (the
+   * authors' code as the spec describes it; default); `trial` — at the start of every trial (the paper's text
+   * and Figure 2); `off` — never (Table 2, "− long-term memory").
+   */
+  longTermMemory: SteLongTermMemory;
+  /** Table 2 "− execution feedback" when false: the model is not shown what its calls returned. */
+  executionFeedback: boolean;
+  /**
+   * Table 2 "− short-term memory" when false: every trial is its own episode (a fresh conversation), and the
+   * trial count is kept — `episodes` × `trials` episodes of one trial each (resolved by `steOptions`).
+   */
+  shortTermMemory: boolean;
+  /** Table 2 "− self-reflection" when false: no reflection call; memory lines carry no Solved mark. */
+  selfReflection: boolean;
 }
 
 export type SteOptionsInput = Pick<SteOptions, 'tool' | 'seed'> & Partial<Omit<SteOptions, 'tool' | 'seed'>>;
@@ -94,9 +132,9 @@ export interface SteTrial {
   steps: SteStep[];
   /** Python str() of the Finish answer, or null when the trial ended without one. */
   finalAnswer: string | null;
-  /** The reflection reply and its parse (failed if "No" appears anywhere). */
+  /** The reflection reply and its parse (failed if "No" appears anywhere); '' and null without self-reflection. */
   reflection: string;
-  solved: boolean;
+  solved: boolean | null;
 }
 
 export type SteVerdict =
@@ -162,16 +200,29 @@ export interface SteContext {
   signal?: AbortSignal;
 }
 
+/**
+ * The options with defaults filled in. Without short-term memory the trial count is kept by turning the episodes
+ * into episodes × trials episodes of one trial (idempotent: a resolved value has one trial per episode).
+ */
 export function steOptions(input: SteOptionsInput): SteOptions {
+  const shortTermMemory = input.shortTermMemory ?? true;
+  const episodes = input.episodes ?? STE_EPISODES;
+  const trials = input.trials ?? STE_TRIALS;
   const o: SteOptions = {
     tool: input.tool,
     seed: input.seed,
-    episodes: input.episodes ?? STE_EPISODES,
-    trials: input.trials ?? STE_TRIALS,
+    episodes: shortTermMemory ? episodes : episodes * trials,
+    trials: shortTermMemory ? trials : 1,
     maxCalls: input.maxCalls ?? STE_MAX_CALLS,
     filter: input.filter ?? true,
     paraphrase: input.paraphrase ?? true,
+    longTermMemory: input.longTermMemory ?? 'episode',
+    executionFeedback: input.executionFeedback ?? true,
+    shortTermMemory,
+    selfReflection: input.selfReflection ?? true,
   };
+  if (!STE_LONG_TERM_MEMORY.includes(o.longTermMemory))
+    throw new RangeError(`STE longTermMemory must be one of ${STE_LONG_TERM_MEMORY.join(', ')}`);
   for (const [k, v] of [
     ['episodes', o.episodes],
     ['trials', o.trials],
@@ -310,14 +361,19 @@ async function queryCall(ctx: SteContext, state: SteState): Promise<void> {
   const label = `q/${state.episode}/${state.trial}`;
   let sent: ChatMessage[];
   let kept: ChatMessage[];
+  // Long-term memory only in this call (§2.1: loaded for the query, offloaded afterwards); the stored
+  // conversation keeps the prompt without it.
+  const ltm = state.options.longTermMemory;
   if (state.trial === 0) {
     const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
-    // Long-term memory only in this call; the stored conversation is the prompt without it.
-    sent = renderPrompt('ste/explore', { ...docs, memory: state.memory });
+    sent = renderPrompt('ste/explore', { ...docs, memory: ltm === 'off' ? [] : state.memory });
     kept = renderPrompt('ste/explore', { ...docs, memory: [] });
   } else {
-    sent = [...state.conversation, ...renderPrompt('ste/follow-up', {})];
-    kept = sent;
+    sent = [
+      ...state.conversation,
+      ...renderPrompt('ste/follow-up', { memory: ltm === 'trial' ? state.memory : [] }),
+    ];
+    kept = [...state.conversation, ...renderPrompt('ste/follow-up', { memory: [] })];
   }
   const reply = cut(
     await call(ctx, state, ctx.model, sent, label, { stop: STE_QUERY_STOP, maxTokens: STE_MAX_TOKENS }),
@@ -363,20 +419,28 @@ async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
     state.phase = 'reflect';
     return;
   }
-  state.conversation.push(...renderPrompt('ste/observation', { observation: result.observation }));
+  // Table 2 "− execution feedback": the call ran (the step keeps its real observation for the judge and the
+  // exemplar), but the model is not told what it returned.
+  const shown = state.options.executionFeedback ? result.observation : STE_NO_FEEDBACK;
+  state.conversation.push(...renderPrompt('ste/observation', { observation: shown }));
   if (current.steps.length >= state.options.maxCalls) state.phase = 'reflect';
 }
 
-async function reflectCall(ctx: SteContext, state: SteState): Promise<void> {
+/** Ends the trial: the reflection call (unless Table 2's "− self-reflection"); true when a model call was made. */
+async function reflectCall(ctx: SteContext, state: SteState): Promise<boolean> {
   const current = state.current as NonNullable<SteState['current']>;
-  const messages = [...state.conversation, ...renderPrompt('ste/reflect', {})];
-  const reply = pyStrip(
-    await call(ctx, state, ctx.model, messages, `r/${state.episode}/${state.trial}`, {
-      maxTokens: STE_MAX_TOKENS,
-    }),
-  );
-  const solved = reflectionSolved(reply);
-  state.conversation = [...messages, { role: 'assistant', content: reply }];
+  let reply = '';
+  let solved: boolean | null = null;
+  if (state.options.selfReflection) {
+    const messages = [...state.conversation, ...renderPrompt('ste/reflect', {})];
+    reply = pyStrip(
+      await call(ctx, state, ctx.model, messages, `r/${state.episode}/${state.trial}`, {
+        maxTokens: STE_MAX_TOKENS,
+      }),
+    );
+    solved = reflectionSolved(reply);
+    state.conversation = [...messages, { role: 'assistant', content: reply }];
+  }
   state.trials.push({
     episode: state.episode,
     trial: state.trial,
@@ -388,6 +452,7 @@ async function reflectCall(ctx: SteContext, state: SteState): Promise<void> {
   });
   state.memory.push({ query: current.query, solved });
   nextTrialOrEpisode(state);
+  return state.options.selfReflection;
 }
 
 function exemplarOf(state: SteState, trial: SteTrial, last: SteStep): SteExemplar {
@@ -481,7 +546,7 @@ export interface SteBudget {
 
 /**
  * Makes at most `budget.calls` model calls and returns the new state (the input is not modified). Judging a
- * trial that needs no call does not count against the budget.
+ * trial that needs no call, and ending a trial without self-reflection, do not count against the budget.
  */
 export async function advance(ctx: SteContext, input: SteState, budget: SteBudget): Promise<SteState> {
   const state = structuredClone(input);
@@ -497,8 +562,7 @@ export async function advance(ctx: SteContext, input: SteState, budget: SteBudge
         spent++;
         break;
       case 'reflect':
-        await reflectCall(ctx, state);
-        spent++;
+        if (await reflectCall(ctx, state)) spent++;
         break;
       case 'judge':
         if (state.trials.length === 0) state.phase = 'done';

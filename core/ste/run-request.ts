@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { type ModelChoice, ModelChoiceSchema } from '../models/choice.ts';
+import { STE_LONG_TERM_MEMORY, type SteLongTermMemory } from './constants.ts';
 
 export const CreateSteRun = z.strictObject({
   surface: z.string().min(1).max(100).default('pc').describe('The server surface to explore.'),
@@ -39,6 +40,28 @@ export const CreateSteRun = z.strictObject({
     .describe('Trials per episode (spec: 4; the code default 3).'),
   maxCalls: z.number().int().min(1).max(10).default(4).describe('Calls per trial (spec: 4).'),
   paraphrase: z.boolean().default(true),
+  longTermMemory: z
+    .enum(STE_LONG_TERM_MEMORY)
+    .default('episode')
+    .describe(
+      "When the long-term memory is shown: `episode` (in the query call opening each episode, the authors' code; default), `trial` (at the start of every trial, the paper's text), `off` (Table 2's ablation).",
+    ),
+  executionFeedback: z
+    .boolean()
+    .default(true)
+    .describe("false: Table 2's ablation — the model is not shown what its calls returned."),
+  shortTermMemory: z
+    .boolean()
+    .default(true)
+    .describe(
+      "false: Table 2's ablation — every trial its own episode, the trial count kept (episodes × trials episodes of one trial).",
+    ),
+  selfReflection: z
+    .boolean()
+    .default(true)
+    .describe(
+      "false: Table 2's ablation — no reflection; long-term memory lists queries without Solved marks.",
+    ),
   /** Model calls per alarm of each tool (tests use small chunks). */
   chunkCalls: z.number().int().min(1).max(100).optional(),
 });
@@ -57,5 +80,25 @@ export interface SteRunConfig {
   trials: number;
   maxCalls: number;
   paraphrase: boolean;
+  /** Absent in runs stored before these options existed (their defaults then apply). */
+  longTermMemory?: SteLongTermMemory;
+  executionFeedback?: boolean;
+  shortTermMemory?: boolean;
+  selfReflection?: boolean;
   chunkCalls?: number;
+}
+
+/** The engine options of a stored run's configuration (core/ste/engine.ts `SteOptionsInput`, without the tool). */
+export function steEngineOptions(config: SteRunConfig) {
+  return {
+    seed: config.seed,
+    episodes: config.episodes,
+    trials: config.trials,
+    maxCalls: config.maxCalls,
+    paraphrase: config.paraphrase,
+    longTermMemory: config.longTermMemory ?? 'episode',
+    executionFeedback: config.executionFeedback ?? true,
+    shortTermMemory: config.shortTermMemory ?? true,
+    selfReflection: config.selfReflection ?? true,
+  };
 }

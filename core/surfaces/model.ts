@@ -125,6 +125,12 @@ export interface Surface {
   /** How a generated surface was made (seed and drift kinds), for reproducibility. */
   drift?: { seed: string; kinds: string[] };
   tools: SurfaceTool[];
+  /**
+   * Set on documentation that retrieval chose from a pool of `pool` tools (the toolPool aid,
+   * core/retrieval/tool-pool.ts): it documents only some of the served tools, so a prompt's worked examples show
+   * only calls of tools it documents (core/prompts/few-shots.ts `usesDocumentedTools`).
+   */
+  retrieved?: { pool: number };
   retired: RetiredName[];
   response: ResponseFormat;
   messages: {

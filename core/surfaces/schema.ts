@@ -7,11 +7,19 @@ import { z } from 'zod';
 import { KERNEL_TOOL_NAMES } from '../world/kernel/kernel.ts';
 import type { Surface } from './model.ts';
 
+/**
+ * Tool names and parameter keys: letters, digits and the special characters ToolEvo studies (§5.3, App. B.2:
+ * `_ - @ % # . ? &`). MCP's SEP-986 recommends `[A-Za-z0-9._-]` only and function-calling APIs take
+ * `[A-Za-z0-9_-]`: a surface that uses `@ % # ? &` is for ReAct, JSON REST and MCP clients that accept them.
+ */
 const Name = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9_.-]+$/, 'names use letters, digits, `_`, `.` and `-` (valid MCP tool names)');
+  .regex(
+    /^[A-Za-z0-9_.@%#?&-]+$/,
+    'names use letters, digits and the special characters _ - @ % # . ? & (ToolEvo §5.3)',
+  );
 const Text = z.string().max(2000);
 const Instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 

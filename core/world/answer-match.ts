@@ -10,10 +10,16 @@
  *   `{ type: 'float', value: 5 }` or `new PyFloat(5)`;
  * - a plain JS number is an int when it is a safe integer, a float otherwise (`5` → `5`, `2.5` → `2.5`).
  *
- * Deliberate differences from ToolEVO (ToolQA's decimal-point bug fixed):
- * - When both sides parse as numbers and the numbers differ, the answer does not match. The original fell
- *   through to the string test, where deleting `-` and `.` made `-10.0` match `10.0` and `2.5` match `25`.
- *   Two NaNs count as equal (the original matched `nan`/`NaN` through the string test).
+ * Numbers that differ (`numbers` option, issue 25 item 7):
+ * - `fall-through` (default, EVO's `evaluation.py`, spec §6.1 step 2): when both sides parse as numbers but
+ *   differ, the test does not stop — it falls through to the string test, where deleting `-` and `.` makes
+ *   `-10.0` match `10.0` and `2.5` match `25` (ToolQA's decimal-point quirk, kept because every ToolEvo number
+ *   was scored with it).
+ * - `strict` (tooldrift's earlier rule, an option): two differing numbers never match; two NaNs count as equal
+ *   (EVO matches `nan`/`NaN` through the string test, so the verdict is the same).
+ *
+ * Deliberate differences from ToolEVO: none by default. `numbers: 'strict'` (KernelDeps.numbers) is tooldrift's
+ * earlier rule, an option: differing numbers never match, so `-10.0` no longer matches `10.0`.
  */
 
 import { PyDict, PyFloat, PyInt, type PyRenderable, PyTuple, pyStr } from '../util/python-format.ts';
@@ -69,12 +75,25 @@ function stripCurrency(s: string): string {
   return s.replaceAll('USD', '').replaceAll('$', '').replaceAll(',', '');
 }
 
+/** What the matcher does with two numbers that differ (see the module header). */
+export const NUMBER_RULES = ['fall-through', 'strict'] as const;
+export type NumberRule = (typeof NUMBER_RULES)[number];
+
+export interface MatchOptions {
+  /** Default `fall-through` (ToolEVO's EM, spec §6.1). */
+  numbers?: NumberRule;
+}
+
 /** Whether `prediction` answers `gold` (both are converted with Python str()). */
-export function answerMatches(gold: unknown, prediction: unknown): boolean {
+export function answerMatches(gold: unknown, prediction: unknown, options: MatchOptions = {}): boolean {
   const g = pyStrip(pythonStr(gold));
   const p = pyStrip(pythonStr(prediction));
   const gx = parsePythonFloat(stripCurrency(g));
   const px = gx === null ? null : parsePythonFloat(stripCurrency(p));
-  if (gx !== null && px !== null) return gx === px || (Number.isNaN(gx) && Number.isNaN(px));
+  if (gx !== null && px !== null) {
+    // Spec §6.1 step 2: equal numbers match; differing ones stop here only under the `strict` option.
+    if (gx === px) return true;
+    if (options.numbers === 'strict') return Number.isNaN(gx) && Number.isNaN(px);
+  }
   return normalizeAnswer(g) === normalizeAnswer(p);
 }

@@ -6,6 +6,7 @@
 import { runPythonCode } from '../sandbox/python/tool.ts';
 import type { SqlPolicy } from '../sandbox/sql/guard.ts';
 import { type SqlExecutor, type SqlRunLimits, sqlToolAnswer } from '../sandbox/sql/run.ts';
+import type { NumberRule } from './answer-match.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
 export interface KernelDepsOptions {
@@ -15,12 +16,15 @@ export interface KernelDepsOptions {
   sqlPolicy?: SqlPolicy;
   /** The gold answer Finish is judged against. */
   gold?: unknown;
+  /** How Finish compares differing numbers (default ToolEVO's `fall-through`). */
+  numbers?: NumberRule;
 }
 
 export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
   const executor = options.sql;
   return {
     gold: options.gold,
+    ...(options.numbers ? { numbers: options.numbers } : {}),
     sql: async (query) => {
       if (!executor) throw new Error('no SQL mirror is attached');
       return sqlToolAnswer(query, executor, options.sqlPolicy, options.sqlLimits);

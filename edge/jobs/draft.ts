@@ -5,13 +5,20 @@
  * fixed (`draft-tool:<run>:<tool>`, `draft-finalize:<run>`), the object's `start` leaves an existing tool alone,
  * and the set is stored under `docset-<run>` with insert-or-ignore.
  */
-import { type DraftOptions, type DraftOptionsInput, DraftOptionsSchema } from '../../core/draft/config.ts';
+import {
+  type DraftEncoder,
+  type DraftOptions,
+  type DraftOptionsInput,
+  DraftOptionsSchema,
+} from '../../core/draft/config.ts';
 import { type DocSet, explored } from '../../core/draft/docset.ts';
 import { DRAFT_STATE_FORMAT, type DraftToolState } from '../../core/draft/loop.ts';
 import { finishDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import type { EmbeddingModel } from '../../core/models/types.ts';
 import type { Bindings } from '../env.ts';
+import { readConfig } from '../env.ts';
 import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from '../errors.ts';
-import { type ModelChoice, textModelFor } from '../models.ts';
+import { embeddingModelFor, type ModelChoice, textModelFor } from '../models.ts';
 import {
   cancelDraftRun,
   createDraftRun,
@@ -48,6 +55,21 @@ export interface DraftRunConfig {
   watchId?: string;
 }
 
+/**
+ * The encoder of a run's φ and Δ (core/draft/config.ts `encoder`): `auto` — the deployment's provider embedding
+ * when one is configured (Workers AI, OpenAI), else USE lite in the isolate (the weight-free lexical encoder is not
+ * a sentence encoder; the paper's thresholds were set for ada-002); `use`; `lexical`. A state stored before the
+ * option existed (no `encoder`) keeps the deployment's embedding model, as it was measured with.
+ */
+export function draftEmbedderFor(env: Bindings, encoder: DraftEncoder | undefined): EmbeddingModel {
+  if (encoder === undefined) return embeddingModelFor(env);
+  if (encoder === 'auto') {
+    const provider = readConfig(env).embeddingProvider;
+    return embeddingModelFor(env, provider === 'lexical' ? 'use' : provider);
+  }
+  return embeddingModelFor(env, encoder);
+}
+
 /** The documentation set a stored run starts from. */
 export async function runStartDocset(
   env: Bindings,
@@ -59,6 +81,7 @@ export async function runStartDocset(
     server: run.serverSurface,
     model: model.model,
     simulated: model.capabilities.simulated,
+    encoder: draftEmbedderFor(env, config.options.encoder).model,
     options: config.options,
   };
   if (run.parentDocset) {
@@ -235,6 +258,7 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
       doc: r.doc,
       versions: r.versions,
       stop: r.stop,
+      flags: r.flags ?? [],
       modelCalls: r.modelCalls,
       toolCalls: r.toolCalls,
       model: r.model,
@@ -248,7 +272,13 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   }
   await setDraftRunStatus(env, runId, 'finalizing', ['queued', 'running']);
   const config = run.config as DraftRunConfig;
-  const { docset } = await finishDocSet(start, states, { model: textModelFor(env, config.model) });
+  const server = await findSurface(env, run.serverSurface);
+  const { docset } = await finishDocSet(start, states, {
+    model: textModelFor(env, config.model),
+    // The server's names decide what is current documentation (a retired name never is).
+    ...(server ? { server } : {}),
+    now: new Date(),
+  });
   const docsetId = `docset-${runId}`;
   await saveDocset(env, docsetId, runId, docset, run.ownerId);
   await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });

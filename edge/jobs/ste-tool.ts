@@ -6,7 +6,7 @@
  * as well).
  */
 
-import type { SteRunConfig } from '../../core/ste/run-request.ts';
+import { type SteRunConfig, steEngineOptions } from '../../core/ste/run-request.ts';
 import type { SteToolParams } from '../../durable-objects/ste-explorer.ts';
 import { findSteRun, findSteTool, markSteToolStarted } from '../stores/ste.ts';
 import { steStub } from '../stubs.ts';
@@ -32,14 +32,7 @@ async function steTool(payload: unknown, { env }: JobContext) {
     docsSurfaceId: run.docsSurfaceId,
     model: config.model,
     ...(config.judge ? { judge: config.judge } : {}),
-    options: {
-      tool,
-      seed: config.seed,
-      episodes: config.episodes,
-      trials: config.trials,
-      maxCalls: config.maxCalls,
-      paraphrase: config.paraphrase,
-    },
+    options: { tool, ...steEngineOptions(config) },
     ...(config.chunkCalls ? { chunkCalls: config.chunkCalls } : {}),
   };
   const progress = await steStub(env, runId, tool).start(params);

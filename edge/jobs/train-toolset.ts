@@ -21,6 +21,12 @@ import { type CatalogOptions, syntheticCatalog } from '../../core/retrieval/cata
 import { judgeVector } from '../../core/retrieval/cotools/judge.ts';
 import { encode } from '../../core/retrieval/cotools/retriever.ts';
 import {
+  type EarlyStoppingSplit,
+  type ResolvedRetrieverOptions,
+  resolveRetrieverOptions,
+  retrieverDevScore,
+} from '../../core/retrieval/cotools/schedule.ts';
+import {
   judgeDataProblem,
   type PreparedData,
   prepareTrainingData,
@@ -30,14 +36,18 @@ import {
   advanceJudge,
   advanceRetriever,
   bytesSha256,
+  evaluationDue,
   type HeadRun,
   nextBatches,
   packRun,
   packWeights,
+  recordEvaluation,
+  retrieverPlan,
   runFinished,
   runProgress,
+  type ScoredStep,
   startJudge,
-  startRetriever,
+  startRetrieverTraining,
   unpackRun,
   unpackWeights,
   VectorPack,
@@ -45,7 +55,7 @@ import {
 import { embedAll } from '../../core/retrieval/dense.ts';
 import { scoreRankings } from '../../core/retrieval/metrics.ts';
 import { createRanker } from '../../core/retrieval/rankers.ts';
-import { toolText } from '../../core/retrieval/text.ts';
+import { TOOL_TEXT } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { ShardedVectorIndex } from '../../core/retrieval/vector-index.ts';
 import { type Bindings, readConfig } from '../env.ts';
@@ -89,6 +99,16 @@ export interface TrainingProgress {
   epoch: number;
   epochs: number;
   retrieverEpochs?: { epoch: number; loss: number; steps: number; ms: number }[];
+  /** The retriever's early stopping: dev scores so far and the step whose weights are kept. */
+  retrieverStopping?: {
+    scores: ScoredStep[];
+    bestStep: number;
+    dev: number;
+    devUnseen: number;
+    candidates: number;
+  };
+  /** Optimiser steps the retriever ran, of its budget (set when it finishes). */
+  retrieverSteps?: { done: number; total: number };
   judgeEpochs?: { epoch: number; loss: number; steps: number; ms: number }[];
   judgeSkipped?: string;
   /** Milliseconds of work so far (every chunk). */
@@ -108,22 +128,45 @@ export const encoderLabel = (encoder: EmbeddingModel) => `${encoder.provider}/${
 interface RunInputs {
   tools: Tool[];
   data: PreparedData;
+  /** The retriever's early-stopping split of `data.pairs` (null: it trains on all of them and does not stop early). */
+  split: EarlyStoppingSplit | null;
+  /** The retriever's options, resolved for the pairs it trains on. */
+  retriever: ResolvedRetrieverOptions;
+  /** How tools are written for the frozen encoder (the retriever options' `toolText`). */
+  text: (tool: Tool) => string;
 }
 
-async function inputsOf(env: Bindings, toolset: ToolsetRecord, row: TrainingRow): Promise<RunInputs> {
+async function inputsOf(
+  env: Bindings,
+  toolset: ToolsetRecord,
+  row: TrainingRow,
+  hidden: number,
+): Promise<RunInputs> {
   const options = row.options as TrainOptions;
+  let tools: Tool[];
+  let data: PreparedData;
   if (toolset.source === 'synthetic') {
     const catalog = syntheticCatalog(toolset.spec as CatalogOptions);
-    const tools = catalog.tools.map(({ name, description }) => ({ name, description }));
-    return {
-      tools,
-      data: prepareTrainingData(tools, catalog.train, catalog.dev, catalog.noTool, options.seed),
-    };
+    tools = catalog.tools.map(({ name, description }) => ({ name, description }));
+    data = prepareTrainingData(tools, catalog.train, catalog.dev, catalog.noTool, options.seed);
+  } else {
+    tools = await loadToolsetTools(env.DB, toolset);
+    const given = row.data as TrainingData;
+    data = prepareTrainingData(tools, given.train, given.dev, [], options.seed);
   }
-  const tools = await loadToolsetTools(env.DB, toolset);
-  const given = row.data as TrainingData;
-  return { tools, data: prepareTrainingData(tools, given.train, given.dev, [], options.seed) };
+  // The split is a pure function of the data and the options, so every chunk finds the same one.
+  const plan = retrieverPlan(
+    data.pairs.map((p) => p.gold),
+    tools.length,
+    hidden,
+    retrieverOptions(options),
+  );
+  const split = plan.split;
+  const resolved = resolveRetrieverOptions(plan.options, hidden, split?.train.length ?? data.pairs.length);
+  return { tools, data, split, retriever: resolved, text: TOOL_TEXT[resolved.toolText] };
 }
+
+const retrieverOptions = (options: TrainOptions) => ({ ...options.retriever, seed: options.seed });
 
 function startHead(
   phase: 'retriever' | 'judge',
@@ -132,26 +175,68 @@ function startHead(
   options: TrainOptions,
 ): HeadRun {
   if (phase === 'retriever')
-    return startRetriever(hidden, inputs.data.pairs.length, { ...options.retriever, seed: options.seed });
+    return startRetrieverTraining(
+      inputs.data.pairs.map((p) => p.gold),
+      inputs.tools.length,
+      hidden,
+      retrieverOptions(options),
+    ).run;
   if (options.judge === false) throw new Error('judge phase without judge options');
   return startJudge(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` });
 }
 
-/** Runs segments of the head until it finishes or the budget is spent. */
+/** The early-stopping dev queries and candidates through the frozen encoder (once per chunk). */
+async function devVectors(inputs: RunInputs, encoder: EmbeddingModel) {
+  const split = inputs.split as EarlyStoppingSplit;
+  const slot = new Map(split.candidates.map((t, i) => [t, i]));
+  const held = [
+    ...split.dev.map((i) => ({ i, unseen: false })),
+    ...split.devUnseen.map((i) => ({ i, unseen: true })),
+  ];
+  const pairs = held.map(({ i }) => inputs.data.pairs[i] as PreparedData['pairs'][number]);
+  const [qv, cv] = await Promise.all([
+    embedAll(
+      encoder,
+      pairs.map((p) => p.query),
+    ),
+    embedAll(
+      encoder,
+      split.candidates.map((t) => inputs.text(inputs.tools[t] as Tool)),
+    ),
+  ]);
+  return {
+    queries: pairs.map((p, k) => ({
+      h: qv[k] as Float32Array,
+      gold: p.gold.map((t) => slot.get(t) as number),
+      unseen: held[k]?.unseen === true,
+    })),
+    candidates: cv,
+  };
+}
+
+/** Runs segments of the head (and its early-stopping scores) until it finishes or the budget is spent. */
 async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: EmbeddingModel, deadline: number) {
+  let dev: Awaited<ReturnType<typeof devVectors>> | null = null;
   do {
+    if (run.head === 'retriever' && evaluationDue(run)) {
+      dev ??= await devVectors(inputs, encoder);
+      recordEvaluation(run, retrieverDevScore(run.weights, dev.queries, dev.candidates));
+      continue;
+    }
     const batches = nextBatches(run, SEGMENT_STEPS);
     if (run.head === 'retriever') {
+      // The run's items are the split's training pairs.
+      const pairOf = (i: number) => inputs.data.pairs[inputs.split ? (inputs.split.train[i] as number) : i];
       const queryIds = [...new Set(batches.flat())];
-      const toolIds = [...new Set(queryIds.flatMap((i) => inputs.data.pairs[i]?.gold ?? []))];
+      const toolIds = [...new Set(queryIds.flatMap((i) => pairOf(i)?.gold ?? []))];
       const [qv, tv] = await Promise.all([
         embedAll(
           encoder,
-          queryIds.map((i) => inputs.data.pairs[i]?.query as string),
+          queryIds.map((i) => pairOf(i)?.query as string),
         ),
         embedAll(
           encoder,
-          toolIds.map((i) => toolText(inputs.tools[i] as Tool)),
+          toolIds.map((i) => inputs.text(inputs.tools[i] as Tool)),
         ),
       ]);
       const queryVec = new Map(queryIds.map((id, k) => [id, qv[k] as Float32Array]));
@@ -161,7 +246,7 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
         batches.map((b) =>
           b.map((i) => ({
             h: queryVec.get(i) as Float32Array,
-            tools: inputs.data.pairs[i]?.gold as number[],
+            tools: pairOf(i)?.gold as number[],
           })),
         ),
         (t) => toolVec.get(t) as Float32Array,
@@ -181,6 +266,20 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
       );
     }
   } while (!runFinished(run) && Date.now() < deadline);
+}
+
+function stoppingOf(run: HeadRun, inputs: RunInputs): Pick<TrainingProgress, 'retrieverStopping'> {
+  if (run.head !== 'retriever' || !run.stopping || !inputs.split) return {};
+  const { scores, bestStep } = run.stopping;
+  return {
+    retrieverStopping: {
+      scores,
+      bestStep,
+      dev: inputs.split.dev.length,
+      devUnseen: inputs.split.devUnseen.length,
+      candidates: inputs.split.candidates.length,
+    },
+  };
 }
 
 function headProgress(run: HeadRun) {
@@ -207,7 +306,7 @@ async function evaluate(
   const index = new ShardedVectorIndex(H);
   const pack = new VectorPack(H, inputs.tools.length);
   for (let at = 0; at < inputs.tools.length; at += 256) {
-    const hs = await embedAll(encoder, inputs.tools.slice(at, at + 256).map(toolText));
+    const hs = await embedAll(encoder, inputs.tools.slice(at, at + 256).map(inputs.text));
     for (const h of hs) {
       const v = Float32Array.from(encode(weights.retriever, 'tool', h));
       index.add(v);
@@ -269,7 +368,13 @@ async function evaluate(
     dimensions: H,
     pool: inputs.tools.length,
     pairs: inputs.data.pairs.length,
-    retriever: { epochs: progress.retrieverEpochs ?? [], intermediate: weights.retriever.inter },
+    retriever: {
+      epochs: progress.retrieverEpochs ?? [],
+      intermediate: weights.retriever.inter,
+      options: inputs.retriever,
+      steps: progress.retrieverSteps ?? null,
+      stopping: progress.retrieverStopping ?? null,
+    },
     dev: devScores,
     baseline,
     judge,
@@ -314,14 +419,14 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
   if (!toolset) return { trainingId, chunk, skipped: 'toolset deleted' };
   const options = row.options as TrainOptions;
   const encoder = embeddingModelFor(env);
-  const inputs = await inputsOf(env, toolset, row);
+  const inputs = await inputsOf(env, toolset, row, encoder.dimensions);
   const deadline = started + readConfig(env).trainChunkMs;
   let progress: TrainingProgress = stored ?? {
     phase: 'retriever',
     chunk: 0,
     steps: { done: 0, total: 0 },
     epoch: 1,
-    epochs: options.retriever.epochs,
+    epochs: inputs.retriever.epochs,
     workMs: 0,
   };
   if (row.status === 'queued') await updateTraining(env.DB, row.id, { status: 'running' });
@@ -338,7 +443,7 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
       // The epochs finished so far travel with the progress, so a client can draw the loss while it trains.
       const epochs =
         run.head === 'retriever'
-          ? { retrieverEpochs: run.position.reports }
+          ? { retrieverEpochs: run.position.reports, ...stoppingOf(run, inputs) }
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
       await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress });
@@ -354,6 +459,8 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
         ...headProgress(run),
         phase: judgeSkipped ? 'evaluate' : 'judge',
         retrieverEpochs: run.position.reports,
+        retrieverSteps: runProgress(run),
+        ...stoppingOf(run, inputs),
         ...(judgeSkipped ? { judgeSkipped } : {}),
         workMs,
       };

@@ -3,7 +3,7 @@
  * jobs and the tool Durable Object call these functions and never build queries themselves.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/docset.ts';
+import type { DocFlag, DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/docset.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -20,6 +20,8 @@ export interface DraftToolResult {
   doc: ToolDoc;
   versions: DocVersion[];
   stop: StopReason;
+  /** `rewrite-failed` / `no-success` as the loop ended (absent in results stored before flags existed). */
+  flags?: DocFlag[];
   modelCalls: number;
   toolCalls: number;
   model: string | null;

@@ -212,7 +212,9 @@ export async function reportSteOutcome(
     id: `${key.runId}/${tool}/${position}`,
     position,
     query: m.query,
-    solved: m.solved,
+    // Without self-reflection nothing judged the trial: stored as false (the column is NOT NULL); the memory
+    // route answers null for such runs (their config says `selfReflection: false`).
+    solved: m.solved === true,
   }));
   for (const part of chunks(memoryRows, 8)) await db.insert(steMemory).values(part).onConflictDoNothing();
   const trialRows = state.trials.map((t, i) => ({
@@ -224,7 +226,7 @@ export async function reportSteOutcome(
     steps: t.steps,
     finalAnswer: t.finalAnswer,
     reflection: t.reflection,
-    solved: t.solved,
+    solved: t.solved === true,
     // Trials are judged in order, one verdict each.
     verdict: state.verdicts[i] ?? null,
   }));

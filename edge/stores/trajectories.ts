@@ -11,13 +11,14 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lte, or, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
   dpoPairSet,
   dpoRecord,
   extractTrajectories,
+  type SelectionRule,
   selectForTraining,
   type Trajectory,
   type TrajectoryMeta,
@@ -57,9 +58,12 @@ export interface RecordResult {
   inserted: number;
   /** Ids selected for training for this task after the update. */
   selected: string[];
-  /** DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). */
-  /** `dropped`: candidate pairs left out because both sides made the same call (differing only in Thought). */
-  pairs: { found: number; inserted: number; dropped: number };
+  /**
+   * DPO pairs of the whole tree, and the rows actually inserted (0 when the tree was recorded before). `dropped`:
+   * candidates left out because both sides made the same call (differing only in Thought); `droppedRepeating`:
+   * because the chosen step repeats a call that failed on its path and the rejected one does not.
+   */
+  pairs: { found: number; inserted: number; dropped: number; droppedRepeating: number };
 }
 
 export function preferencePairId(
@@ -86,13 +90,19 @@ function pairFacts(pair: DpoPair, meta: TrajectoryMeta) {
   };
 }
 
-/** The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored. */
+/**
+ * The DPO export line of a pair (prompt over the P_c docs, ToolEVO §3.4), as stored; its `meta` also carries both
+ * sides' Q and N (`chosen`, `rejected`), so a researcher can audit the preference.
+ */
 export function preferenceRecord(
   pair: DpoPair,
   question: string,
   meta: TrajectoryMeta,
 ): Record<string, unknown> {
-  return { ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }), meta: pairFacts(pair, meta) };
+  return {
+    ...dpoRecord(pair, { question }, { docsSurface: PC_SURFACE }),
+    meta: { ...pairFacts(pair, meta), ...(pair.values ?? {}) },
+  };
 }
 
 function pairRow(
@@ -165,7 +175,7 @@ export async function recordTrajectories(
       .onConflictDoNothing({ target: [trajectories.treeId, trajectories.leafNode] })
       .returning({ id: trajectories.id }),
   );
-  const { pairs, dropped } = dpoPairSet(tree);
+  const { pairs, dropped, droppedRepeating } = dpoPairSet(tree);
   const pairsInserted = await insertChunks(db, pairs, PAIRS_PER_INSERT, (chunk) =>
     db
       .insert(preferencePairs)
@@ -178,7 +188,7 @@ export async function recordTrajectories(
     found: found.length,
     inserted,
     selected,
-    pairs: { found: pairs.length, inserted: pairsInserted, dropped },
+    pairs: { found: pairs.length, inserted: pairsInserted, dropped, droppedRepeating },
   };
 }
 
@@ -348,37 +358,100 @@ export async function explorationKnown(
   return trajectory.length + pair.length > 0;
 }
 
-/** Successful trajectories selected for training, with their question, in id order after `after`. */
-export async function trainingTrajectoriesAfter(
-  env: Bindings,
-  f: ExportFilter,
-  after: string,
-  limit: number,
-  upTo?: string,
-) {
+/** One exploration's task: the unit a selection rule chooses in (core/search/trajectories.ts). */
+export interface TaskGroup {
+  explorationId: string;
+  taskId: string;
+}
+
+/** The successful trajectories of `groups` (at most 40: two bound parameters each), with their question. */
+export async function successesOf(env: Bindings, f: ExportFilter, groups: readonly TaskGroup[]) {
+  if (groups.length === 0) return [];
   return database(env.DB)
     .select({ t: trajectories, question: tasks.question })
     .from(trajectories)
     .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
     .where(
       and(
-        trainingWhere(f),
-        gt(trajectories.id, after),
-        upTo === undefined ? undefined : lte(trajectories.id, upTo),
+        successWhere(f),
+        or(
+          ...groups.map((g) =>
+            and(eq(trajectories.explorationId, g.explorationId), eq(trajectories.taskId, g.taskId)),
+          ),
+        ),
       ),
     )
-    .orderBy(asc(trajectories.id))
-    .limit(limit);
+    .orderBy(asc(trajectories.id));
 }
 
-/** The trajectories the SFT export serves: selected successes. */
-function trainingWhere(f: ExportFilter) {
-  return and(filterWhere(f, trajectories), eq(trajectories.selected, true), eq(trajectories.reward, 1));
+/** A task group with the number of SFT records a selection rule makes of it. */
+export interface SizedTaskGroup extends TaskGroup {
+  records: number;
 }
 
-/** The SFT export's size and the window of its page after `after` (`exportWindow`). */
-export function trainingTrajectoryWindow(env: Bindings, f: ExportFilter, after: string, limit: number) {
-  return exportWindow(database(env.DB), trajectories, trajectories.id, trainingWhere(f), after, limit);
+/**
+ * The records a rule makes of a task group, in SQL: `repeat-free` (the default) keeps the stored choice (the
+ * `selected` flags, `reselect`, computed with that rule and the same seed); `clean` and `uniform` keep any success,
+ * so up to TRAINING_PER_TASK of them.
+ */
+function recordsOfGroup(rule: SelectionRule) {
+  return rule === 'repeat-free'
+    ? sql<number>`sum(case when ${trajectories.selected} then 1 else 0 end)`
+    : sql<number>`min(count(*), ${TRAINING_PER_TASK})`;
+}
+
+function successWhere(f: ExportFilter) {
+  return and(filterWhere(f, trajectories), eq(trajectories.reward, 1));
+}
+
+/**
+ * The SFT export's size in records under `rule`, and the task groups from `from` on (inclusive, in (exploration,
+ * task) order) that make at least one record, with their record counts: at most `limit` groups. The exports route
+ * cuts its page of records out of these (a group makes at most 4, so `limit` + 1 groups cover a page of `limit`).
+ */
+export async function sftExportWindow(
+  env: Bindings,
+  f: ExportFilter,
+  rule: SelectionRule,
+  from: TaskGroup | null,
+  limit: number,
+): Promise<{ total: number; groups: SizedTaskGroup[] }> {
+  const db = database(env.DB);
+  const records = recordsOfGroup(rule);
+  const perGroup = db
+    .select({ records: records.as('records') })
+    .from(trajectories)
+    .where(successWhere(f))
+    .groupBy(trajectories.explorationId, trajectories.taskId)
+    .as('per_group');
+  const [counted, groups] = await db.batch([
+    db.select({ n: sql<number>`coalesce(sum(${perGroup.records}), 0)` }).from(perGroup),
+    db
+      .select({ explorationId: trajectories.explorationId, taskId: trajectories.taskId, records })
+      .from(trajectories)
+      .where(
+        and(
+          successWhere(f),
+          from
+            ? or(
+                gt(trajectories.explorationId, from.explorationId),
+                and(
+                  eq(trajectories.explorationId, from.explorationId),
+                  gte(trajectories.taskId, from.taskId),
+                ),
+              )
+            : undefined,
+        ),
+      )
+      .groupBy(trajectories.explorationId, trajectories.taskId)
+      .having(sql`${records} > 0`)
+      .orderBy(asc(trajectories.explorationId), asc(trajectories.taskId))
+      .limit(limit),
+  ]);
+  return {
+    total: Number(counted[0]?.n ?? 0),
+    groups: groups.map((g) => ({ ...g, records: Number(g.records) })),
+  };
 }
 
 /** The DPO export's size and the window of its page after `after` (`exportWindow`). */

@@ -60,6 +60,35 @@ function position(cursor: string | undefined): { sent: number; after: string } {
   return m ? { sent: Number(m[1]), after: m[2] as string } : { sent: 0, after: '' };
 }
 
+/**
+ * One page of JSON Lines: `X-Total-Count` (the whole export, in lines), the `Link` of the next page when there is
+ * one, and the lines streamed chunk by chunk as `chunks` yields them.
+ */
+export function ndjsonPage(
+  c: Context,
+  page: { total: number; next: string | null },
+  chunks: AsyncIterator<string[]>,
+): Response {
+  linkNext(c, page.next);
+  c.header('x-total-count', String(page.total));
+  c.header('content-type', NDJSON);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await chunks.next();
+      if (done) {
+        controller.close();
+        return;
+      }
+      if (value.length > 0) controller.enqueue(encoder.encode(value.map((l) => `${l}\n`).join('')));
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+  return c.body(body, 200);
+}
+
 /** One page of an export as JSON Lines, with its total size and the link to the next page. */
 export async function exportAnswer<R>(
   c: Context,
@@ -68,27 +97,25 @@ export async function exportAnswer<R>(
 ): Promise<Response> {
   const { sent, after } = position(page.cursor);
   const { total, last, more } = await source.window(after, page.limit);
-  if (more && last !== null) linkNext(c, `${sent + page.limit}_${last}`);
-  c.header('x-total-count', String(total * (source.linesPerRow ?? 1)));
-  c.header('content-type', NDJSON);
-  const encoder = new TextEncoder();
-  let cursor: string | null = after;
-  let left = page.limit;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (cursor === null || left === 0) {
-        controller.close();
-        return;
-      }
+  async function* chunks() {
+    let cursor = after;
+    let left = page.limit;
+    while (left > 0) {
       const want = Math.min(CHUNK, left);
       const rows = await source.rows(cursor, last ?? undefined, want);
       left -= rows.length;
+      yield await source.lines(rows);
       const end = rows.at(-1);
-      cursor = rows.length === want && end ? source.idOf(end) : null;
-      const lines = await source.lines(rows);
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => `${l}\n`).join('')));
-      if (cursor === null || left === 0) controller.close();
+      if (rows.length < want || !end) return;
+      cursor = source.idOf(end);
+    }
+  }
+  return ndjsonPage(
+    c,
+    {
+      total: total * (source.linesPerRow ?? 1),
+      next: more && last !== null ? `${sent + page.limit}_${last}` : null,
     },
-  });
-  return c.body(body, 200);
+    chunks(),
+  );
 }

@@ -6,8 +6,14 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
-import { initialDocSet } from '../../core/draft/docset.ts';
-import { docsetDiff, docsetJsonSchema, docsetOpenApi, docsetToolList } from '../../core/draft/render.ts';
+import { entryFlags, initialDocSet } from '../../core/draft/docset.ts';
+import {
+  docsetDiff,
+  docsetJsonSchema,
+  docsetOpenApi,
+  docsetToolList,
+  flaggedTools,
+} from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
@@ -90,7 +96,10 @@ const DraftToolView = z.object({
   modelCalls: z.number().int(),
   toolCalls: z.number().int(),
   deltas: z.array(DeltaPoint).openapi({ description: 'Δ = (BLEU + cos) / 2 per rewrite.' }),
-  stop: z.string().nullable().openapi({ description: 'converged (Δ > τ) or max-iterations.' }),
+  stop: z.string().nullable().openapi({
+    description:
+      'Why the loop ended: `converged` (Δ > τ after a rewrite that worked), `max-iterations`, `rewrite-failed` (it ended on a rewrite that returned the documentation unchanged although the call failed — not convergence), `no-success` (no exploration’s call ever succeeded: nothing was confirmed by the server).',
+  }),
   error: z.string().nullable(),
 });
 
@@ -271,20 +280,23 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
       query: z.object({
         format: z.enum(DOCSET_FORMATS).default('json').openapi({
           description:
-            '`json`: the set with every version; `prompt`: the tool list; `json-schema`; `openapi`: a fragment.',
+            '`json`: the set with every version and each tool’s `flags`; `prompt`: the tool list; `json-schema`; `openapi`: a fragment. Every format carries `flagged`: the tools whose documentation is not to be taken as current (`rewrite-failed`, `no-success`, `not-served`), each with `current: false` when its name is not served by the explored surface — such a tool is left out of the prompt, JSON Schema and OpenAPI renderings.',
         }),
       }),
       ok: [200, 'The documentation', z.record(z.string(), z.unknown())],
     },
     async (_c, { resource: set, params: { id }, query: { format } }) => {
+      // Every format says which tools are not to be taken as current; the renderings leave out the names the
+      // server no longer serves (core/draft/render.ts).
+      const flagged = flaggedTools(set);
       const content =
         format === 'json'
-          ? { id, ...set }
+          ? { id, ...set, tools: set.tools.map((t) => ({ ...t, flags: entryFlags(t) })), flagged }
           : format === 'prompt'
-            ? { id, format, simulated: set.simulated, text: docsetToolList(set) }
+            ? { id, format, simulated: set.simulated, text: docsetToolList(set), flagged }
             : format === 'json-schema'
-              ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set) }
-              : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set) };
+              ? { id, format, simulated: set.simulated, schema: docsetJsonSchema(set), flagged }
+              : { id, format, simulated: set.simulated, openapi: docsetOpenApi(set), flagged };
       return content as Record<string, unknown>;
     },
   );

@@ -4,7 +4,7 @@
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { z } from '@hono/zod-openapi';
-import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES } from '../../core/search/config.ts';
+import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES, ROLLOUT_RULES } from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
@@ -63,6 +63,10 @@ const SearchSettings = requestBody('SearchSettings', {
     description:
       "'per-call': ToolEvo's few-shots drawn for every generation (1 UpdateTool + 2 of the task's dataset); 'fixed': tooldrift's three fixed examples.",
   }),
+  driftHint: z.boolean().default(false).openapi({
+    description:
+      "tooldrift option: a hint that tools drift in the prompt's guidelines (off: ToolEvo's prompt gives none).",
+  }),
   simulations: z.number().int().min(1).max(500).default(12).openapi({ description: 'M: simulations.' }),
   cPuct: z.number().min(0).max(100).default(1.25),
   temperature: z.number().min(0).max(2).default(0.5),
@@ -72,13 +76,17 @@ const SearchSettings = requestBody('SearchSettings', {
   maxNewTokens: z.number().int().min(1).max(8192).default(1024),
   selfReflection: z.boolean().default(true).openapi({
     description:
-      'Ablation (with reflectionPrompt): false keeps the reflection prompt on deprecation errors only, as the paper defines w/o self-reflection.',
+      'Ablation w/o self-reflection when false: no reflection on invocation errors (their messages are hidden from the prompt; with reflectionPrompt, the reflection prompt is used on deprecation errors only).',
   }),
-  toolUpdate: z
-    .boolean()
-    .default(true)
-    .openapi({ description: 'Ablation: UpdateTool extends the tool list.' }),
+  toolUpdate: z.boolean().default(true).openapi({
+    description:
+      'Ablation w/o tool update when false: no UpdateTool in the prompt (tool list, guideline, example) nor on the server.',
+  }),
   cachedRollout: z.boolean().default(true).openapi({ description: 'Ablation: reuse rollout states.' }),
+  rollout: z.enum(ROLLOUT_RULES).default('all').openapi({
+    description:
+      "'all': every new child of an expansion is rolled out (the authors' code); 'one': one new child chosen at random (ToolEVO Algorithm 1).",
+  }),
 });
 
 const TaskFilter = z

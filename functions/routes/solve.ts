@@ -14,7 +14,14 @@
  */
 import { z } from '@hono/zod-openapi';
 import { AidsSchema, aidIssues } from '../../core/aids/index.ts';
-import { getMethod, hasOptions, isMethodId, METHODS, type MethodId } from '../../core/methods/registry.ts';
+import { REACT_PROMPTS } from '../../core/methods/react.ts';
+import {
+  getMethod,
+  isMethodId,
+  METHODS,
+  type MethodId,
+  optionsJsonSchema,
+} from '../../core/methods/registry.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
@@ -70,6 +77,10 @@ const SolveBody = z
       .optional()
       .openapi({ description: 'MCTS budget (small caps); maxDepth is the step limit in greedy mode too.' }),
     aids: AidsSchema.optional(),
+    prompt: z.enum(REACT_PROMPTS).optional().openapi({
+      description:
+        "ReAct modes only: 'agent' (default) ToolEvo's few-shot agent prompt; 'sft' ToolEvo's SFT prompt (tool list only, steps as turns) — the layout of GET /v1/exports/sft.jsonl, for a model fine-tuned on it.",
+    }),
     seed: z.string().min(1).max(200).default('0'),
   })
   .strict()
@@ -150,12 +161,22 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
       const budget = body.search ?? { simulations: 8, k: 3 };
       const label = { provider: model.provider, simulated: model.capabilities.simulated === true };
       const method = getMethod(body.mode);
-      // `search` is the budget of a method with options (MCTS); other methods take none.
-      const options = method.options.safeParse(
-        hasOptions(method)
+      // `search` is the budget of a method that searches (its options have `simulations`); `prompt` the prompt
+      // of a ReAct method (its options have `prompt`); each is refused by name for a method without it.
+      const takes = Object.keys((optionsJsonSchema(method).properties as object | undefined) ?? {});
+      if (body.prompt !== undefined && !takes.includes('prompt'))
+        throw new ProblemError('validation-error', {
+          detail: `Method ${method.id} has no prompt option (the ReAct modes have).`,
+          errors: [
+            { in: 'body', field: 'prompt', pointer: '/prompt', message: `not an option of ${method.id}` },
+          ],
+        });
+      const options = method.options.safeParse({
+        ...(takes.includes('simulations')
           ? { simulations: budget.simulations, k: budget.k, maxDepth: budget.maxDepth ?? 15 }
-          : {},
-      );
+          : {}),
+        ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
+      });
       if (!options.success) {
         throw new ProblemError('validation-error', {
           detail: `The search budget does not fit method ${method.id}.`,

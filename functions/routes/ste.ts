@@ -7,8 +7,8 @@
  * Every D1 query is in edge/stores/ste.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { CreateSteRun } from '../../core/ste/run-request.ts';
-import { steSftRecords } from '../../core/ste/sft.ts';
+import { CreateSteRun, type SteRunConfig } from '../../core/ste/run-request.ts';
+import { STE_SFT_DOCUMENTATION, type SteSftDocumentation, steSftRecords } from '../../core/ste/sft.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -211,7 +211,23 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
 }
 
 /** The STE SFT export: two lines per exemplar, the surface's documentation looked up once per surface. */
-function steSftSource(env: Bindings, f: SteExemplarFilter): ExportSource<SteExemplarRow> {
+const SteSftQuery = ExemplarQuery.extend({
+  documentation: z.enum(STE_SFT_DOCUMENTATION).default('none').openapi({
+    description:
+      'The records’ context: `none` — a short tool-mode system message without any API documentation (STE §2.2, default); `agent-prompt` — the ToolEvo agent prompt over the documentation of the surface each exemplar was explored on.',
+  }),
+  ...exportParams(300, 'exemplars (two lines each)'),
+});
+
+/**
+ * The STE SFT export: two lines per exemplar; with `documentation: 'agent-prompt'` the surface's documentation,
+ * looked up once per surface.
+ */
+function steSftSource(
+  env: Bindings,
+  f: SteExemplarFilter,
+  documentation: SteSftDocumentation,
+): ExportSource<SteExemplarRow> {
   const docsBySurface = new Map<string, Surface | null>();
   return {
     window: (after, limit) => steExemplarWindow(env.DB, f, after, limit),
@@ -221,10 +237,11 @@ function steSftSource(env: Bindings, f: SteExemplarFilter): ExportSource<SteExem
     async lines(rows) {
       const lines: string[] = [];
       for (const r of rows) {
-        if (!docsBySurface.has(r.surfaceId))
+        if (documentation === 'agent-prompt' && !docsBySurface.has(r.surfaceId))
           docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
         const docs = docsBySurface.get(r.surfaceId) ?? undefined;
-        steSftRecords(exemplarOfRow(r), docs).forEach((record, i) => {
+        const records = steSftRecords(exemplarOfRow(r), { documentation, ...(docs ? { docs } : {}) });
+        records.forEach((record, i) => {
           lines.push(
             JSON.stringify({
               ...record,
@@ -236,6 +253,7 @@ function steSftSource(env: Bindings, f: SteExemplarFilter): ExportSource<SteExem
                 tool: r.tool,
                 sample: i === 0 ? 'call' : 'answer',
                 paraphraseOf: r.paraphraseOf,
+                documentation,
               },
             }),
           );
@@ -365,9 +383,21 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
     itemsPage(
       z.object({ tool: textFilter(200, "Only this tool's memory."), ...pageParams(300, 100, 500) }),
       'A page of long-term memory',
-      z.object({ tool: z.string(), position: z.number().int(), query: z.string(), solved: z.boolean() }),
+      z.object({
+        tool: z.string(),
+        position: z.number().int(),
+        query: z.string(),
+        solved: z.boolean().nullable().openapi({
+          description: 'The reflection’s mark; null when the run explored without self-reflection.',
+        }),
+      }),
     ),
-    async (c, { params: { id }, query }) => pageAnswer(c, await steMemoryOf(c.env.DB, id, query), (m) => m),
+    async (c, { params: { id }, query, resource: run }) => {
+      const reflected = (run.config as SteRunConfig).selfReflection !== false;
+      return pageAnswer(c, await steMemoryOf(c.env.DB, id, query), (m) =>
+        reflected ? m : { ...m, solved: null },
+      );
+    },
   );
 
   routes.get(
@@ -386,11 +416,11 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
     {
       tag: 'Exports',
       description:
-        'Each line: {"messages": [system (training prompt over the documentation of the surface it was explored on), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate. At most `limit` exemplars (2 × `limit` lines) per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
-      query: ExemplarQuery.extend(exportParams(300, 'exemplars (two lines each)')),
+        'Each line: {"messages": [system (no documentation by default, see `documentation`), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf, documentation}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate. At most `limit` exemplars (2 × `limit` lines) per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
+      query: SteSftQuery,
       ok: ndjsonOk('SFT records'),
     },
-    async (c, { query: { limit, cursor, ...filter }, owner }) =>
-      exportAnswer(c, { limit, cursor }, steSftSource(c.env, { ...filter, owner })) as never,
+    async (c, { query: { limit, cursor, documentation, ...filter }, owner }) =>
+      exportAnswer(c, { limit, cursor }, steSftSource(c.env, { ...filter, owner }, documentation)) as never,
   );
 });

@@ -19,6 +19,7 @@ import {
   driftProblems,
   driftSurfaceId,
   generateSurface,
+  SPECIAL_CHAR_SETS,
 } from '../../core/surfaces/drift/index.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { SurfaceSchema } from '../../core/surfaces/schema.ts';
@@ -107,6 +108,10 @@ const GenerateRequest = requestBody('GenerateSurface', {
       .openapi({ description: `Drift kinds to apply: ${DRIFT_KINDS.join(', ')}.` }),
     id: SurfaceSchema.shape.id.optional(),
     title: z.string().min(1).max(200).optional(),
+    specialChars: z.enum(SPECIAL_CHAR_SETS).default('paper').openapi({
+      description:
+        "The characters special-chars joins words with: 'paper' (ToolEvo's _ - @ % # . ? &) or 'function-calling' (- and _ only: names function-calling APIs accept).",
+    }),
   }),
 });
 
@@ -232,7 +237,8 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
         const surface = generateSurface(base, {
           seed: g.seed,
           kinds: g.kinds,
-          id: g.id ?? driftSurfaceId(base, g.seed, g.kinds),
+          specialChars: g.specialChars,
+          id: g.id ?? driftSurfaceId(base, g.seed, g.kinds, g.specialChars),
           ...(g.title ? { title: g.title } : {}),
         });
         const problems = driftProblems(surface);

@@ -10,6 +10,7 @@ import type { EmbeddingModel } from '../../core/models/types.ts';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
 import { type JudgeWeights, judgeTexts } from '../../core/retrieval/cotools/judge.ts';
 import { encode } from '../../core/retrieval/cotools/retriever.ts';
+import { resolveRetrieverOptions } from '../../core/retrieval/cotools/schedule.ts';
 import {
   MAX_RETRIEVER_PARAMS,
   retrieverParams,
@@ -535,12 +536,14 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     async (c, { resource: record, body, owner }) => {
       const { train, dev, ...options } = body;
       const hidden = embeddingModelFor(c.env).dimensions;
-      const weightCount = retrieverParams(hidden, options.retriever.intermediate);
+      // The preset's D unless one is given (the paper's 4 × H rarely fits: say so at the field).
+      const intermediate = resolveRetrieverOptions(options.retriever, hidden, 1).intermediate;
+      const weightCount = retrieverParams(hidden, intermediate);
       if (weightCount > MAX_RETRIEVER_PARAMS)
         throw badField(
           'retriever.intermediate',
           '/retriever/intermediate',
-          `${options.retriever.intermediate} gives ${weightCount} retriever weights over this deployment's ${hidden}-d frozen vectors; at most ${MAX_RETRIEVER_PARAMS} fit a Worker (intermediate ≤ ${Math.floor((MAX_RETRIEVER_PARAMS - hidden) / (6 * hidden))})`,
+          `${intermediate}${options.retriever.intermediate === undefined ? ` (the ${options.retriever.preset} preset's D)` : ''} gives ${weightCount} retriever weights over this deployment's ${hidden}-d frozen vectors; at most ${MAX_RETRIEVER_PARAMS} fit a Worker (intermediate ≤ ${Math.floor((MAX_RETRIEVER_PARAMS - hidden) / (6 * hidden))})`,
         );
       if (record.toolCount > MAX_TRAIN_POOL)
         throw new ProblemError('conflict', {

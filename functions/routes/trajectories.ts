@@ -7,6 +7,7 @@
  * while someone browses; the cursor is the last row's `{createdAt}_{id}`.
  */
 import { z } from '@hono/zod-openapi';
+import { type TrajectoryStepRecord, trajectoryStats } from '../../core/search/trajectories.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
 import { flagFilter } from '../http/filters.ts';
@@ -21,7 +22,9 @@ const ListQuery = z.object({
   dataset: z.enum(DATASET_NAMES).optional(),
   surface: surfaceFilter('The server surface searched.'),
   success: flagFilter('`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).'),
-  selected: flagFilter('Chosen for the SFT export (at most 4 successes per task).'),
+  selected: flagFilter(
+    'Chosen for the SFT export by its default rule (at most 4 successes per task that repeat no failed call).',
+  ),
   ...pageParams(300),
 });
 
@@ -36,6 +39,10 @@ const TrajectorySummary = component('TrajectorySummary', {
   reward: z.number().int(),
   success: z.boolean(),
   steps: z.number().int().openapi({ description: 'Steps on the path (the Finish included).' }),
+  repeats: z.number().int().openapi({
+    description:
+      'Calls (action and Action Input) made again after the same call had failed on the path; the SFT export leaves such successes out by default.',
+  }),
   selected: z.boolean(),
   model: z.string(),
   seed: z.string(),
@@ -71,6 +78,7 @@ function summary(r: Omit<TrajectoryRow, 'text' | 'toolUpdates'>): z.infer<typeof
     reward: r.reward,
     success: r.reward > 0,
     steps: r.steps.length,
+    repeats: trajectoryStats(r.steps as TrajectoryStepRecord[]).repeats,
     selected: r.selected,
     model: r.model,
     seed: r.seed,

@@ -2,10 +2,9 @@
  * The setup the DRAFT evaluations share (`eval:draft`, `eval:draft-retrieval`): the world, its test tasks and the
  * generated drifted surface, all seeded, so both scripts evaluate the same DRAFT runs.
  */
-import type { resolveDraftOptions } from '../../core/draft/config.ts';
+import { resolveDraftOptions } from '../../core/draft/config.ts';
 import type { DocSet } from '../../core/draft/docset.ts';
 import { runDraft } from '../../core/draft/run.ts';
-import { LexicalEmbeddingModel } from '../../core/models/lexical.ts';
 import { createSimModel } from '../../core/sim/index.ts';
 import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { generateSurface } from '../../core/surfaces/drift/index.ts';
@@ -16,6 +15,7 @@ import { TASK_TEMPLATES } from '../../core/world/tasks/registry.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import type { World } from '../../core/world/types.ts';
 import { generateWorld } from '../../core/world/world.ts';
+import { draftEncoder } from './draft-encoder.ts';
 
 export interface DraftEvalSetup {
   world: World;
@@ -36,7 +36,10 @@ export async function draftEvalSetup(perGroup: number): Promise<DraftEvalSetup> 
   return { world, tasks, generated };
 }
 
-/** DRAFT with the simulator (`static` preset, lexical encoder) from the stale P_c documentation on `server`. */
+/**
+ * DRAFT with the simulator (`static` preset) from the stale P_c documentation on `server`; φ and Δ measured with
+ * the encoder the options name (default `auto`: USE lite in Node, scripts/lib/draft-encoder.ts).
+ */
 export async function simDraftDocs(
   world: World,
   server: Surface,
@@ -44,7 +47,7 @@ export async function simDraftDocs(
 ): Promise<DocSet> {
   const r = await runDraft({
     model: createSimModel({ preset: 'static' }),
-    embedder: new LexicalEmbeddingModel(),
+    embedder: await draftEncoder(resolveDraftOptions(options).encoder),
     world,
     docs: PC_SURFACE,
     server,

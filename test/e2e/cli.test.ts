@@ -11,18 +11,18 @@ import { describe, expect, it } from 'vitest';
 import type { EvalDetail, EvalSummary } from '../../cli/api-types.ts';
 import { tooldrift } from './run-cli.ts';
 
-// The tables' column order: ToolQA's dataset table (spec §1.2; issue 17), not the order of the suite's datasets.
-const DATASETS = ['flights', 'coffee', 'yelp', 'airbnb', 'dblp', 'scirex', 'agenda'];
+// The tables' column order: the ToolEvo paper's (spec §10; issue 25 item 3), not the order of the suite's datasets.
+const DATASETS = ['agenda', 'airbnb', 'coffee', 'dblp', 'flights', 'scirex', 'yelp'];
+/** Table 7's labels in its column order, under its three error types. */
 const CATEGORIES = [
   'invalid-invocation',
   'deprecated-repeat',
-  'tool-misuse',
   'looping',
   'incorrect-output',
   'instructions-not-followed',
+  'tool-misuse',
 ];
-/** The top-level types Table 7's labels are grouped into. */
-const GROUPS = ['tool-use', 'reasoning', 'instruction-following'];
+const GROUPS = ['Invocation error in new tools', 'Planning error', 'Other error'];
 
 describe('tooldrift CLI against a local instance', () => {
   it('runs an evaluation over pc, s-in, s-ood × 7 datasets × easy/hard and prints both tables', async () => {
@@ -72,26 +72,28 @@ describe('tooldrift CLI against a local instance', () => {
       for (const v of values) expect(v).toMatch(/^(\d{1,3}\.\d|-)$/);
     }
 
-    // Error taxonomy: the six labels, then the three top-level types; each adds up to the failures per row
-    // (a count is printed with its share of the failures beside it: `4 (66.7%)`).
+    // Error taxonomy shaped like Table 7: the three error types over their labels, each label's share of the
+    // failures as a percentage; the shares of a row with failures add up to 100 %.
     const taxonomy = lines.indexOf('Error taxonomy (failed task runs)');
-    expect(lines[taxonomy + 1]?.trim().split(/\s+/)).toEqual([
+    const types = lines[taxonomy + 1] ?? '';
+    const at = GROUPS.map((g) => types.indexOf(g));
+    expect(at.every((x) => x >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(lines[taxonomy + 2]?.trim().split(/\s+/)).toEqual([
       'method',
       'surface',
       'failures',
       ...CATEGORIES,
-      ...GROUPS,
     ]);
-    for (const row of lines.slice(taxonomy + 3, taxonomy + 6)) {
-      const [, , failures, ...rest] = row
-        .trim()
-        .split(/\s+/)
-        .filter((t) => !t.startsWith('('))
-        .map(Number);
-      const counts = rest.slice(0, CATEGORIES.length);
-      const groups = rest.slice(CATEGORIES.length, CATEGORIES.length + GROUPS.length);
-      expect(counts.reduce((a, b) => a + b, 0)).toBe(failures);
-      expect(groups.reduce((a, b) => a + b, 0)).toBe(failures);
+    for (const row of lines.slice(taxonomy + 4, taxonomy + 7)) {
+      const [, , failures, ...shares] = row.trim().split(/\s+/);
+      expect(shares).toHaveLength(CATEGORIES.length);
+      if (failures === '0') {
+        expect(shares.every((x) => x === '-')).toBe(true);
+        continue;
+      }
+      for (const x of shares) expect(x).toMatch(/^\d{1,3}\.\d%$/);
+      expect(shares.reduce((a, x) => a + Number.parseFloat(x), 0)).toBeCloseTo(100, 0);
     }
 
     // The table agrees with the API's numbers, and the evaluation is listed.

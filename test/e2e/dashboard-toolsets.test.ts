@@ -32,7 +32,7 @@ interface Training {
   version: number;
   status: string;
   report: {
-    retriever: { epochs: { epoch: number; loss: number }[] };
+    retriever: { epochs: { epoch: number; loss: number }[]; options: Record<string, unknown> };
     judge: { epochs: { epoch: number; loss: number }[] } | null;
     dev: { top1: number; top5: number };
     baseline: Record<string, { top1: number; top5: number }>;
@@ -78,6 +78,7 @@ describe('dashboard toolset view in headless Chromium', () => {
   });
 
   it('trains from the form, follows the run and draws the training report chart', async () => {
+    await page.getByRole('combobox', { name: 'Preset' }).selectOption('default');
     await page.getByRole('spinbutton', { name: 'Epochs', exact: true }).fill('3');
     await page.getByRole('spinbutton', { name: 'Intermediate size D' }).fill('16');
     await page.getByRole('spinbutton', { name: 'Judge epochs' }).fill('1');
@@ -86,6 +87,8 @@ describe('dashboard toolset view in headless Chromium', () => {
     await settled(120_000);
     const run = await api<Training>(`/v1/toolsets/${id}/training/1`);
     expect(run.status).toBe('succeeded');
+    // The form's preset, with the epochs and D typed in (blank fields are the preset's).
+    expect(run.report.retriever.options).toMatchObject({ preset: 'default', epochs: 3, intermediate: 16 });
     const points = page.getByTestId('loss-chart').locator('circle.point');
     const drawn = await points.evaluateAll((els) =>
       els.map((e) => [

@@ -6,13 +6,13 @@
  *
  * One walk through the dashboard as a user would do it: enter the key, read the drift of a surface against pc,
  * start an evaluation from the form and watch its results table and charts appear, start a tiny exploration,
- * open one of its trees and read a node's ReAct step, then the trajectory and session browsers, and a DRAFT run's
- * tools and documentation revisions. Every page
+ * open one of its trees and read a node's ReAct step, then the trajectory and session browsers, a DRAFT run's
+ * tools and documentation revisions, and an STE run explored with Table 2's ablations. Every page
  * error, console error, failed request and HTTP error answer is collected and must stay empty.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { watchedPage } from './watched-page.ts';
+import { newWatchedPage, watchedPage } from './watched-page.ts';
 
 const baseUrl = inject('baseUrl');
 const userKey = inject('userKey');
@@ -253,7 +253,12 @@ describe('dashboard in headless Chromium', () => {
     const res = await fetch(`${baseUrl}/v1/draft/runs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ surface: 's-in', tools: ['LoadDB'], options: { seed: 'e2e' } }),
+      // The view is under test, not the encoder: the weight-free one spares the instance USE lite's first load.
+      body: JSON.stringify({
+        surface: 's-in',
+        tools: ['LoadDB'],
+        options: { seed: 'e2e', encoder: 'lexical' },
+      }),
     });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
@@ -263,18 +268,7 @@ describe('dashboard in headless Chromium', () => {
     const done = await run();
     // A page of its own, watched like the walk's page (after the walk: its page may still abort a late request).
     const ownProblems: string[] = [];
-    const own = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    own.on('console', (msg) => {
-      if (msg.type() === 'error') ownProblems.push(`console error: ${msg.text()}`);
-    });
-    own.setDefaultTimeout(15_000);
-    own.on('pageerror', (err) => ownProblems.push(`page error: ${err.message}`));
-    own.on('requestfailed', (req) =>
-      ownProblems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
-    );
-    own.on('response', (r) => {
-      if (r.status() >= 400) ownProblems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
-    });
+    const own = await newWatchedPage(browser, ownProblems);
     try {
       await own.goto(`${baseUrl}/dashboard/#/draft`);
       await own.getByRole('textbox', { name: 'API key' }).fill(userKey);
@@ -287,8 +281,65 @@ describe('dashboard in headless Chromium', () => {
       expect(row).toContain('LoadDB');
       expect(row).toContain(done.tools[0]?.stop as string);
       expect(row).toContain((done.tools[0]!.deltas[0]!.delta as number).toFixed(3));
+      // The stop reason is a tag: a loop that ended on a failed rewrite or without any accepted call is no success.
+      const stop = done.tools[0]?.stop as string;
+      const stopClass =
+        (await tools.locator('tbody tr').first().locator('.tag', { hasText: stop }).getAttribute('class')) ??
+        '';
+      expect(stopClass.includes('fail')).toBe(stop === 'rewrite-failed' || stop === 'no-success');
+      // The tools this run left alone keep their stale pc lines, which s-in does not serve: listed as such.
+      const flagged = own.getByTestId('draft-flagged');
+      await flagged.waitFor();
+      const agenda = (await flagged.locator('tbody tr', { hasText: 'RetrieveAgenda' }).textContent()) ?? '';
+      expect(agenda).toContain('not-served');
+      expect(agenda).toContain('no — s-in does not serve this name');
       await own.getByRole('heading', { name: /^LoadDB → / }).waitFor();
       expect(await own.locator('#view').textContent()).toContain('Written with the simulator');
+      expect(ownProblems).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('shows an STE run explored without self-reflection: its ablations, and memory without Solved marks', async () => {
+    const res = await fetch(`${baseUrl}/v1/ste/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        surface: 's-ood',
+        tools: ['Init_DB'],
+        seed: 'e2e',
+        episodes: 1,
+        trials: 2,
+        paraphrase: false,
+        selfReflection: false,
+        longTermMemory: 'trial',
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await expect
+      .poll(async () => (await api<{ status: string }>(`/v1/ste/runs/${id}`)).status, { timeout: 45_000 })
+      .toBe('succeeded');
+    const memory = await api<{ items: { query: string; solved: boolean | null }[] }>(
+      `/v1/ste/runs/${id}/memory`,
+    );
+    expect(memory.items.map((m) => m.solved)).toEqual([null, null]);
+    const ownProblems: string[] = [];
+    const own = await newWatchedPage(browser, ownProblems);
+    try {
+      await own.goto(`${baseUrl}/dashboard/#/ste/${id}`);
+      await own.getByRole('textbox', { name: 'API key' }).fill(userKey);
+      await own.getByRole('button', { name: 'Save key' }).click();
+      const rows = own.getByTestId('ste-memory').locator('tbody tr');
+      await expect.poll(() => rows.count(), { timeout: 45_000 }).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        const cells = await rows.nth(i).locator('td').allTextContents();
+        expect(cells).toEqual(['Init_DB', String(i), memory.items[i]?.query, '—']);
+      }
+      expect(await own.locator('#view').textContent()).toContain(
+        'Explorationlong-term memory at every trial, − self-reflection',
+      );
       expect(ownProblems).toEqual([]);
     } finally {
       await own.close();

@@ -5,7 +5,8 @@
  *     developer's .wrangler/state — and an env file with test keys (`--env-file` also keeps the developer's
  *     .dev.vars, with any real provider key, out of the instance);
  *  2. `scripts/seed.ts --persist-to DIR` applies the migrations and seeds a small world (WORLD_SCALE 0.05, WORLD_SEED
- *     'e2e') exactly as `npm start` does;
+ *     'e2e', TASK_SIZES 'tooldrift': 200 train and 50 dev questions per group, half the paper's seeding time)
+ *     exactly as `npm start` does;
  *  3. `wrangler dev --local --port <free> --inspector-port <free> --persist-to DIR --test-scheduled` serves it;
  *     the setup waits until GET /health answers `status: ok` (wrangler itself, not Miniflare's API as seeding
  *     uses: the instance under test is the one `npm start` serves — bundling, static assets, queues, the cron
@@ -62,6 +63,8 @@ export const E2E_ADMIN_KEY = 'e2e-admin-key';
 export const E2E_UPSTREAM_SECRET = 'e2e-upstream-secret-7c1f';
 const WORLD_SEED = 'e2e';
 const WORLD_SCALE = '0.05';
+/** The smaller train and dev splits (core/world/tasks/generate.ts): the e2e tests read a few tasks of each. */
+const TASK_SIZES = 'tooldrift';
 const STARTUP_TIMEOUT_MS = 120_000;
 
 /** A free TCP port on the loopback interface (the OS picks it; released before wrangler binds it). */
@@ -181,7 +184,7 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
       '',
     ].join('\n'),
   );
-  const env = childEnv({ WORLD_SEED, WORLD_SCALE });
+  const env = childEnv({ WORLD_SEED, WORLD_SCALE, TASK_SIZES });
 
   let server: ChildProcess | undefined;
   let logStream: WriteStream | undefined;

@@ -8,6 +8,11 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 export async function watchedPage(problems: string[]): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  return { browser, page: await newWatchedPage(browser, problems) };
+}
+
+/** Another watched page of the same browser (a view checked apart from an earlier walk's page). */
+export async function newWatchedPage(browser: Browser, problems: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -20,5 +25,5 @@ export async function watchedPage(problems: string[]): Promise<{ browser: Browse
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
   });
-  return { browser, page };
+  return page;
 }

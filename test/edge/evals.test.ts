@@ -113,7 +113,7 @@ describe('evaluations', () => {
     expect(full.progress).toEqual({ done: 42, total: 42 });
     expect(full.model).toMatchObject({ provider: 'sim', simulated: true });
     expect(full.columns).toHaveLength(14);
-    // Table columns in ToolQA's dataset order (spec §1.2), the default suite's seven datasets (no GSM8K).
+    // Table columns in the ToolEvo paper's order (spec §10), the default suite's seven datasets (no GSM8K).
     expect(DEFAULT_EVAL_DATASETS).not.toContain('gsm8k');
     expect(full.columns.map((c) => c.dataset)).toEqual(
       TABLE_DATASET_ORDER.filter((d) => d !== 'gsm8k').flatMap((d) => [d, d]),

@@ -13,6 +13,7 @@ import {
   dpoPairs,
   dpoPairsFromPaths,
   extractTrajectories,
+  repeatsFailedCall,
   selectForTraining,
   type TrajectoryMeta,
 } from '../../core/search/trajectories.ts';
@@ -87,14 +88,17 @@ describe('trajectories, exports and solve', () => {
     const seeded = await seedTestWorld();
     tasks = seeded.tasks;
     const model = createSimModel({ preset: 'static' });
-    // A coffee tree with both a correct and a wrong Finish, so that it yields SFT data and DPO pairs.
+    // A coffee tree with both a correct and a wrong Finish, so that it yields SFT data and DPO pairs, and a
+    // success that repeats no failed call (the default selection keeps only those).
     const candidates = tasks.filter((t) => t.dataset === 'coffee');
     search: for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']) {
       for (const t of candidates) {
         const s = createSearch(t, { ...SEARCH, seed });
         await runSearch(s, searchEnv(s, { model, world: seeded.world, surface: S_OOD_SURFACE }));
-        const rewards = new Set(extractTrajectories(s, meta(t, 0)).map((x) => x.reward));
-        if (rewards.has(1) && rewards.has(-1)) {
+        const found = extractTrajectories(s, meta(t, 0));
+        const rewards = new Set(found.map((x) => x.reward));
+        const repeatFree = found.some((x) => x.reward === 1 && !repeatsFailedCall(x));
+        if (rewards.has(1) && rewards.has(-1) && repeatFree) {
           task = t;
           tree = s;
           treeSeed = seed;
@@ -146,11 +150,14 @@ describe('trajectories, exports and solve', () => {
     const db = database(env.DB);
     const scope = and(eq(trajectories.explorationId, EXPLORATION), eq(trajectories.taskId, task.id));
     const rows = await db.select().from(trajectories).where(scope);
-    const successes = rows.filter((r) => r.reward === 1).length;
-    expect(successes).toBeGreaterThanOrEqual(5);
+    const successes = rows.filter((r) => r.reward === 1);
+    expect(successes.length).toBeGreaterThanOrEqual(5);
+    // The default rule: only successes that repeat no failed call (as many as exist, at most 4).
+    const repeatFree = successes.filter((r) => !repeatsFailedCall(r));
     const selected = rows.filter((r) => r.selected);
-    expect(selected).toHaveLength(4);
-    expect(selected.every((r) => r.reward === 1)).toBe(true);
+    expect(selected).toHaveLength(Math.min(4, repeatFree.length));
+    expect(selected.length).toBeGreaterThan(0);
+    expect(selected.every((r) => r.reward === 1 && !repeatsFailedCall(r))).toBe(true);
     expect(selected.map((r) => r.id).sort()).toEqual([...selectForTraining(rows, EXPLORATION)].sort());
     const redelivered = await recordTrajectories(env, tree, meta(task, 2));
     expect(redelivered.inserted).toBe(0);
@@ -159,7 +166,14 @@ describe('trajectories, exports and solve', () => {
 
   it('exports the selected trajectories as multi-turn SFT JSONL by default, observations in user turns', async () => {
     const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}`);
-    expect(lines).toHaveLength(4);
+    const stored = await database(env.DB)
+      .select({ id: trajectories.id })
+      .from(trajectories)
+      .where(and(eq(trajectories.explorationId, EXPLORATION), eq(trajectories.selected, true)));
+    // The default selection is the stored one: the same records as the trajectories marked selected.
+    expect(lines.map((l) => (l.meta as { trajectoryId: string }).trajectoryId).sort()).toEqual(
+      stored.map((r) => r.id).sort(),
+    );
     for (const line of lines) {
       const messages = line.messages as { role: string; content: string }[];
       expect(messages.slice(0, 3).map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
@@ -172,8 +186,32 @@ describe('trajectories, exports and solve', () => {
       });
       expect(messages.at(-1)?.content).toMatch(/Action: Finish/);
       const steps = (messages.length - 1) / 2;
-      expect(line.meta).toMatchObject({ selection: { steps, deprecationErrors: expect.any(Number) } });
+      expect(line.meta).toMatchObject({
+        selection: { rule: 'repeat-free', steps, deprecationErrors: expect.any(Number), repeats: 0 },
+      });
     }
+  });
+
+  it('exports with another selection rule: selection=clean and uniform fill 4 per task (issue 25 item 9)', async () => {
+    const rows = await database(env.DB)
+      .select()
+      .from(trajectories)
+      .where(and(eq(trajectories.explorationId, EXPLORATION), eq(trajectories.taskId, task.id)));
+    for (const rule of ['clean', 'uniform'] as const) {
+      const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=${rule}`);
+      const ids = lines.map((l) => (l.meta as { trajectoryId: string }).trajectoryId).sort();
+      expect(ids).toEqual([...selectForTraining(rows, EXPLORATION, 4, rule)].sort());
+      expect(ids).toHaveLength(4);
+      for (const l of lines) expect((l.meta as { selection: { rule: string } }).selection.rule).toBe(rule);
+    }
+    const repeatFree = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=repeat-free`);
+    expect(repeatFree).toEqual(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}`));
+    const bad = await expectProblem(
+      await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=best`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(bad)).toContain('selection');
   });
 
   it('answers 404 problem+json for an unknown exploration id, for both exports', async () => {
@@ -191,7 +229,8 @@ describe('trajectories, exports and solve', () => {
 
   it('exports the selected trajectories as single-turn chat SFT JSONL (option), with filters', async () => {
     const lines = await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&format=single-turn`);
-    expect(lines).toHaveLength(4);
+    const selected = (await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}`)).length;
+    expect(lines).toHaveLength(selected);
     for (const line of lines) {
       const messages = line.messages as { role: string; content: string }[];
       expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
@@ -212,7 +251,7 @@ describe('trajectories, exports and solve', () => {
       await jsonl(
         `/v1/exports/sft.jsonl?exploration=${EXPLORATION}&surface=${S_OOD_SURFACE.id}&dataset=coffee`,
       ),
-    ).toHaveLength(4);
+    ).toHaveLength(selected);
     expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&surface=pc`)).toHaveLength(0);
     expect(await jsonl(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&dataset=flights`)).toHaveLength(0);
     await expectProblem(
@@ -249,7 +288,16 @@ describe('trajectories, exports and solve', () => {
       expect(row?.record).toEqual(preferenceRecord(pair, task.question, meta(task, 0)));
     }
     const again = await recordTrajectories(env, tree, meta(task, 0));
-    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0, dropped: dpoPairSet(tree).dropped });
+    const { dropped, droppedRepeating } = dpoPairSet(tree);
+    expect(again.pairs).toEqual({ found: pairs.length, inserted: 0, dropped, droppedRepeating });
+    // Every record carries both sides' Q and N (issue 25 item 10).
+    for (const row of rows) {
+      const m = (row.record as { meta: Record<string, { q: number | null; n: number }> }).meta;
+      expect(m.chosen?.n).toEqual(expect.any(Number));
+      expect(m.rejected?.n).toEqual(expect.any(Number));
+      const c = node(tree, row.chosenNode);
+      expect(m.chosen).toEqual({ q: c.visits > 0 ? c.value / c.visits : null, n: c.visits });
+    }
   });
 
   it('exports the stored DPO pairs of every tree, with filters', async () => {
@@ -325,11 +373,39 @@ describe('trajectories, exports and solve', () => {
     expect(pages).toBe(Math.ceil(all.length / 7));
     expect(paged).toEqual(all.map((l) => JSON.stringify(l)));
 
-    // The SFT export pages the same way (one record a page here).
-    const sft = await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&limit=1`, { key: USER_KEY });
-    expect(sft.headers.get('x-total-count')).toBe('4');
-    expect((await sft.text()).trim().split('\n')).toHaveLength(1);
-    expect(sft.headers.get('link')).toMatch(/cursor=1_/);
+    // The SFT export pages the same way, a page cut out of a task's records where it must (pages of 1 and 3,
+    // under each selection rule): the pages followed to the end are the whole export.
+    for (const [rule, limit] of [
+      ['repeat-free', 1],
+      ['clean', 3],
+      ['uniform', 1],
+    ] as const) {
+      const whole = await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=${rule}`, {
+        key: USER_KEY,
+      });
+      const expected = (await whole.text()).trim().split('\n');
+      expect(whole.headers.get('x-total-count')).toBe(String(expected.length));
+      const got: string[] = [];
+      let page: string | null =
+        `/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=${rule}&limit=${limit}`;
+      while (page) {
+        const res = await call(page, { key: USER_KEY });
+        expect(res.headers.get('x-total-count')).toBe(String(expected.length));
+        const text = await res.text();
+        const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+        expect(lines.length).toBeLessThanOrEqual(limit);
+        got.push(...lines);
+        const link = res.headers.get('link');
+        page = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+        if (page) expect(lines).toHaveLength(limit);
+      }
+      expect(got).toEqual(expected);
+    }
+    await expectProblem(
+      await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&cursor=1_nope`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
 
     await expectProblem(
       await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&limit=10001`, { key: USER_KEY }),
@@ -371,6 +447,28 @@ describe('trajectories, exports and solve', () => {
     expect(body.trajectory.steps.at(-1)?.observation).toBe('Answer is CORRECT');
     expect(typeof body.answer).toBe('string');
     expect(body.usage.modelCalls).toBe(body.trajectory.steps.length);
+  });
+
+  it('solves with the SFT prompt (prompt: "sft") and refuses it for a search mode, naming the field', async () => {
+    const easy = tasks.find((t) => t.dataset === 'coffee' && t.difficulty === 'easy') as Task;
+    const res = await call(
+      '/v1/solve',
+      json({ taskId: easy.id, mode: 'greedy', prompt: 'sft', model: { provider: 'sim' } }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveReply;
+    expect(body).toMatchObject({ correct: true, ending: 'finish', mode: 'greedy' });
+    const refused = await expectProblem(
+      await call('/v1/solve', json({ taskId: easy.id, mode: 'mcts', prompt: 'sft' })),
+      400,
+      'validation-error',
+    );
+    expect(JSON.stringify(refused)).toContain('/prompt');
+    await expectProblem(
+      await call('/v1/solve', json({ taskId: easy.id, prompt: 'chat' })),
+      400,
+      'validation-error',
+    );
   });
 
   it('solves a coffee task with a small MCTS on a drifted surface', async () => {

@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { exploreTool } from '../../core/ste/engine.ts';
+import { STE_SFT_SYSTEM } from '../../core/ste/sft.ts';
 import { surfaceVersion } from '../../core/ste/targets.ts';
 import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import { database } from '../../db/client.ts';
@@ -139,6 +140,20 @@ describe('STE runs', () => {
     // An unknown run is a 404 for the export and the exemplar list alike.
     for (const path of ['/v1/exports/ste-sft.jsonl?run=nope', '/v1/ste/exemplars?run=nope'])
       await expectProblem(await call(path, { key: USER_KEY }), 404, 'not-found');
+    // STE §2.2: no API documentation in the records' context by default; the agent prompt on request.
+    const first = JSON.parse(lines[0] as string) as {
+      messages: { content: string }[];
+      meta: { documentation: string };
+    };
+    expect(first.messages[0]?.content).toBe(STE_SFT_SYSTEM);
+    expect(first.meta.documentation).toBe('none');
+    const withDocs = await call(`/v1/exports/ste-sft.jsonl?run=${created.id}&documentation=agent-prompt`, {
+      key: USER_KEY,
+    });
+    const docsLine = JSON.parse((await withDocs.text()).split('\n')[0] as string) as {
+      messages: { content: string }[];
+    };
+    expect(docsLine.messages[0]?.content).toContain(`${INIT_DB}[`);
 
     const events = await call(`/v1/ste/runs/${created.id}/events`, { key: USER_KEY });
     expect(events.headers.get('content-type')).toBe('text/event-stream');
@@ -150,6 +165,43 @@ describe('STE runs', () => {
       items: { id: string }[];
     };
     expect(runs.items.map((r) => r.id)).toContain(created.id);
+  });
+
+  it('runs the Table 2 ablations: one-trial episodes with the trial count kept, no reflection marks', async () => {
+    const res = await post({
+      surface: 's-ood',
+      tools: [INIT_DB],
+      seed: 'ablate',
+      episodes: 1,
+      trials: 3,
+      shortTermMemory: false,
+      selfReflection: false,
+      longTermMemory: 'trial',
+      paraphrase: false,
+      chunkCalls: 4,
+    });
+    expect(res.status).toBe(202);
+    const created = (await res.json()) as RunBody & { config: Record<string, unknown> };
+    expect(created.config).toMatchObject({
+      shortTermMemory: false,
+      selfReflection: false,
+      longTermMemory: 'trial',
+      executionFeedback: true,
+    });
+    const done = await waitForRun(created.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.progress).toMatchObject({ trialsDone: 3, trialsTotal: 3 });
+    const state = await steStub(env, created.id, INIT_DB).state();
+    expect(state?.options).toMatchObject({ episodes: 3, trials: 1 });
+    expect(state?.trials.map((t) => [t.episode, t.trial, t.solved])).toEqual([
+      [0, 0, null],
+      [1, 0, null],
+      [2, 0, null],
+    ]);
+    const memory = (await (await call(`/v1/ste/runs/${created.id}/memory`, { key: USER_KEY })).json()) as {
+      items: { solved: boolean | null }[];
+    };
+    expect(memory.items.map((m) => m.solved)).toEqual([null, null, null]);
   });
 
   it('serves a run as the demonstrations aid of /v1/solve; an unknown set is a 400', async () => {
@@ -341,6 +393,16 @@ describe('STE runs', () => {
     await expectProblem(await post({ surface: 's-ood', episodes: 0 }), 400, 'validation-error');
     await expectProblem(await post({ surface: 's-ood', trials: 9 }), 400, 'validation-error');
     await expectProblem(await post({ surface: 's-ood', bogus: 1 }), 400, 'validation-error');
+    await expectProblem(
+      await post({ surface: 's-ood', longTermMemory: 'sometimes' }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call('/v1/exports/ste-sft.jsonl?documentation=all', { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
     await expectProblem(
       await post({ surface: 's-ood', model: { provider: 'nope' } }),
       400,

@@ -79,6 +79,47 @@ describe('surfaces API', () => {
     await expectProblem(await call('/v1/surfaces/pc', { method: 'DELETE', key: ADMIN_KEY }), 409, 'conflict');
   });
 
+  it("serves tool names and keys with ToolEvo's special characters over REST, ReAct steps and OpenAPI", async () => {
+    // A hand-built surface: LoadDB as `Init@DB?v2&x#1.0%` (every special character of App. B.2) with key `db&name`.
+    const name = 'Init@DB?v2&x#1.0%';
+    const custom = structuredClone(S_IN_SURFACE);
+    const load = custom.tools.find((t) => t.kernel === 'LoadDB') as (typeof custom.tools)[number];
+    load.name = name;
+    load.params = [{ kind: 'rename', name: 'db&name', kernel: 'DBName', description: 'The database.' }];
+    load.example = { 'db&name': 'coffee' };
+    for (const r of custom.retired) if (r.kernel === 'LoadDB') r.successor = name;
+    const created = await post('/v1/surfaces', { ...custom, id: 'special-v1', title: 'Special' });
+    expect(created.status).toBe(201);
+    const session = (await (
+      await post('/v1/sessions', { taskId: task.id, surface: 'special-v1' }, USER_KEY)
+    ).json()) as { id: string };
+    // REST: the name percent-encoded in the path.
+    const rest = await post(
+      `/v1/sessions/${session.id}/tools/${encodeURIComponent(name)}`,
+      { 'db&name': 'coffee' },
+      USER_KEY,
+    );
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { observation: string }).observation).toMatch(
+      /^We have successfully loaded the coffee database/,
+    );
+    // A ReAct step names it as written.
+    const step = await post(
+      `/v1/sessions/${session.id}/step`,
+      { text: `Thought: again.\n\nAction: ${name}\n\nAction Input: {"db&name": "coffee"}` },
+      USER_KEY,
+    );
+    expect(((await step.json()) as { observation: string }).observation).toMatch(
+      /^We have successfully loaded/,
+    );
+    // The surface's OpenAPI path is percent-encoded; its schema names the key.
+    const doc = (await (await call('/v1/surfaces/special-v1/openapi.json')).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(doc.paths)).toContain(`/v1/sessions/{id}/tools/${encodeURIComponent(name)}`);
+    expect((await call('/v1/surfaces/special-v1', { method: 'DELETE', key: ADMIN_KEY })).status).toBe(204);
+  });
+
   it('rejects invalid surfaces with the failing field', async () => {
     const bad = await expectProblem(
       await post('/v1/surfaces', { ...structuredClone(S_IN_SURFACE), id: 'Not A Slug' }),
@@ -212,6 +253,22 @@ describe('generated surfaces', () => {
         `^Error: LoadDB\\[DBName\\] is deprecated and will be removed in future releases\\. Use ${load?.to}\\[`,
       ),
     );
+    // special-chars uses ToolEvo's characters by default, `-` and `_` only with specialChars 'function-calling'.
+    const names = async (id: string, specialChars?: string) => {
+      const generate = {
+        base: 'pc',
+        seed: 'sc-1',
+        kinds: ['special-chars'],
+        id,
+        ...(specialChars ? { specialChars } : {}),
+      };
+      expect((await post('/v1/surfaces', { generate })).status).toBe(201);
+      return (
+        (await (await call(`/v1/surfaces/${id}`)).json()) as { surface: { tools: { name: string }[] } }
+      ).surface.tools.map((t) => t.name);
+    };
+    expect((await names('sc-paper')).some((n) => /[@%#.?&]/.test(n))).toBe(true);
+    expect((await names('sc-fc', 'function-calling')).every((n) => /^[A-Za-z0-9_-]+$/.test(n))).toBe(true);
     const badKind = await expectProblem(
       await post('/v1/surfaces', { generate: { seed: 'x', kinds: ['telepathy'] } }),
       400,

@@ -11,9 +11,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { syntheticCatalog } from '../../core/retrieval/catalog.ts';
 import { trainJudge } from '../../core/retrieval/cotools/judge.ts';
-import { trainRetriever } from '../../core/retrieval/cotools/retriever.ts';
 import { prepareTrainingData, TrainOptionsSchema } from '../../core/retrieval/cotools/service.ts';
-import { bytesSha256, packWeights } from '../../core/retrieval/cotools/training.ts';
+import { bytesSha256, packWeights, trainRetriever } from '../../core/retrieval/cotools/training.ts';
 import { embedAll } from '../../core/retrieval/dense.ts';
 import { toolText } from '../../core/retrieval/text.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -31,7 +30,7 @@ const OTHER_KEY = 'fuzz-8';
 /** Small heads so the runs take seconds. */
 const SMALL = {
   seed: 'edge-train',
-  retriever: { epochs: 2, intermediate: 16 },
+  retriever: { epochs: 2, intermediate: 16, lr: 0.01 },
   judge: { epochs: 2, intermediate: 8, lr: 0.01, accumulation: 1 },
 };
 const CATALOG = { source: 'synthetic', name: 'train me', tools: 120, seed: 'edge-catalog' };
@@ -44,7 +43,16 @@ interface Training {
   report: {
     dev: { n: number; top1: number; top5: number } | null;
     baseline: Record<string, { top1: number; top5: number }>;
-    retriever: { epochs: { epoch: number; loss: number }[] };
+    retriever: {
+      epochs: { epoch: number; loss: number }[];
+      options: Record<string, unknown>;
+      stopping: {
+        dev: number;
+        devUnseen: number;
+        bestStep: number;
+        scores: { step: number; mrr: number }[];
+      } | null;
+    };
     judge: { accuracy: number | null; heldOut: number; epochs: unknown[] } | null;
     weights: { bytes: number; sha256: string };
     timings: { chunks: number };
@@ -105,6 +113,16 @@ describe('toolset training', () => {
     const report = first.report;
     expect(report?.retriever.epochs.map((e) => e.epoch)).toEqual([1, 2]);
     expect(report?.retriever.epochs[1]?.loss).toBeLessThan(report?.retriever.epochs[0]?.loss as number);
+    // The default preset over two whole epochs of the 194 pairs left after early stopping's split (a tenth of the
+    // tools held out with their 24 pairs, a tenth of the rest: 22), scored every 10 steps and at the end.
+    const retriever = report?.retriever;
+    expect(retriever?.options).toMatchObject({ preset: 'default', epochs: 2, steps: 26, evalEvery: 10 });
+    expect(retriever?.stopping).toMatchObject({ dev: 22, devUnseen: 24 });
+    expect(retriever?.stopping?.scores.map((x) => x.step)).toEqual([0, 10, 20, 26]);
+    const scores = retriever?.stopping?.scores ?? [];
+    expect(scores.find((x) => x.step === retriever?.stopping?.bestStep)?.mrr).toBe(
+      Math.max(...scores.map((x) => x.mrr)),
+    );
     expect(report?.dev?.n).toBe(120);
     expect(Object.keys(report?.baseline ?? {})).toEqual(['bm25', 'char']);
     expect(report?.judge?.heldOut).toBeGreaterThan(0);
@@ -240,6 +258,7 @@ describe('toolset training', () => {
       (i) => toolVectors[i] as Float32Array,
       encoder.dimensions,
       { ...options.retriever, seed: options.seed },
+      { pool: tools.length },
     ).weights;
     const judgeVectors = await embedAll(
       encoder,
@@ -343,6 +362,11 @@ describe('toolset training', () => {
       { retriever: { magic: 1 } },
       { judge: { accumulation: 0 } },
       { judge: true },
+      { retriever: { preset: 'fast' } },
+      { retriever: { steps: 0 } },
+      { retriever: { steps: 'many' } },
+      { retriever: { warmup: 0.9 } },
+      { retriever: { toolText: 'prose' } },
       { seed: '' },
       { extra: 1 },
     ])
@@ -353,6 +377,13 @@ describe('toolset training', () => {
       'validation-error',
     );
     expect(tooWide.detail).toMatch(/intermediate ≤ \d+/);
+    // The paper preset's D = 4 × H does not fit a Worker either: the problem names the field and the preset.
+    const paper = await expectProblem(
+      await post(`/v1/toolsets/${synthetic}/train`, { retriever: { preset: 'paper' } }),
+      400,
+      'validation-error',
+    );
+    expect(paper.detail).toMatch(/the paper preset's D\) gives \d+ retriever weights/);
     await expectProblem(
       await post(`/v1/toolsets/${synthetic}/train`, { train: '{"query":"x","tools":[]}' }),
       400,

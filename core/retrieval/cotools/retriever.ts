@@ -22,7 +22,7 @@ import {
   mlpForward,
   zerosLike,
 } from './mlp.ts';
-import { AdamW, type EpochReport, runEpochs } from './optim.ts';
+import type { RetrieverOptionsInput } from './schedule.ts';
 
 export type { EpochReport } from './optim.ts';
 
@@ -193,79 +193,12 @@ export function inBatch(batch: readonly TrainingPair[]): { candidates: number[];
   };
 }
 
-export interface RetrieverTrainOptions {
-  /** Spec: 10 epochs, lr 1e-4, batch 16, gradient accumulation 12, clip 1.0, W_dim lr 0.01. */
-  epochs?: number;
-  lr?: number;
-  wDimLr?: number;
-  batchSize?: number;
-  accumulation?: number;
-  clip?: number;
-  weightDecay?: number;
-  /** D; spec: the frozen model's intermediate size, fallback 4 × hidden. */
-  intermediate?: number;
-  scale?: number;
-  seed?: Seed;
-}
-
-export const RETRIEVER_DEFAULTS = {
-  epochs: 10,
-  lr: 1e-4,
-  wDimLr: 0.01,
-  batchSize: 16,
-  accumulation: 12,
-  clip: 1,
-  weightDecay: 0.01,
-  scale: 1,
-  seed: 'cotools',
-} as const;
+/** Training options: a preset (`default` or `paper`, schedule.ts) and any value overriding it. */
+export type RetrieverTrainOptions = RetrieverOptionsInput;
 
 export interface TrainingPair {
   /** The query's frozen vector. */
   h: ArrayLike<number>;
   /** Pool positions of its gold tools. */
   tools: readonly number[];
-}
-
-/**
- * Trains a retriever on (query, gold tools) pairs; `toolVector(i)` gives pool tool i's frozen vector. Batches are
- * drawn from a seeded shuffle per epoch; the optimiser steps after every `accumulation` batches (and at the
- * end of an epoch), so the same seed and data give the same weights bit for bit.
- */
-export function trainRetriever(
-  pairs: readonly TrainingPair[],
-  toolVector: (index: number) => ArrayLike<number>,
-  hidden: number,
-  options: RetrieverTrainOptions = {},
-  onEpoch?: (report: EpochReport, weights: RetrieverWeights) => void,
-  onBatch?: (done: number, total: number) => void,
-): { weights: RetrieverWeights; epochs: EpochReport[] } {
-  const o = { ...RETRIEVER_DEFAULTS, ...options };
-  const inter = o.intermediate ?? 4 * hidden;
-  const rng = new Rng(o.seed);
-  const w = initRetriever(hidden, inter, rng.fork('init').seed);
-  const grad = zeroRetrieverGrads(w);
-  const mlpParams = [...mlpArrays(w.query), ...mlpArrays(w.tool)];
-  const mlpGrads = [...mlpArrays(grad.query), ...mlpArrays(grad.tool)];
-  const optimiser = new AdamW(
-    [
-      { params: mlpParams, grads: mlpGrads, lr: o.lr },
-      { params: [w.wDim], grads: [grad.wDim], lr: o.wDimLr },
-    ],
-    { weightDecay: o.weightDecay },
-  );
-  const epochs = runEpochs({
-    items: pairs,
-    settings: o,
-    rng,
-    optimiser,
-    grads: [...mlpGrads, grad.wDim],
-    batchLoss: (pairsOfBatch) => {
-      const batch = inBatch(pairsOfBatch);
-      return batchLoss(w, batch.queries, batch.candidates.map(toolVector), grad, o.scale);
-    },
-    onBatch,
-    onEpoch: onEpoch && ((report) => onEpoch(report, w)),
-  });
-  return { weights: w, epochs };
 }

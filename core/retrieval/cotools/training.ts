@@ -19,13 +19,22 @@ import {
   batchLoss,
   inBatch,
   initRetriever,
-  RETRIEVER_DEFAULTS,
   type RetrieverTrainOptions,
   type RetrieverWeights,
   retrieverArrays,
   type TrainingPair,
   zeroRetrieverGrads,
 } from './retriever.ts';
+import {
+  type DevQuery,
+  type DevScore,
+  type EarlyStoppingSplit,
+  earlyStoppingSplit,
+  lrFactor,
+  type ResolvedRetrieverOptions,
+  resolveRetrieverOptions,
+  retrieverDevScore,
+} from './schedule.ts';
 
 export type Head = 'retriever' | 'judge';
 
@@ -44,13 +53,32 @@ export interface LoopPosition {
 export interface RetrieverRun {
   head: 'retriever';
   hidden: number;
-  options: Required<Omit<RetrieverTrainOptions, 'seed'>> & { seed: string };
+  options: ResolvedRetrieverOptions;
   weights: RetrieverWeights;
   grad: RetrieverWeights;
   optimiser: AdamW;
   position: LoopPosition;
   /** Training pairs the run was started for (the epoch shuffle covers exactly this many). */
   items: number;
+  /** Early stopping's state (null when `patience` is 0). */
+  stopping: StoppingState | null;
+}
+
+/** A dev score taken at an optimiser step. */
+export interface ScoredStep extends DevScore {
+  step: number;
+}
+
+export interface StoppingState {
+  scores: ScoredStep[];
+  /** The step of the best score so far (-1 before the first). */
+  bestStep: number;
+  /** Scores since the best one. */
+  stale: number;
+  /** Set once training has stopped (patience spent or budget done); the weights are then the best ones. */
+  stopped: boolean;
+  /** Copies of the weight arrays (`retrieverArrays` order) at `bestStep`. */
+  best: Float64Array[] | null;
 }
 
 export interface JudgeRun {
@@ -89,27 +117,70 @@ function retrieverOptimiser(
   );
 }
 
-/** A retriever run set up exactly as `trainRetriever` sets one up (same seed → same initial weights). */
+/**
+ * A retriever run over `items` training pairs (after the early-stopping split, `retrieverPlan`), set up as
+ * `trainRetriever` sets one up (same seed → same initial weights). Options: a preset (schedule.ts; `default`
+ * unless `preset` says otherwise) and overrides.
+ */
 export function startRetriever(
   hidden: number,
   items: number,
   options: RetrieverTrainOptions = {},
 ): RetrieverRun {
-  const o = { ...RETRIEVER_DEFAULTS, ...options };
-  const inter = o.intermediate ?? 4 * hidden;
+  const o = resolveRetrieverOptions(options, hidden, items);
   const rng = new Rng(o.seed);
-  const weights = initRetriever(hidden, inter, rng.fork('init').seed);
+  const weights = initRetriever(hidden, o.intermediate, rng.fork('init').seed);
   const grad = zeroRetrieverGrads(weights);
   return {
     head: 'retriever',
     hidden,
-    options: { ...o, intermediate: inter, seed: String(o.seed) },
+    options: o,
     weights,
     grad,
     optimiser: retrieverOptimiser(weights, grad, o.lr, o.wDimLr, o.weightDecay),
     position: start(),
     items,
+    stopping: o.patience > 0 ? { scores: [], bestStep: -1, stale: 0, stopped: false, best: null } : null,
   };
+}
+
+/**
+ * A retriever run over a training set (each pair's gold pool positions) and its early-stopping split
+ * (schedule.ts `earlyStoppingSplit`; null when the options stop nothing or the set is too small to split, and
+ * then the run does not stop early): the run trains on `split.train` (indices into the set) or on the whole set.
+ * What both `trainRetriever` and the toolset service's chunked job start from.
+ */
+export function startRetrieverTraining(
+  golds: readonly (readonly number[])[],
+  pool: number | readonly number[],
+  hidden: number,
+  options: RetrieverTrainOptions = {},
+): { run: RetrieverRun; split: EarlyStoppingSplit | null } {
+  const plan = retrieverPlan(golds, pool, hidden, options);
+  return {
+    run: startRetriever(hidden, plan.split?.train.length ?? golds.length, plan.options),
+    split: plan.split,
+  };
+}
+
+/**
+ * The early-stopping split a retriever run over this training set holds out (null: none, and the run does not
+ * stop early) and the options the run starts with — without setting up the run (the chunked job needs the split
+ * in every chunk, the weights only from the checkpoint).
+ */
+export function retrieverPlan(
+  golds: readonly (readonly number[])[],
+  pool: number | readonly number[],
+  hidden: number,
+  options: RetrieverTrainOptions = {},
+): { split: EarlyStoppingSplit | null; options: RetrieverTrainOptions } {
+  const o = resolveRetrieverOptions(options, hidden, golds.length);
+  const found =
+    o.patience > 0 && (o.devShare > 0 || o.devToolShare > 0)
+      ? earlyStoppingSplit(golds, pool, o.devShare, o.seed, o.devToolShare)
+      : null;
+  const split = found && found.dev.length + found.devUnseen.length > 0 ? found : null;
+  return { split, options: split ? options : { ...options, patience: 0 } };
 }
 
 /** A judge run set up exactly as `trainJudge` sets one up. */
@@ -137,38 +208,104 @@ function settingsOf(run: HeadRun): EpochSettings {
   return run.options;
 }
 
+/** The run's optimiser-step budget. */
+export function stepBudget(run: HeadRun): number {
+  if (run.head === 'retriever') return run.options.steps;
+  return run.options.epochs * Math.ceil(batchesPerEpoch(run) / run.options.accumulation);
+}
+
+function budgetSpent(run: HeadRun): boolean {
+  return run.position.epoch > run.options.epochs || run.optimiser.steps >= stepBudget(run);
+}
+
 export function runFinished(run: HeadRun): boolean {
-  return run.position.epoch > run.options.epochs;
+  if (run.head === 'retriever' && run.stopping) return run.stopping.stopped;
+  return budgetSpent(run);
+}
+
+/** Whether early stopping must score the current weights before the run goes on (step 0 included). */
+export function evaluationDue(run: HeadRun): boolean {
+  if (run.head !== 'retriever' || !run.stopping || run.stopping.stopped) return false;
+  const steps = run.optimiser.steps;
+  if (run.stopping.scores.at(-1)?.step === steps) return false;
+  return steps % run.options.evalEvery === 0 || budgetSpent(run);
+}
+
+/**
+ * Records the dev score of the current weights (`evaluationDue` must be true). A gain keeps a copy of the
+ * weights; `patience` scores without one, or the spent budget, stop the run with the best weights restored.
+ */
+export function recordEvaluation(run: RetrieverRun, score: DevScore): void {
+  const st = run.stopping;
+  if (!st || !evaluationDue(run)) throw new RangeError('no evaluation is due');
+  const step = run.optimiser.steps;
+  st.scores.push({ step, ...score });
+  const best = st.scores.find((x) => x.step === st.bestStep);
+  const arrays = retrieverArrays(run.weights);
+  if (!best || score.mrr > best.mrr) {
+    st.bestStep = step;
+    st.stale = 0;
+    st.best = arrays.map((a) => a.slice());
+  } else st.stale++;
+  if (st.stale >= run.options.patience || budgetSpent(run)) {
+    st.stopped = true;
+    for (const [i, a] of arrays.entries()) a.set(st.best?.[i] as Float64Array);
+    closeEpoch(run);
+  }
+}
+
+/** Ends an epoch cut short (by the step budget or early stopping) with its report. */
+function closeEpoch(run: HeadRun): void {
+  const pos = run.position;
+  if (pos.batch === 0) return;
+  pos.reports.push({
+    epoch: pos.epoch,
+    loss: pos.lossSum / pos.batch,
+    steps: run.optimiser.steps,
+    ms: pos.ms,
+  });
+  run.position = { epoch: pos.epoch + 1, batch: 0, lossSum: 0, ms: 0, reports: pos.reports };
 }
 
 export function batchesPerEpoch(run: HeadRun): number {
   return Math.ceil(run.items / run.options.batchSize);
 }
 
-/** Optimiser steps done and in total (for progress reports). */
+/** Optimiser steps done and in the budget (for progress reports; early stopping may end a run sooner). */
 export function runProgress(run: HeadRun): { done: number; total: number } {
-  const perEpoch = batchesPerEpoch(run);
-  const done =
-    Math.min(run.options.epochs, run.position.epoch - 1) * perEpoch +
-    (runFinished(run) ? 0 : run.position.batch);
-  return { done, total: perEpoch * run.options.epochs };
+  return { done: run.optimiser.steps, total: stepBudget(run) };
 }
 
 /**
  * Item indices of the run's next batches: at most `maxSteps` optimiser steps' worth, never past the current
- * epoch's end (empty once the run is finished). The caller resolves them (frozen vectors) and passes them to
- * `advance`.
+ * epoch's end, the step budget or the next early-stopping score (empty once the run is finished or while a score
+ * is due). The caller resolves them (frozen vectors) and passes them to `advance`.
  */
 export function nextBatches(run: HeadRun, maxSteps: number): number[][] {
-  if (runFinished(run)) return [];
+  if (runFinished(run) || evaluationDue(run)) return [];
   const { batchSize, accumulation } = settingsOf(run);
   const order = new Rng(run.options.seed)
     .fork(`epoch-${run.position.epoch}`)
     .shuffle(Array.from({ length: run.items }, (_, i) => i));
-  const end = Math.min(batchesPerEpoch(run), run.position.batch + Math.max(1, maxSteps) * accumulation);
+  const steps = run.optimiser.steps;
+  let room = Math.min(Math.max(1, maxSteps), stepBudget(run) - steps);
+  if (run.head === 'retriever' && run.stopping) {
+    const every = run.options.evalEvery;
+    room = Math.min(room, (Math.floor(steps / every) + 1) * every - steps);
+  }
+  const end = Math.min(batchesPerEpoch(run), run.position.batch + room * accumulation);
   const out: number[][] = [];
   for (let b = run.position.batch; b < end; b++) out.push(order.slice(b * batchSize, (b + 1) * batchSize));
   return out;
+}
+
+/** The learning rates of the coming optimiser step: each group's base rate × the schedule's factor. */
+function setLearningRate(run: HeadRun): void {
+  if (run.head !== 'retriever') return;
+  const f = lrFactor(run.optimiser.steps + 1, run.options.steps, run.options.warmup);
+  const [mlp, wDim] = run.optimiser.groups;
+  if (mlp) mlp.lr = run.options.lr * f;
+  if (wDim) wDim.lr = run.options.wDimLr * f;
 }
 
 function gradArrays(run: HeadRun): Float64Array[] {
@@ -214,6 +351,7 @@ function advance(run: HeadRun, count: number, loss: (b: number) => number): void
   const step = () => {
     for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) / pending;
     clipGradNorm(grads, clip);
+    setLearningRate(run);
     run.optimiser.step();
     zeroGrads(grads);
     pending = 0;
@@ -226,6 +364,11 @@ function advance(run: HeadRun, count: number, loss: (b: number) => number): void
   }
   const perEpoch = batchesPerEpoch(run);
   pos.ms += Date.now() - started;
+  if (pos.batch < perEpoch && pending === 0 && run.optimiser.steps >= stepBudget(run)) {
+    // The step budget ends inside an epoch: that epoch ends here.
+    closeEpoch(run);
+    return;
+  }
   if (pos.batch >= perEpoch) {
     if (pending > 0) step();
     pos.reports.push({
@@ -236,6 +379,119 @@ function advance(run: HeadRun, count: number, loss: (b: number) => number): void
     });
     run.position = { epoch: pos.epoch + 1, batch: 0, lossSum: 0, ms: 0, reports: pos.reports };
   } else if (pending > 0) throw new RangeError('a run may only pause on an optimiser-step boundary');
+}
+
+/** The frozen vectors of an early-stopping split's dev queries and candidates, as `retrieverDevScore` reads them. */
+export function devSet(
+  split: EarlyStoppingSplit,
+  pairs: readonly TrainingPair[],
+  toolVector: (index: number) => ArrayLike<number>,
+): { queries: DevQuery[]; candidates: ArrayLike<number>[] } {
+  const slot = new Map(split.candidates.map((t, i) => [t, i]));
+  const query = (i: number, unseen: boolean): DevQuery => {
+    const pair = pairs[i] as TrainingPair;
+    return {
+      h: pair.h,
+      gold: pair.tools.flatMap((t) => (slot.has(t) ? [slot.get(t) as number] : [])),
+      unseen,
+    };
+  };
+  return {
+    queries: [...split.dev.map((i) => query(i, false)), ...split.devUnseen.map((i) => query(i, true))],
+    candidates: split.candidates.map(toolVector),
+  };
+}
+
+export interface TrainHooks {
+  /**
+   * Tools in the pool (`toolVector` answers 0 … pool − 1): early stopping ranks among them. Default: the gold
+   * tools of the pairs (the positions `toolVector` must answer anyway).
+   */
+  pool?: number;
+  onEpoch?: (report: EpochReport, weights: RetrieverWeights) => void;
+  /** Optimiser steps done and the budget. */
+  onStep?: (done: number, total: number) => void;
+  onScore?: (score: ScoredStep) => void;
+}
+
+export interface StoppingSummary {
+  /** Pairs trained on; held out with seen tools; held out with held-out (unseen) tools; dev candidates. */
+  train: number;
+  dev: number;
+  devUnseen: number;
+  candidates: number;
+  scores: ScoredStep[];
+  bestStep: number;
+}
+
+export interface TrainedRetriever {
+  weights: RetrieverWeights;
+  epochs: EpochReport[];
+  /** Optimiser steps run and the budget. */
+  steps: { done: number; budget: number };
+  /** Early stopping: the split, every dev score and the step whose weights were kept (null without it). */
+  stopping: StoppingSummary | null;
+  options: ResolvedRetrieverOptions;
+}
+
+/**
+ * Trains a retriever on (query, gold tools) pairs in one call; `toolVector(i)` gives pool tool i's frozen
+ * vector. The loop of the resumable run (`startRetriever`, `nextBatches`, `advanceRetriever`, scores for early
+ * stopping), so the same seed and data give the same weights bit for bit as the chunked service job.
+ */
+export function trainRetriever(
+  pairs: readonly TrainingPair[],
+  toolVector: (index: number) => ArrayLike<number>,
+  hidden: number,
+  options: RetrieverTrainOptions = {},
+  hooks: TrainHooks = {},
+): TrainedRetriever {
+  const pool = hooks.pool ?? [...new Set(pairs.flatMap((p) => p.tools))];
+  const { run, split } = startRetrieverTraining(
+    pairs.map((p) => p.tools),
+    pool,
+    hidden,
+    options,
+  );
+  const train = split ? split.train.map((i) => pairs[i] as TrainingPair) : pairs;
+  const dev = split ? devSet(split, pairs, toolVector) : null;
+  let reported = 0;
+  while (!runFinished(run)) {
+    if (dev && evaluationDue(run)) {
+      recordEvaluation(run, retrieverDevScore(run.weights, dev.queries, dev.candidates));
+      const last = run.stopping?.scores.at(-1);
+      if (last) hooks.onScore?.(last);
+    } else {
+      const batches = nextBatches(run, 16);
+      advanceRetriever(
+        run,
+        batches.map((b) => b.map((i) => train[i] as TrainingPair)),
+        toolVector,
+      );
+      hooks.onStep?.(run.optimiser.steps, stepBudget(run));
+    }
+    for (; reported < run.position.reports.length; reported++)
+      hooks.onEpoch?.(run.position.reports[reported] as EpochReport, run.weights);
+  }
+  for (; reported < run.position.reports.length; reported++)
+    hooks.onEpoch?.(run.position.reports[reported] as EpochReport, run.weights);
+  return {
+    weights: run.weights,
+    epochs: run.position.reports,
+    steps: { done: run.optimiser.steps, budget: stepBudget(run) },
+    stopping:
+      split && run.stopping
+        ? {
+            train: split.train.length,
+            dev: split.dev.length,
+            devUnseen: split.devUnseen.length,
+            candidates: split.candidates.length,
+            scores: run.stopping.scores,
+            bestStep: run.stopping.bestStep,
+          }
+        : null,
+    options: run.options,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -296,6 +552,8 @@ interface StateHeader {
   position: LoopPosition;
   step: number;
   lengths: number[];
+  /** Early stopping's state without its weight copies (they follow the moments when `best` is set). */
+  stopping?: Omit<StoppingState, 'best'> & { best: boolean };
 }
 
 function weightArrays(run: HeadRun): Float64Array[] {
@@ -305,7 +563,8 @@ function weightArrays(run: HeadRun): Float64Array[] {
 /** The whole state of a paused run, exactly (float64). */
 export function packRun(run: HeadRun): Uint8Array {
   const adam = run.optimiser.exportState();
-  const arrays = [...weightArrays(run), ...adam.m, ...adam.v];
+  const stopping = run.head === 'retriever' ? run.stopping : null;
+  const arrays = [...weightArrays(run), ...adam.m, ...adam.v, ...(stopping?.best ?? [])];
   const header: StateHeader = {
     head: run.head,
     hidden: run.hidden,
@@ -314,22 +573,26 @@ export function packRun(run: HeadRun): Uint8Array {
     position: run.position,
     step: adam.step,
     lengths: arrays.map((a) => a.length),
+    ...(stopping ? { stopping: { ...stopping, best: stopping.best !== null } } : {}),
   };
   return packArrays(MAGIC_STATE, header, arrays, false);
 }
 
 export function unpackRun(bytes: Uint8Array): HeadRun {
   const { header, arrays } = unpackArrays<StateHeader>(MAGIC_STATE, bytes, (h) => h.lengths, false);
+  // A checkpoint written before presets existed trained the epoch schedule at a constant rate: `paper`'s loop.
+  const retrieverOptions = { preset: 'paper', ...header.options } as RetrieverRun['options'];
   const run =
     header.head === 'retriever'
-      ? startRetriever(header.hidden, header.items, header.options as RetrieverRun['options'])
+      ? startRetriever(header.hidden, header.items, retrieverOptions)
       : startJudge(header.hidden, header.items, header.options as JudgeRun['options']);
   const own = weightArrays(run);
+  const n = own.length;
   for (const [i, a] of own.entries()) a.set(arrays[i] as Float64Array);
-  const moments = arrays.slice(own.length);
-  const half = moments.length / 2;
-  run.optimiser.importState({ step: header.step, m: moments.slice(0, half), v: moments.slice(half) });
+  run.optimiser.importState({ step: header.step, m: arrays.slice(n, 2 * n), v: arrays.slice(2 * n, 3 * n) });
   run.position = header.position;
+  if (run.head === 'retriever' && header.stopping)
+    run.stopping = { ...header.stopping, best: header.stopping.best ? arrays.slice(3 * n, 4 * n) : null };
   return run;
 }
 

@@ -13,6 +13,7 @@ import { deprecationMessage, toolCallText } from '../signature.ts';
 import { toolForKernel, translateCall } from '../translate.ts';
 import type { DriftWork, ToolDraft } from './kind.ts';
 import { type DriftKind, driftKindSummary, driftSequence, normalizeDriftKinds } from './kinds/index.ts';
+import type { SpecialCharSet } from './names.ts';
 import { describeParam, describeTool } from './tool-docs.ts';
 import { driftProblems } from './validity.ts';
 
@@ -23,6 +24,11 @@ export interface DriftOptions {
   /** Default: `{base.id}-drift-{8 hex digits of a hash of base, seed and kinds}`. */
   id?: string;
   title?: string;
+  /**
+   * The characters of `special-chars`: `paper` (default, ToolEvo's `_ - @ % # . ? &`) or `function-calling`
+   * (`-` and `_` only: names function-calling APIs take).
+   */
+  specialChars?: SpecialCharSet;
 }
 
 function withoutDescriptions(params: readonly ParamSpec[]): string {
@@ -76,9 +82,15 @@ function retiredShell(entry: RetiredName): SurfaceTool {
   return pc ?? signatureShell(entry.name, entry.kernel);
 }
 
-/** The default id: `{base}-drift-{hash}` (a lower-case slug). */
-export function driftSurfaceId(base: Surface, seed: Seed, kinds: readonly DriftKind[]): string {
-  const [h] = hash128(`${base.id}\u0000${String(seed)}\u0000${kinds.join(',')}`);
+/** The default id: `{base}-drift-{hash}` (a lower-case slug); the special characters count when not the paper's. */
+export function driftSurfaceId(
+  base: Surface,
+  seed: Seed,
+  kinds: readonly DriftKind[],
+  specialChars: SpecialCharSet = 'paper',
+): string {
+  const set = specialChars === 'paper' ? '' : `\u0000${specialChars}`;
+  const [h] = hash128(`${base.id}\u0000${String(seed)}\u0000${kinds.join(',')}${set}`);
   return `${base.id}-drift-${h.toString(16).padStart(8, '0')}`;
 }
 
@@ -101,7 +113,8 @@ export function generateSurface(base: Surface, options: DriftOptions): Surface {
     params: structuredClone(t.params),
   }));
 
-  const work: DriftWork = { base, kinds, root, tools: drafts, response: base.response };
+  const specialChars = options.specialChars ?? 'paper';
+  const work: DriftWork = { base, kinds, root, tools: drafts, response: base.response, specialChars };
   for (const kind of driftSequence(kinds)) kind.apply(work);
 
   // Tools, with placeholder examples for the changed ones (filled in below by translation).
@@ -124,7 +137,7 @@ export function generateSurface(base: Surface, options: DriftOptions): Surface {
     };
   });
 
-  const id = options.id ?? driftSurfaceId(base, options.seed, kinds);
+  const id = options.id ?? driftSurfaceId(base, options.seed, kinds, specialChars);
   const surface: Surface = {
     id,
     title: options.title ?? `${base.title}, drifted (seed ${String(options.seed)})`,

@@ -25,7 +25,7 @@
  *   duplicate a kernel tool, e.g. deprecated ones from a schedule) point at the new tool, with their message
  *   rewritten when the successor changed (the old signature is taken from the old message).
  * - Validity (`driftProblems`, checked before returning): `validateSurface` finds nothing; tool names, retired
- *   names and parameter keys match `^[A-Za-z0-9_-]{1,64}$`; no two names of the surface are equal ignoring
+ *   names and parameter keys are exposed names (letters, digits and ToolEvo's `_ - @ % # . ? &`); no two names of the surface are equal ignoring
  *   case; no name is a name that a built-in surface uses for a different kernel tool. Every value a P_c call can
  *   carry still has a translation, except the ones translateCall documents (text with `]` or line breaks in a
  *   structured slot, code with surrounding whitespace under a trimmed prefix), which no kind puts in the way of
@@ -38,5 +38,6 @@ export { driftSurfaceId, generateSurface } from './generate.ts';
 export type { DriftKindModule } from './kind.ts';
 export type { DriftKind } from './kinds/index.ts';
 export { DRIFT_KIND_MODULES, DRIFT_KINDS, driftKindSummary, normalizeDriftKinds } from './kinds/index.ts';
-export { SPECIAL_SEPARATORS } from './names.ts';
-export { driftProblems, EXPOSED_NAME } from './validity.ts';
+export type { SpecialCharSet } from './names.ts';
+export { PAPER_SPECIAL_CHARS, SPECIAL_CHAR_SETS, SPECIAL_SEPARATORS } from './names.ts';
+export { driftProblems, EXPOSED_NAME, FUNCTION_CALLING_NAME } from './validity.ts';

@@ -6,6 +6,7 @@
 import type { Rng } from '../../util/random.ts';
 import type { KernelToolName } from '../../world/kernel/kernel.ts';
 import type { ParamSpec, ResponseFormat, Surface, SurfaceTool } from '../model.ts';
+import type { SpecialCharSet } from './names.ts';
 
 /** One tool of the surface being drafted: the base tool serving a kernel tool, with its new name and params. */
 export interface ToolDraft {
@@ -28,6 +29,8 @@ export interface DriftWork {
   /** One draft per kernel tool the base serves (the tool translateCall picks for it). */
   readonly tools: ToolDraft[];
   response: ResponseFormat;
+  /** The characters `special-chars` joins words with (generate.ts `DriftOptions.specialChars`). */
+  readonly specialChars: SpecialCharSet;
 }
 
 export interface DriftKindModule<Id extends string = string> {

@@ -14,11 +14,21 @@ import type { DriftWork, ToolDraft } from './kind.ts';
 import { builtinClash, EXPOSED_NAME } from './validity.ts';
 
 /**
- * The separators `special-chars` puts between words, with their weights (never `__`, `.` or `/`; see
- * `kinds/special-chars.ts`): mostly a single `-`.
+ * The special characters ToolEvo studies in tool names and parameters (§5.3, App. B.2): `_ - @ % # . ? &`. The
+ * `special-chars` kind puts one of them between words by default (`specialChars: 'paper'`).
+ */
+export const PAPER_SPECIAL_CHARS: readonly string[] = ['_', '-', '@', '%', '#', '.', '?', '&'];
+
+/**
+ * The separators of `specialChars: 'function-calling'` (tooldrift's earlier set, an option), with their weights:
+ * names that function-calling APIs (`^[a-zA-Z0-9_-]{1,64}$`) and MCP clients take — mostly a single `-`, never
+ * `__` (a namespace separator for MCP clients), `.` or `/`.
  */
 export const SPECIAL_SEPARATORS: readonly string[] = ['-', '_', '--', '-_', '_-'];
 const SPECIAL_WEIGHTS: readonly number[] = [6, 2, 1, 1, 1];
+
+export const SPECIAL_CHAR_SETS = ['paper', 'function-calling'] as const;
+export type SpecialCharSet = (typeof SPECIAL_CHAR_SETS)[number];
 
 /** A name's words, lower-cased and space-joined (to tell whether a new name only restyled the old one). */
 export function normalisedWords(name: string): string {
@@ -27,8 +37,18 @@ export function normalisedWords(name: string): string {
     .join(' ');
 }
 
-/** Special separators for the gaps of a name, at least one of them with a `-`. */
-function specialJoiners(gaps: number, rng: Rng): string[] {
+/**
+ * Special separators for the gaps of a name: with `paper`, one of ToolEvo's characters per gap, at least one of
+ * them other than `_` (so the name is never plain snake case); with `function-calling`, the earlier set with at
+ * least one `-`.
+ */
+function specialJoiners(gaps: number, rng: Rng, set: SpecialCharSet): string[] {
+  if (set === 'paper') {
+    const joiners = Array.from({ length: gaps }, () => rng.pick(PAPER_SPECIAL_CHARS));
+    if (gaps > 0 && !joiners.some((j) => j !== '_'))
+      joiners[rng.int(0, gaps - 1)] = rng.pick(PAPER_SPECIAL_CHARS.filter((c) => c !== '_'));
+    return joiners;
+  }
   const joiners = Array.from({ length: gaps }, () => rng.weighted(SPECIAL_SEPARATORS, SPECIAL_WEIGHTS));
   if (gaps > 0 && !joiners.some((j) => j.includes('-'))) {
     joiners[rng.int(0, gaps - 1)] = rng.pick(SPECIAL_SEPARATORS.filter((s) => s.includes('-')));
@@ -37,8 +57,8 @@ function specialJoiners(gaps: number, rng: Rng): string[] {
 }
 
 /** Joiners for every word boundary (digit runs get none from joinWords), with the special ones at the gaps. */
-export function joinSpecial(words: readonly string[], rng: Rng): string {
-  const special = specialJoiners(wordGaps(words), rng);
+export function joinSpecial(words: readonly string[], rng: Rng, set: SpecialCharSet = 'paper'): string {
+  const special = specialJoiners(wordGaps(words), rng, set);
   let g = 0;
   const joiners = words.slice(1).map((w) => (/^[0-9]+$/.test(w) ? '' : (special[g++] as string)));
   return joinWords(words, joiners);

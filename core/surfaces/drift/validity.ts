@@ -1,6 +1,7 @@
 /**
  * Validity of a generated surface (`driftProblems`, which the generator checks before returning): `validateSurface`
- * finds nothing; tool names, retired names and parameter keys match `^[A-Za-z0-9_-]{1,64}$`; no two names of the
+ * finds nothing; tool names, retired names and parameter keys are exposed names (letters, digits and ToolEvo's
+ * special characters `_ - @ % # . ? &`, at most 64; `EXPOSED_NAME`); no two names of the
  * surface are equal ignoring case; no name is a name that a built-in surface uses for a different kernel tool.
  */
 import type { KernelToolName } from '../../world/kernel/kernel.ts';
@@ -8,8 +9,15 @@ import { validateSurface } from '../adapter.ts';
 import { BUILTIN_SURFACES } from '../builtin.ts';
 import type { ParamSpec, Surface } from '../model.ts';
 
-/** A surface's tool names, retired names and parameter keys: what MCP clients and function-calling APIs take. */
-export const EXPOSED_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A surface's tool names, retired names and parameter keys: letters, digits and the special characters ToolEvo
+ * studies (§5.3, App. B.2: `_ - @ % # . ? &`), at most 64. Function-calling APIs take only
+ * `^[a-zA-Z0-9_-]{1,64}$` (FUNCTION_CALLING_NAME; the `specialChars: 'function-calling'` generator stays in it).
+ */
+export const EXPOSED_NAME = /^[A-Za-z0-9_.@%#?&-]{1,64}$/;
+
+/** The names function-calling APIs accept. */
+export const FUNCTION_CALLING_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Names the built-in surfaces use, with the kernel tool behind each (served and retired names). */
 const BUILTIN_NAMES: ReadonlyMap<string, ReadonlySet<KernelToolName>> = (() => {

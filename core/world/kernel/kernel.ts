@@ -14,7 +14,7 @@
  *   outcome, and its observation says that it was not judged (`Answer is recorded (there is no gold answer to
  *   judge it against)`) rather than claiming the answer was wrong.
  */
-import { answerMatches, pythonStr } from '../answer-match.ts';
+import { answerMatches, type NumberRule, pythonStr } from '../answer-match.ts';
 import { createPassageIndex, type PassageIndex } from '../retrieval.ts';
 import type { Passage, World } from '../types.ts';
 import { edgeCheck, type GraphToolOutcome, loadGraph, neighbourCheck, nodeCheck } from './graph-tools.ts';
@@ -115,6 +115,8 @@ export interface KernelDeps {
   python(code: string, namespace: unknown): Promise<PythonRun> | PythonRun;
   /** The question's gold answer (see answer-match.ts for the accepted forms). */
   gold?: unknown;
+  /** How Finish compares differing numbers (default ToolEVO's `fall-through`, answer-match.ts). */
+  numbers?: NumberRule;
 }
 
 /**
@@ -226,7 +228,7 @@ async function pythonInterpreter(state: EnvState, code: unknown, deps: KernelDep
 
 function finish(state: EnvState, answer: unknown, deps: KernelDeps): ToolResult {
   const judged = deps.gold !== undefined;
-  const correct = judged && answerMatches(deps.gold, answer);
+  const correct = judged && answerMatches(deps.gold, answer, deps.numbers ? { numbers: deps.numbers } : {});
   return ok(
     { ...state, finished: true, answer: pythonStr(answer), correct },
     !judged ? ANSWER_UNJUDGED : correct ? ANSWER_CORRECT : ANSWER_INCORRECT,

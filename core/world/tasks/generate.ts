@@ -3,6 +3,18 @@
  * and train questions, spread evenly over the group's templates, drawn from seeded streams (one per template),
  * de-duplicated by question text, and kept only when the template's reference plan, run through the kernel
  * tools, reaches the gold answer. Same world + same counts → the same tasks, in the same order.
+ *
+ * Split sizes (`TASK_SIZES`): `paper` (default) — ToolEvo's Table 6 (spec §10): train 248–1,167 and dev 100 per
+ * dataset × difficulty, test 100 (coffee-hard 130), so an exploration can collect data at the paper's volume;
+ * `tooldrift` — the earlier 200 train and 50 dev (seeding takes about half the time: what the e2e instance uses).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - GSM8K is not in Table 6: its sizes are 100 test, 50 dev and 200 train under both settings.
+ * - A template that runs out of distinct questions makes fewer (the seeding prints each short template), and the
+ *   train split loses them first. At scale 1 with the paper's sizes: SciREX-easy 392 of 448 (train 192 of 248),
+ *   SciREX-hard 482 of 593 (train 282 of 393) — the corpus states ≈ 390 results —, agenda-hard 900 of 1,000
+ *   (H5 has 100 people to ask about) and flights-hard 1,105 of 1,150 (H13: dates with a diverted flight); every
+ *   other group is complete. A larger WORLD_SCALE gives SciREX more results.
  */
 import { Rng } from '../../util/random.ts';
 import type { DatasetName, World } from '../types.ts';
@@ -18,10 +30,39 @@ import {
 
 export type SplitCounts = Record<Split, number>;
 
-/** The spec's test sizes (100 per group, coffee-hard 130) with dev and train pools beside them. */
+/** ToolEvo's Table 6 (spec §10): train and dev sizes per dataset, `[easy, hard]`. */
+const TABLE6: Readonly<
+  Record<Exclude<DatasetName, 'gsm8k'>, { train: [number, number]; dev: [number, number] }>
+> = {
+  flights: { train: [1087, 950], dev: [100, 100] },
+  coffee: { train: [804, 1167], dev: [100, 100] },
+  yelp: { train: [1097, 793], dev: [100, 100] },
+  airbnb: { train: [1000, 818], dev: [100, 100] },
+  dblp: { train: [1000, 963], dev: [100, 100] },
+  scirex: { train: [248, 393], dev: [100, 100] },
+  agenda: { train: [998, 800], dev: [100, 100] },
+};
+
+export const TASK_SIZE_SETTINGS = ['paper', 'tooldrift'] as const;
+export type TaskSizes = (typeof TASK_SIZE_SETTINGS)[number];
+
+/** The test sizes of spec §1.2: 100 per group, coffee-hard 130. */
+function testSize(dataset: DatasetName, difficulty: Difficulty): number {
+  return dataset === 'coffee' && difficulty === 'hard' ? 130 : 100;
+}
+
+/** Split sizes of a group under a setting (see the module header). */
+export function splitCounts(sizes: TaskSizes, dataset: DatasetName, difficulty: Difficulty): SplitCounts {
+  const test = testSize(dataset, difficulty);
+  if (sizes === 'tooldrift' || dataset === 'gsm8k') return { test, dev: 50, train: 200 };
+  const row = TABLE6[dataset];
+  const i = difficulty === 'easy' ? 0 : 1;
+  return { test, dev: row.dev[i], train: row.train[i] };
+}
+
+/** The default split sizes: the paper's (Table 6). */
 export function defaultCounts(dataset: DatasetName, difficulty: Difficulty): SplitCounts {
-  const test = dataset === 'coffee' && difficulty === 'hard' ? 130 : 100;
-  return { test, dev: 50, train: 200 };
+  return splitCounts('paper', dataset, difficulty);
 }
 
 export interface TemplateStats {

@@ -2,7 +2,9 @@
  * DRAFT documentation runs (GET /v1/draft/runs, /v1/draft/runs/{id}, /v1/docsets/{id}): the runs with their
  * progress; one run's tools with the Δ of every iteration and the reason each stopped; and the documentation
  * revisions side by side — every version of a tool next to the one before it, with Δ = (BLEU + cos) / 2.
- * Documentation written with the simulator is labelled as such.
+ * Documentation written with the simulator is labelled as such. A tool that stopped on a failed rewrite or
+ * without any call the server accepted is marked as such, never as a success, and the set's flagged tools
+ * (`flagged` of GET /v1/docsets/{id}) are listed with what the renderings do with them (core/draft/render.ts).
  */
 import { api, query } from '../api.js';
 import { append, h, kv, shortId, sleep, statusTag, table, when } from '../ui.js';
@@ -13,24 +15,37 @@ function num(x, digits = 3) {
   return typeof x === 'number' ? x.toFixed(digits) : '—';
 }
 
-/** Stop reasons DRAFT ends a tool with normally (core/draft/docset.ts), with what each means. */
-const STOPS = {
-  converged: 'Δ > τ: the last rewrite changed little',
-  'max-iterations': 'the iteration budget I ran out',
+/** Stop reasons (core/draft/docset.ts StopReason): the tag each takes and what each means. */
+const STOP_TAGS = { converged: 'ok', 'rewrite-failed': 'fail', 'no-success': 'fail' };
+const STOP_TITLES = {
+  converged: 'Δ > τ after a rewrite that worked',
+  'max-iterations': 'I rewrites without Δ > τ',
+  'rewrite-failed':
+    'ended on a rewrite that returned the documentation unchanged although the call failed — not convergence',
+  'no-success':
+    'no exploration’s call was accepted by the server: nothing in this documentation is confirmed',
   'not-explored': 'a tool DRAFT does not explore',
+};
+const FLAG_TITLES = {
+  ...STOP_TITLES,
+  'not-served': 'the explored server does not serve this name: left out of every rendering',
 };
 
 /**
  * How a tool ended, as the API says it and nothing more: a failed tool shows its error (never a stop reason it
- * may carry); a stop reason other than the normal ones (a rewrite that failed, say) is shown as it is, flagged.
+ * may carry); a stop reason the dashboard does not know is shown as it is, flagged.
  */
 export function stopCell(t) {
   if (t.status === 'failed' || t.error)
     return h('span', { class: 'tag flag', title: t.error ?? '' }, `failed${t.error ? `: ${t.error}` : ''}`);
   if (t.stop === null || t.stop === undefined) return '—';
-  return t.stop in STOPS
-    ? h('span', { title: STOPS[t.stop] }, t.stop)
+  return t.stop in STOP_TITLES
+    ? h('span', { class: `tag ${STOP_TAGS[t.stop] ?? ''}`, title: STOP_TITLES[t.stop] }, t.stop)
     : h('span', { class: 'tag flag', title: 'not a normal stop' }, t.stop);
+}
+
+function flagTags(flags) {
+  return (flags ?? []).map((f) => [' ', h('span', { class: 'tag fail', title: FLAG_TITLES[f] }, f)]);
 }
 
 function docLine(doc) {
@@ -86,6 +101,32 @@ function toolsTable(run) {
   );
 }
 
+/** The set's tools whose documentation is not to be taken as current, and what the renderings do with each. */
+function flaggedCard(set, surface) {
+  const flagged = set.flagged ?? [];
+  if (flagged.length === 0) return null;
+  return h(
+    'section',
+    { class: 'card', 'aria-label': 'Flagged documentation' },
+    h('h3', {}, `Not confirmed: ${flagged.length} of ${set.tools.length} tools`),
+    table(
+      'Tools whose documentation is not to be taken as current',
+      [
+        { label: 'Tool', cell: (t) => t.key },
+        { label: 'Documented as', cell: (t) => h('code', {}, t.name) },
+        { label: 'Stop', cell: (t) => stopTag(t.stop) },
+        { label: 'Flags', cell: (t) => flagTags(t.flags) },
+        {
+          label: 'In the prompt',
+          cell: (t) => (t.current ? 'yes, flagged' : `no — ${surface} does not serve this name`),
+        },
+      ],
+      flagged,
+      { testid: 'draft-flagged' },
+    ),
+  );
+}
+
 function revisions(set) {
   return set.tools
     .filter((t) => t.versions.length > 1)
@@ -93,7 +134,14 @@ function revisions(set) {
       h(
         'section',
         { class: 'card', 'aria-label': `Revisions of ${t.key}` },
-        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, 'stopped: ', stopCell(t))),
+        h(
+          'h3',
+          {},
+          `${t.key} → ${t.doc.name}`,
+          ' ',
+          h('small', {}, 'stopped: ', stopCell(t)),
+          flagTags(t.flags),
+        ),
         table(
           `Revisions of ${t.key}`,
           [
@@ -148,6 +196,7 @@ export function renderRun(id) {
         set.simulated
           ? h('p', { class: 'muted' }, 'Written with the simulator (tooldrift-sim-v1 (simulator)).')
           : null,
+        flaggedCard(set, run.surface),
         revisions(set),
       );
     }

@@ -165,14 +165,28 @@ function charts(ev) {
   );
 }
 
+/** Table 7's shape (spec §10): each label's share of the failures, the label headed by its error type. */
 function taxonomyTable(ev) {
+  const groupOf = (c) => ev.taxonomy.groups?.find((g) => g.id === c.group)?.label;
   return table(
-    'Failed task runs by category (each failure has exactly one)',
+    'Failed task runs by category (each failure has exactly one): share of the failures',
     [
       { label: 'Method', cell: (r) => r.method },
       { label: 'Surface', cell: (r) => r.surface },
       { label: 'Failures', num: true, cell: (r) => r.failures },
-      ...ev.taxonomy.categories.map((c) => ({ label: c.label, num: true, cell: (r) => r.counts[c.id] ?? 0 })),
+      ...ev.taxonomy.categories.map((c) => ({
+        label: groupOf(c) ? h('span', {}, h('div', { class: 'muted' }, groupOf(c)), c.label) : c.label,
+        num: true,
+        cell: (r) => {
+          const n = r.counts[c.id] ?? 0;
+          return h(
+            'span',
+            { title: `${n} of ${r.failures} failures` },
+            r.failures === 0 ? '–' : pct(n / r.failures),
+            h('div', { class: 'muted' }, String(n)),
+          );
+        },
+      })),
     ],
     ev.taxonomy.rows,
     { testid: 'taxonomy-table' },

@@ -2,8 +2,9 @@
  * STE runs (issue 15): the list of runs with a start form (surface, documentation, tools changed since another
  * surface, episodes, trials, seed), and one run: per tool its trials, Solved marks, exemplars kept and dropped by
  * the filter (live over the run's event stream), the long-term memory (every explored query with its Solved
- * mark: one collapsed block per tool, read a page at a time — the whole memory inline made a 21,000 px page) and
- * the kept exemplars. Numbers measured with the simulator describe the simulator.
+ * mark, none when the run explored without self-reflection: one collapsed block per tool, read a page at a time —
+ * the whole memory inline made a 21,000 px page), the run's Table 2 ablations, and the kept exemplars. Numbers
+ * measured with the simulator describe the simulator.
  */
 import { api, apiAll, query, streamEvents } from '../api.js';
 import {
@@ -42,7 +43,8 @@ function memoryBlock(runId, tool, signal) {
         [
           { label: '#', cell: (m) => String(m.position), num: true },
           { label: 'Query', cell: (m) => m.query },
-          { label: 'Solved', cell: (m) => (m.solved ? 'Yes' : 'No') },
+          // null: the run explored without self-reflection (Table 2), so nothing judged the trial.
+          { label: 'Solved', cell: (m) => (m.solved === null ? '—' : m.solved ? 'Yes' : 'No') },
         ],
         page.items,
         { empty: 'Written when the tool finishes.' },
@@ -145,6 +147,20 @@ export function renderList() {
   };
 }
 
+/**
+ * The run's departures from STE's defaults (Table 2's ablations, long-term memory at every trial), or `STE
+ * defaults`; runs stored before these options existed have none.
+ */
+function explorationSettings(config = {}) {
+  const parts = [];
+  if (config.longTermMemory === 'trial') parts.push('long-term memory at every trial');
+  if (config.longTermMemory === 'off') parts.push('− long-term memory');
+  if (config.executionFeedback === false) parts.push('− execution feedback');
+  if (config.shortTermMemory === false) parts.push('− short-term memory (one trial per episode)');
+  if (config.selfReflection === false) parts.push('− self-reflection');
+  return parts.length === 0 ? 'STE defaults' : parts.join(', ');
+}
+
 export function renderRun(id) {
   return async (main, signal) => {
     const run = await api(`/v1/ste/runs/${id}`, { signal });
@@ -157,6 +173,7 @@ export function renderRun(id) {
           ['Surface', `${run.surface} @ ${run.surfaceVersion}`],
           ['Documentation', run.docs],
           ['Tools changed since', run.since ?? '—'],
+          ['Exploration', explorationSettings(run.config)],
           ['Trials', `${view.progress.trialsDone}/${view.progress.trialsTotal}`],
           ['Exemplars', String(view.progress.exemplars)],
           ['Model calls', String(view.progress.modelCalls)],

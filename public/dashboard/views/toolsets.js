@@ -100,10 +100,15 @@ function trainForm(toolset) {
       'div',
       { class: 'fields' },
       field('Seed', h('input', { type: 'text', name: 'seed', value: 'cotools', maxlength: 100 })),
-      field('Epochs', h('input', { type: 'number', name: 'epochs', min: 1, max: 50, value: 5 })),
+      // The retriever's preset (core/retrieval/cotools/schedule.ts); epochs and D left blank are the preset's.
+      field('Preset', select('preset', ['default', 'paper'], 'default')),
+      field(
+        'Epochs',
+        h('input', { type: 'number', name: 'epochs', min: 1, max: 50, placeholder: 'preset’s' }),
+      ),
       field(
         'Intermediate size D',
-        h('input', { type: 'number', name: 'intermediate', min: 4, max: 4096, value: 256 }),
+        h('input', { type: 'number', name: 'intermediate', min: 4, max: 4096, placeholder: 'preset’s' }),
       ),
       field('Judge epochs', h('input', { type: 'number', name: 'judgeEpochs', min: 0, max: 50, value: 3 })),
     ),
@@ -123,9 +128,13 @@ function trainForm(toolset) {
     const judgeEpochs = Number(f.get('judgeEpochs'));
     const body = {
       seed: String(f.get('seed')),
-      retriever: { epochs: Number(f.get('epochs')), intermediate: Number(f.get('intermediate')) },
+      retriever: { preset: String(f.get('preset')) },
       judge: judgeEpochs > 0 ? { epochs: judgeEpochs } : false,
     };
+    for (const key of ['epochs', 'intermediate']) {
+      const value = String(f.get(key) ?? '').trim();
+      if (value !== '') body.retriever[key] = Number(value);
+    }
     if (!synthetic) {
       body.train = String(f.get('train'));
       if (String(f.get('dev') ?? '').trim()) body.dev = String(f.get('dev'));

@@ -165,6 +165,30 @@ describe('RestBench TMDB gold paths on the seeded mock', () => {
     expect(JSON.stringify(other.answers)).not.toEqual(JSON.stringify(a.answers));
   });
 
+  it("judges a gold answer with the strict number rule: 25.0 answers 25, 2.5 does not (not the kernel's fall-through)", async () => {
+    const item = { ...(items[0] as QueryItem), gold: { ...(items[0] as QueryItem).gold, answer: 25 } };
+    const deps: ApiStepDeps = {
+      catalog,
+      world: new MockWorld('tmdb', catalog, 'gold'),
+      backend: { mode: 'seeded' },
+    };
+    const finish = async (answer: string) =>
+      (
+        await runApiStep(
+          config(base, item),
+          initialProgress(),
+          { action: 'Finish', actionInput: { answer } },
+          'action',
+          deps,
+          NOW,
+        )
+      ).progress.reward;
+    expect(await finish('25.0')).toBe(1);
+    // ToolEVO's EM (the kernel's default) would fall through to the string test, where "2.5" normalises to "25".
+    expect(await finish('2.5')).toBe(-1);
+    expect(await finish('-25')).toBe(-1);
+  });
+
   it('answers the first call of query 1 with the person the query names', async () => {
     const world = new MockWorld('tmdb', catalog, 'gold');
     const r = await callBackend(

@@ -129,6 +129,38 @@ describe('tooldrift eval', () => {
     ]);
   });
 
+  it('--prompt, --few-shots and --drift-hint set the ReAct options of every listed ReAct method', async () => {
+    const fake = await start(evalRoutes(0));
+    await runCli(['eval', '--url', fake.url, '--prompt', 'sft'], { env });
+    await runCli(
+      [
+        'eval',
+        '--url',
+        fake.url,
+        '--methods',
+        'greedy,react-reflexion,mcts',
+        '--few-shots',
+        'fixed',
+        '--drift-hint',
+      ],
+      { env },
+    );
+    const posts = fake.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+    expect(posts).toEqual([
+      { greedy: { prompt: 'sft' } },
+      {
+        methods: ['greedy', 'react-reflexion', 'mcts'],
+        greedy: { fewShots: 'fixed', driftHint: true },
+        'react-reflexion': { fewShots: 'fixed', driftHint: true },
+      },
+    ]);
+    // A bad value meets the API's own schema: exit 2, the field named, nothing sent.
+    const bad = await runCli(['eval', '--url', fake.url, '--prompt', 'chat'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('greedy.prompt');
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
   it('--json prints the final evaluation as JSON; --no-wait returns after the POST', async () => {
     const fake = await start(evalRoutes(1));
     const json = await runCli(['eval', '--url', fake.url, '--json'], { env });
@@ -385,6 +417,27 @@ describe('tooldrift export', () => {
   it('needs a kind and --out', async () => {
     expect((await runCli(['export', '--out', 'x'], { env })).code).toBe(2);
     expect((await runCli(['export', 'sft'], { env })).stderr).toBe('--out FILE is required.\n');
+  });
+
+  it('passes --selection to the SFT export (issue 25 item 9), and refuses it for dpo', async () => {
+    const fake = await start({
+      'GET /v1/exports/sft.jsonl': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.end('{"messages": []}\n');
+      },
+    });
+    const out = join(mkdtempSync(join(tmpdir(), 'tooldrift-cli-')), 'sft.jsonl');
+    const run = await runCli(['export', 'sft', '--url', fake.url, '--out', out, '--selection', 'clean'], {
+      env,
+    });
+    expect(run.code).toBe(0);
+    expect(fake.requests[0]?.query).toEqual({ selection: 'clean' });
+    const dpo = await runCli(['export', 'dpo', '--url', fake.url, '--out', out, '--selection', 'clean'], {
+      env,
+    });
+    expect(dpo.code).toBe(2);
+    expect(dpo.stderr).toContain('--selection applies to `tooldrift export sft` only.');
+    expect(fake.requests).toHaveLength(1);
   });
 });
 

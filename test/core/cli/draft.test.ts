@@ -136,6 +136,67 @@ describe('tooldrift draft', () => {
     expect(api.requests.at(-1)?.query).toEqual({ against: 'parent' });
   });
 
+  it('says which tools the server did not confirm: in the run report and beside the documentation', async () => {
+    const failed = run('succeeded', 2);
+    (failed.tools[0] as DraftRunView['tools'][number]).stop = 'rewrite-failed';
+    (failed.tools[1] as DraftRunView['tools'][number]).stop = 'no-success';
+    const api = await start({
+      'GET /v1/draft/runs/dr_1': (_req, res) => sendJson(res, 200, failed),
+      'GET /v1/docsets/docset-dr_1': (req, res) =>
+        sendJson(res, 200, {
+          id: 'docset-dr_1',
+          format: req.query.format,
+          simulated: false,
+          text: '(1) DoFilter[condition], which filters.',
+          flagged: [
+            {
+              key: 'LoadDB',
+              name: 'LoadDB',
+              stop: 'rewrite-failed',
+              flags: ['rewrite-failed', 'no-success', 'not-served'],
+              current: false,
+            },
+            { key: 'FilterDB', name: 'DoFilter', stop: 'no-success', flags: ['no-success'], current: true },
+          ],
+        }),
+      'POST /v1/draft/runs': (_req, res) => sendJson(res, 202, failed),
+    });
+    const status = await runCli(['draft', 'status', 'dr_1', '--url', api.url], { env });
+    expect(status.stdout).toContain(
+      'Not confirmed by the server (not converged): LoadDB (rewrite-failed), FilterDB (no-success)\n',
+    );
+    expect(status.stdout).toMatch(/LoadDB\s+succeeded\s+rewrite-failed/);
+    const docs = await runCli(['draft', 'docs', 'docset-dr_1', '--url', api.url], { env });
+    expect(docs.stdout).toBe(
+      [
+        '(1) DoFilter[condition], which filters.',
+        '# left out, not current documentation: LoadDB (LoadDB) — the last rewrite changed nothing after a failed call; no exploration succeeded; the server does not serve this name',
+        '# unconfirmed: DoFilter (FilterDB) — no exploration succeeded',
+        '',
+      ].join('\n'),
+    );
+    await runCli(
+      [
+        'draft',
+        'run',
+        '--url',
+        api.url,
+        '--surface',
+        's-ood',
+        '--failed-rewrite',
+        'retry',
+        '--encoder',
+        'lexical',
+        '--no-wait',
+      ],
+      { env },
+    );
+    expect(api.requests.at(-1)?.body).toEqual({
+      surface: 's-ood',
+      options: { failedRewrite: 'retry', encoder: 'lexical' },
+    });
+  });
+
   it('exits 1 on a failed run and 2 on bad usage', async () => {
     const api = await start({ 'POST /v1/draft/runs': (_req, res) => sendJson(res, 202, run('failed', 0)) });
     expect((await runCli(['draft', 'run', '--url', api.url, '--surface', 's-in'], { env })).code).toBe(1);

@@ -46,12 +46,52 @@ describe('tooldrift retrieve bench', () => {
       expect(stdout).toMatch(new RegExp(`^${id}\\s+5\\s`, 'm'));
     expect(stdout).toMatch(/cotools trained on 9 queries .* loss per epoch: [\d.]+, [\d.]+\./);
     expect(stdout).toMatch(/cotools dev \(9 queries\): top-1/);
-    expect(stderr).toMatch(/train cotools: 2\/2 batches 100%/);
+    expect(stderr).toMatch(/train cotools: 2\/2 steps 100%/);
     expect(stderr).toMatch(/encode tools: 8\/8 tools/);
   });
 
-  it('uses the Universal Sentence Encoder by default', async () => {
-    const { code, stdout } = await runCli([...base, '--rankers', 'dense', '--json']);
+  it('trains cotools with the paper preset when asked, and reports the resolved options', async () => {
+    const { code, stdout } = await runCli([
+      ...base,
+      '--train',
+      f('train.jsonl'),
+      '--encoder',
+      'lexical',
+      '--rankers',
+      'cotools',
+      '--preset',
+      'paper',
+      '--epochs',
+      '1',
+      '--intermediate',
+      '16',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    // The spec's values (lr 1e-4, 16 × 12 accumulation, no temperature, its tool text), one whole epoch: 9
+    // queries are one batch, one optimiser step; no early stopping.
+    expect(out.toolText).toBe('paper');
+    expect(out.training.options).toMatchObject({
+      preset: 'paper',
+      epochs: 1,
+      steps: 1,
+      lr: 1e-4,
+      batchSize: 16,
+      accumulation: 12,
+      scale: 1,
+      patience: 0,
+      intermediate: 16,
+    });
+    expect(out.training.steps).toEqual({ done: 1, budget: 1 });
+    expect(out.training.stopping).toBeNull();
+  });
+
+  it('uses the lexical encoder by default, and the Universal Sentence Encoder with --encoder use', async () => {
+    const lexical = await runCli([...base, '--rankers', 'dense', '--json']);
+    expect(lexical.code).toBe(0);
+    expect(JSON.parse(lexical.stdout).encoder).toBe('lexical/tooldrift-lexical-v1');
+    const { code, stdout } = await runCli([...base, '--rankers', 'dense', '--encoder', 'use', '--json']);
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(out.encoder).toBe('use/universal-sentence-encoder-lite');
@@ -76,11 +116,32 @@ describe('tooldrift retrieve bench', () => {
     expect(stderr).toMatch(message);
   });
 
+  it('--skip-unknown skips and counts query lines naming a tool not in the pool (strict without it)', async () => {
+    const args = ['retrieve', 'bench', '--tools', f('tools.jsonl'), '--queries', f('unknown-tool.jsonl')];
+    const json = await runCli([...args, '--rankers', 'bm25', '--skip-unknown', '--json']);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.skipped).toEqual({ queries: [{ line: 2, tool: 'playMusic' }] });
+    expect(out.rankers.bm25.n).toBe(1);
+    const text = await runCli([...args, '--rankers', 'bm25', '--skip-unknown']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /--queries: skipped 1 line naming a tool not in the pool \(line 2: "playMusic"\)\./,
+    );
+    expect(text.stdout).toMatch(/^bm25\s+1\s/m);
+    // Without the flag the file is still rejected (the rejection test above).
+    expect((await runCli([...args, '--rankers', 'bm25'])).code).toBe(2);
+  });
+
   it.each([
     [['--rankers', 'bm25,magic'], /unknown ranker "magic"/],
     [['--rankers', 'cotools'], /cotools ranker is trained: pass --train/],
     [['--encoder', 'bert'], /--encoder must be one of use, lexical/],
     [['--epochs', '0', '--rankers', 'bm25'], /--epochs must be a positive integer/],
+    [['--preset', 'fast'], /--preset must be one of default, paper, got "fast"/],
+    [['--tool-text', 'prose'], /--tool-text must be one of sentence, paper/],
+    [['--warmup', '1'], /--warmup must be a number from 0 up to \(not including\) 1/],
+    [['--patience', '1.5'], /--patience must be a whole number ≥ 0/],
   ])('rejects bad options %j with exit code 2', async (extra, message) => {
     const { code, stderr } = await runCli([...base, ...extra]);
     expect(code).toBe(2);

@@ -128,6 +128,28 @@ describe('tooldrift ste', () => {
       'Init_DB\tWhich columns?\n\tInit_DB {"databaseIdentifier": "coffee"}\n1 exemplars; next page: --cursor 1_x\n',
     );
     expect((await runCli(['ste', 'run', '--url', fake.url], { env })).code).toBe(1);
+    // The paper's options: long-term memory at every trial and the Table 2 ablations.
+    await runCli(
+      [
+        'ste',
+        'run',
+        '--url',
+        fake.url,
+        '--long-term-memory',
+        'trial',
+        '--no-execution-feedback',
+        '--no-short-term-memory',
+        '--no-self-reflection',
+        '--no-wait',
+      ],
+      { env },
+    );
+    expect(fake.requests.at(-1)?.body).toEqual({
+      longTermMemory: 'trial',
+      executionFeedback: false,
+      shortTermMemory: false,
+      selfReflection: false,
+    });
     expect((await runCli(['ste', 'frobnicate', '--url', fake.url], { env })).code).toBe(2);
     expect((await runCli(['ste', 'status', '--url', fake.url], { env })).code).toBe(2);
   });

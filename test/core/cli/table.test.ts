@@ -46,32 +46,52 @@ describe('resultsTable', () => {
 });
 
 describe('taxonomyTable', () => {
-  it('counts each failure class per method × surface, in the category order, with its share of the failures', () => {
+  it("prints each label's share of the failures as a percentage, in the category order (Table 7's)", () => {
     expect(taxonomyTable(evalDetail())).toBe(
       [
-        'method  surface  failures  invalid-invocation  deprecated-repeat    looping  incorrect-output  instructions-not-followed  tool-misuse',
-        '------  -------  --------  ------------------  -----------------  ---------  ----------------  -------------------------  -----------',
-        'greedy  pc              6                   0                  0  2 (33.3%)         4 (66.7%)                          0            0',
-        'greedy  s-ood           7           3 (42.9%)          3 (42.9%)          0                 0                          0    1 (14.3%)',
+        'method  surface  failures  invalid-invocation  deprecated-repeat  looping  incorrect-output  instructions-not-followed  tool-misuse',
+        '------  -------  --------  ------------------  -----------------  -------  ----------------  -------------------------  -----------',
+        'greedy  pc              6                0.0%               0.0%    33.3%             66.7%                       0.0%         0.0%',
+        'greedy  s-ood           7               42.9%              42.9%     0.0%              0.0%                       0.0%        14.3%',
         '',
       ].join('\n'),
     );
   });
 
-  it('adds the top-level types when the server reports them', () => {
+  it("groups the labels under Table 7's three error types when the server reports them (spec §10)", () => {
     const e = evalDetail();
+    const group = (id: string) =>
+      id === 'invalid-invocation' || id === 'deprecated-repeat'
+        ? 'invocation'
+        : id === 'looping' || id === 'incorrect-output'
+          ? 'planning'
+          : 'other';
+    const categories = e.taxonomy.categories.map((c) => ({ ...c, group: group(c.id) }));
     const groups = [
-      { id: 'tool-use', label: 'Tool-use errors' },
-      { id: 'reasoning', label: 'Reasoning errors' },
+      { id: 'invocation', label: 'Invocation error in new tools' },
+      { id: 'planning', label: 'Planning error' },
+      { id: 'other', label: 'Other error' },
     ];
-    const rows = e.taxonomy.rows.map((r, i) => ({
-      ...r,
-      groups: { 'tool-use': i * 7, reasoning: 6 - i * 6 },
-    }));
-    const lines = taxonomyTable({ taxonomy: { ...e.taxonomy, groups, rows } }).split('\n');
-    expect(lines[0]?.endsWith('tool-misuse    tool-use   reasoning')).toBe(true);
-    expect(lines[2]?.endsWith('0           0  6 (100.0%)')).toBe(true);
-    expect(lines[3]?.endsWith('1 (14.3%)  7 (100.0%)           0')).toBe(true);
+    const rows = [
+      { ...e.taxonomy.rows[0], failures: 0, counts: {} },
+      ...e.taxonomy.rows,
+    ] as typeof e.taxonomy.rows;
+    expect(taxonomyTable({ taxonomy: { categories, groups, rows } })).toBe(
+      [
+        '                               Invocation error in new tools           Planning error                     Other error',
+        'method  surface  failures  invalid-invocation  deprecated-repeat  looping  incorrect-output  instructions-not-followed  tool-misuse',
+        '------  -------  --------  ------------------  -----------------  -------  ----------------  -------------------------  -----------',
+        'greedy  pc              0                   -                  -        -                 -                          -            -',
+        'greedy  pc              6                0.0%               0.0%    33.3%             66.7%                       0.0%         0.0%',
+        'greedy  s-ood           7               42.9%              42.9%     0.0%              0.0%                       0.0%        14.3%',
+        '',
+      ].join('\n'),
+    );
+    // Labels of one type that are not adjacent get no group row.
+    const scattered = [categories[0], categories[2], categories[1]] as typeof categories;
+    expect(taxonomyTable({ taxonomy: { categories: scattered, groups, rows } }).split('\n')[0]).toMatch(
+      /^method/,
+    );
   });
 });
 

@@ -50,7 +50,7 @@ function ctxWith(
 }
 
 describe('DRAFT loop with a scripted model', () => {
-  it('walks two iterations — a rejected similar query, real calls, Δ by hand — and stops when Δ > τ', async () => {
+  it('walks two iterations — a rejected similar query, real calls, Δ by hand — and stops when Δ > τ (as no-success: no call worked)', async () => {
     const model = scriptedModel({
       explore: [
         JSON.stringify({ query: 'open flights', setup: [], parameters: { DBName: 'flights' } }),
@@ -76,7 +76,10 @@ describe('DRAFT loop with a scripted model', () => {
     const done = await advanceTool(start, ctxWith(model, embedder));
 
     expect(done.phase).toBe('done');
-    expect(done.stop).toBe('converged');
+    // Δ > τ stopped the loop, but both calls met the retirement notice: nothing was confirmed by the server, so
+    // the stop reason is no-success, not converged (issue 25).
+    expect(done.stop).toBe('no-success');
+    expect(done.flags).toEqual(['no-success']);
     expect(done.iteration).toBe(2);
     expect(model.requests.map((r) => r.role)).toEqual([
       'explore',
@@ -192,7 +195,8 @@ describe('DRAFT loop with a scripted model', () => {
     );
     expect(done.explorations[0]).toMatchObject({ query: 'just words', call: { parameters: '{}' } });
     expect(done.doc).toMatchObject({ name: 'LoadDB', description: 'A new description.' });
-    expect(done.stop).toBe('max-iterations');
+    // The call without parameters never worked on s-in.
+    expect(done.stop).toBe('no-success');
   });
 });
 

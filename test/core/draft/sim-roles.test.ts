@@ -104,13 +104,14 @@ describe('the simulator as explorer, analyzer and rewriter', () => {
     expect(docset.categories.find((c) => c.name === 'database')?.description).toContain('InitializeDatabase');
   });
 
-  it('knobs: a rewriter that never folds keeps the stale docs (Δ = 1 at once); an analyzer that never reads too', async () => {
+  it('knobs: a rewriter that never folds keeps the stale docs (Δ = 1 at once) — a failed rewrite, flagged; an analyzer that never reads too', async () => {
     for (const skills of [{ pRewrite: 0 }, { pAnalyze: 0 }]) {
       const { docset } = await draft(skills, ['LoadDB', 'RetrieveAgenda']);
       for (const key of ['LoadDB', 'RetrieveAgenda']) {
         const t = docset.tools.find((x) => x.key === key)!;
         expect(t.doc.name).toBe(key);
-        expect(t.stop).toBe('converged');
+        expect(t.stop).toBe('rewrite-failed');
+        expect(t.flags).toEqual(['rewrite-failed', 'no-success', 'not-served']);
         expect(t.versions.map((v) => v.iteration)).toEqual([0, 1]);
         expect(t.versions[1]?.delta).toBeCloseTo(1, 12);
       }

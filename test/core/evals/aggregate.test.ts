@@ -84,7 +84,7 @@ describe('evaluation aggregates', () => {
       failures: 1,
       runErrors: 1,
       counts: { 'deprecated-repeat': 1 },
-      groups: { 'tool-use': 1, reasoning: 0 },
+      groups: { invocation: 1, planning: 0, other: 0 },
     });
   });
 
@@ -112,20 +112,21 @@ describe('evaluation aggregates', () => {
     expect((row?.averageHard ?? 0) * 100).toBeCloseTo(23.6, 1);
   });
 
-  it("orders the table's columns as ToolQA's dataset table (spec §1.2), easy before hard; the plan keeps catalogue order", () => {
+  it("orders the table's columns as the ToolEvo paper's tables (spec §10), easy before hard; the plan keeps catalogue order", () => {
     expect([...TABLE_DATASET_ORDER].sort()).toEqual([...DATASET_NAMES].sort());
-    // The default suite: ToolQA-D's seven datasets, without GSM8K.
+    // The default suite: ToolQA-D's seven datasets, without GSM8K, in the paper's (alphabetical) order.
     const seven = EvalSuiteSchema.parse({ sampleSize: 1 });
-    expect(
-      tableColumns(seven)
-        .filter((c) => c.difficulty === 'easy')
-        .map((c) => c.dataset),
-    ).toEqual(['flights', 'coffee', 'yelp', 'airbnb', 'dblp', 'scirex', 'agenda']);
-    // GSM8K, when asked for, takes its §1.2 place (between Airbnb and DBLP); it has no hard set, but the
-    // column exists and stays empty.
+    expect(tableColumns(seven).map((c) => `${c.dataset}-${c.difficulty}`)).toEqual(
+      ['agenda', 'airbnb', 'coffee', 'dblp', 'flights', 'scirex', 'yelp'].flatMap((d) => [
+        `${d}-easy`,
+        `${d}-hard`,
+      ]),
+    );
+    // GSM8K, when asked for, comes after the paper's seven; it has no hard set, but the column exists and stays
+    // empty.
     const all = EvalSuiteSchema.parse({ sampleSize: 1, datasets: [...DATASET_NAMES].reverse() });
     expect(tableColumns(all).map((c) => `${c.dataset}-${c.difficulty}`)).toEqual(
-      ['flights', 'coffee', 'yelp', 'airbnb', 'gsm8k', 'dblp', 'scirex', 'agenda'].flatMap((d) => [
+      ['agenda', 'airbnb', 'coffee', 'dblp', 'flights', 'scirex', 'yelp', 'gsm8k'].flatMap((d) => [
         `${d}-easy`,
         `${d}-hard`,
       ]),
@@ -137,6 +138,35 @@ describe('evaluation aggregates', () => {
     ]);
     expect(agg.columns).toEqual(tableColumns(all));
     expect(agg.table[0]?.cells.map((c) => c.dataset)).toEqual(tableColumns(all).map((c) => c.dataset));
+  });
+
+  it("keeps GSM8K outside the paper's averages; the pooled rate counts its questions", () => {
+    // Hand-built: GPT-3.5's Table 2 easy row (spec §10) on the seven datasets, 50 questions each, plus a GSM8K
+    // cell at 100 %. The paper's easy average is 46.0 with or without GSM8K beside it.
+    const suiteAll = EvalSuiteSchema.parse({
+      surfaces: ['pc'],
+      difficulties: ['easy'],
+      datasets: [...DATASET_NAMES],
+    });
+    const paper: Record<string, number> = {
+      agenda: 40,
+      airbnb: 60,
+      coffee: 64,
+      dblp: 12,
+      flights: 72,
+      scirex: 2,
+      yelp: 72,
+    };
+    const rows: ResultRow[] = [];
+    for (const [dataset, pct] of Object.entries(paper))
+      for (let i = 0; i < 50; i++) rows.push(r('pc', dataset, 'easy', i < pct / 2, 'incorrect-output'));
+    for (let i = 0; i < 50; i++) rows.push(r('pc', 'gsm8k', 'easy', true));
+    const [row] = aggregate(suiteAll, new Map(), rows).table;
+    expect((row?.averageEasy ?? 0) * 100).toBeCloseTo(46.0, 10);
+    expect((row?.average ?? 0) * 100).toBeCloseTo(46.0, 10);
+    expect(row?.cells.find((c) => c.dataset === 'gsm8k')?.successRate).toBe(1);
+    // Pooled over questions: (161 + 50) / 400.
+    expect(row?.pooled).toBeCloseTo((161 + 50) / 400, 12);
   });
 
   it('flags drops beyond the threshold, and only those', () => {

@@ -150,10 +150,12 @@ describe('mcts, mcts-oracle and the Table 5 ablations', () => {
     expect(runs).toBeGreaterThan(3);
   });
 
-  it('builds the Table-5-shaped suite from the CLI flag, with the reflection prompt on', () => {
+  it("builds the Table-5-shaped suite from the CLI flag, with the paper's settings (no reflection prompt)", () => {
     const suite = EvalSuiteSchema.parse(suiteFromFlags({ table5: true, sample: '1' }));
     expect(suite.methods).toEqual([...TABLE5_METHODS]);
-    for (const m of TABLE5_METHODS) expect(mctsOptions(suite, m).reflectionPrompt, m).toBe(true);
+    for (const m of TABLE5_METHODS) expect(mctsOptions(suite, m).reflectionPrompt, m).toBe(false);
+    const explicit = EvalSuiteSchema.parse(suiteFromFlags({ table5: true, 'reflection-prompt': true }));
+    for (const m of TABLE5_METHODS) expect(mctsOptions(explicit, m).reflectionPrompt, m).toBe(true);
     const capped = EvalSuiteSchema.parse(
       suiteFromFlags({ methods: 'mcts', 'mcts-max-calls': '50', 'mcts-depth-preset': 'toolevo-code' }),
     );

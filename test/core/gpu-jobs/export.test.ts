@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportUrl, type Manifest, main, publicBaseUrl } from '../../../gpu-jobs/export.ts';
+import { SEED_SETTINGS } from '../../../gpu-jobs/recipes/settings.ts';
 import type { Io } from '../../../gpu-jobs/validate.ts';
-import { exportFixture, jsonl } from './fixtures.ts';
+import { type ExportFixture, exportFixture, jsonl } from './fixtures.ts';
 
 const KEY = 'secret-key-7c1f9e';
 const ROOT = resolve(__dirname, '../../..');
@@ -31,9 +32,13 @@ let base: string;
 const seen: Seen[] = [];
 /** What the fake serves for sft/dpo; tests swap it. */
 let bodies: { sft: string; dpo: string } = { sft: '', dpo: '' };
+/** The successful trajectories the fake lists (GET /v1/trajectories), two per page. */
+let listed: ExportFixture['listed'] = [];
 
 beforeAll(async () => {
-  const { sftLines, dpoLines } = await exportFixture();
+  const fixture = await exportFixture();
+  const { sftLines, dpoLines } = fixture;
+  listed = fixture.listed;
   bodies = { sft: jsonl(sftLines), dpo: jsonl(dpoLines) };
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -52,6 +57,13 @@ beforeAll(async () => {
           detail: 'A valid bearer key is required.',
         }),
       );
+      return;
+    }
+    if (url.pathname === '/v1/trajectories') {
+      const from = Number(url.searchParams.get('cursor') ?? '0');
+      const next = from + 2 < listed.length ? String(from + 2) : null;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: listed.slice(from, from + 2), nextCursor: next }));
       return;
     }
     const kind =
@@ -132,17 +144,17 @@ describe('export.ts', () => {
     );
     expect(io.stderr).toEqual([]);
     expect(code).toBe(0);
+    const filters = { exploration: 'exp-1', surface: 's-ood', dataset: 'coffee' };
+    const listing = (cursor?: string) => [
+      '/v1/trajectories',
+      { ...filters, success: 'true', limit: '100', ...(cursor ? { cursor } : {}) },
+      `Bearer ${KEY}`,
+    ];
+    const pages = Math.ceil(listed.length / 2);
     expect(seen.map((s) => [s.path, s.query, s.auth])).toEqual([
-      [
-        '/v1/exports/sft.jsonl',
-        { exploration: 'exp-1', surface: 's-ood', dataset: 'coffee' },
-        `Bearer ${KEY}`,
-      ],
-      [
-        '/v1/exports/dpo.jsonl',
-        { exploration: 'exp-1', surface: 's-ood', dataset: 'coffee' },
-        `Bearer ${KEY}`,
-      ],
+      ['/v1/exports/sft.jsonl', filters, `Bearer ${KEY}`],
+      ...Array.from({ length: pages }, (_, i) => listing(i === 0 ? undefined : String(2 * i))),
+      ['/v1/exports/dpo.jsonl', filters, `Bearer ${KEY}`],
     ]);
     expect(readFileSync(join(out, 'sft.jsonl'), 'utf8')).toBe(bodies.sft);
     expect(readFileSync(join(out, 'dpo.jsonl'), 'utf8')).toBe(bodies.dpo);
@@ -167,7 +179,8 @@ describe('export.ts', () => {
         valid: sftLines.length,
         defects: 0,
         duplicates: 0,
-        maxLength: 1024,
+        // One source of truth (issue 25 item 11): the training recipe's max length, not a separate 1024.
+        maxLength: SEED_SETTINGS.maxLength,
       },
     });
     expect(manifest.files.dpo).toMatchObject({
@@ -175,17 +188,38 @@ describe('export.ts', () => {
       sha256: sha256(bodies.dpo),
       records: dpoLines.length,
     });
-    expect(manifest.files.sft.validation.overLength).toBe(sftLines.length);
+    // Measured against the recipe's 4096, every record of the fixture fits: no truncation warning.
+    expect(manifest.files.sft.validation.overLength).toBe(0);
     // Per SFT record: steps, deprecation errors met and repeats, as the served meta says.
     expect(manifest.files.sft.selection).toHaveLength(sftLines.length);
     manifest.files.sft.selection?.forEach((sel, i) => {
       const meta = JSON.parse(sftLines[i] as string).meta;
       expect(sel).toEqual({ line: i + 1, trajectoryId: meta.trajectoryId, ...meta.selection });
+      expect(sel).toMatchObject({ rule: 'repeat-free', repeats: 0 });
       expect(sel.steps).toBeGreaterThan(0);
     });
     expect(manifest.files.dpo.selection).toBeUndefined();
+    // What the selection left out of the listed successes, recounted here from the fixture's own lists.
+    const exported = new Set(sftLines.map((l) => JSON.parse(l).meta.trajectoryId as string));
+    const repeating = listed.filter((t) => !exported.has(t.id) && t.repeats > 0).length;
+    expect(repeating).toBeGreaterThan(0);
+    expect(manifest.files.sft.dropped).toEqual({
+      rule: 'repeat-free',
+      tasks: new Set(listed.map((t) => t.taskId)).size,
+      successes: listed.length,
+      selected: sftLines.length,
+      droppedRepeating: repeating,
+      droppedOverLimit: listed.length - sftLines.length - repeating,
+      tasksWithoutRecord: [...new Set(listed.map((t) => t.taskId))].filter(
+        (task) => !listed.some((t) => t.taskId === task && exported.has(t.id)),
+      ).length,
+    });
+    expect(io.stdout.join('\n')).toContain(
+      `sft.jsonl: selection repeat-free kept ${sftLines.length} of ${listed.length} successful trajectories`,
+    );
+    expect(manifest.files.dpo.dropped).toBeUndefined();
     expect(manifest.tokenEstimator).toContain('ceil(utf8Bytes/3)');
-    expect(io.stdout.join('\n')).toContain('estimated over max length 1024 tokens');
+    expect(io.stdout.join('\n')).not.toContain('estimated over max length');
 
     expect(allText(out)).not.toContain(KEY);
     expect(io.all()).not.toContain(KEY);

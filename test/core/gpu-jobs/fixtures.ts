@@ -1,7 +1,7 @@
 /**
  * Real export lines for the gpu-jobs tests: a small simulated ToolEvo search (the `sim` policy on P_s_OOD), its
  * trajectories and DPO pairs turned into records by the same functions and with the same `meta` fields as
- * functions/routes/exports.ts and edge/stores/trajectories.ts.
+ * functions/routes/exports.ts (`sftExportLines`) and edge/stores/trajectories.ts.
  */
 import { TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../../../core/search/mcts.ts';
@@ -9,7 +9,7 @@ import {
   dpoPairs,
   dpoRecord,
   extractTrajectories,
-  sftRecord,
+  sftExportLines,
   type TrajectoryMeta,
   trajectoryStats,
 } from '../../../core/search/trajectories.ts';
@@ -20,8 +20,11 @@ import { TASK_TEMPLATES } from '../../../core/world/tasks/registry.ts';
 import { generateWorld } from '../../../core/world/world.ts';
 
 export interface ExportFixture {
+  /** The SFT records of the trajectories the default rule selects (as GET /v1/exports/sft.jsonl serves them). */
   sftLines: string[];
   dpoLines: string[];
+  /** Every successful trajectory as GET /v1/trajectories?success=true lists it (the fields the manifest reads). */
+  listed: { id: string; explorationId: string; taskId: string; reward: number; repeats: number }[];
 }
 
 async function build(): Promise<ExportFixture> {
@@ -32,6 +35,7 @@ async function build(): Promise<ExportFixture> {
   const model = createSimModel({ preset: 'static' });
   const sftLines: string[] = [];
   const dpoLines: string[] = [];
+  const listed: ExportFixture['listed'] = [];
   // Tasks whose trees hold both successes and preference pairs under this seed (coffee-easy, agenda-hard).
   for (const task of tasks.filter((t) => t.id.startsWith('coffee-easy') || t.id.startsWith('agenda-hard'))) {
     // tooldrift's earlier search settings: the task choice above was made under them.
@@ -53,22 +57,21 @@ async function build(): Promise<ExportFixture> {
       model: tree.model ?? 'sim',
       seed: 'eval',
     };
-    for (const t of extractTrajectories(tree, meta)) {
-      if (t.reward !== 1) continue;
-      const record = sftRecord(t, task, { docsSurface: PC_SURFACE });
-      sftLines.push(
-        JSON.stringify({
-          ...record,
-          meta: {
-            trajectoryId: t.id,
-            ...meta,
-            reward: t.reward,
-            toolUpdates: t.toolUpdates,
-            selection: trajectoryStats(t.steps),
-          },
-        }),
-      );
-    }
+    const successes = extractTrajectories(tree, meta).filter((t) => t.reward === 1);
+    for (const t of successes)
+      listed.push({
+        id: t.id,
+        explorationId: meta.explorationId,
+        taskId: t.taskId,
+        reward: t.reward,
+        repeats: trajectoryStats(t.steps).repeats,
+      });
+    sftLines.push(
+      ...sftExportLines(
+        successes.map((t) => ({ t, question: task.question })),
+        { docsSurface: PC_SURFACE },
+      ),
+    );
     for (const pair of dpoPairs(tree)) {
       const record = dpoRecord(pair, task, { docsSurface: PC_SURFACE });
       dpoLines.push(
@@ -84,7 +87,7 @@ async function build(): Promise<ExportFixture> {
       );
     }
   }
-  return { sftLines, dpoLines };
+  return { sftLines, dpoLines, listed };
 }
 
 let cached: Promise<ExportFixture> | null = null;

@@ -151,8 +151,9 @@ describe('a rendered run folder', () => {
     // The default max length fits every SFT record (estimate); the paper's 1024 does not, and the render says so.
     expect(result.warnings.join('\n')).not.toContain('sft.jsonl');
     const short = await renderRun(run, resolveSettings({ maxLength: 1024 }));
+    const { sftLines } = await exportFixture();
     expect(short.warnings.join('\n')).toContain(
-      'sft.jsonl: 21 record(s) (100% of valid) estimated over max length 1024',
+      `sft.jsonl: ${sftLines.length} record(s) (100% of valid) estimated over max length 1024`,
     );
   });
 
@@ -374,7 +375,8 @@ describe('render CLI', () => {
 describe.skipIf(!hasPython)('Python training scripts (python3 present; skipped when it is not)', () => {
   it('compile (py_compile), without writing bytecode into the repo', () => {
     const cache = join(dir, 'pycache');
-    for (const file of ['common.py', 'train_sft.py', 'train_dpo.py']) {
+    // The micro recipe's trainer (gpu-jobs/micro/train.py) shares common.py: it is checked with them.
+    for (const file of ['common.py', 'train_sft.py', 'train_dpo.py', '../micro/train.py']) {
       const r = spawnSync('python3', ['-m', 'py_compile', join(PYTHON_DIR, file)], {
         encoding: 'utf8',
         env: { ...process.env, PYTHONPYCACHEPREFIX: cache },

@@ -12,10 +12,10 @@ describe('answerMatches: the spec §6.1 table', () => {
     ['0', '0.0', true],
     ['1e3', '1000', true],
     ['1_000', '1000', true],
-    // Deliberate fix (decimal-point bug): ToolEVO says True because "-" and "." are deleted as punctuation.
-    ['-10.0', '10.0', false],
-    // Deliberate fix: ToolEVO says True ("2.5" and "25" both normalise to "25").
-    ['2.5', '25', false],
+    // The numbers differ, so EVO falls through to the string test, where "-" and "." are deleted.
+    ['-10.0', '10.0', true],
+    // The same fall-through: "2.5" and "25" both normalise to "25".
+    ['2.5', '25', true],
     ['21:43', '2143', true],
     ['6.9%', '6.9', true],
     ['1.7%', '1.7', true],
@@ -32,6 +32,39 @@ describe('answerMatches: the spec §6.1 table', () => {
     ['ü', 'u', false],
   ])('%j vs %j → %s', (gold, prediction, want) => {
     expect(answerMatches(gold, prediction)).toBe(want);
+  });
+});
+
+describe('answerMatches: differing numbers (issue 25 item 7)', () => {
+  it.each([
+    ['-10.0', '10.0', true, false],
+    ['2.5', '25', true, false],
+    ['$1.5', '15', true, false],
+    ['100', '1.00', true, false],
+    ['1e3', '1000', true, true],
+    ['nan', 'nan', true, true],
+    ['12', '13', false, false],
+    ['0.5', '05', true, false],
+    ['0.5', '5', false, false],
+  ])('%j vs %j: fall-through %s, strict %s', (gold, prediction, fallThrough, strict) => {
+    expect(answerMatches(gold, prediction)).toBe(fallThrough);
+    expect(answerMatches(gold, prediction, { numbers: 'fall-through' })).toBe(fallThrough);
+    expect(answerMatches(gold, prediction, { numbers: 'strict' })).toBe(strict);
+  });
+
+  it('Finish is judged by the rule the kernel deps carry', async () => {
+    const { createKernelDeps } = await import('../../../core/world/kernel-deps.ts');
+    const { callKernel } = await import('../../../core/world/kernel/kernel.ts');
+    const { initialState } = await import('../../../core/world/kernel/state.ts');
+    const { generateWorld } = await import('../../../core/world/world.ts');
+    const world = generateWorld({ seed: 'em', scale: 0.01 });
+    const judge = async (numbers?: 'strict') => {
+      const deps = createKernelDeps({ gold: '2.5', ...(numbers ? { numbers } : {}) });
+      const r = await callKernel(world, initialState(), { tool: 'Finish', args: { answer: '25' } }, deps);
+      return r.observation;
+    };
+    expect(await judge()).toBe('Answer is CORRECT');
+    expect(await judge('strict')).toBe('Answer is INCORRECT');
   });
 });
 

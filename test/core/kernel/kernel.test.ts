@@ -162,9 +162,18 @@ describe('Finish', () => {
     const [r] = await run(world, [['Finish', { answer: new PyFloat(5) }]], deps);
     expect(r?.state.answer).toBe('5.0');
     expect(r?.observation).toBe(ANSWER_CORRECT);
-    const [wrong] = await run(world, [['Finish', { answer: new PyInt(50) }]], deps);
+    const [wrong] = await run(world, [['Finish', { answer: new PyInt(6) }]], deps);
     expect(wrong?.observation).toBe('Answer is INCORRECT');
     expect(wrong?.outcome).toEqual({ kind: 'finished', correct: false });
+    // 50 against 5.0 falls through to the string test by default (ToolEVO's decimal-point quirk: "5.0" → "50"),
+    // and is wrong under the strict number rule.
+    const [quirk] = await run(world, [['Finish', { answer: new PyInt(50) }]], deps);
+    expect(quirk?.outcome).toEqual({ kind: 'finished', correct: true });
+    const [strict] = await run(world, [['Finish', { answer: new PyInt(50) }]], {
+      ...deps,
+      numbers: 'strict',
+    });
+    expect(strict?.outcome).toEqual({ kind: 'finished', correct: false });
   });
 
   it('is not judged when no gold answer is known: not correct, and its observation does not say incorrect', async () => {

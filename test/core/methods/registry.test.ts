@@ -74,7 +74,9 @@ describe('method registry', () => {
       maxDepth: 15,
       depthPreset: 'paper',
       reflectionPrompt: false,
+      rollout: 'all',
     });
+    expect(suite.greedy).toEqual({ prompt: 'agent', fewShots: 'per-call', driftHint: false });
     const bad = EvalSuiteSchema.safeParse({ methods: ['mcts'], mcts: { simulations: 0 } });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['mcts', 'simulations']);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ModelContextLengthError,
   ModelRateLimitError,
   ModelRequestError,
   ModelResponseError,
@@ -204,6 +205,35 @@ describe('openai provider: retries and timeouts', () => {
     expect((error as ModelRequestError).status).toBe(400);
     expect((error as Error).message).toContain('n is not supported');
     expect(server.received).toHaveLength(1);
+  });
+
+  it('a prompt over the context is a ModelContextLengthError, by OpenAI’s code or vLLM’s message, never retried', async () => {
+    server.script(
+      { status: 400, json: { error: { message: 'too long', code: 'context_length_exceeded' } } },
+      {
+        status: 400,
+        json: {
+          error: {
+            message: "This model's maximum context length is 2048 tokens. However, you requested 2100 tokens",
+          },
+        },
+      },
+    );
+    for (let i = 0; i < 2; i++) {
+      const error = await model({ maxRetries: 2 })
+        .generate(ask)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelContextLengthError);
+      expect((error as ModelContextLengthError).status).toBe(400);
+    }
+    expect(server.received).toHaveLength(2);
+    // Another 400 stays a plain request error.
+    server.script({ status: 400, json: { error: { message: 'bad n', code: 'invalid_value' } } });
+    const other = await model()
+      .generate(ask)
+      .catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(ModelRequestError);
+    expect(other).not.toBeInstanceOf(ModelContextLengthError);
   });
 
   it('enforces the per-call timeout on a server that never answers', async () => {

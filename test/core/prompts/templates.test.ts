@@ -40,7 +40,7 @@ describe('registered templates beyond the agent prompts', () => {
     );
     expect(user).toEqual({ role: 'user', content: 'Question: How much?' });
     const sft = sftRecord(
-      { steps: [{ node: 1, prompt: 'toolevo/agent', outcome: 'ok', text: 'Thought: t', observation: 'o' }] },
+      { steps: [{ text: 'Thought: t', observation: 'o' }] },
       { question: 'How much?' },
       // The earlier layout (an option now): the training template's system message, one assistant message.
       { docsSurface: S_IN_SURFACE, format: 'single-turn', systemPrompt: 'agent-head' },

@@ -5,11 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { judgeProbability, judgeTexts, trainJudge } from '../../../core/retrieval/cotools/judge.ts';
-import {
-  retrieverArrays,
-  type TrainingPair,
-  trainRetriever,
-} from '../../../core/retrieval/cotools/retriever.ts';
+import { retrieverArrays, type TrainingPair } from '../../../core/retrieval/cotools/retriever.ts';
 import {
   advanceJudge,
   advanceRetriever,
@@ -24,6 +20,7 @@ import {
   runProgress,
   startJudge,
   startRetriever,
+  trainRetriever,
   unpackRun,
   unpackWeights,
 } from '../../../core/retrieval/cotools/training.ts';
@@ -39,6 +36,7 @@ const pairs: TrainingPair[] = Array.from({ length: 27 }, (_, i) => ({
 }));
 const judged = Array.from({ length: 21 }, (_, i) => ({ h: vec(), label: (i % 3 === 0 ? 1 : 0) as 0 | 1 }));
 const retrieverOptions = {
+  preset: 'paper' as const,
   epochs: 3,
   lr: 0.01,
   batchSize: 4,
@@ -81,7 +79,8 @@ describe('resumable Chain-of-Tools training', () => {
       expect(run.position.reports.map((r) => [r.epoch, r.loss, r.steps])).toEqual(
         whole.epochs.map((r) => [r.epoch, r.loss, r.steps]),
       );
-      expect(runProgress(run)).toEqual({ done: 21, total: 21 });
+      // 7 batches an epoch, a step every 2 and at the epoch's end: 4 steps × 3 epochs.
+      expect(runProgress(run)).toEqual({ done: 12, total: 12 });
     }
   });
 

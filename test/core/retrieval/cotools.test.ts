@@ -9,9 +9,9 @@ import {
   initRetriever,
   type RetrieverWeights,
   retrieverArrays,
-  trainRetriever,
   zeroRetrieverGrads,
 } from '../../../core/retrieval/cotools/retriever.ts';
+import { trainRetriever } from '../../../core/retrieval/cotools/training.ts';
 import { Rng } from '../../../core/util/random.ts';
 
 const H = 5;
@@ -180,7 +180,15 @@ describe('Tool Retriever (spec eq. 6–11)', () => {
     expect([...encode(untrained, 'tool', h)].map((x) => x.toFixed(12))).toEqual(
       [...unit].map((x) => x.toFixed(12)),
     );
-    const options = { epochs: 4, lr: 0.01, accumulation: 1, batchSize: 8, intermediate: 8, seed: 7 };
+    const options = {
+      preset: 'paper' as const,
+      epochs: 4,
+      lr: 0.01,
+      accumulation: 1,
+      batchSize: 8,
+      intermediate: 8,
+      seed: 7,
+    };
     const a = trainRetriever(pairs, (i) => tools[i] as Float64Array, 6, options);
     const b = trainRetriever(pairs, (i) => tools[i] as Float64Array, 6, options);
     const c = trainRetriever(pairs, (i) => tools[i] as Float64Array, 6, { ...options, seed: 8 });

@@ -3,7 +3,7 @@ import { Bm25Ranker, bm25Idf } from '../../../core/retrieval/bm25.ts';
 import { CharRanker, charNgrams } from '../../../core/retrieval/char.ts';
 import { HybridRanker } from '../../../core/retrieval/hybrid.ts';
 import { ndcgAt, scoreRankings } from '../../../core/retrieval/metrics.ts';
-import { splitIdentifier, toolText, wordTokens } from '../../../core/retrieval/text.ts';
+import { splitIdentifier, TOOL_TEXT, toolText, wordTokens } from '../../../core/retrieval/text.ts';
 import { topKOf } from '../../../core/retrieval/topk.ts';
 import type { Hit, Ranker } from '../../../core/retrieval/types.ts';
 
@@ -20,9 +20,15 @@ describe('tool text and tokens', () => {
     expect(splitIdentifier('parseHTTPResponse')).toBe('parse HTTP Response');
   });
 
-  it('feeds the frozen encoder the spec’s tool text', () => {
-    expect(toolText({ name: 'add', description: 'adds two numbers' })).toBe(
-      'tool name: add, tool description: adds two numbers',
+  it('feeds the frozen encoder the sentence text by default and the spec’s tool text in the paper format', () => {
+    const tool = { name: 'people/person/place_of_birth', description: 'the birthplace of a person' };
+    expect(toolText(tool)).toBe('people person place of birth: the birthplace of a person');
+    expect(TOOL_TEXT.sentence(tool)).toBe(toolText(tool));
+    expect(TOOL_TEXT.paper(tool)).toBe(
+      'tool name: people/person/place_of_birth, tool description: the birthplace of a person',
+    );
+    expect(toolText({ name: 'getFlightStatus', description: 'status of a flight' })).toBe(
+      'get Flight Status: status of a flight',
     );
   });
 });

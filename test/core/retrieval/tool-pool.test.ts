@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runReactEpisode } from '../../../core/agents/react-loop.ts';
 import { type AidContext, AidsSchema, AidUnavailableError, resolveAids } from '../../../core/aids/index.ts';
 import { getMethod } from '../../../core/methods/registry.ts';
+import { renderToolEvoPrompt, TURN_MARKER } from '../../../core/prompts/toolevo.ts';
 import { Bm25Ranker } from '../../../core/retrieval/bm25.ts';
 import { syntheticCatalog } from '../../../core/retrieval/catalog.ts';
 import {
@@ -142,6 +143,84 @@ describe('ToolPoolRetriever', () => {
     expect(trace.map((t) => t.step)).toEqual([0]);
     expect(seen[0]).toBe(QUESTION);
     expect(seen[1]).toBe(`${QUESTION}\n${step.text}\nObservation: ${step.observation}`);
+  });
+});
+
+/**
+ * The actions the worked examples of a prompt take that its tool list does not document: each example's
+ * `Action:` names, less the documented names and the successors that example's own deprecation messages name.
+ */
+function undocumentedInExamples(prompt: string, docs: Surface): string[] {
+  const start = prompt.indexOf('Here are some examples:');
+  if (start < 0) return [];
+  const block = prompt.slice(start, prompt.indexOf(TURN_MARKER));
+  const out: string[] = [];
+  for (const example of block.split(
+    /\n\n(?=Question: |Thought: The database is loaded|Thought: I need the Price)/,
+  )) {
+    const known = new Set(docs.tools.map((t) => t.name));
+    for (const line of example.split('\n')) {
+      for (const m of line.matchAll(/\bUse (\w+)\[/g)) known.add(m[1] as string);
+      const action = /^Action: (.+)$/.exec(line)?.[1];
+      if (action !== undefined && !known.has(action)) out.push(action);
+    }
+  }
+  return out;
+}
+
+describe('pooled prompts and their worked examples (issue 25 item 21)', () => {
+  const COFFEE = 'What was the average closing price of coffee over the first week of March 2015?';
+  const pcTools = PC_SURFACE.tools.filter((t) => t.kernel !== 'Finish' && t.kernel !== 'UpdateTool');
+
+  it('never show a call of a tool the prompt does not document (fixed and per-call examples)', async () => {
+    for (const topK of [1, 2, 3]) {
+      const docs = await retriever([PC_SURFACE], { topK }).r.docsFor(COFFEE, []);
+      expect(docs.retrieved).toEqual({ pool: 1_000 });
+      expect(docs.tools.length).toBeLessThan(PC_SURFACE.tools.length);
+      const prompts = [
+        renderToolEvoPrompt({ question: COFFEE, docs }),
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((seed) =>
+          renderToolEvoPrompt({ question: COFFEE, docs, fewShots: { dataset: 'coffee', seed } }),
+        ),
+      ];
+      for (const prompt of prompts) expect(undocumentedInExamples(prompt, docs)).toEqual([]);
+      // The same documentation without the retrieval mark falls back to P_c names — the leak this guards.
+      const { retrieved: _, ...unmarked } = docs;
+      expect(
+        undocumentedInExamples(renderToolEvoPrompt({ question: COFFEE, docs: unmarked }), docs),
+      ).not.toEqual([]);
+    }
+  });
+
+  it('shows the examples whose tools were retrieved, written with the retrieved names', async () => {
+    // A pool of the surface's tools only, every one retrieved: the three fixed examples, in P_c names.
+    const only = { topK: pcTools.length, size: pcTools.length };
+    const all = await retriever([PC_SURFACE], only).r.docsFor(COFFEE, []);
+    const full = renderToolEvoPrompt({ question: COFFEE, docs: all });
+    // Three examples, the format block's line and the question.
+    expect(full.match(/^Question: /gm)).toHaveLength(5);
+    expect(full).toContain('Action: LoadDB');
+    expect(undocumentedInExamples(full, all)).toEqual([]);
+    // Pooled s-ood documentation: the examples call s-ood's names, never P_c's.
+    const oodTools = S_OOD_SURFACE.tools.filter((t) => t.kernel !== 'Finish' && t.kernel !== 'UpdateTool');
+    const ood = await retriever([S_OOD_SURFACE], { topK: oodTools.length, size: oodTools.length }).r.docsFor(
+      COFFEE,
+      [],
+    );
+    const oodPrompt = renderToolEvoPrompt({ question: COFFEE, docs: ood });
+    expect(oodPrompt.match(/^Question: /gm)).toHaveLength(5);
+    expect(oodPrompt).not.toMatch(/^Action: (LoadDB|FilterDB|GetValue)$/m);
+    expect(undocumentedInExamples(oodPrompt, ood)).toEqual([]);
+  });
+
+  it('drops the examples heading when no example fits', async () => {
+    const never: ToolGate = { id: 'never', needsTool: async () => false };
+    const docs = await retriever([PC_SURFACE], { gate: never }).r.docsFor(COFFEE, []);
+    expect(docs.tools.map((t) => t.kernel)).toEqual(['Finish', 'UpdateTool']);
+    const prompt = renderToolEvoPrompt({ question: COFFEE, docs });
+    expect(prompt).not.toContain('Here are some examples:');
+    expect(prompt).not.toMatch(/^Action: (?!the tool to use)/m);
+    expect(prompt).toContain(`${TURN_MARKER}\n\nQuestion: ${COFFEE}`);
   });
 });
 

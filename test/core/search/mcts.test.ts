@@ -174,6 +174,44 @@ describe('the search loop on a scripted provider', () => {
     expect(summarizeSearch(tree)).toMatchObject({ success: true, solutions: [1], bestPath: [2, 3] });
   });
 
+  it("rolls out every new child by default (the authors' code) and one random new child with rollout: 'one' (Alg. 1)", async () => {
+    // root → a (invalid), b (invalid), c (Finish 42, correct); a → x (Finish 1); b → y (Finish 2).
+    const three = {
+      root: [invalid('a', 0.5), invalid('b', 0.5), finish('c', '42', 0.5)],
+      a: [finish('x', '1', 0.5)],
+      b: [finish('y', '2', 0.5)],
+    };
+    const all = createSearch({ question: Q, gold: '42' }, { k: 3, simulations: 10, seed: 'r' });
+    const allModel = scriptedModel(Q, three);
+    await runSearch(all, env(all, allModel), { maxIterations: 1 });
+    // Every root child evaluated: a and b rolled out to their wrong Finish (−1 each), c is +1.
+    expect(all.config.rollout).toBe('all');
+    expect(node(all, 0)).toMatchObject({ visits: 3, value: -1 });
+    expect([1, 2, 3].map((id) => node(all, id).visits)).toEqual([1, 1, 1]);
+    expect(allModel.calls.map((c) => c.key)).toEqual(['root', 'a', 'b']);
+
+    const picked = new Set<number>();
+    for (const seed of ['r', 's', 't', 'u', 'v', 'w']) {
+      const one = createSearch({ question: Q, gold: '42' }, { k: 3, simulations: 10, seed, rollout: 'one' });
+      const oneModel = scriptedModel(Q, three);
+      await runSearch(one, env(one, oneModel), { maxIterations: 1 });
+      // One child evaluated and back-propagated; its siblings stay at N = 0 (not rolled out: no model call).
+      expect(node(one, 0).visits).toBe(1);
+      const visited = [1, 2, 3].filter((id) => node(one, id).visits === 1);
+      expect(visited).toHaveLength(1);
+      expect([1, 2, 3].filter((id) => node(one, id).visits === 0)).toHaveLength(2);
+      const chosen = visited[0] as number;
+      picked.add(chosen);
+      expect(node(one, 0).value).toBe(chosen === 3 ? 1 : -1);
+      expect(oneModel.calls).toHaveLength(chosen === 3 ? 1 : 2);
+      // Iteration 2: selection reaches an unvisited sibling through PUCT (Q = 0 beats a −1, or c's +1 wins).
+      await runSearch(one, env(one, oneModel), { maxIterations: 1 });
+      expect(node(one, 0).visits).toBe(2);
+    }
+    // The choice is random: over six seeds more than one child was chosen.
+    expect(picked.size).toBeGreaterThan(1);
+  });
+
   it('without cached rollout calls the model again for a state the rollout had reached', async () => {
     const model = scriptedModel(Q, script);
     const tree = createSearch(

@@ -10,8 +10,12 @@ import {
   dpoPairs,
   dpoRecord,
   extractTrajectories,
+  repeatsFailedCall,
+  repeatsFailedStep,
   sameCall,
   selectForTraining,
+  selectionReport,
+  sftExportLines,
   sftRecord,
   sftToolsPrompt,
   type TrajectoryMeta,
@@ -247,20 +251,126 @@ describe('training data worth training on (issue 17, items 14–16)', () => {
     expect(trajectoryStats([old, finish]).deprecationErrors).toBe(1);
   });
 
-  it('selects the clean success over a looping one by default; the uniform rule may take either', () => {
+  it('selects by default only successes that repeat no failed call, fewer than 4 when fewer exist (issue 25 item 9)', () => {
+    // The issue's case (coffee-easy-train-0000): two clean successes and two that repeat a call 3 times, plus more.
+    const thrice = [
+      deprecated,
+      deprecated,
+      deprecated,
+      deprecated,
+      call('Init_DB', '{"DBName": "coffee"}', 'ok'),
+      finish,
+    ];
+    const ts = [
+      { id: 'a:1', taskId: 'a', reward: 1, steps: thrice },
+      { id: 'a:2', taskId: 'a', reward: 1, steps: clean },
+      { id: 'a:3', taskId: 'a', reward: 1, steps: [...clean, finish, finish] },
+      { id: 'a:4', taskId: 'a', reward: 1, steps: thrice },
+      { id: 'a:5', taskId: 'a', reward: 1, steps: looping },
+      { id: 'a:6', taskId: 'a', reward: -1, steps: clean },
+      { id: 'b:1', taskId: 'b', reward: 1, steps: looping },
+    ];
+    expect(trajectoryStats(thrice).repeats).toBe(3);
+    for (const seed of ['1', '2', '3', '4', '5', '6']) {
+      const chosen = selectForTraining(ts, seed);
+      expect([...chosen].sort()).toEqual(['a:2', 'a:3']);
+      expect(selectForTraining(ts, seed, 4, 'repeat-free')).toEqual(chosen);
+      // The report says what was left out and why.
+      expect(selectionReport(ts, chosen)).toEqual({
+        tasks: 2,
+        successes: 6,
+        selected: 2,
+        droppedRepeating: 4,
+        droppedOverLimit: 0,
+        tasksWithoutRecord: 1,
+      });
+    }
+    // One slot: one of the two clean ones, at random.
+    const one = new Set(['1', '2', '3', '4', '5', '6'].map((s) => [...selectForTraining(ts, s, 1)][0]));
+    expect([...one].sort()).toEqual(['a:2', 'a:3']);
+    expect(selectionReport(ts, selectForTraining(ts, '1', 1))).toMatchObject({
+      droppedRepeating: 4,
+      droppedOverLimit: 1,
+    });
+  });
+
+  it("keeps tooldrift's clean ranking and the paper's uniform draw as options", () => {
     const ts = [
       { id: 'a:1', taskId: 'a', reward: 1, steps: looping },
       { id: 'a:2', taskId: 'a', reward: 1, steps: clean },
       { id: 'a:3', taskId: 'a', reward: 1, steps: [...clean, finish, finish] },
     ];
     for (const seed of ['1', '2', '3', '4', '5', '6'])
-      expect([...selectForTraining(ts, seed, 1)]).toEqual(['a:2']);
-    // Two slots: clean first, then the longer clean one before the looping one.
-    expect([...selectForTraining(ts, '1', 2)].sort()).toEqual(['a:2', 'a:3']);
+      expect([...selectForTraining(ts, seed, 1, 'clean')]).toEqual(['a:2']);
+    // clean fills the slots: the clean ones first (shorter first), then the looping one.
+    expect([...selectForTraining(ts, '1', 2, 'clean')].sort()).toEqual(['a:2', 'a:3']);
+    expect([...selectForTraining(ts, '1', 4, 'clean')].sort()).toEqual(['a:1', 'a:2', 'a:3']);
     const uniform = new Set(
       ['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => [...selectForTraining(ts, s, 1, 'uniform')][0]),
     );
     expect(uniform.has('a:1')).toBe(true);
+    // A listing's precomputed repeats count stands in for the steps.
+    expect(repeatsFailedCall({ repeats: 2 })).toBe(true);
+    expect(repeatsFailedCall({ steps: clean })).toBe(false);
+  });
+
+  it('exports the lines of whole tasks: each (exploration, task) selected on its own, seeded by its exploration', () => {
+    const row = (id: string, explorationId: string, taskId: string, steps: unknown[], reward = 1) => ({
+      t: {
+        id,
+        treeId: id.split(':')[0] as string,
+        explorationId,
+        taskId,
+        dataset: 'coffee',
+        surfaceId: 's-in',
+        promptSurfaceId: 'pc',
+        model: 'sim',
+        seed: '7',
+        toolUpdates: [],
+        reward,
+        steps,
+      },
+      question: `Question of ${taskId}?`,
+    });
+    const rows = [
+      row('e2/a:1', 'e2', 'a', clean),
+      row('e1/b:1', 'e1', 'b', looping),
+      row('e1/a:3', 'e1', 'a', [...clean, finish]),
+      row('e1/a:1', 'e1', 'a', clean),
+      row('e1/a:2', 'e1', 'a', looping),
+      row('e1/a:4', 'e1', 'a', clean, -1),
+    ];
+    const parse = (lines: string[]) =>
+      lines.map((l) => JSON.parse(l) as { messages: unknown[]; meta: Record<string, unknown> });
+    // repeat-free (default): the repeating successes and the failure are left out; groups in (exploration, task)
+    // order, records in id order, whatever order the rows came in.
+    const lines = parse(sftExportLines(rows));
+    expect(lines.map((l) => l.meta.trajectoryId)).toEqual(['e1/a:1', 'e1/a:3', 'e2/a:1']);
+    expect(parse(sftExportLines([...rows].reverse()))).toEqual(lines);
+    expect(lines[0]?.messages).toEqual(sftRecord({ steps: clean }, { question: 'Question of a?' }).messages);
+    expect(lines[0]?.meta.selection).toEqual({ rule: 'repeat-free', ...trajectoryStats(clean) });
+    // Each group is the selection of its own exploration's seed, under any rule and limit.
+    for (const selection of ['clean', 'uniform'] as const) {
+      const ids = parse(sftExportLines(rows, { selection, perTask: 2 })).map((l) => l.meta.trajectoryId);
+      const expected = [
+        ...selectForTraining(
+          rows.filter((r) => r.t.explorationId === 'e1').map((r) => r.t),
+          'e1',
+          2,
+          selection,
+        ),
+        ...selectForTraining(
+          rows.filter((r) => r.t.explorationId === 'e2').map((r) => r.t),
+          'e2',
+          2,
+          selection,
+        ),
+      ].sort();
+      expect(ids).toEqual(expected);
+    }
+    expect(parse(sftExportLines(rows, { selection: 'uniform' }))[0]?.meta.selection).toMatchObject({
+      rule: 'uniform',
+    });
   });
 
   it('writes a multi-turn SFT record by default: assistant turns per step, observations as user turns', () => {
@@ -285,6 +395,66 @@ describe('training data worth training on (issue 17, items 14–16)', () => {
       expect(m.content).not.toContain('Observation');
     expect(rec.messages.at(-1)?.content).toBe(finish.text);
     expect(JSON.stringify(rec)).not.toContain('Answer is CORRECT');
+  });
+
+  it('never prefers re-sending a call that failed on the path over a step that does not (issue 25 item 10)', () => {
+    // root ─ 1 LoadDB → deprecation error
+    //          ├ 2 LoadDB again (repeat) ─ 4 Init_DB ─ 6 Finish right (+1)
+    //          ├ 3 Init_DB (switch)      ─ 5 Finish wrong (−1)
+    //          └ 7 GetValue (no repeat)  ─ 8 Finish right (+1)
+    const tree = createTree({ question: 'What is x?', gold: 'A' }, {} as never);
+    const load = 'Thought: load\n\nAction: LoadDB\n\nAction Input: {"DBName": "coffee"}';
+    const s1 = add(
+      tree,
+      0,
+      load,
+      'Error: LoadDB[DBName] is deprecated … Use Init_DB[databaseIdentifier] instead.',
+    );
+    node(tree, s1).outcome = { kind: 'rejected', reason: 'retired' };
+    const s2 = add(
+      tree,
+      s1,
+      load.replace('Thought: load', 'Thought: once more'),
+      'Error: LoadDB … deprecated',
+    );
+    node(tree, s2).outcome = { kind: 'rejected', reason: 'retired' };
+    const init = 'Thought: switch\n\nAction: Init_DB\n\nAction Input: {"databaseIdentifier": "coffee"}';
+    const s3 = add(tree, s1, init, 'loaded');
+    const s4 = add(tree, s2, init, 'loaded');
+    add(tree, s3, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "B"}', 'Answer is INCORRECT', {
+      ending: 'finish',
+      reward: -1,
+    });
+    add(tree, s4, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "A"}', 'Answer is CORRECT', {
+      ending: 'finish',
+      reward: 1,
+    });
+    const s7 = add(tree, s1, 'Thought: y\n\nAction: GetValue\n\nAction Input: {"column_name": "x"}', 'x');
+    add(tree, s7, 'Thought: x\n\nAction: Finish\n\nAction Input: {"answer": "A"}', 'Answer is CORRECT', {
+      ending: 'finish',
+      reward: 1,
+    });
+    // Visits and values as a search would have left them.
+    Object.assign(node(tree, s2), { visits: 3, value: 1 });
+    Object.assign(node(tree, s3), { visits: 2, value: -2 });
+    Object.assign(node(tree, s7), { visits: 1, value: 1 });
+    const set = dpoPairSet(tree);
+    // Under node 1 the repeat (2) beat the switch (3) only because its subtree later recovered: dropped.
+    expect(set.droppedRepeating).toBe(1);
+    expect(set.pairs.map((p) => [p.parent, p.chosenNode, p.rejectedNode])).toEqual([[s1, s7, s3]]);
+    for (const p of set.pairs)
+      expect(
+        repeatsFailedStep(
+          p.prefix.map((s) => ({ ...s, failed: true })),
+          p.chosen,
+        ),
+      ).toBe(false);
+    // Both sides' Q and N, for an audit of the preference.
+    expect(set.pairs[0]?.values).toEqual({ chosen: { q: 1, n: 1 }, rejected: { q: -1, n: 2 } });
+    // A repeat on both sides is no preference for repeating: such a pair stays.
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: true }], load)).toBe(true);
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: false }], load)).toBe(false);
+    expect(repeatsFailedStep([{ text: load, observation: 'e', failed: true }], init)).toBe(false);
   });
 
   it('makes no DPO pair whose sides make the same call, and counts those dropped', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, GenerateResponse, TextModel } from '../../../core/models/types.ts';
+import type { GenerateRequest } from '../../../core/models/types.ts';
 import {
   STE_FOLLOW_UP_MARKER,
   STE_JUDGE_HEADER,
@@ -30,36 +30,9 @@ import {
 } from '../../../core/ste/engine.ts';
 import { PC_SURFACE } from '../../../core/surfaces/builtin.ts';
 import { generateWorld } from '../../../core/world/world.ts';
+import { scripted, step } from './scripted.ts';
 
 const WORLD = generateWorld({ seed: 'ste-engine', scale: 0.1 });
-
-interface ScriptedTexts extends TextModel {
-  requests: GenerateRequest[];
-}
-
-/** Answers every call with the next scripted text, in order, and records the requests. */
-function scripted(texts: string[]): ScriptedTexts {
-  const queue = [...texts];
-  const requests: GenerateRequest[] = [];
-  return {
-    provider: 'scripted',
-    model: 'scripted',
-    capabilities: { n: false, logprobs: false, seed: true, embeddings: false, simulated: false },
-    requests,
-    async generate(request: GenerateRequest): Promise<GenerateResponse> {
-      requests.push(structuredClone(request));
-      const text = queue.shift();
-      if (text === undefined) throw new Error(`no scripted text left for call ${requests.length}`);
-      return {
-        candidates: [{ text, finishReason: 'stop' }],
-        model: 'scripted',
-        usage: { calls: 1, inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 },
-      };
-    },
-  };
-}
-
-const step = (action: string, input: string) => `Thought: next.\nAction: ${action}\nAction Input: ${input}`;
 
 const SCRIPT = [
   // episode 0, trial 0: query, LoadDB, Finish, reflection "Yes"

@@ -3,7 +3,7 @@ import { LexicalEmbeddingModel } from '../../../core/models/lexical.ts';
 import { demonstrationsBlock, demonstrationsFor } from '../../../core/ste/demonstrations.ts';
 import type { SteExemplar } from '../../../core/ste/engine.ts';
 import { bruteForceTopK, ExemplarMemory, topKDot } from '../../../core/ste/memory.ts';
-import { rehearsalSample, roundTrainingSet } from '../../../core/ste/rehearsal.ts';
+import { rehearsalCount, rehearsalSample, roundTrainingSet } from '../../../core/ste/rehearsal.ts';
 import { Rng } from '../../../core/util/random.ts';
 
 function exemplar(i: number, query: string): SteExemplar {
@@ -76,7 +76,17 @@ describe('exemplar memory', () => {
 });
 
 describe('rehearsal', () => {
-  it('replays floor(10 %) of each earlier round, seeded by the round id', () => {
+  it("replays Python's round(0.1 × n) of each earlier round (data_proc_format.py), halves to even", () => {
+    // Halves go to the even neighbour: 4.5 → 4, 5.5 → 6, 2.5 → 2, 3.5 → 4 (where a floor would give 3); 10.4 → 10,
+    // 10.6 → 11 (where a floor would give 10).
+    expect([45, 55, 104, 106, 25, 35, 3, 0].map((n) => rehearsalCount(n))).toEqual([
+      4, 6, 10, 11, 2, 4, 0, 0,
+    ]);
+    expect(rehearsalCount(10, 1)).toBe(10);
+    expect(() => rehearsalCount(10, -0.1)).toThrow(RangeError);
+  });
+
+  it('replays 10 % of each earlier round, seeded by the round id', () => {
     const round = (id: string, n: number) => ({
       id,
       exemplars: Array.from({ length: n }, (_, i) => `${id}-${i}`),

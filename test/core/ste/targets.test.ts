@@ -59,7 +59,7 @@ describe('STE targets', () => {
         episode: 0,
         trial: 0,
       },
-      S_OOD_SURFACE,
+      { documentation: 'agent-prompt', docs: S_OOD_SURFACE },
     );
     expect(checkSftRecord(call).problems).toEqual([]);
     expect(checkSftRecord(answer).problems).toEqual([]);

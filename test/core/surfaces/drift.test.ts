@@ -21,10 +21,13 @@ import {
   describeDrift,
   driftProblems,
   EXPOSED_NAME,
+  FUNCTION_CALLING_NAME,
   generateSurface,
   normalizeDriftKinds,
+  PAPER_SPECIAL_CHARS,
 } from '../../../core/surfaces/drift/index.ts';
 import type { ParamSpec, Surface, SurfaceTool } from '../../../core/surfaces/model.ts';
+import { parseSurface } from '../../../core/surfaces/schema.ts';
 import { deprecationMessage } from '../../../core/surfaces/signature.ts';
 import { toolForKernel, translateCall } from '../../../core/surfaces/translate.ts';
 import { SYNSETS, splitWords, styleName, synonymsOf } from '../../../core/surfaces/vocab/synonyms.ts';
@@ -314,24 +317,85 @@ describe('each drift kind alone', () => {
     }
   });
 
-  it('special-chars joins the words of names and keys with - or _ (at least one -)', () => {
+  it("special-chars joins the words of names and keys with ToolEvo's characters _ - @ % # . ? & (App. B.2)", () => {
+    const used = new Set<string>();
     for (const base of BUILTIN_SURFACES) {
       for (const seed of SEEDS.slice(0, 40)) {
         const s = alone(base, 'special-chars', seed);
+        expect(driftProblems(s)).toEqual([]);
         for (const t of domainTools(s)) {
           const b = tool(base, t.kernel);
           expect(splitWords(t.name)).toEqual(splitWords(b.name));
-          expect(t.name).toContain('-');
-          expect(t.name).not.toMatch(/__|[./]/);
+          // One character per gap, not all of them `_` (never plain snake case).
+          const seps = t.name.split(/[A-Za-z0-9]+/).filter((x) => x !== '');
+          expect(seps.every((x) => PAPER_SPECIAL_CHARS.includes(x))).toBe(true);
+          expect(seps.some((x) => x !== '_')).toBe(true);
+          for (const x of seps) used.add(x);
           keysOf(t).forEach((k, i) => {
             const old = keysOf(b)[i] as string;
             expect(splitWords(k)).toEqual(splitWords(old));
-            if (splitWords(old).filter((w) => !/^[0-9]+$/.test(w)).length > 1) expect(k).toContain('-');
+            if (splitWords(old).filter((w) => !/^[0-9]+$/.test(w)).length > 1) expect(k).toMatch(/[-@%#.?&]/);
             else expect(k).toBe(old);
           });
         }
       }
     }
+    expect([...used].sort()).toEqual([...PAPER_SPECIAL_CHARS].sort());
+  });
+
+  it("special-chars with specialChars 'function-calling' keeps to - and _ (at least one -): function-calling names", () => {
+    for (const base of BUILTIN_SURFACES) {
+      for (const seed of SEEDS.slice(0, 40)) {
+        const s = generateSurface(base, { seed, kinds: ['special-chars'], specialChars: 'function-calling' });
+        expect(s.id).not.toBe(alone(base, 'special-chars', seed).id);
+        for (const t of domainTools(s)) {
+          const b = tool(base, t.kernel);
+          expect(splitWords(t.name)).toEqual(splitWords(b.name));
+          expect(t.name).toMatch(FUNCTION_CALLING_NAME);
+          expect(t.name).toContain('-');
+          expect(t.name).not.toMatch(/__|[./]/);
+          for (const k of keysOf(t)) expect(k).toMatch(FUNCTION_CALLING_NAME);
+        }
+      }
+    }
+  });
+
+  it('serves a name with every special character in ReAct text and JSON keys', async () => {
+    // A hand-built surface: LoadDB as `Load@Data%Base#Now.Or?Never&Ever` with the key `db_name-@%#.?&`.
+    const pc = tool(PC_SURFACE, 'LoadDB');
+    const name = 'Load@Data%Base#Now.Or?Never&Ever';
+    const key = 'db_name-@%#.?&';
+    const special: Surface = {
+      ...PC_SURFACE,
+      id: 'special-hand',
+      tools: PC_SURFACE.tools.map((t) =>
+        t.kernel === 'LoadDB'
+          ? {
+              ...pc,
+              name,
+              params: [{ kind: 'rename', name: key, kernel: 'DBName', description: 'The database.' }],
+              example: { [key]: 'coffee' },
+            }
+          : t,
+      ),
+    };
+    expect(validateSurface(special)).toEqual([]);
+    expect(driftProblems(special)).toEqual([]);
+    expect(parseSurface(special).ok).toBe(true);
+    expect(renderToolList(special)).toContain(`(3) ${name}[${key}], `);
+    const world = generateWorld({ seed: 'special', scale: 0.02 });
+    const step = await stepSurface(
+      world,
+      special,
+      initialState(),
+      reactText(name, JSON.stringify({ [key]: 'coffee' })),
+      echoDeps,
+    );
+    expect(step.outcome).toEqual({ kind: 'ok' });
+    expect(step.observation).toMatch(/^We have successfully loaded the coffee database/);
+    expect(mcpTools(special).find((t) => t.name === name)?.inputSchema).toMatchObject({
+      required: [key],
+    });
   });
 
   it('rename-params renames every domain key consistently and keeps the shapes', () => {

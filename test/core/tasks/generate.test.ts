@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerMatches } from '../../../core/world/answer-match.ts';
-import { defaultCounts, generateTasks, quota } from '../../../core/world/tasks/generate.ts';
+import { defaultCounts, generateTasks, quota, splitCounts } from '../../../core/world/tasks/generate.ts';
 import { runReferencePlan } from '../../../core/world/tasks/reference-plan.ts';
 import { TASK_TEMPLATES, templateById } from '../../../core/world/tasks/registry.ts';
 import { patternSlots, renderQuestion, type Task } from '../../../core/world/tasks/types.ts';
@@ -81,5 +81,28 @@ describe('splits', () => {
     expect([0, 1, 2].map((i) => quota(10, 3, i))).toEqual([4, 3, 3]);
     expect(defaultCounts('coffee', 'hard').test).toBe(130);
     expect(defaultCounts('flights', 'easy').test).toBe(100);
+  });
+
+  it("default to ToolEvo's Table 6 sizes (issue 25 item 6, spec §10); tooldrift's 200/50 stay an option", () => {
+    // Table 6 as the paper prints it: train easy/hard, dev easy/hard, test easy/hard.
+    const table6: Record<string, number[]> = {
+      flights: [1087, 950, 100, 100, 100, 100],
+      coffee: [804, 1167, 100, 100, 100, 130],
+      yelp: [1097, 793, 100, 100, 100, 100],
+      airbnb: [1000, 818, 100, 100, 100, 100],
+      dblp: [1000, 963, 100, 100, 100, 100],
+      scirex: [248, 393, 100, 100, 100, 100],
+      agenda: [998, 800, 100, 100, 100, 100],
+    };
+    for (const [dataset, [te, th, de, dh, se, sh]] of Object.entries(table6)) {
+      const d = dataset as Parameters<typeof defaultCounts>[0];
+      expect(defaultCounts(d, 'easy'), dataset).toEqual({ train: te, dev: de, test: se });
+      expect(defaultCounts(d, 'hard'), dataset).toEqual({ train: th, dev: dh, test: sh });
+      expect(splitCounts('paper', d, 'hard')).toEqual(defaultCounts(d, 'hard'));
+      expect(splitCounts('tooldrift', d, 'easy')).toEqual({ train: 200, dev: 50, test: 100 });
+    }
+    expect(splitCounts('tooldrift', 'coffee', 'hard')).toEqual({ train: 200, dev: 50, test: 130 });
+    // GSM8K is not in Table 6: tooldrift's sizes under both settings.
+    expect(defaultCounts('gsm8k', 'easy')).toEqual({ train: 200, dev: 50, test: 100 });
   });
 });

@@ -54,7 +54,11 @@ export const renameTool = defineDriftKind({
       const words = renamedToolWords(d.base.name, rng);
       const style: NameStyle = rng.pick(NAME_STYLES);
       const name = special
-        ? joinSpecial(caseWords(words, style), root.fork(`special-chars/tool/${d.kernel}/${attempt}`))
+        ? joinSpecial(
+            caseWords(words, style),
+            root.fork(`special-chars/tool/${d.kernel}/${attempt}`),
+            work.specialChars,
+          )
         : joinWords(caseWords(words, style), styleJoiners(style, words.length, rng));
       return normalisedWords(name) === normalisedWords(d.base.name) ? null : name;
     });
