@@ -35,6 +35,16 @@ export const BLOCKS_NOT_RUN: { pattern: RegExp; reason: string }[] = [
     pattern: /^vllm serve/m,
     reason: 'external model servers (vLLM, Ollama): GPUs and weights this machine does not have',
   },
+  {
+    pattern: /^D=\.\.\/shared\/data\/retrieval$/m,
+    reason:
+      "the papers' public retrieval data: local use only, without a licence for the repository, so not on a fresh machine",
+  },
+  {
+    pattern: /^npm run demo:loop\b/m,
+    reason:
+      'trains two policies with Python (torch) for minutes of CPU and installs wheels; no instance is involved (it runs its own exploration, server and evaluation)',
+  },
 ];
 
 /** Blocks run with `--no-wait` on `tooldrift eval`: the suite must be accepted, its hundreds of task runs are not waited for. */
@@ -179,9 +189,11 @@ export async function runReadme(o: ReadmeOptions): Promise<ReadmeResult[]> {
   };
   const results: ReadmeResult[] = [];
   // A scratch directory: examples write files (sft.jsonl) and read the repository's example files (docs/) and
-  // benchmark files (data/: RestBench's TMDB document and queries).
+  // benchmark files (data/: RestBench's TMDB document and queries); `npm run X` in a block runs the checkout's
+  // script (package.json, scripts/ and node_modules linked).
   const cwd = mkdtempSync(join(tmpdir(), 'tooldrift-readme-'));
-  for (const dir of ['docs', 'data']) symlinkSync(join(o.root, dir), join(cwd, dir));
+  for (const dir of ['docs', 'data', 'package.json', 'scripts', 'node_modules'])
+    symlinkSync(join(o.root, dir), join(cwd, dir));
   const schedulesBefore = await ids(o, '/v1/schedules');
   const evalsBefore = await ids(o, '/v1/evals');
   try {
