@@ -331,11 +331,15 @@ describe('dashboard in headless Chromium', () => {
       await own.goto(`${baseUrl}/dashboard/#/ste/${id}`);
       await own.getByRole('textbox', { name: 'API key' }).fill(userKey);
       await own.getByRole('button', { name: 'Save key' }).click();
-      const rows = own.getByTestId('ste-memory').locator('tbody tr');
+      // The memory is one collapsed block per tool, read a page at a time when opened.
+      const block = own.getByTestId('ste-memory-tool').filter({ hasText: 'Init_DB' });
+      await block.waitFor({ timeout: 45_000 });
+      await block.locator('summary').click();
+      const rows = block.locator('tbody tr');
       await expect.poll(() => rows.count(), { timeout: 45_000 }).toBe(2);
       for (let i = 0; i < 2; i++) {
         const cells = await rows.nth(i).locator('td').allTextContents();
-        expect(cells).toEqual(['Init_DB', String(i), memory.items[i]?.query, '—']);
+        expect(cells).toEqual([String(i), memory.items[i]?.query, '—']);
       }
       expect(await own.locator('#view').textContent()).toContain(
         'Explorationlong-term memory at every trial, − self-reflection',

@@ -114,7 +114,7 @@ function flaggedCard(set, surface) {
       [
         { label: 'Tool', cell: (t) => t.key },
         { label: 'Documented as', cell: (t) => h('code', {}, t.name) },
-        { label: 'Stop', cell: (t) => stopTag(t.stop) },
+        { label: 'Stop', cell: stopCell },
         { label: 'Flags', cell: (t) => flagTags(t.flags) },
         {
           label: 'In the prompt',
