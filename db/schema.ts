@@ -23,22 +23,54 @@ import {
  */
 export const ownerId = () => text('owner_id');
 
-/** Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. */
+/**
+ * Background jobs fanned out through the JOBS queue; the row is the source of truth for their status. `waiting`: the
+ * job's key has its share of the queue in flight already, so its message is sent once one of them ends
+ * (edge/jobs/enqueue.ts). `updated_at` is the job's heartbeat while it runs; the cron tick's sweeper re-sends a job
+ * whose heartbeat stopped (edge/jobs/sweeper.ts).
+ */
 export const jobs = sqliteTable(
   'jobs',
   {
     id: text('id').primaryKey(),
     kind: text('kind').notNull(),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: ['waiting', 'queued', 'running', 'succeeded', 'failed'] }).notNull(),
     payload: text('payload', { mode: 'json' }).$type<unknown>().notNull(),
     result: text('result', { mode: 'json' }).$type<unknown>(),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** The key the job works for (its share of the queue); null for the deployment's own jobs (the canary). */
+    ownerId: ownerId(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     finishedAt: integer('finished_at'),
   },
-  (t) => [index('jobs_kind_status').on(t.kind, t.status), index('jobs_created').on(t.createdAt)],
+  (t) => [
+    index('jobs_kind_status').on(t.kind, t.status),
+    index('jobs_created').on(t.createdAt),
+    index('jobs_owner_status').on(t.ownerId, t.status, t.createdAt),
+    index('jobs_status_updated').on(t.status, t.updatedAt),
+  ],
+);
+
+/**
+ * Model spend per run (edge/metering.ts): what a run that spends model calls estimated before it started, what it
+ * has charged to its key since, and how far those charges went past the key's quota (`overshoot`). One row per
+ * (kind, subject): an evaluation, an exploration, an STE or DRAFT run, a training.
+ */
+export const modelSpend = sqliteTable(
+  'model_spend',
+  {
+    kind: text('kind').notNull(),
+    subjectId: text('subject_id').notNull(),
+    ownerId: ownerId(),
+    estimate: integer('estimate').notNull(),
+    modelCalls: integer('model_calls').notNull().default(0),
+    overshoot: integer('overshoot').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.subjectId] })],
 );
 
 /**
@@ -407,7 +439,7 @@ export const apiKeys = sqliteTable(
     prefix: text('prefix').notNull(),
     ratePerMinute: integer('rate_per_minute'),
     rateBurst: integer('rate_burst'),
-    /** Model calls this key's evaluations and explorations may make in all (null: no limit). */
+    /** Model calls everything this key starts may make in all (null: no limit; edge/metering.ts). */
     modelCallQuota: integer('model_call_quota'),
     modelCallsUsed: integer('model_calls_used').notNull().default(0),
     createdAt: integer('created_at').notNull(),
@@ -682,11 +714,21 @@ export const toolsetTools = sqliteTable(
  * Bytes in a BLOB column. Written as a Uint8Array (miniflare's D1 refuses a Node Buffer); D1 reads a BLOB back as
  * an array of byte values (workers-sdk#8642) or an ArrayBuffer, and both become a Uint8Array here.
  */
-const bytes = customType<{ data: Uint8Array; driverData: Uint8Array | ArrayBuffer | number[] }>({
+/**
+ * A blob part: written as base64 text (D1 moves text far faster than BLOB values, which cross its API as arrays of
+ * numbers), read back as it was written — text, or the bytes of a part written as a BLOB before
+ * (edge/stores/toolset-training.ts decodes both).
+ */
+const blobPart = customType<{
+  data: string | Uint8Array;
+  driverData: string | Uint8Array | ArrayBuffer | number[];
+}>({
   dataType: () => 'blob',
   toDriver: (value) => value,
   fromDriver: (value) =>
-    value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer | number[]),
+    typeof value === 'string' || value instanceof Uint8Array
+      ? value
+      : new Uint8Array(value as ArrayBuffer | number[]),
 });
 
 /**
@@ -704,7 +746,7 @@ export const toolsetTrainings = sqliteTable(
       .notNull()
       .references(() => toolsets.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
     options: text('options', { mode: 'json' }).$type<unknown>().notNull(),
     data: text('data', { mode: 'json' }).$type<unknown>(),
     progress: text('progress', { mode: 'json' }).$type<unknown>(),
@@ -727,9 +769,12 @@ export const toolsetTrainingBlobs = sqliteTable(
     trainingId: text('training_id')
       .notNull()
       .references(() => toolsetTrainings.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['weights', 'checkpoint', 'vectors'] }).notNull(),
+    /** `<kind>.next`: the parts of a replacement being written (see edge/stores/toolset-training.ts). */
+    kind: text('kind', {
+      enum: ['weights', 'checkpoint', 'vectors', 'weights.next', 'checkpoint.next', 'vectors.next'],
+    }).notNull(),
     part: integer('part').notNull(),
-    data: bytes('data').notNull(),
+    data: blobPart('data').notNull(),
   },
   (t) => [primaryKey({ columns: [t.trainingId, t.kind, t.part] })],
 );

@@ -11,16 +11,35 @@
  * Resumption: every alarm reloads the state before it works. An alarm that fails or is cut off (eviction, a
  * provider error) has stored nothing of its unfinished chunk, and every model call's seed is a function of (run
  * seed, tool, iteration, role, attempt), so the retried chunk recomputes the same steps: the finished
- * documentation equals an uninterrupted run's.
+ * documentation equals an uninterrupted run's. `resume` sets the alarm again for a running tool that has none
+ * (the cron sweeper calls it when its progress stalled).
+ *
+ * Spend (edge/metering.ts): every chunk first checks the run's key still has model calls left — with none, the run
+ * stops (`quota-exhausted`) — and charges its text-model calls afterwards, a failed chunk's included, with its
+ * encoder requests when the run's encoder is a provider embedding that bills (USE lite and lexical run here).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
+import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { Bindings } from '../edge/env.ts';
-import { draftEmbedderFor, enqueueDraftFinalize } from '../edge/jobs/draft.ts';
+import {
+  draftEmbedderFor,
+  draftEncoderProvider,
+  enqueueDraftFinalize,
+  stopDraftRunFor,
+} from '../edge/jobs/draft.ts';
+import {
+  chargeSpend,
+  countingEncoder,
+  embeddingBills,
+  mayContinue,
+  QUOTA_EXHAUSTED,
+} from '../edge/metering.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
 import {
   type DeltaPoint,
   type DraftToolResult,
+  draftRunOwner,
   finishDraftTool,
   reportDraftToolProgress,
 } from '../edge/stores/draft.ts';
@@ -134,6 +153,14 @@ export class DraftToolObject extends DurableObject<Bindings> {
     return this.progressOf(meta, this.read<DraftToolState>('state')!);
   }
 
+  /** Sets the alarm again when the tool is running and none is set (after a restart lost it); true if it did. */
+  async resume(): Promise<boolean> {
+    if (this.read<Meta>('meta')?.status !== 'running' || (await this.ctx.storage.getAlarm()) !== null)
+      return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   override async alarm(): Promise<void> {
     const meta = this.read<Meta>('meta');
     const state = this.read<DraftToolState>('state');
@@ -143,12 +170,24 @@ export class DraftToolObject extends DurableObject<Bindings> {
       return;
     }
     const { params } = meta;
+    const ownerId = await draftRunOwner(this.env, params.runId);
+    if (!(await mayContinue(this.env, ownerId))) {
+      // The run's cancellation ends this tool's row and stops its other tools; this one stops itself.
+      await stopDraftRunFor(this.env, params.runId, QUOTA_EXHAUSTED, meta.tool);
+      await this.cancel();
+      return;
+    }
+    // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    // The encoder's requests too when its provider bills (φ and Δ through a provider embedding).
+    const meter = new UsageMeter();
+    const embedder = countingEncoder(draftEmbedderFor(this.env, state.options.encoder));
+    const embedsBill = embeddingBills(draftEncoderProvider(this.env, state.options.encoder));
     try {
       const server = await findSurface(this.env, params.serverSurface);
       if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
       const ctx: DraftContext = {
-        model: textModelFor(this.env, params.model),
-        embedder: draftEmbedderFor(this.env, state.options.encoder),
+        model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.runId }),
+        embedder,
         world: worldFor(this.env),
         server,
         deps: edgeKernelDeps(this.env),
@@ -180,6 +219,9 @@ export class DraftToolObject extends DurableObject<Bindings> {
       this.write('meta', next);
       if (next.status === 'failed') await this.report(next, state);
       else await this.ctx.storage.setAlarm(retryAt(next.failures));
+    } finally {
+      const calls = meter.total().calls + (embedsBill ? embedder.requests : 0);
+      await chargeSpend(this.env, { kind: 'draft', id: params.runId, ownerId }, calls);
     }
   }
 

@@ -50,6 +50,7 @@ import {
 } from '../core/sessions/index.ts';
 import type { McpToolDescriptor } from '../core/surfaces/docs.ts';
 import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surfaces/faults.ts';
+import { ToolCallRefused } from '../core/world/kernel/kernel.ts';
 import { apiStepDeps } from '../edge/apis.ts';
 import type { Bindings } from '../edge/env.ts';
 import { createLogger } from '../edge/log.ts';
@@ -76,6 +77,8 @@ export type SessionStepReply =
   | { kind: 'finished'; progress: StepProgress }
   /** The input is of a kind the session's backend does not take (an HTTP request to a kernel session). */
   | { kind: 'unsupported'; message: string }
+  /** The step's Python or SQL call was refused by the caller's concurrency bound; nothing was recorded. */
+  | { kind: 'busy'; detail: string; retryAfterSeconds: number }
   | { kind: 'missing' };
 
 function stepProgress(p: SessionProgress): StepProgress {
@@ -240,9 +243,16 @@ export class EpisodeSession extends DurableObject<Bindings> {
   /**
    * One call: decides the injected faults, runs the step unless a fault replaces it, records everything. With an
    * `owner`, a session another user key started answers as missing (the route's 404), so a step needs no D1
-   * lookup before it.
+   * lookup before it. `caller` (by default the owner's key) is the key the step is made for: its Python and SQL
+   * calls count against that key's bounds (edge/tool-calls.ts); a refused call records nothing and answers `busy`.
    */
-  async step(input: SessionInput, via: StepVia, toolName: string, owner?: Owner): Promise<SessionStepReply> {
+  async step(
+    input: SessionInput,
+    via: StepVia,
+    toolName: string,
+    owner?: Owner,
+    caller: string | undefined = owner?.id,
+  ): Promise<SessionStepReply> {
     let reply: SessionStepReply = { kind: 'missing' };
     await this.ctx.blockConcurrencyWhile(async () => {
       const state = await this.load();
@@ -273,7 +283,11 @@ export class EpisodeSession extends DurableObject<Bindings> {
         const backends: SessionBackends = {
           kernel: () => ({
             world: worldFor(this.env),
-            deps: edgeKernelDeps(this.env, (config as Extract<SessionConfig, { task: unknown }>).task.gold),
+            deps: edgeKernelDeps(
+              this.env,
+              (config as Extract<SessionConfig, { task: unknown }>).task.gold,
+              caller,
+            ),
           }),
           api: (c) => apiStepDeps(this.env, c),
         };
@@ -300,6 +314,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
         if (err instanceof SessionFinishedError)
           reply = { kind: 'finished', progress: stepProgress(progress) };
         else if (err instanceof UnsupportedInputError) reply = { kind: 'unsupported', message: err.message };
+        else if (err instanceof ToolCallRefused)
+          reply = { kind: 'busy', detail: err.message, retryAfterSeconds: err.retryAfterSeconds };
         else throw err;
       }
     });
@@ -373,7 +389,15 @@ export class EpisodeSession extends DurableObject<Bindings> {
 
   /** One MCP tool call: a step like any other, mapped onto an MCP result (see the module header). */
   private async mcpCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const reply = await this.step({ action: name, actionInput: args }, 'mcp', name);
+    // An MCP session's steps are serialised like any session's, so its calls run one at a time; they are counted
+    // under the session itself.
+    const reply = await this.step(
+      { action: name, actionInput: args },
+      'mcp',
+      name,
+      undefined,
+      `mcp:${this.ctx.id}`,
+    );
     if (reply.kind === 'missing') {
       throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
     }
@@ -386,6 +410,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
         _meta: { 'tooldrift/step': { done: true, reward, ending } },
       };
     }
+    if (reply.kind === 'busy') throw new McpProtocolError(MCP_RATE_LIMITED, reply.detail);
     const fault = reply.fault;
     if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (reply.kind === 'fault') {

@@ -12,7 +12,8 @@
  * Resumption: every alarm reloads the tree from storage before it searches. An alarm that fails or is cut off
  * (eviction, restart, a provider error) has written nothing of its unfinished chunk, and the search is seeded by
  * (seed, iteration) and the state ids (mcts.ts), so the retried chunk recomputes exactly the same nodes: none is
- * lost, none duplicated, and the finished tree equals an uninterrupted search with the same seed.
+ * lost, none duplicated, and the finished tree equals an uninterrupted search with the same seed. `resume` sets
+ * the alarm again for a running tree that has none (the cron sweeper calls it when the tree's progress stalled).
  */
 
 import { DurableObject } from 'cloudflare:workers';
@@ -32,8 +33,8 @@ import {
   TREE_FORMAT,
 } from '../core/search/tree.ts';
 import type { Bindings } from '../edge/env.ts';
+import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
-import { chargeModelCalls, modelCallsLeft, QUOTA_EXHAUSTED } from '../edge/stores/api-keys.ts';
 import {
   getExploration,
   recordTreeOutcome,
@@ -274,6 +275,13 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     return this.ofMeta((meta) => this.loadTree(meta));
   }
 
+  /** Sets the alarm again when the search is running and none is set (after a restart lost it); true if it did. */
+  async resume(): Promise<boolean> {
+    if (this.readMeta()?.status !== 'running' || (await this.ctx.storage.getAlarm()) !== null) return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   /** Stops the search; the nodes found so far stay readable. */
   async cancel(): Promise<TreeProgress | null> {
     const meta = this.readMeta();
@@ -299,8 +307,8 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     // The exploration owner's model-spend quota (issue 13 item 6), checked before every chunk: with none left
     // the exploration stops (saying why) and so does this tree; the others stop at their next chunk.
     const owner = (await getExploration(this.env, params.explorationId))?.ownerId ?? null;
-    const left = await modelCallsLeft(this.env, owner);
-    if (left !== null && left <= 0) {
+    const spend = { kind: 'exploration' as const, id: params.explorationId, ownerId: owner };
+    if (!(await mayContinue(this.env, owner))) {
       await settleExploration(this.env, params.explorationId, 'cancelled', QUOTA_EXHAUSTED);
       await this.cancel();
       return;
@@ -338,7 +346,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
         this.writeMeta(next);
       });
       // The chunk's model calls count against the owner's quota (a chunk is not cut short).
-      await chargeModelCalls(this.env, owner, next.usage.modelCalls - callsBefore);
+      await chargeSpend(this.env, spend, next.usage.modelCalls - callsBefore);
       if (next.done) await this.report(next, tree);
       else {
         await this.ctx.storage.setAlarm(Date.now());
@@ -354,7 +362,7 @@ export class SearchTreeObject extends DurableObject<Bindings> {
       };
       const next: Meta = { ...afterFailedChunk(meta, err), usage };
       // What the failed chunk's calls spent counts against the owner's quota too.
-      await chargeModelCalls(this.env, owner, spent.calls);
+      await chargeSpend(this.env, spend, spent.calls);
       this.writeMeta(next);
       if (next.status === 'failed') await this.report(next);
       else await this.ctx.storage.setAlarm(retryAt(next.failures));

@@ -10,9 +10,14 @@
  *
  * Resumption: every alarm reloads the state. An alarm cut off by eviction or a provider error has stored
  * nothing of its chunk, and every model request's seed derives from the run seed and the call's position, so
- * the retried chunk makes exactly the same calls: the finished exploration equals an uninterrupted one.
+ * the retried chunk makes exactly the same calls: the finished exploration equals an uninterrupted one. `resume`
+ * sets the alarm again for a running tool that has none (the cron sweeper calls it when its progress stalled).
+ *
+ * Spend (edge/metering.ts): every chunk first checks the run's key still has model calls left — with none, the
+ * whole run stops (`quota-exhausted` on the tool) — and charges its calls afterwards, a failed chunk's included.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import {
   advance,
   initialSteState,
@@ -21,9 +26,11 @@ import {
   steProgress,
 } from '../core/ste/engine.ts';
 import type { Bindings } from '../edge/env.ts';
+import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
-import { reportSteOutcome, reportSteProgress } from '../edge/stores/ste.ts';
+import { cancelSteRun, findSteRun, reportSteOutcome, reportSteProgress } from '../edge/stores/ste.ts';
 import { jobSurfaces } from '../edge/stores/surfaces.ts';
+import { steStub } from '../edge/stubs.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
 
@@ -116,6 +123,14 @@ export class SteExplorerObject extends DurableObject<Bindings> {
     return this.progressOf(params, meta);
   }
 
+  /** Sets the alarm again when the tool is running and none is set (after a restart lost it); true if it did. */
+  async resume(): Promise<boolean> {
+    const loaded = await this.load();
+    if (loaded?.meta.status !== 'running' || (await this.ctx.storage.getAlarm()) !== null) return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   override async alarm(): Promise<void> {
     const loaded = await this.load();
     if (!loaded) return;
@@ -124,12 +139,21 @@ export class SteExplorerObject extends DurableObject<Bindings> {
       if (!meta.reported) await this.report(params, meta);
       return;
     }
+    const ownerId = (await findSteRun(this.env.DB, params.runId))?.ownerId ?? null;
+    if (!(await mayContinue(this.env, ownerId))) {
+      await this.stopRun(params, meta);
+      return;
+    }
+    // Every model call of the chunk is metered: a chunk that fails is redone, but what its calls spent stays spent.
+    const meter = new UsageMeter();
+    const metered = (choice: SteToolParams['model']) =>
+      meteredModel(textModelFor(this.env, choice), meter, { runId: params.runId });
     try {
       const { surface, docs } = await jobSurfaces(this.env, params.surfaceId, params.docsSurfaceId);
       const state = await advance(
         {
-          model: textModelFor(this.env, params.model),
-          ...(params.judge ? { judge: textModelFor(this.env, params.judge) } : {}),
+          model: metered(params.model),
+          ...(params.judge ? { judge: metered(params.judge) } : {}),
           world: worldFor(this.env),
           surface,
           docs,
@@ -157,7 +181,19 @@ export class SteExplorerObject extends DurableObject<Bindings> {
       await this.ctx.storage.put('meta', next);
       if (next.status === 'failed') await this.report(params, next);
       else await this.ctx.storage.setAlarm(retryAt(next.failures));
+    } finally {
+      await chargeSpend(this.env, { kind: 'ste', id: params.runId, ownerId }, meter.total().calls);
     }
+  }
+
+  /** The key's quota ran out: this tool stops saying so, and the run's other tools stop with it. */
+  private async stopRun(params: SteToolParams, meta: Meta): Promise<void> {
+    const stopped: Meta = { ...meta, status: 'cancelled', error: QUOTA_EXHAUSTED };
+    await this.ctx.storage.put('meta', stopped);
+    await this.report(params, stopped);
+    const tool = meta.state.options.tool;
+    for (const other of await cancelSteRun(this.env.DB, params.runId))
+      if (other !== tool) await steStub(this.env, params.runId, other).cancel();
   }
 
   /** The outcome to D1 (idempotent: a retried alarm may repeat it). */

@@ -43,6 +43,29 @@ export interface OptionalVars {
   API_PROXY_ORIGINS?: string;
   /** Largest API document `POST /v1/apis` takes, in bytes (default 10485760: 10 MiB). */
   MAX_IMPORT_BYTES?: string;
+  /** Jobs of one key in flight (queued or running) at most; its further jobs wait their turn (default 4). */
+  JOB_SHARE?: string;
+  /**
+   * A job in flight whose row has not changed for this long (no heartbeat from a runner, no delivery) has lost its
+   * message or its runner; the cron tick's sweeper sends it again (default 300000 ms). Durable Object work (trees,
+   * STE and DRAFT tools) whose progress row has not changed for this long gets its alarm set again.
+   */
+  JOB_STALE_MS?: string;
+  /**
+   * Evaluation steps one PythonInterpreter call may take on the server (default 100000: a few tens of ms of CPU),
+   * so a heavy program cannot hold an isolate (the sandbox's own default, 2000000, is for Node).
+   */
+  PYTHON_MAX_STEPS?: string;
+  /** Python or SQL tool calls one key may have running at once (default 2); beyond it a call is a 429. */
+  TOOL_CALLS_PER_KEY?: string;
+  /**
+   * Python evaluation steps a second one key's calls may take in an isolate on average (default 200000, about a
+   * tenth of its CPU); a key that took more waits (429 with `Retry-After`) until its allowance has caught up. Two
+   * calls of up to PYTHON_MAX_STEPS always run from rest.
+   */
+  PYTHON_STEPS_PER_SECOND?: string;
+  /** Trainings one key may have queued or running at once (default 2); beyond it `POST …/train` is a 429. */
+  TRAININGS_PER_KEY?: string;
 }
 
 export type Bindings = Env & Secrets & OptionalVars;
@@ -71,6 +94,12 @@ const ConfigSchema = z.object({
   trainChunkMs: positiveInt(25_000),
   jobBatchMs: positiveInt(600_000),
   maxImportBytes: positiveInt(10 * 1024 * 1024),
+  jobShare: positiveInt(4),
+  jobStaleMs: positiveInt(300_000),
+  pythonMaxSteps: positiveInt(100_000),
+  toolCallsPerKey: positiveInt(2),
+  pythonStepsPerSecond: positiveInt(200_000),
+  trainingsPerKey: positiveInt(2),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { apiKeys: string[]; adminKeys: string[] };
@@ -109,6 +138,12 @@ export function readConfig(env: Bindings): Config {
       trainChunkMs: env.TRAIN_CHUNK_MS,
       jobBatchMs: env.JOB_BATCH_MS,
       maxImportBytes: env.MAX_IMPORT_BYTES,
+      jobShare: env.JOB_SHARE,
+      jobStaleMs: env.JOB_STALE_MS,
+      pythonMaxSteps: env.PYTHON_MAX_STEPS,
+      toolCallsPerKey: env.TOOL_CALLS_PER_KEY,
+      pythonStepsPerSecond: env.PYTHON_STEPS_PER_SECOND,
+      trainingsPerKey: env.TRAININGS_PER_KEY,
     }),
     apiKeys: splitKeys(env.API_KEYS),
     adminKeys: splitKeys(env.ADMIN_API_KEYS),

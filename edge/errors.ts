@@ -19,11 +19,15 @@ import type { ProblemSlug } from '../core/http/problems.ts';
 
 export type DomainErrorSlug = Extract<
   ProblemSlug,
-  'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable' | 'quota-exhausted'
+  'validation-error' | 'not-found' | 'conflict' | 'gone' | 'unavailable' | 'quota-exhausted' | 'rate-limited'
 >;
 
 export abstract class DomainError extends Error {
   abstract readonly slug: DomainErrorSlug;
+  /** Facts a client acts on (RFC 9457 extension members), e.g. a quota's estimate and what is left. */
+  extensions: Record<string, unknown> = {};
+  /** Seconds after which the same request may succeed (a `Retry-After` header over HTTP). */
+  retryAfterSeconds: number | null = null;
 
   constructor(
     message: string,
@@ -50,9 +54,31 @@ export class ConflictError extends DomainError {
   readonly slug = 'conflict';
 }
 
-/** The owner's model-spend quota is used up: nothing that calls a model may start (403 quota-exhausted). */
+/**
+ * The owner's model-spend quota is used up, or smaller than what the request estimates it would spend: it may not
+ * start (403 quota-exhausted, with `estimate` and `modelCallsLeft`).
+ */
 export class QuotaExhaustedError extends DomainError {
   readonly slug = 'quota-exhausted';
+
+  constructor(message: string, facts: { estimate?: { modelCalls: number }; modelCallsLeft: number }) {
+    super(message);
+    this.extensions = facts;
+  }
+}
+
+/**
+ * The key has as much of something in flight as it may (expensive tool calls running, background runs queued):
+ * retry later (429 rate-limited with `Retry-After`).
+ */
+export class TooBusyError extends DomainError {
+  readonly slug = 'rate-limited';
+
+  constructor(message: string, retryAfterSeconds: number, facts: Record<string, unknown> = {}) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.extensions = { ...facts, retryAfterSeconds };
+  }
 }
 
 /** A dependency (database contents, queue, provider) is not ready (503). */

@@ -5,10 +5,12 @@
  */
 import type { ModelChoice, ModelProvider } from '../core/models/choice.ts';
 import { createEmbeddingModel, createTextModel, type ModelDeps } from '../core/models/factory.ts';
+import { pacedEmbeddingModel, pacedTextModel } from '../core/models/paced.ts';
 import type { Capabilities, EmbeddingModel, TextModel } from '../core/models/types.ts';
 import { USE_DIMENSIONS, USE_MODEL } from '../core/models/use-tokenizer.ts';
 import { WORKERS_AI_TEXT_MODELS, workersAiModelInfo } from '../core/models/workers-ai.ts';
 import { createSimModel } from '../core/sim/index.ts';
+import { createPacer } from '../core/util/pacer.ts';
 import { type Bindings, type Config, readConfig } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 
@@ -112,8 +114,16 @@ export function modelCatalog(env: Bindings) {
   };
 }
 
-/** The text model for a request's choice; an InvalidInputError naming what this deployment cannot do. */
+/**
+ * The text model for a request's choice; an InvalidInputError naming what this deployment cannot do. It paces its
+ * caller (core/models/paced.ts): whatever loop drives it — a job, an alarm, a solve — yields to the isolate's
+ * other requests about every slice of CPU.
+ */
 export function textModelFor(env: Bindings, choice: ModelChoice = {}): TextModel {
+  return pacedTextModel(unpacedTextModel(env, choice), createPacer());
+}
+
+function unpacedTextModel(env: Bindings, choice: ModelChoice): TextModel {
   const config = readConfig(env);
   const provider = choice.provider ?? (config.modelProvider === 'replay' ? 'sim' : config.modelProvider);
   const status = modelCatalog(env).providers.find((p) => p.provider === provider);
@@ -154,11 +164,23 @@ class IsolateUseModel implements EmbeddingModel {
   }
 }
 
-/** The deployment's embedding model (`EMBEDDING_PROVIDER`), or the one of `provider` when a caller names it. */
+/**
+ * The deployment's embedding model (`EMBEDDING_PROVIDER`), or the one of `provider` when a caller names it, pacing
+ * its caller (core/models/paced.ts); the encoders that run on this isolate's CPU (lexical, USE lite) embed a long
+ * list in small groups with a pace between them.
+ */
 export function embeddingModelFor(
   env: Bindings,
   provider: Config['embeddingProvider'] = readConfig(env).embeddingProvider,
 ): EmbeddingModel {
+  const local = provider === 'lexical' || provider === 'use';
+  return pacedEmbeddingModel(unpacedEmbeddingModel(env, provider), createPacer(), {
+    local,
+    ...(provider === 'use' ? { localGroup: 8 } : {}),
+  });
+}
+
+function unpacedEmbeddingModel(env: Bindings, provider: Config['embeddingProvider']): EmbeddingModel {
   const config = readConfig(env);
   switch (provider) {
     case 'lexical':

@@ -1,28 +1,37 @@
 /**
  * Launching an STE run (issue 15), shared by `POST /v1/ste/runs` and the cron tick's stage-change launches
  * (edge/jobs/ste-schedules.ts): the request (core/ste/run-request.ts) checked against the surfaces (unknown
- * surface or tool, nothing changed since `since`: InvalidInputError, a 400 over HTTP), the run and tool rows,
- * and one `ste-tool` job per tool.
+ * surface or tool, nothing changed since `since`: InvalidInputError, a 400 over HTTP) with its model-call estimate
+ * (`planSteRun`), then the estimate against the owner's quota, the run and tool rows, and one `ste-tool` job per
+ * tool (`launchSteRun`).
  */
+import { steToolModelCalls } from '../core/ste/constants.ts';
 import type { CreateSteRunInput, SteRunConfig } from '../core/ste/run-request.ts';
 import { steTargetTools, surfaceVersion } from '../core/ste/targets.ts';
 import type { Bindings } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 import { enqueueJob } from './jobs/enqueue.ts';
 import { STE_TOOL } from './jobs/ste-tool.ts';
+import { checkQuota, type Estimate } from './metering.ts';
 import { textModelFor } from './models.ts';
-import { createSteRun, findSteRun, type SteRunRow } from './stores/ste.ts';
+import { insertSpend } from './stores/spend.ts';
+import { createSteRun, findSteRun, type SteRunRow, steRunByTrigger } from './stores/ste.ts';
 import { requireSurface } from './stores/surfaces.ts';
 
-/**
- * Validates a run request against the surfaces and launches it: the run row, its tool rows and one `ste-tool`
- * job per tool. With a `trigger` the launch is idempotent (an existing run of that trigger is returned).
- */
-export async function launchSteRun(
-  env: Bindings,
-  body: CreateSteRunInput,
-  opts: { trigger?: string; ownerId?: string | null } = {},
-): Promise<{ run: SteRunRow; created: boolean }> {
+/** A checked run request: what it explores, its stored configuration and its model-call estimate. */
+export interface StePlan {
+  surfaceId: string;
+  surfaceVersion: string;
+  docsId: string;
+  sinceId: string | null;
+  tools: string[];
+  config: SteRunConfig;
+  /** The most model calls the run makes: its tools times one tool's bound (core/ste/constants.ts). */
+  estimate: Estimate;
+}
+
+/** Checks a run request against the surfaces and the model choice (InvalidInputError naming the field otherwise). */
+export async function planSteRun(env: Bindings, body: CreateSteRunInput): Promise<StePlan> {
   const surface = await requireSurface(env, body.surface, 'surface');
   const docsId = body.docs ?? body.surface;
   await requireSurface(env, docsId, 'docs');
@@ -30,8 +39,9 @@ export async function launchSteRun(
   textModelFor(env, body.model); // a 400 when this deployment cannot serve the model choice
   if (body.judge) textModelFor(env, body.judge);
   let tools = steTargetTools(surface, since ? { since } : {});
-  if (body.tools) {
-    const unknown = body.tools.filter((t) => !surface.tools.some((x) => x.name === t));
+  const named = Array.isArray(body.tools) ? body.tools : null;
+  if (named) {
+    const unknown = named.filter((t) => !surface.tools.some((x) => x.name === t));
     if (unknown.length > 0) {
       throw new InvalidInputError(
         `Surface ${surface.id} has no tool ${unknown[0]}.`,
@@ -40,7 +50,7 @@ export async function launchSteRun(
           .map((t) => ({ in: 'body', field: 'tools', pointer: '/tools', message: `no tool ${t}` })),
       );
     }
-    tools = tools.filter((t) => body.tools?.includes(t));
+    tools = tools.filter((t) => named.includes(t));
   }
   if (tools.length === 0) {
     throw new InvalidInputError(
@@ -75,20 +85,47 @@ export async function launchSteRun(
     selfReflection: body.selfReflection,
     ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
   };
-  const { id, created } = await createSteRun(env.DB, {
-    id: crypto.randomUUID(),
+  return {
     surfaceId: surface.id,
     surfaceVersion: surfaceVersion(surface),
-    docsSurfaceId: docsId,
-    sinceSurfaceId: since?.id ?? null,
-    config,
+    docsId,
+    sinceId: since?.id ?? null,
     tools,
-    trialsPerTool: body.episodes * body.trials,
+    config,
+    estimate: { modelCalls: tools.length * steToolModelCalls(body) },
+  };
+}
+
+/**
+ * Launches a checked run: its estimate against the owner's quota (edge/metering.ts), the run and tool rows, and one
+ * `ste-tool` job per tool. With a `trigger` the launch is idempotent (an existing run of that trigger is returned,
+ * without a second quota check).
+ */
+export async function launchSteRun(
+  env: Bindings,
+  plan: StePlan,
+  opts: { trigger?: string; ownerId?: string | null } = {},
+): Promise<{ run: SteRunRow; created: boolean }> {
+  const ownerId = opts.ownerId ?? null;
+  const existing = opts.trigger ? await steRunByTrigger(env.DB, opts.trigger) : null;
+  if (existing) return { run: existing, created: false };
+  await checkQuota(env, ownerId, plan.estimate);
+  const { id, created } = await createSteRun(env.DB, {
+    id: crypto.randomUUID(),
+    surfaceId: plan.surfaceId,
+    surfaceVersion: plan.surfaceVersion,
+    docsSurfaceId: plan.docsId,
+    sinceSurfaceId: plan.sinceId,
+    config: plan.config,
+    tools: plan.tools,
+    trialsPerTool: plan.config.episodes * plan.config.trials,
     trigger: opts.trigger ?? null,
-    ownerId: opts.ownerId ?? null,
+    ownerId,
   });
   if (created) {
-    for (const tool of tools) await enqueueJob(env, STE_TOOL, { runId: id, tool }, { id: `${id}:${tool}` });
+    await insertSpend(env, { kind: 'ste', subjectId: id, ownerId, estimate: plan.estimate.modelCalls });
+    for (const tool of plan.tools)
+      await enqueueJob(env, STE_TOOL, { runId: id, tool }, { id: `${id}:${tool}`, ownerId });
   }
   const run = await findSteRun(env.DB, id);
   if (!run) throw new Error(`STE run ${id} vanished after its launch`);

@@ -183,37 +183,48 @@ export class WorkerdUseModel implements EmbeddingModel {
 
   /**
    * Embeds in batches of `USE_BATCH`. The graph's input is sparse, as in the original model code: `indices`
-   * [[sentence, position], …] and `values` (the token ids), one row per token of every sentence.
+   * [[sentence, position], …] and `values` (the token ids), one row per token of every sentence. A text with no
+   * token (the empty text: the tokenizer, like the original's, marks nothing in it) has no row to give: the graph
+   * refuses a batch of only such texts and, beside others, would return fewer vectors than texts. It gets the zero
+   * vector (cosine 0 with every text), and the others are embedded without it.
    */
   async embed(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
     for (let from = 0; from < texts.length; from += USE_BATCH) {
       const batch = texts.slice(from, from + USE_BATCH);
       const ids = batch.map((t) => this.tokenizer.encode(t));
-      const indices: number[][] = [];
-      for (const [i, row] of ids.entries()) for (let j = 0; j < row.length; j++) indices.push([i, j]);
-      const indicesT = tf.tensor2d(indices, [indices.length, 2], 'int32');
-      const valuesT = tf.tensor1d(ids.flat(), 'int32');
-      let vectors: number[][];
-      try {
-        const result = (await this.graph.executeAsync({ indices: indicesT, values: valuesT })) as tf.Tensor;
-        try {
-          vectors = (await result.array()) as number[][];
-        } finally {
-          result.dispose();
-        }
-      } finally {
-        indicesT.dispose();
-        valuesT.dispose();
+      const spoken = ids.flatMap((row, i) => (row.length > 0 ? [i] : []));
+      const vectors = spoken.length > 0 ? await this.#run(spoken.map((i) => ids[i] as number[])) : [];
+      const at = new Map(spoken.map((i, k) => [i, k]));
+      for (let i = 0; i < batch.length; i++) {
+        const k = at.get(i);
+        out.push(k === undefined ? new Array<number>(USE_DIMENSIONS).fill(0) : (vectors[k] as number[]));
       }
-      if (vectors.length !== batch.length || vectors.some((v) => v.length !== USE_DIMENSIONS))
-        throw new ModelResponseError(
-          'use',
-          `expected ${batch.length} vectors of ${USE_DIMENSIONS} dimensions`,
-        );
-      out.push(...vectors);
     }
     return out;
+  }
+
+  /** One graph execution over sentences of at least one token each. */
+  async #run(ids: number[][]): Promise<number[][]> {
+    const indices: number[][] = [];
+    for (const [i, row] of ids.entries()) for (let j = 0; j < row.length; j++) indices.push([i, j]);
+    const indicesT = tf.tensor2d(indices, [indices.length, 2], 'int32');
+    const valuesT = tf.tensor1d(ids.flat(), 'int32');
+    let vectors: number[][];
+    try {
+      const result = (await this.graph.executeAsync({ indices: indicesT, values: valuesT })) as tf.Tensor;
+      try {
+        vectors = (await result.array()) as number[][];
+      } finally {
+        result.dispose();
+      }
+    } finally {
+      indicesT.dispose();
+      valuesT.dispose();
+    }
+    if (vectors.length !== ids.length || vectors.some((v) => v.length !== USE_DIMENSIONS))
+      throw new ModelResponseError('use', `expected ${ids.length} vectors of ${USE_DIMENSIONS} dimensions`);
+    return vectors;
   }
 
   /** Bytes of the wasm backend's linear memory (weights and activations), for the measurements. */

@@ -10,6 +10,7 @@ import { createKernelDeps } from '../core/world/kernel-deps.ts';
 import type { World } from '../core/world/types.ts';
 import { loadWorld } from '../core/world/world.ts';
 import { type Bindings, readConfig } from './env.ts';
+import { toolCallOptions } from './tool-calls.ts';
 
 export function worldFor(env: Bindings): World {
   const config = readConfig(env);
@@ -26,6 +27,16 @@ export function d1SqlExecutor(db: D1Database): SqlExecutor {
   };
 }
 
-export function edgeKernelDeps(env: Bindings, gold?: unknown): KernelDeps {
-  return createKernelDeps({ sql: d1SqlExecutor(env.DB), sqlPolicy: worldSqlPolicy(worldFor(env)), gold });
+/**
+ * The kernel's dependencies at the edge: SQL on D1 under the world's policy, and the bounds of expensive calls
+ * (edge/tool-calls.ts) — `caller` is the key a request makes its calls for (the per-key concurrency bound; jobs
+ * pass none).
+ */
+export function edgeKernelDeps(env: Bindings, gold?: unknown, caller?: string): KernelDeps {
+  return createKernelDeps({
+    sql: d1SqlExecutor(env.DB),
+    sqlPolicy: worldSqlPolicy(worldFor(env)),
+    gold,
+    ...toolCallOptions(env, caller),
+  });
 }

@@ -10,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { ProblemSlug } from '../core/http/problems.ts';
+import { ToolCallRefused } from '../core/world/kernel/kernel.ts';
 import { readConfig } from '../edge/env.ts';
 import { DomainError } from '../edge/errors.ts';
 import { createLogger } from '../edge/log.ts';
@@ -17,7 +18,13 @@ import type { AppEnv } from './app-env.ts';
 import { requestIdEverywhere, serveAsset, uriLength } from './http/edges.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { documentAdminRoutes } from './http/openapi.ts';
-import { domainProblem, ProblemError, problem, validationProblem } from './http/problem.ts';
+import {
+  domainProblem,
+  ProblemError,
+  problem,
+  toolCallRefusedProblem,
+  validationProblem,
+} from './http/problem.ts';
 import { expectedBodyTypes, requestContract } from './http/strict-body.ts';
 import { registerApiQuerySetRoutes } from './routes/api-querysets.ts';
 import { registerApiRoutes } from './routes/apis.ts';
@@ -81,6 +88,7 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
     const { slug, options } = domainProblem(err);
     return problem(c, slug, options);
   }
+  if (err instanceof ToolCallRefused) return problem(c, 'rate-limited', toolCallRefusedProblem(err));
   if (err instanceof HTTPException) {
     const slug = statusSlug(err.status, err.message);
     const headers: Record<string, string> = {};

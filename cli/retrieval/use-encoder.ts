@@ -7,7 +7,7 @@
  * the same model on stock tfjs with the same weights — edge/use-encoder.ts — and gives the same vectors.)
  */
 import type { EmbeddingModel } from '../../core/models/types.ts';
-import { USE_DIMENSIONS, USE_MODEL } from '../../core/models/use-tokenizer.ts';
+import { USE_DIMENSIONS, USE_MODEL, withoutTokens } from '../../core/models/use-tokenizer.ts';
 
 export { USE_DIMENSIONS, USE_MODEL };
 
@@ -31,8 +31,13 @@ export class UseEmbeddingModel implements EmbeddingModel {
     return new UseEmbeddingModel(await initModel(modelSource));
   }
 
+  /** A text without tokens gets the zero vector (`withoutTokens`): the model refuses or misplaces it. */
   async embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    return this.inner.embed(texts);
+    const spoken = texts.filter((t) => !withoutTokens(t));
+    const vectors = spoken.length > 0 ? await this.inner.embed(spoken) : [];
+    let k = 0;
+    return texts.map((t) =>
+      withoutTokens(t) ? new Array<number>(USE_DIMENSIONS).fill(0) : (vectors[k++] as number[]),
+    );
   }
 }

@@ -78,3 +78,23 @@ export type DraftOptionsInput = z.input<typeof DraftOptionsSchema>;
 export function resolveDraftOptions(input: DraftOptionsInput = {}): DraftOptions {
   return DraftOptionsSchema.parse(input);
 }
+
+/**
+ * The most model calls DRAFT makes for one tool (core/draft/loop.ts): per iteration at most `diversityAttempts`
+ * Explorer calls, one Analyzer and one Rewriter call; plus the run's tool-level rewrite of its category (at most
+ * one per tool). What a quota check counts before a run starts (edge/metering.ts).
+ */
+export function draftToolModelCalls(o: Pick<DraftOptions, 'iterations' | 'diversityAttempts'>): number {
+  return o.iterations * (o.diversityAttempts + 2) + 1;
+}
+
+/**
+ * The most `embed` requests DRAFT makes for one tool (core/draft/loop.ts): φ embeds each Explorer attempt's query
+ * with the earlier ones (at most `diversityAttempts` per iteration) and Δ each rewrite's two descriptions (one per
+ * iteration). Model calls only where the encoder bills (a provider embedding; USE lite and lexical run locally).
+ */
+export function draftToolEmbedRequests(
+  o: Pick<DraftOptions, 'iterations' | 'diversityAttempts' | 'diversity'>,
+): number {
+  return o.iterations * ((o.diversity ? o.diversityAttempts : 0) + 1);
+}

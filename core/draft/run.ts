@@ -111,8 +111,7 @@ export async function finishDocSet(
   ctx: SummaryContext,
 ): Promise<{ docset: DocSet; usage: Usage }> {
   let usage = emptyUsage();
-  const applied = applyToolStates(start, states);
-  const docset = ctx.server ? markServed(applied, ctx.server, ctx.now) : applied;
+  const docset = settleDocSet(start, states, ctx);
   const touched = new Set(states.filter((s) => s.phase === 'done').map((s) => s.category));
   const categories = [];
   for (const c of docset.categories) {
@@ -128,6 +127,19 @@ export async function finishDocSet(
     docset: { ...docset, categories, simulated: docset.simulated || ctx.model.capabilities.simulated },
     usage,
   };
+}
+
+/**
+ * The finished tool states folded in and each name checked against the explored server, without the tool-level
+ * rewrites: what `finishDocSet` rewrites, and the set a run ends with when its key's quota ran out before them.
+ */
+export function settleDocSet(
+  start: DocSet,
+  states: readonly DraftToolState[],
+  ctx: Pick<SummaryContext, 'server' | 'now'>,
+): DocSet {
+  const applied = applyToolStates(start, states);
+  return ctx.server ? markServed(applied, ctx.server, ctx.now) : applied;
 }
 
 export interface StartDocSetInput {

@@ -5,6 +5,7 @@
  * tasks. A group — one queue job — is one method × surface × cell; its tasks run in task-id order (the order
  * `greedy-memory` carries its memory in).
  */
+import { getMethod, suiteMethodOptions } from '../methods/registry.ts';
 import { Rng } from '../util/random.ts';
 import type { Difficulty, EvalMethod, EvalSuite } from './suite.ts';
 import { suiteColumns } from './suite.ts';
@@ -50,4 +51,19 @@ export function planGroups(
 
 export function groupKey(g: Pick<EvalGroup, 'method' | 'surface' | 'dataset' | 'difficulty'>): string {
   return `${g.method}/${g.surface}/${g.dataset}/${g.difficulty}`;
+}
+
+/**
+ * The most model calls the planned task runs make: each group's runs times its method's bound for one run with the
+ * suite's options and step limit (core/methods `modelCalls`). What a quota check counts before an evaluation
+ * starts (edge/metering.ts).
+ */
+export function planModelCalls(suite: EvalSuite, groups: readonly EvalGroup[]): number {
+  let calls = 0;
+  for (const g of groups) {
+    const method = getMethod(g.method);
+    calls +=
+      g.taskIds.length * method.modelCalls(suiteMethodOptions(suite, method), { maxSteps: suite.maxSteps });
+  }
+  return calls;
 }

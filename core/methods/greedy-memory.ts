@@ -9,7 +9,7 @@
 import { MEMORY_LINES } from '../aids/index.ts';
 import { toolEvoStepPrompts } from '../prompts/registry.ts';
 import { defineMethod } from './method.ts';
-import { type ReactOptions, ReactOptionsSchema, runReact } from './react.ts';
+import { type ReactOptions, ReactOptionsSchema, reactModelCalls, runReact } from './react.ts';
 
 /** The latest line per tool name (the text before `[`), at most MEMORY_LINES, oldest first. */
 export function keepLatestPerTool(lines: readonly string[]): string[] {
@@ -32,6 +32,7 @@ export const greedyMemory = defineMethod<'greedy-memory', ReactOptions, readonly
     initial: () => [],
     carry: (_memory, outcome) => keepLatestPerTool(outcome.toolUpdates),
   },
+  modelCalls: reactModelCalls,
   run: (input) =>
     runReact(input, {
       prompts: toolEvoStepPrompts(false),

@@ -21,7 +21,13 @@
 import { z } from 'zod';
 import type { AidSlot } from '../aids/index.ts';
 import { type AnswerRule, answerLeaf } from '../search/answer.ts';
-import { DEPTH_PRESETS, depthFor, ROLLOUT_RULES, type SearchConfigInput } from '../search/config.ts';
+import {
+  DEPTH_PRESETS,
+  depthFor,
+  ROLLOUT_RULES,
+  type SearchConfigInput,
+  treeModelCalls,
+} from '../search/config.ts';
 import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
 import { node, pathTo, solutions } from '../search/tree.ts';
 import { defineMethod, memoryText, outcomeLabel } from './method.ts';
@@ -59,6 +65,18 @@ function searchMethod<Id extends string>(
     options: MctsBudgetSchema,
     aids,
     memory: null,
+    // A tree's bound (core/search/config.ts `treeModelCalls`: an expansion and the rollouts of its evaluated
+    // children per simulation) at the deepest T the depth rule allows (the code's table's largest is 20); an
+    // explicit cap bounds it further.
+    modelCalls: (budget, limits) =>
+      treeModelCalls({
+        mode: 'mcts',
+        simulations: budget.simulations,
+        k: budget.k,
+        rollout: budget.rollout,
+        maxDepth: budget.depthPreset === 'toolevo-code' ? 20 : budget.maxDepth,
+        maxModelCalls: budget.maxModelCalls ?? limits.maxModelCalls ?? NO_CAP,
+      }),
     async run(input) {
       const clock = input.clock ?? Date.now;
       const started = clock();

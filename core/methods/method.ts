@@ -105,6 +105,11 @@ export interface AgentMethod<Id extends string = string, O = unknown, M = unknow
   aids: readonly AidSlot[];
   /** Null for methods that keep nothing between tasks. */
   memory: MethodMemory<M> | null;
+  /**
+   * The most model calls one task run makes with these options and limits: what a quota check counts before a
+   * solve or an evaluation starts (edge/metering.ts). A bound, not a forecast.
+   */
+  modelCalls(options: O, limits: MethodRunInput<O, M>['limits']): number;
   run(input: MethodRunInput<O, M>): Promise<MethodOutcome>;
 }
 

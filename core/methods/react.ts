@@ -88,6 +88,10 @@ export async function runReact(
   };
 }
 
+/** A ReAct run makes one model call per step (core/agents/react-loop.ts), so at most `maxSteps`. */
+export const reactModelCalls = (_options: ReactOptions, limits: { maxSteps: number }): number =>
+  limits.maxSteps;
+
 /**
  * A memoryless single-path ReAct method with the ReAct options that differs from its siblings only in whether the
  * step after a failed one uses the self-reflection prompt (ToolEVO eq. 5 on a single path).
@@ -99,6 +103,7 @@ export function reactMethod<const Id extends string>(id: Id, summary: string, re
     options: ReactOptionsSchema,
     aids: ['documentation', 'updateMemory', 'demonstrations', 'toolPool'],
     memory: null,
+    modelCalls: reactModelCalls,
     run: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
   });
 }

@@ -40,6 +40,15 @@ function processInput(text: string): string[] {
   return Array.from(marked); // code points, like the original's stringToChars
 }
 
+/**
+ * Whether a text gives USE lite no token at all (empty once NFKC-normalised: the tokenizer marks nothing in it).
+ * The model has no vector for such a text; both encoders (edge/use-encoder.ts, cli/retrieval/use-encoder.ts) give it
+ * the zero vector and embed the others without it.
+ */
+export function withoutTokens(text: string): boolean {
+  return text.normalize('NFKC').length === 0;
+}
+
 export class UseTokenizer {
   readonly #vocabulary: UseVocabulary;
   readonly #root = new TrieNode();

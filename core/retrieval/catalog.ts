@@ -10,6 +10,7 @@
  * distinct wording; `unseen` tools appear only in test queries (spec "seen"/"unseen"). Everything is a pure
  * function of the seed.
  */
+import { drain } from '../util/pacer.ts';
 import { Rng, type Seed } from '../util/random.ts';
 import type { QueryExample, Tool } from './types.ts';
 
@@ -922,6 +923,17 @@ const NO_TOOL = [
 
 /** Builds the catalog; the same options always give the same catalog. */
 export function syntheticCatalog(options: CatalogOptions = {}): Catalog {
+  return drain(syntheticCatalogSteps(options));
+}
+
+/** Tools composed (or queries phrased) between two pauses of `syntheticCatalogSteps`. */
+const CATALOG_STEP = 500;
+
+/**
+ * `syntheticCatalog` as a generator that pauses every few hundred tools or queries (a 10,000-tool catalog is
+ * ≈ 0.2 s of CPU), for callers on a shared event loop (core/util/pacer.ts `drainPaced`).
+ */
+export function* syntheticCatalogSteps(options: CatalogOptions = {}): Generator<void, Catalog> {
   const seed = options.seed ?? 'tool-catalog';
   const size = options.tools ?? 100_000;
   if (!Number.isInteger(size) || size < 1 || size > CATALOG_CAPACITY)
@@ -933,8 +945,13 @@ export function syntheticCatalog(options: CatalogOptions = {}): Catalog {
     .fork('pick')
     .shuffle(Array.from({ length: CATALOG_CAPACITY }, (_, i) => i))
     .slice(0, size);
+  yield;
   const toolRng = rng.fork('tools');
-  const composed = ids.map((id) => compose(toolRng, id));
+  const composed: ReturnType<typeof compose>[] = [];
+  for (const id of ids) {
+    composed.push(compose(toolRng, id));
+    if (composed.length % CATALOG_STEP === 0) yield;
+  }
   const tools = composed.map((c) => c.tool);
   const seenIdx = Array.from({ length: seenCount }, (_, i) => i);
   const unseenIdx = Array.from({ length: size - seenCount }, (_, i) => seenCount + i);
@@ -949,12 +966,18 @@ export function syntheticCatalog(options: CatalogOptions = {}): Catalog {
     return { query: text, tools: [(tools[i] as Tool).name] };
   };
   const train: QueryExample[] = [];
-  for (const i of seenIdx) for (let r = 0; r < trainPerTool; r++) train.push(fresh(i));
+  for (const i of seenIdx) {
+    for (let r = 0; r < trainPerTool; r++) train.push(fresh(i));
+    if (i % CATALOG_STEP === 0) yield;
+  }
   const sample = (pool: number[], n: number, label: string) =>
     rng.fork(label).shuffle(pool).slice(0, Math.min(n, pool.length));
   const dev = sample(seenIdx, options.dev ?? 1_000, 'dev').map(fresh);
+  yield;
   const testSeen = sample(seenIdx, options.testSeen ?? 1_000, 'test-seen').map(fresh);
+  yield;
   const testUnseen = sample(unseenIdx, options.testUnseen ?? 1_000, 'test-unseen').map(fresh);
+  yield;
   const nRng = rng.fork('no-tool');
   const noTool = train.map(() => nRng.pick(NO_TOOL).replace('{n}', String(nRng.int(1, 9999))));
   return {

@@ -150,3 +150,19 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
   const config = SearchConfigSchema.parse(input);
   return config.mode === 'greedy' ? { ...config, k: 1, temperature: 0 } : config;
 }
+
+/**
+ * The most model calls one tree makes: per simulation one expansion (the k candidates come in one request) and a
+ * rollout from each new child it evaluates — every one of the k under `rollout: 'all'`, one under `'one'`
+ * (mcts.ts) — each at most one call per level down to the deepest node the depth rule allows (T + 2); a greedy tree
+ * one path; never more than its `maxModelCalls`. What a quota check counts before a search starts (explorations,
+ * and the search methods' `modelCalls` in solve and evaluations).
+ */
+export function treeModelCalls(
+  config: Pick<SearchConfig, 'mode' | 'simulations' | 'k' | 'rollout' | 'maxDepth' | 'maxModelCalls'>,
+): number {
+  const path = config.maxDepth + 2;
+  if (config.mode === 'greedy') return Math.min(path, config.maxModelCalls);
+  const rollouts = config.rollout === 'one' ? 1 : config.k;
+  return Math.min(config.simulations * (1 + rollouts * path), config.maxModelCalls);
+}

@@ -47,3 +47,22 @@ export function paraphraseCount(n: number): number {
   const r = x - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(x);
   return Math.max(0, Math.min(r - 1, STE_PARAPHRASE_MAX));
 }
+
+/**
+ * The most model calls the exploration of one tool makes (core/ste/engine.ts): per trial one query (or follow-up),
+ * at most `maxCalls` ReAct steps and one reflection; one judge call per trial; and the paraphrases of the kept
+ * exemplars, at most `max over n ≤ trials of n × paraphraseCount(n)`. What a quota check counts before a run starts
+ * (edge/metering.ts).
+ */
+export function steToolModelCalls(o: {
+  episodes: number;
+  trials: number;
+  maxCalls: number;
+  paraphrase: boolean;
+}): number {
+  const trials = o.episodes * o.trials;
+  let paraphrases = 0;
+  if (o.paraphrase)
+    for (let n = 1; n <= trials; n++) paraphrases = Math.max(paraphrases, n * paraphraseCount(n));
+  return trials * (o.maxCalls + 2) + trials + paraphrases;
+}

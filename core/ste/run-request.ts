@@ -22,11 +22,11 @@ export const CreateSteRun = z.strictObject({
     .optional()
     .describe('Continual learning: explore only the tools that changed between this surface and `surface`.'),
   tools: z
-    .array(z.string().min(1).max(200))
-    .min(1)
-    .max(50)
+    .union([z.array(z.string().min(1).max(200)).min(1).max(50), z.literal('all')])
     .optional()
-    .describe('Explore only these tools (exposed names of `surface`).'),
+    .describe(
+      'Explore only these tools (exposed names of `surface`), or "all" of them. Required when every tool would cost 1,000 model calls or more.',
+    ),
   model: ModelChoiceSchema.default({}),
   judge: ModelChoiceSchema.optional().describe("The filter's judge (default: `model`)."),
   seed: z.string().min(1).max(200).default('0'),

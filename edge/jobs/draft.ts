@@ -10,20 +10,31 @@ import {
   type DraftOptions,
   type DraftOptionsInput,
   DraftOptionsSchema,
+  draftToolEmbedRequests,
+  draftToolModelCalls,
 } from '../../core/draft/config.ts';
 import { type DocSet, explored } from '../../core/draft/docset.ts';
 import { DRAFT_STATE_FORMAT, type DraftToolState } from '../../core/draft/loop.ts';
-import { finishDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
+import { finishDocSet, settleDocSet, startDocSet, toolStatesFor } from '../../core/draft/run.ts';
 import type { EmbeddingModel } from '../../core/models/types.ts';
-import type { Bindings } from '../env.ts';
-import { readConfig } from '../env.ts';
+import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
+import { type Bindings, type Config, readConfig } from '../env.ts';
 import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from '../errors.ts';
+import {
+  chargeSpend,
+  checkQuota,
+  type Estimate,
+  embeddingBills,
+  mayContinue,
+  requireExplicitScope,
+} from '../metering.ts';
 import { embeddingModelFor, type ModelChoice, textModelFor } from '../models.ts';
 import {
   cancelDraftRun,
   createDraftRun,
   type DraftRunRow,
   type DraftToolResult,
+  draftRunOwner,
   getDocset,
   getDraftRun,
   saveDocset,
@@ -31,6 +42,7 @@ import {
   setDraftWatchDocset,
 } from '../stores/draft.ts';
 import { type Owner, ownerIdOf } from '../stores/owners.ts';
+import { insertSpend } from '../stores/spend.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { draftToolStub } from '../stubs.ts';
 import { enqueueJob } from './enqueue.ts';
@@ -61,13 +73,22 @@ export interface DraftRunConfig {
  * a sentence encoder; the paper's thresholds were set for ada-002); `use`; `lexical`. A state stored before the
  * option existed (no `encoder`) keeps the deployment's embedding model, as it was measured with.
  */
+export function draftEncoderProvider(
+  env: Bindings,
+  encoder: DraftEncoder | undefined,
+): Config['embeddingProvider'] {
+  const provider = readConfig(env).embeddingProvider;
+  if (encoder === undefined) return provider;
+  if (encoder === 'auto') return provider === 'lexical' ? 'use' : provider;
+  return encoder;
+}
+
+/**
+ * The embedding model of a run's φ and Δ (`draftEncoderProvider`), paced like every model of embeddingModelFor
+ * (USE lite embeds in small groups between yields); its requests are model calls when `embeddingBills`.
+ */
 export function draftEmbedderFor(env: Bindings, encoder: DraftEncoder | undefined): EmbeddingModel {
-  if (encoder === undefined) return embeddingModelFor(env);
-  if (encoder === 'auto') {
-    const provider = readConfig(env).embeddingProvider;
-    return embeddingModelFor(env, provider === 'lexical' ? 'use' : provider);
-  }
-  return embeddingModelFor(env, encoder);
+  return embeddingModelFor(env, draftEncoderProvider(env, encoder));
 }
 
 /** The documentation set a stored run starts from. */
@@ -120,17 +141,33 @@ export interface DraftRunRequest {
   surface: string;
   docsSurface: string;
   fromDocset?: string | undefined;
-  tools?: string[] | undefined;
+  tools?: string[] | 'all' | undefined;
   options?: DraftOptionsInput | undefined;
   model: ModelChoice;
   chunkSteps?: number | undefined;
 }
 
 /**
- * Checks a run request against this deployment (surfaces, the set it continues, the model, the tools) and
- * launches it; InvalidInputError naming the field otherwise.
+ * The most model calls a run of `config` makes: per tool, core/draft/config.ts `draftToolModelCalls` text-model
+ * calls, and `draftToolEmbedRequests` encoder requests when the run's encoder bills (a provider embedding).
  */
-export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?: Owner): Promise<string> {
+export function draftRunEstimate(env: Bindings, config: Pick<DraftRunConfig, 'options' | 'tools'>): Estimate {
+  const embeds = embeddingBills(draftEncoderProvider(env, config.options.encoder))
+    ? draftToolEmbedRequests(config.options)
+    : 0;
+  return { modelCalls: config.tools.length * (draftToolModelCalls(config.options) + embeds) };
+}
+
+/**
+ * Checks a run request against this deployment (surfaces, the set it continues, the model, the tools); the launch
+ * it describes, or InvalidInputError naming the field. A request that leaves `tools` to the default (every
+ * explorable tool) must say `"all"` when that would cost EXPLICIT_SCOPE_CALLS model calls or more.
+ */
+export async function planDraftRun(
+  env: Bindings,
+  body: DraftRunRequest,
+  owner?: Owner,
+): Promise<{ launch: LaunchDraftRun; estimate: Estimate }> {
   for (const field of ['surface', 'docsSurface'] as const) {
     if (!(await findSurface(env, body[field]))) {
       throw bodyError(field, `no surface named ${body[field]}`, `Unknown surface ${body[field]}.`);
@@ -153,7 +190,7 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?
     config,
   });
   const explorable = explorableTools(start);
-  const tools = body.tools ? [...new Set(body.tools)] : explorable;
+  const tools = Array.isArray(body.tools) ? [...new Set(body.tools)] : explorable;
   const unknown = tools.filter((t) => !explorable.includes(t));
   if (unknown.length > 0) {
     throw bodyError(
@@ -163,14 +200,23 @@ export async function startDraftRun(env: Bindings, body: DraftRunRequest, owner?
     );
   }
   config.tools = tools;
-  const { id } = await launchDraftRun(env, {
-    docsSurface: body.docsSurface,
-    serverSurface: body.surface,
-    parentDocset: body.fromDocset ?? null,
-    config,
-    ownerId: ownerIdOf(owner),
-  });
-  return id;
+  const estimate = draftRunEstimate(env, config);
+  requireExplicitScope(
+    estimate,
+    body.tools !== undefined,
+    'tools',
+    `every explorable tool (${tools.length})`,
+  );
+  return {
+    launch: {
+      docsSurface: body.docsSurface,
+      serverSurface: body.surface,
+      parentDocset: body.fromDocset ?? null,
+      config,
+      ownerId: ownerIdOf(owner),
+    },
+    estimate,
+  };
 }
 
 /** Cancels a run and stops its unfinished tools' objects (NotFoundError, or ConflictError once it has ended). */
@@ -185,11 +231,35 @@ export async function stopDraftRun(env: Bindings, id: string, owner?: Owner): Pr
   }
 }
 
-/** Records a run and enqueues its tools; with a trigger, a second launch for it returns the first run. */
+/**
+ * Stops a run by itself (`reason`, e.g. its key's quota ran out): the run and its open tools are cancelled, and the
+ * objects of its running tools other than `except` (the caller, which stops itself) are stopped.
+ */
+export async function stopDraftRunFor(
+  env: Bindings,
+  id: string,
+  reason: string,
+  except?: string,
+): Promise<void> {
+  const found = await getDraftRun(env, id);
+  if (!found || !(await cancelDraftRun(env, id, reason))) return;
+  for (const t of found.tools) {
+    if (t.toolKey === except) continue;
+    if (t.status === 'queued' || t.status === 'running') await draftToolStub(env, id, t.toolKey).cancel();
+  }
+}
+
+/**
+ * Checks the run's estimate against its key's quota (edge/metering.ts), records the run and enqueues its tools; with
+ * a trigger, a second launch for it returns the first run.
+ */
 export async function launchDraftRun(
   env: Bindings,
   input: LaunchDraftRun,
 ): Promise<{ id: string; created: boolean }> {
+  const ownerId = input.ownerId ?? null;
+  const estimate = draftRunEstimate(env, input.config);
+  await checkQuota(env, ownerId, estimate);
   const made = await createDraftRun(env, {
     id: crypto.randomUUID(),
     docsSurface: input.docsSurface,
@@ -201,12 +271,13 @@ export async function launchDraftRun(
     ownerId: input.ownerId ?? null,
   });
   if (!made.created) return made;
+  await insertSpend(env, { kind: 'draft', subjectId: made.id, ownerId, estimate: estimate.modelCalls });
   for (const tool of input.config.tools) {
     await enqueueJob(
       env,
       DRAFT_TOOL,
       { runId: made.id, toolKey: tool },
-      { id: `${DRAFT_TOOL}:${made.id}:${tool}` },
+      { id: `${DRAFT_TOOL}:${made.id}:${tool}`, ownerId },
     );
   }
   return made;
@@ -233,8 +304,10 @@ async function runDraftTool(payload: unknown, { env }: JobContext) {
 }
 
 /** Enqueues a run's finalisation once (called by the last tool's Durable Object when that tool has ended). */
-export async function enqueueDraftFinalize(env: Bindings, runId: string): Promise<void> {
-  await enqueueJob(env, DRAFT_FINALIZE, { runId }, { id: `${DRAFT_FINALIZE}:${runId}` });
+export async function enqueueDraftFinalize(env: Bindings, runId: string): Promise<boolean> {
+  const ownerId = await draftRunOwner(env, runId);
+  return (await enqueueJob(env, DRAFT_FINALIZE, { runId }, { id: `${DRAFT_FINALIZE}:${runId}`, ownerId }))
+    .created;
 }
 
 async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
@@ -272,13 +345,21 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   }
   await setDraftRunStatus(env, runId, 'finalizing', ['queued', 'running']);
   const config = run.config as DraftRunConfig;
+  const spend = { kind: 'draft' as const, id: runId, ownerId: run.ownerId };
+  // The server's names decide what is current documentation (a retired name never is).
   const server = await findSurface(env, run.serverSurface);
-  const { docset } = await finishDocSet(start, states, {
-    model: textModelFor(env, config.model),
-    // The server's names decide what is current documentation (a retired name never is).
-    ...(server ? { server } : {}),
-    now: new Date(),
-  });
+  const served = { ...(server ? { server } : {}), now: new Date() };
+  // The tool-level rewrites are the run's last batch: with the quota used up the run ends with the tools' own
+  // documentation, and what the rewrites' calls were is charged whether they succeed or not.
+  const meter = new UsageMeter();
+  const docset = (await mayContinue(env, run.ownerId))
+    ? (
+        await finishDocSet(start, states, {
+          model: meteredModel(textModelFor(env, config.model), meter, { runId }),
+          ...served,
+        }).finally(() => chargeSpend(env, spend, meter.total().calls))
+      ).docset
+    : settleDocSet(start, states, served);
   const docsetId = `docset-${runId}`;
   await saveDocset(env, docsetId, runId, docset, run.ownerId);
   await setDraftRunStatus(env, runId, 'succeeded', ['queued', 'running', 'finalizing'], { docsetId });

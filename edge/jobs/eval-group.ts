@@ -15,7 +15,7 @@
  */
 import { AidUnavailableError, documentationSurfaceId, resolveAids } from '../../core/aids/index.ts';
 import { aggregate, compareTables } from '../../core/evals/aggregate.ts';
-import { type EvalGroup, groupKey, planGroups } from '../../core/evals/plan.ts';
+import { type EvalGroup, groupKey, planGroups, planModelCalls } from '../../core/evals/plan.ts';
 import { type EvalOutcome, type EvalStep, runEvalTask } from '../../core/evals/run-task.ts';
 import { type Difficulty, type EvalSuite, MAX_TASK_RUNS, suiteChanges } from '../../core/evals/suite.ts';
 import { classifyRun, RUN_ERROR } from '../../core/evals/taxonomy.ts';
@@ -28,14 +28,9 @@ import type { Gold } from '../../core/world/tasks/types.ts';
 import { assertOwnAidSets, edgeAidContext } from '../aids.ts';
 import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError } from '../errors.ts';
+import { chargeSpend, checkQuota, type Estimate, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { textModelFor } from '../models.ts';
 import { steDemonstrations } from '../ste-demonstrations.ts';
-import {
-  assertModelCallsLeft,
-  chargeModelCalls,
-  modelCallsLeft,
-  QUOTA_EXHAUSTED,
-} from '../stores/api-keys.ts';
 import {
   evalForDueTime,
   evalStatus,
@@ -51,6 +46,7 @@ import {
 import { jobIdsWithPrefix } from '../stores/jobs.ts';
 import type { Owner } from '../stores/owners.ts';
 import { getSchedule } from '../stores/schedules.ts';
+import { insertSpend } from '../stores/spend.ts';
 import { findSurface } from '../stores/surfaces.ts';
 import { getTasks, taskCells } from '../stores/tasks.ts';
 import { edgeKernelDeps, worldFor } from '../world-runtime.ts';
@@ -140,23 +136,14 @@ export interface LaunchOptions {
 export interface Launch {
   id: string;
   total: number;
+  /** The most model calls the planned runs make (core/evals/plan.ts `planModelCalls`). */
+  estimate: Estimate;
   /** False when a run for this schedule and due time already existed (nothing was launched). */
   created: boolean;
 }
 
-/**
- * Records an evaluation and enqueues its groups. The suite must be resolved (defaults filled) and its
- * surfaces must exist; the model choice is checked against this deployment (a 400 problem otherwise).
- */
-export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOptions = {}): Promise<Launch> {
-  const model = textModelFor(env, suite.model);
-  const label: EvalModelLabel = {
-    provider: model.provider,
-    name: model.model,
-    simulated: model.capabilities.simulated === true,
-  };
-  const ownerId = opts.ownerId ?? null;
-  await assertModelCallsLeft(env, ownerId);
+/** The plan of a suite over the tasks now in D1, with its size and model-call estimate (400s for an empty or oversized plan). */
+export async function planSuite(env: Bindings, suite: EvalSuite) {
   const groups = await planEval(env, suite);
   const total = groups.reduce((n, g) => n + g.taskIds.length, 0);
   if (total === 0) {
@@ -171,6 +158,24 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
       [{ in: 'body', field: 'sampleSize', pointer: '/sampleSize', message: 'too many task runs' }],
     );
   }
+  return { groups, total, estimate: { modelCalls: planModelCalls(suite, groups) } };
+}
+
+/**
+ * Records an evaluation and enqueues its groups. The suite must be resolved (defaults filled) and its
+ * surfaces must exist; the model choice is checked against this deployment (a 400 problem otherwise), and the
+ * plan's model-call estimate against the owner's quota (edge/metering.ts).
+ */
+export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOptions = {}): Promise<Launch> {
+  const model = textModelFor(env, suite.model);
+  const label: EvalModelLabel = {
+    provider: model.provider,
+    name: model.model,
+    simulated: model.capabilities.simulated === true,
+  };
+  const ownerId = opts.ownerId ?? null;
+  const { groups, total, estimate } = await planSuite(env, suite);
+  await checkQuota(env, ownerId, estimate);
   const id = opts.id ?? crypto.randomUUID();
   const inserted = await insertEval(env, {
     id,
@@ -190,13 +195,14 @@ export async function launchEval(env: Bindings, suite: EvalSuite, opts: LaunchOp
       opts.scheduleId !== undefined && opts.dueTime !== undefined
         ? await evalForDueTime(env, opts.scheduleId, opts.dueTime)
         : await getEval(env, id);
-    return { id: existing?.id ?? id, total: existing?.total ?? total, created: false };
+    return { id: existing?.id ?? id, total: existing?.total ?? total, estimate, created: false };
   }
+  await insertSpend(env, { kind: 'evaluation', subjectId: id, ownerId, estimate: estimate.modelCalls });
   for (let group = 0; group < groups.length; group++) {
     const payload: EvalGroupPayload = { evalId: id, group };
-    await enqueueJob(env, EVAL_GROUP, payload, { id: chunkJobId(id, group, 0) });
+    await enqueueJob(env, EVAL_GROUP, payload, { id: chunkJobId(id, group, 0), ownerId });
   }
-  return { id, total, created: true };
+  return { id, total, estimate, created: true };
 }
 
 /** A result id that sorts in plan order: evaluation, group, task index. */
@@ -304,14 +310,13 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
     // names itself as its own continuation). A task before `from` left unfinished is run here, in plan order.
     if (ran > 0 && (ran >= budget.evalChunkTasks || Date.now() - started >= budget.evalChunkMs)) {
       const next: EvalGroupPayload = { evalId, group, from: index };
-      await enqueueJob(env, EVAL_GROUP, next, { id: chunkJobId(evalId, group, index) });
+      await enqueueJob(env, EVAL_GROUP, next, { id: chunkJobId(evalId, group, index), ownerId: row.ownerId });
       return { evalId, group: groupKey(plan), from, ran, continuation: index };
     }
     const status = await evalStatus(env, evalId);
     if (status !== 'running') return { evalId, group, from, ran, skipped: status ?? 'deleted' };
     // The owner's model-spend quota: a run that would start with none left stops the whole evaluation.
-    const left = await modelCallsLeft(env, row.ownerId);
-    if (left !== null && left <= 0) {
+    if (!(await mayContinue(env, row.ownerId))) {
       await stopEval(env, evalId, QUOTA_EXHAUSTED);
       return { evalId, group, from, ran, skipped: QUOTA_EXHAUSTED };
     }
@@ -382,7 +387,7 @@ async function runEvalGroup(payload: unknown, { env, attempt, log }: JobContext)
       },
       createdAt: Date.now(),
     });
-    await chargeModelCalls(env, row.ownerId, outcome.modelCalls);
+    await chargeSpend(env, { kind: 'evaluation', id: evalId, ownerId: row.ownerId }, outcome.modelCalls);
     ran++;
   }
   await finishIfComplete(env, evalId);

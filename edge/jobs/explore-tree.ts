@@ -7,8 +7,8 @@
 import type { SearchConfig } from '../../core/search/config.ts';
 import type { TreeStartParams } from '../../durable-objects/search-tree.ts';
 import type { Bindings } from '../env.ts';
+import { mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import type { ModelChoice } from '../models.ts';
-import { modelCallsLeft, QUOTA_EXHAUSTED } from '../stores/api-keys.ts';
 import {
   cancelOpenTrees,
   getExploration,
@@ -70,8 +70,7 @@ async function exploreTree(payload: unknown, { env }: JobContext) {
   if (exploration.status === 'cancelled' || row.status === 'cancelled')
     return { treeId, skipped: 'cancelled' };
   // The owner's model-spend quota: with none left, no further tree starts and the running ones stop.
-  const left = await modelCallsLeft(env, exploration.ownerId);
-  if (left !== null && left <= 0) {
+  if (!(await mayContinue(env, exploration.ownerId))) {
     await cancelExploration(env, explorationId, QUOTA_EXHAUSTED);
     return { treeId, skipped: QUOTA_EXHAUSTED };
   }

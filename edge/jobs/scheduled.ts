@@ -2,8 +2,9 @@
  * The cron handler. Each due time is handled once: the (cron, scheduled_time) row in cron_ticks is claimed
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
  * canary job, launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts) and the STE
- * runs of drift-schedule stage changes (edge/jobs/ste-schedules.ts), and lets DRAFT watches re-document the
- * tools of surfaces that changed (edge/jobs/draft-follow.ts).
+ * runs of drift-schedule stage changes (edge/jobs/ste-schedules.ts), lets DRAFT watches re-document the
+ * tools of surfaces that changed (edge/jobs/draft-follow.ts), and starts again the work whose job or alarm
+ * vanished (edge/jobs/sweeper.ts).
  */
 import type { Bindings } from '../env.ts';
 import type { Logger } from '../log.ts';
@@ -13,6 +14,7 @@ import { followDrift } from './draft-follow.ts';
 import { enqueueJob } from './enqueue.ts';
 import { launchDueSchedules } from './schedules.ts';
 import { launchSteStageChanges } from './ste-schedules.ts';
+import { sweepStalledWork } from './sweeper.ts';
 
 export interface TickOutcome {
   claimed: boolean;
@@ -38,6 +40,7 @@ export async function runScheduledTick(
   const launches = await launchDueSchedules(env, scheduledTime, log);
   const steLaunches = await launchSteStageChanges(env, scheduledTime, log);
   const follows = await followDrift(env, scheduledTime, log);
+  const swept = await sweepStalledWork(env, Date.now(), log);
   const summary = {
     canaryJobId: canary.id,
     evaluations: launches.map((l) => ({
@@ -49,6 +52,7 @@ export async function runScheduledTick(
     })),
     ste: steLaunches,
     draft: follows.filter((f) => f.runId || f.error),
+    swept,
   };
   await finishCronTick(env, cron, scheduledTime, summary);
   log.info('cron tick handled', { cron, scheduledTime, ...summary });

@@ -9,7 +9,7 @@ import { currentStageChange, stageTrigger } from '../../core/ste/schedule.ts';
 import { parseSchedule } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../env.ts';
 import type { Logger } from '../log.ts';
-import { launchSteRun } from '../ste-launch.ts';
+import { launchSteRun, planSteRun } from '../ste-launch.ts';
 import { enabledSteSchedules } from '../stores/ste.ts';
 
 export interface SteStageLaunch {
@@ -36,7 +36,7 @@ export async function launchSteStageChanges(
         surface: change.surface,
         since: change.previous,
       });
-      const { run, created } = await launchSteRun(env, body, {
+      const { run, created } = await launchSteRun(env, await planSteRun(env, body), {
         trigger: stageTrigger(row.id, change),
         ownerId: row.ownerId,
       });

@@ -14,17 +14,31 @@
  * Idempotence: chunk n's job id is `train:<run>:<n>` (enqueueJob sends each once), and `progress.chunk` names the
  * chunk that may run next; a redelivered older chunk only re-sends the current continuation (a no-op when it was
  * sent). A run whose last attempt fails is marked failed with the error.
+ *
+ * Sharing the isolate: the optimiser steps and the early-stopping dev scores are drained through a pacer
+ * (core/util/pacer.ts) that pauses after every encoder pass, and the evaluation phase paces per tool, so requests are
+ * served between slices of a few tens of milliseconds however long the chunk. The inputs (a synthetic catalog is
+ * ≈ 0.1–0.2 s to generate, with the early-stopping split and, once embedded, its dev vectors) are kept per isolate
+ * for the run's next chunk.
+ *
+ * Cancellation (`DELETE …/training/{version}`) marks the run `cancelled`; the running chunk stops at its next
+ * segment and no continuation runs. Spend (edge/metering.ts): with an encoder on another machine (Workers AI,
+ * OpenAI) every `embed` request is a model call: each chunk checks the key's quota first (none left: the run fails
+ * with `quota-exhausted`) and charges its requests after. The lexical and USE encoders run here and cost nothing.
  */
 
 import type { EmbeddingModel } from '../../core/models/types.ts';
-import { type CatalogOptions, syntheticCatalog } from '../../core/retrieval/catalog.ts';
+import { type CatalogOptions, syntheticCatalogSteps } from '../../core/retrieval/catalog.ts';
 import { judgeVector } from '../../core/retrieval/cotools/judge.ts';
-import { encode } from '../../core/retrieval/cotools/retriever.ts';
+import { encode, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
 import {
+  DEV_MAX_CANDIDATES,
+  DEV_MAX_QUERIES,
+  type DevQuery,
   type EarlyStoppingSplit,
   type ResolvedRetrieverOptions,
   resolveRetrieverOptions,
-  retrieverDevScore,
+  retrieverDevScoreSteps,
 } from '../../core/retrieval/cotools/schedule.ts';
 import {
   judgeDataProblem,
@@ -33,8 +47,8 @@ import {
   type TrainOptions,
 } from '../../core/retrieval/cotools/service.ts';
 import {
-  advanceJudge,
-  advanceRetriever,
+  advanceJudgeSteps,
+  advanceRetrieverSteps,
   bytesSha256,
   evaluationDue,
   type HeadRun,
@@ -46,8 +60,8 @@ import {
   runFinished,
   runProgress,
   type ScoredStep,
-  startJudge,
-  startRetrieverTraining,
+  startJudgeSteps,
+  startRetrieverSteps,
   unpackRun,
   unpackWeights,
   VectorPack,
@@ -58,7 +72,9 @@ import { createRanker } from '../../core/retrieval/rankers.ts';
 import { TOOL_TEXT } from '../../core/retrieval/text.ts';
 import type { QueryExample, Tool } from '../../core/retrieval/types.ts';
 import { ShardedVectorIndex } from '../../core/retrieval/vector-index.ts';
+import { createPacer, drainPaced, type Pacer } from '../../core/util/pacer.ts';
 import { type Bindings, readConfig } from '../env.ts';
+import { chargeSpend, countingEncoder, embeddingBills, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { embeddingModelFor } from '../models.ts';
 import {
   deleteBlobs,
@@ -74,8 +90,10 @@ import { type JobContext, type JobKind, MAX_ATTEMPTS } from './types.ts';
 
 export const TRAIN_TOOLSET = 'train-toolset';
 
-/** Optimiser steps per segment: the chunk's budget is checked between segments. */
+/** Optimiser steps per segment: the chunk's budget (and a cancellation) is checked between segments. */
 const SEGMENT_STEPS = 8;
+/** Dev queries the lexical baselines rank between two paces. */
+const RANK_GROUP = 16;
 
 export interface TrainPayload {
   trainingId: string;
@@ -117,9 +135,14 @@ export interface TrainingProgress {
 
 export const trainJobId = (trainingId: string, chunk: number) => `train:${trainingId}:${chunk}`;
 
-export async function enqueueTraining(env: Bindings, trainingId: string, chunk = 0) {
+export async function enqueueTraining(
+  env: Bindings,
+  trainingId: string,
+  chunk = 0,
+  ownerId: string | null = null,
+) {
   const payload: TrainPayload = { trainingId, chunk };
-  return enqueueJob(env, TRAIN_TOOLSET, payload, { id: trainJobId(trainingId, chunk) });
+  return enqueueJob(env, TRAIN_TOOLSET, payload, { id: trainJobId(trainingId, chunk), ownerId });
 }
 
 /** The encoder label stored with the weights and checked at search time. */
@@ -132,21 +155,51 @@ interface RunInputs {
   split: EarlyStoppingSplit | null;
   /** The retriever's options, resolved for the pairs it trains on. */
   retriever: ResolvedRetrieverOptions;
+  /** The options the retriever run starts with (`retrieverPlan`'s: no early stopping without a split). */
+  start: RetrieverTrainOptions;
   /** How tools are written for the frozen encoder (the retriever options' `toolText`). */
   text: (tool: Tool) => string;
+  /** The early-stopping dev vectors, once a chunk of this isolate has embedded them (`devVectors`). */
+  dev?: DevVectors;
 }
+
+/** The early-stopping dev queries and candidates as `retrieverDevScore` reads them. */
+interface DevVectors {
+  queries: DevQuery[];
+  candidates: Float32Array[];
+}
+
+/** The inputs of the runs this isolate trained last (a run's chunks usually follow each other here). */
+const inputsCache = new Map<string, RunInputs>();
+const INPUTS_CACHED = 2;
 
 async function inputsOf(
   env: Bindings,
   toolset: ToolsetRecord,
   row: TrainingRow,
   hidden: number,
+  pacer: Pacer,
+): Promise<RunInputs> {
+  const cached = inputsCache.get(row.id);
+  if (cached) return cached;
+  const inputs = await buildInputs(env, toolset, row, hidden, pacer);
+  inputsCache.set(row.id, inputs);
+  for (const id of inputsCache.keys()) if (inputsCache.size > INPUTS_CACHED) inputsCache.delete(id);
+  return inputs;
+}
+
+async function buildInputs(
+  env: Bindings,
+  toolset: ToolsetRecord,
+  row: TrainingRow,
+  hidden: number,
+  pacer: Pacer,
 ): Promise<RunInputs> {
   const options = row.options as TrainOptions;
   let tools: Tool[];
   let data: PreparedData;
   if (toolset.source === 'synthetic') {
-    const catalog = syntheticCatalog(toolset.spec as CatalogOptions);
+    const catalog = await drainPaced(syntheticCatalogSteps(toolset.spec as CatalogOptions), pacer);
     tools = catalog.tools.map(({ name, description }) => ({ name, description }));
     data = prepareTrainingData(tools, catalog.train, catalog.dev, catalog.noTool, options.seed);
   } else {
@@ -163,30 +216,33 @@ async function inputsOf(
   );
   const split = plan.split;
   const resolved = resolveRetrieverOptions(plan.options, hidden, split?.train.length ?? data.pairs.length);
-  return { tools, data, split, retriever: resolved, text: TOOL_TEXT[resolved.toolText] };
+  return { tools, data, split, retriever: resolved, start: plan.options, text: TOOL_TEXT[resolved.toolText] };
 }
 
 const retrieverOptions = (options: TrainOptions) => ({ ...options.retriever, seed: options.seed });
 
-function startHead(
+async function startHead(
   phase: 'retriever' | 'judge',
   hidden: number,
   inputs: RunInputs,
   options: TrainOptions,
-): HeadRun {
+  pacer: Pacer,
+): Promise<HeadRun> {
   if (phase === 'retriever')
-    return startRetrieverTraining(
-      inputs.data.pairs.map((p) => p.gold),
-      inputs.tools.length,
-      hidden,
-      retrieverOptions(options),
-    ).run;
+    return drainPaced(
+      startRetrieverSteps(hidden, inputs.split?.train.length ?? inputs.data.pairs.length, inputs.start),
+      pacer,
+    );
   if (options.judge === false) throw new Error('judge phase without judge options');
-  return startJudge(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` });
+  return drainPaced(
+    startJudgeSteps(hidden, inputs.data.judge.length, { ...options.judge, seed: `${options.seed}/judge` }),
+    pacer,
+  );
 }
 
-/** The early-stopping dev queries and candidates through the frozen encoder (once per chunk). */
-async function devVectors(inputs: RunInputs, encoder: EmbeddingModel) {
+/** The early-stopping dev queries and candidates through the frozen encoder (once per run and isolate). */
+async function devVectors(inputs: RunInputs, encoder: EmbeddingModel): Promise<DevVectors> {
+  if (inputs.dev) return inputs.dev;
   const split = inputs.split as EarlyStoppingSplit;
   const slot = new Map(split.candidates.map((t, i) => [t, i]));
   const held = [
@@ -204,7 +260,7 @@ async function devVectors(inputs: RunInputs, encoder: EmbeddingModel) {
       split.candidates.map((t) => inputs.text(inputs.tools[t] as Tool)),
     ),
   ]);
-  return {
+  inputs.dev = {
     queries: pairs.map((p, k) => ({
       h: qv[k] as Float32Array,
       gold: p.gold.map((t) => slot.get(t) as number),
@@ -212,15 +268,30 @@ async function devVectors(inputs: RunInputs, encoder: EmbeddingModel) {
     })),
     candidates: cv,
   };
+  return inputs.dev;
 }
 
-/** Runs segments of the head (and its early-stopping scores) until it finishes or the budget is spent. */
-async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: EmbeddingModel, deadline: number) {
-  let dev: Awaited<ReturnType<typeof devVectors>> | null = null;
+/**
+ * Runs segments of the head (and its early-stopping scores) until it finishes, the budget is spent or the run was
+ * cancelled (checked between segments); false when it was cancelled.
+ */
+async function trainSegments(
+  run: HeadRun,
+  inputs: RunInputs,
+  encoder: EmbeddingModel,
+  deadline: number,
+  pacer: Pacer,
+  cancelled: () => Promise<boolean>,
+): Promise<boolean> {
   do {
+    if (await cancelled()) return false;
     if (run.head === 'retriever' && evaluationDue(run)) {
-      dev ??= await devVectors(inputs, encoder);
-      recordEvaluation(run, retrieverDevScore(run.weights, dev.queries, dev.candidates));
+      const dev = await devVectors(inputs, encoder);
+      // A score encodes every dev query and candidate (up to 2,500 encoder passes): paced per pass.
+      recordEvaluation(
+        run,
+        await drainPaced(retrieverDevScoreSteps(run.weights, dev.queries, dev.candidates), pacer),
+      );
       continue;
     }
     const batches = nextBatches(run, SEGMENT_STEPS);
@@ -241,15 +312,18 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
       ]);
       const queryVec = new Map(queryIds.map((id, k) => [id, qv[k] as Float32Array]));
       const toolVec = new Map(toolIds.map((id, k) => [id, tv[k] as Float32Array]));
-      advanceRetriever(
-        run,
-        batches.map((b) =>
-          b.map((i) => ({
-            h: queryVec.get(i) as Float32Array,
-            tools: pairOf(i)?.gold as number[],
-          })),
+      await drainPaced(
+        advanceRetrieverSteps(
+          run,
+          batches.map((b) =>
+            b.map((i) => ({
+              h: queryVec.get(i) as Float32Array,
+              tools: pairOf(i)?.gold as number[],
+            })),
+          ),
+          (t) => toolVec.get(t) as Float32Array,
         ),
-        (t) => toolVec.get(t) as Float32Array,
+        pacer,
       );
     } else {
       const ids = [...new Set(batches.flat())];
@@ -258,14 +332,18 @@ async function trainSegments(run: HeadRun, inputs: RunInputs, encoder: Embedding
         ids.map((i) => inputs.data.judge[i]?.text as string),
       );
       const vec = new Map(ids.map((id, k) => [id, vs[k] as Float32Array]));
-      advanceJudge(
-        run,
-        batches.map((b) =>
-          b.map((i) => ({ h: vec.get(i) as Float32Array, label: inputs.data.judge[i]?.label as 0 | 1 })),
+      await drainPaced(
+        advanceJudgeSteps(
+          run,
+          batches.map((b) =>
+            b.map((i) => ({ h: vec.get(i) as Float32Array, label: inputs.data.judge[i]?.label as 0 | 1 })),
+          ),
         ),
+        pacer,
       );
     }
   } while (!runFinished(run) && Date.now() < deadline);
+  return true;
 }
 
 function stoppingOf(run: HeadRun, inputs: RunInputs): Pick<TrainingProgress, 'retrieverStopping'> {
@@ -296,6 +374,7 @@ async function evaluate(
   inputs: RunInputs,
   encoder: EmbeddingModel,
   progress: TrainingProgress,
+  pacer: Pacer,
 ) {
   const started = Date.now();
   const blob = await readBlob(env.DB, row.id, 'weights');
@@ -311,6 +390,7 @@ async function evaluate(
       const v = Float32Array.from(encode(weights.retriever, 'tool', h));
       index.add(v);
       pack.add(v);
+      await pacer.pace();
     }
   }
   const { dev } = inputs.data;
@@ -322,9 +402,11 @@ async function evaluate(
       encoder,
       dev.map((q) => q.query),
     );
-    const hits = await Promise.all(
-      qh.map((h) => index.query(Float32Array.from(encode(weights.retriever, 'query', h)), 10)),
-    );
+    const hits = [];
+    for (const h of qh) {
+      hits.push(await index.query(Float32Array.from(encode(weights.retriever, 'query', h)), 10));
+      await pacer.pace();
+    }
     devScores = scoreRankings(
       hits.map((hs) => hs.map((x) => x.index)),
       golds,
@@ -332,10 +414,17 @@ async function evaluate(
     // The untrained lexical rankers, measured in the same run (a trained retriever must beat them).
     for (const id of ['bm25', 'char'] as const) {
       const ranker = await createRanker(id, inputs.tools, { encoder });
-      const ranked = await ranker.rank(
-        dev.map((q) => q.query),
-        10,
-      );
+      await pacer.pace();
+      const ranked = [];
+      for (let at = 0; at < dev.length; at += RANK_GROUP) {
+        ranked.push(
+          ...(await ranker.rank(
+            dev.slice(at, at + RANK_GROUP).map((q) => q.query),
+            10,
+          )),
+        );
+        await pacer.pace();
+      }
       baseline[id] = scoreRankings(
         ranked.map((hs) => hs.map((x) => x.index)),
         golds,
@@ -350,8 +439,10 @@ async function evaluate(
       held.map((e) => e.text),
     );
     let correct = 0;
-    for (const [i, h] of hs.entries())
+    for (const [i, h] of hs.entries()) {
       if (judgeVector(weights.judge, h).needsTool === (held[i]?.label === 1)) correct++;
+      await pacer.pace();
+    }
     judge = {
       examples: inputs.data.judge.length,
       heldOut: held.length,
@@ -388,16 +479,66 @@ async function evaluate(
     },
   };
   const done: TrainingProgress = { ...progress, phase: 'done', chunk: progress.chunk + 1 };
-  await writeBlob(env.DB, row.id, 'vectors', pack.bytes, {
-    status: 'succeeded',
-    progress: done,
-    report,
-    weightsBytes: blob.length,
-    weightsSha256: sha,
-    finishedAt: Date.now(),
-  });
+  inputsCache.delete(row.id);
+  await writeBlob(
+    env.DB,
+    row.id,
+    'vectors',
+    pack.bytes,
+    {
+      status: 'succeeded',
+      progress: done,
+      report,
+      weightsBytes: blob.length,
+      weightsSha256: sha,
+      finishedAt: Date.now(),
+    },
+    () => pacer.pace(),
+  );
   await deleteBlobs(env.DB, row.id, ['checkpoint']);
   return report;
+}
+
+/** Whether the encoder runs elsewhere and each request is billed (Workers AI, OpenAI), not on this isolate. */
+export function encoderBills(env: Bindings): boolean {
+  return embeddingBills(readConfig(env).embeddingProvider);
+}
+
+/**
+ * The most encoder requests a run makes (its model-call estimate when the encoder bills, else 0), one request per
+ * 256 texts (`embedAll`):
+ * - the retriever's step budget (schedule.ts, resolved for the pairs: the `default` preset's `auto` budget of up to
+ *   6,000 steps, or `paper`'s whole epochs) in segments of SEGMENT_STEPS optimiser steps, each embedding its
+ *   batches' queries and gold tools — plus one segment cut short per epoch end and per early-stopping score;
+ * - early stopping's dev queries (at most 2 × DEV_MAX_QUERIES) and candidates (at most DEV_MAX_CANDIDATES), counted
+ *   once per score (a chunk embeds them once and its isolate keeps them for the run's next chunks: an upper bound);
+ * - the judge's epochs in segments likewise (its examples);
+ * - the evaluation's pool, dev queries and held-out judge examples.
+ */
+export function trainingEncoderCalls(
+  counts: { pool: number; pairs: number; judge: number; dev: number; heldOut: number },
+  options: TrainOptions,
+): number {
+  const requests = (texts: number) => Math.ceil(texts / 256);
+  // The budget and the scoring interval do not depend on the vectors' width (only `intermediate` does).
+  const r = resolveRetrieverOptions(retrieverOptions(options), 1, counts.pairs);
+  const scores = r.patience > 0 && counts.pairs >= 10 ? Math.floor(r.steps / r.evalEvery) + 2 : 0;
+  const retrieverSegments = Math.ceil(r.steps / SEGMENT_STEPS) + r.epochs + scores;
+  const retriever = retrieverSegments * 2 * requests(SEGMENT_STEPS * r.accumulation * r.batchSize);
+  const devScores =
+    scores *
+    (requests(Math.min(2 * DEV_MAX_QUERIES, counts.pairs)) +
+      requests(Math.min(DEV_MAX_CANDIDATES, counts.pool)));
+  let judge = 0;
+  if (options.judge !== false) {
+    const o = options.judge;
+    const perSegment = SEGMENT_STEPS * o.accumulation;
+    const segments = o.epochs * (Math.ceil(Math.ceil(counts.judge / o.batchSize) / perSegment) + 1);
+    judge = segments * requests(perSegment * o.batchSize);
+  }
+  return (
+    retriever + devScores + judge + requests(counts.pool) + requests(counts.dev) + requests(counts.heldOut)
+  );
 }
 
 async function trainChunk(payload: unknown, ctx: JobContext) {
@@ -406,22 +547,53 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
   const started = Date.now();
   const row = await getTraining(env.DB, trainingId);
   if (!row) return { trainingId, chunk, skipped: 'deleted' };
-  if (row.status === 'succeeded' || row.status === 'failed')
+  if (row.status === 'succeeded' || row.status === 'failed' || row.status === 'cancelled') {
+    inputsCache.delete(trainingId);
     return { trainingId, chunk, skipped: row.status };
+  }
   const stored = row.progress as TrainingProgress | null;
   const expected = stored?.chunk ?? 0;
   if (chunk !== expected) {
     // A redelivery of a chunk that already handed over: make sure its continuation was sent, do nothing else.
-    if (chunk < expected) await enqueueTraining(env, trainingId, expected);
+    if (chunk < expected) await enqueueTraining(env, trainingId, expected, row.ownerId);
     return { trainingId, chunk, skipped: 'stale', next: expected };
   }
   const toolset = await findToolset(env.DB, row.toolsetId);
   if (!toolset) return { trainingId, chunk, skipped: 'toolset deleted' };
+  const spend = { kind: 'training' as const, id: row.id, ownerId: row.ownerId };
+  const bills = encoderBills(env);
+  if (bills && !(await mayContinue(env, row.ownerId))) {
+    await updateTraining(env.DB, row.id, {
+      status: 'failed',
+      error: `${QUOTA_EXHAUSTED}: the key's model-call quota ran out`,
+      finishedAt: Date.now(),
+    });
+    await deleteBlobs(env.DB, row.id, ['checkpoint']);
+    return { trainingId, chunk, skipped: QUOTA_EXHAUSTED };
+  }
+  const encoder = countingEncoder(embeddingModelFor(env));
+  try {
+    return await trainWith(ctx, row, toolset, encoder, chunk, started);
+  } finally {
+    if (bills) await chargeSpend(env, spend, encoder.requests);
+  }
+}
+
+async function trainWith(
+  ctx: JobContext,
+  row: TrainingRow,
+  toolset: ToolsetRecord,
+  encoder: EmbeddingModel,
+  chunk: number,
+  started: number,
+) {
+  const { env } = ctx;
+  const trainingId = row.id;
   const options = row.options as TrainOptions;
-  const encoder = embeddingModelFor(env);
-  const inputs = await inputsOf(env, toolset, row, encoder.dimensions);
+  const pacer = createPacer();
+  const inputs = await inputsOf(env, toolset, row, encoder.dimensions, pacer);
   const deadline = started + readConfig(env).trainChunkMs;
-  let progress: TrainingProgress = stored ?? {
+  let progress: TrainingProgress = (row.progress as TrainingProgress | null) ?? {
     phase: 'retriever',
     chunk: 0,
     steps: { done: 0, total: 0 },
@@ -430,14 +602,19 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
     workMs: 0,
   };
   if (row.status === 'queued') await updateTraining(env.DB, row.id, { status: 'running' });
+  const cancelled = async () => (await getTraining(env.DB, trainingId))?.status === 'cancelled';
 
   while (progress.phase === 'retriever' || progress.phase === 'judge') {
     const phase = progress.phase;
     // A finished head's checkpoint is deleted with its hand-over, so a checkpoint is the current head's.
     const saved = chunk > 0 ? await readBlob(env.DB, row.id, 'checkpoint') : null;
     const resumed = saved ? unpackRun(saved) : null;
-    const run = resumed?.head === phase ? resumed : startHead(phase, encoder.dimensions, inputs, options);
-    await trainSegments(run, inputs, encoder, deadline);
+    const run =
+      resumed?.head === phase ? resumed : await startHead(phase, encoder.dimensions, inputs, options, pacer);
+    if (!(await trainSegments(run, inputs, encoder, deadline, pacer, cancelled))) {
+      inputsCache.delete(trainingId);
+      return { trainingId, chunk, skipped: 'cancelled' };
+    }
     const workMs = progress.workMs + (Date.now() - started);
     if (!runFinished(run)) {
       // The epochs finished so far travel with the progress, so a client can draw the loss while it trains.
@@ -446,8 +623,8 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
           ? { retrieverEpochs: run.position.reports, ...stoppingOf(run, inputs) }
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
-      await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress });
-      await enqueueTraining(env, trainingId, chunk + 1);
+      await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress }, () => pacer.pace());
+      await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase, ...headProgress(run) };
     }
     // The head is finished: store it with the weights and move on.
@@ -469,9 +646,8 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
         row.id,
         'weights',
         packWeights({ encoder: encoderLabel(encoder), retriever: run.weights, judge: null }),
-        {
-          progress,
-        },
+        { progress },
+        () => pacer.pace(),
       );
     } else {
       const blob = await readBlob(env.DB, row.id, 'weights');
@@ -484,19 +660,24 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
         judgeEpochs: run.position.reports,
         workMs,
       };
-      await writeBlob(env.DB, row.id, 'weights', packWeights({ ...weights, judge: run.weights }), {
-        progress,
-      });
+      await writeBlob(
+        env.DB,
+        row.id,
+        'weights',
+        packWeights({ ...weights, judge: run.weights }),
+        { progress },
+        () => pacer.pace(),
+      );
     }
     await deleteBlobs(env.DB, row.id, ['checkpoint']);
     if (Date.now() >= deadline) {
       progress = { ...progress, chunk: chunk + 1 };
       await updateTraining(env.DB, row.id, { progress });
-      await enqueueTraining(env, trainingId, chunk + 1);
+      await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase: progress.phase };
     }
   }
-  const report = await evaluate(env, row, inputs, encoder, { ...progress, chunk });
+  const report = await evaluate(env, row, inputs, encoder, { ...progress, chunk }, pacer);
   return { trainingId, chunk, phase: 'done', dev: report.dev, sha256: report.weights.sha256 };
 }
 

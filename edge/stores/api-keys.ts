@@ -1,14 +1,13 @@
 /**
  * Issued user keys (issue 13 item 6) in D1: only the SHA-256 of a secret is stored, the secret itself is returned
  * once by `issueKey`. A key's row id is its owner id (what it creates carries it), its own rate limit and its
- * model-spend quota in model calls, which evaluations and explorations check before they start and charge as
- * they run.
+ * model-spend quota in model calls, which everything that spends model calls checks before it starts and charges
+ * as it runs (edge/metering.ts, through the ledger of edge/stores/spend.ts).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { QuotaExhaustedError } from '../errors.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -118,26 +117,4 @@ export async function modelCallsLeft(env: Bindings, ownerId: string | null): Pro
     .limit(1);
   if (!row || row.quota === null) return null;
   return row.quota - row.used;
-}
-
-/** Counts model calls against an owner's key (a no-op for owners that are not issued keys). */
-export async function chargeModelCalls(env: Bindings, ownerId: string | null, calls: number): Promise<void> {
-  if (!ownerId || calls <= 0) return;
-  await database(env.DB)
-    .update(apiKeys)
-    .set({ modelCallsUsed: sql`${apiKeys.modelCallsUsed} + ${calls}` })
-    .where(eq(apiKeys.id, ownerId));
-}
-
-/** Why a run stops when its owner's quota runs out (evaluations' and explorations' `stoppedFor`). */
-export const QUOTA_EXHAUSTED = 'quota-exhausted';
-
-/** Throws QuotaExhaustedError when the owner has no model calls left: before an evaluation or exploration starts. */
-export async function assertModelCallsLeft(env: Bindings, ownerId: string | null): Promise<void> {
-  const left = await modelCallsLeft(env, ownerId);
-  if (left !== null && left <= 0) {
-    throw new QuotaExhaustedError(
-      'This key has used its whole model-call quota; nothing that calls a model can start with it.',
-    );
-  }
 }

@@ -2,7 +2,7 @@
  * Every D1 query of DRAFT (issue 16): runs, their per-tool rows, documentation sets and their revisions. Routes,
  * jobs and the tool Durable Object call these functions and never build queries themselves.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DocFlag, DocSet, DocVersion, StopReason, ToolDoc } from '../../core/draft/docset.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
@@ -111,6 +111,16 @@ export async function getDraftRun(
 }
 
 /** Runs newest first; `before` is the createdAt of the last run of the previous page. */
+/** The key a run works for (null: none, or no such run). */
+export async function draftRunOwner(env: Pick<Bindings, 'DB'>, id: string): Promise<string | null> {
+  const [row] = await database(env.DB)
+    .select({ ownerId: draftRuns.ownerId })
+    .from(draftRuns)
+    .where(eq(draftRuns.id, id))
+    .limit(1);
+  return row?.ownerId ?? null;
+}
+
 /** A page of the DRAFT runs the owner may see, newest first (keyset on creation time and id). */
 export async function listDraftRuns(
   env: Pick<Bindings, 'DB'>,
@@ -143,9 +153,22 @@ export async function setDraftRunStatus(
   return updated.length > 0;
 }
 
-/** Cancels a run and its unfinished tools; false when the run had already ended. */
-export async function cancelDraftRun(env: Pick<Bindings, 'DB'>, id: string): Promise<boolean> {
-  const cancelled = await setDraftRunStatus(env, id, 'cancelled', ['queued', 'running']);
+/**
+ * Cancels a run and its unfinished tools (`error`: why, when nobody asked, e.g. `quota-exhausted`); false when the
+ * run had already ended.
+ */
+export async function cancelDraftRun(
+  env: Pick<Bindings, 'DB'>,
+  id: string,
+  error?: string,
+): Promise<boolean> {
+  const cancelled = await setDraftRunStatus(
+    env,
+    id,
+    'cancelled',
+    ['queued', 'running'],
+    error !== undefined ? { error } : {},
+  );
   if (cancelled) {
     await database(env.DB)
       .update(draftRunTools)
@@ -386,4 +409,65 @@ export async function setDraftWatchDocset(
     .update(draftWatches)
     .set({ lastDocset: docsetId, updatedAt: Date.now() })
     .where(eq(draftWatches.id, id));
+}
+
+/**
+ * Running tools whose row has not changed since `before` (no chunk reported: the object's alarm may be lost), each
+ * claimed for one wake-up (see `claimStalledTrees` in explorations.ts).
+ */
+export async function claimStalledDraftTools(
+  env: Pick<Bindings, 'DB'>,
+  before: number,
+  limit: number,
+): Promise<{ runId: string; toolKey: string }[]> {
+  const d = database(env.DB);
+  const stalled = await d
+    .select({
+      runId: draftRunTools.runId,
+      toolKey: draftRunTools.toolKey,
+      updatedAt: draftRunTools.updatedAt,
+    })
+    .from(draftRunTools)
+    .where(and(eq(draftRunTools.status, 'running'), lt(draftRunTools.updatedAt, before)))
+    .limit(limit);
+  const claimed: { runId: string; toolKey: string }[] = [];
+  for (const t of stalled) {
+    const won = await d
+      .update(draftRunTools)
+      .set({ updatedAt: Date.now() })
+      .where(
+        and(
+          eq(draftRunTools.runId, t.runId),
+          eq(draftRunTools.toolKey, t.toolKey),
+          eq(draftRunTools.updatedAt, t.updatedAt),
+          eq(draftRunTools.status, 'running'),
+        ),
+      )
+      .returning({ runId: draftRunTools.runId });
+    if (won.length > 0) claimed.push({ runId: t.runId, toolKey: t.toolKey });
+  }
+  return claimed;
+}
+
+/**
+ * Unfinished runs (queued, running, finalizing) unchanged since `before` whose tools have all ended: their
+ * finalisation is due (the last tool's report may have been cut off before it enqueued it).
+ */
+export async function draftRunsAwaitingFinalize(
+  env: Pick<Bindings, 'DB'>,
+  before: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await database(env.DB)
+    .select({ id: draftRuns.id })
+    .from(draftRuns)
+    .where(
+      and(
+        inArray(draftRuns.status, ['queued', 'running', 'finalizing']),
+        lt(draftRuns.updatedAt, before),
+        sql`not exists (select 1 from ${draftRunTools} where ${draftRunTools.runId} = ${draftRuns.id} and ${draftRunTools.status} in ('queued', 'running'))`,
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.id);
 }

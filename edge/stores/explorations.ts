@@ -3,7 +3,7 @@
  * search tree (status, counters, outcome), written by POST /v1/explorations, the `explore-tree` job and each
  * tree's Durable Object. The nodes themselves live in the tree's object.
  */
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { TreeRunStatus } from '../../core/search/progress.ts';
 import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
@@ -260,4 +260,28 @@ export async function listTrees(
     .limit(page.limit + 1);
   const { items, next } = pageFrom(rows, page.limit, (t) => `${t.treeIndex}_${t.taskId}`);
   return { items, nextCursor: next };
+}
+
+/**
+ * Running trees whose row has not changed since `before` (no chunk reported: the object's alarm may be lost), each
+ * claimed for one wake-up — its row is touched in the same conditional update, so a tree is woken once per stall
+ * period however many sweeps overlap.
+ */
+export async function claimStalledTrees(env: Bindings, before: number, limit: number): Promise<string[]> {
+  const d = database(env.DB);
+  const stalled = await d
+    .select({ id: trees.id, updatedAt: trees.updatedAt })
+    .from(trees)
+    .where(and(eq(trees.status, 'running'), lt(trees.updatedAt, before)))
+    .limit(limit);
+  const claimed: string[] = [];
+  for (const t of stalled) {
+    const won = await d
+      .update(trees)
+      .set({ updatedAt: Date.now() })
+      .where(and(eq(trees.id, t.id), eq(trees.updatedAt, t.updatedAt), eq(trees.status, 'running')))
+      .returning({ id: trees.id });
+    if (won.length > 0) claimed.push(t.id);
+  }
+  return claimed;
 }

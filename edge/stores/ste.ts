@@ -238,7 +238,10 @@ export async function reportSteOutcome(
   await closeSteRunIfDone(d1, key.runId);
 }
 
-/** The run's status once none of its tools is open: failed if any tool failed, else succeeded. */
+/**
+ * The run's status once none of its tools is open: failed if any tool failed, else cancelled if any was cancelled
+ * (a run that stopped by itself: its key's quota ran out), else succeeded.
+ */
 export async function closeSteRunIfDone(d1: D1Database, runId: string): Promise<void> {
   const db = database(d1);
   const groups = await db
@@ -247,10 +250,13 @@ export async function closeSteRunIfDone(d1: D1Database, runId: string): Promise<
     .where(eq(steTools.runId, runId))
     .groupBy(steTools.status);
   if (groups.some((g) => OPEN.includes(g.status))) return;
-  const failed = groups.some((g) => g.status === 'failed');
+  const ended = (status: SteStatus) => groups.some((g) => g.status === status);
   await db
     .update(steRuns)
-    .set({ status: failed ? 'failed' : 'succeeded', updatedAt: Date.now() })
+    .set({
+      status: ended('failed') ? 'failed' : ended('cancelled') ? 'cancelled' : 'succeeded',
+      updatedAt: Date.now(),
+    })
     .where(and(eq(steRuns.id, runId), inArray(steRuns.status, OPEN)));
 }
 
@@ -446,4 +452,31 @@ export function exemplarOfRow(r: SteExemplarRow): SteExemplar {
   };
   if (r.paraphraseOf !== null) e.paraphraseOf = r.paraphraseOf;
   return e;
+}
+
+/**
+ * Running tools whose row has not changed since `before` (no chunk reported: the object's alarm may be lost), each
+ * claimed for one wake-up (see `claimStalledTrees` in explorations.ts).
+ */
+export async function claimStalledSteTools(
+  d1: D1Database,
+  before: number,
+  limit: number,
+): Promise<{ runId: string; tool: string }[]> {
+  const db = database(d1);
+  const stalled = await db
+    .select({ id: steTools.id, runId: steTools.runId, tool: steTools.tool, updatedAt: steTools.updatedAt })
+    .from(steTools)
+    .where(and(eq(steTools.status, 'running'), lt(steTools.updatedAt, before)))
+    .limit(limit);
+  const claimed: { runId: string; tool: string }[] = [];
+  for (const t of stalled) {
+    const won = await db
+      .update(steTools)
+      .set({ updatedAt: Date.now() })
+      .where(and(eq(steTools.id, t.id), eq(steTools.updatedAt, t.updatedAt), eq(steTools.status, 'running')))
+      .returning({ id: steTools.id });
+    if (won.length > 0) claimed.push({ runId: t.runId, tool: t.tool });
+  }
+  return claimed;
 }

@@ -60,7 +60,26 @@ export class ProblemError extends Error {
 
 /** The one mapping of a domain error (edge/errors.ts) to a problem: its category is the problem type. */
 export function domainProblem(err: DomainError): { slug: ProblemSlug; options: ProblemOptions } {
-  return { slug: err.slug, options: { detail: err.message, errors: err.issues } };
+  return {
+    slug: err.slug,
+    options: {
+      detail: err.message,
+      errors: err.issues,
+      ...(Object.keys(err.extensions).length > 0 ? { extensions: err.extensions } : {}),
+      ...(err.retryAfterSeconds !== null
+        ? { headers: { 'retry-after': String(err.retryAfterSeconds) } }
+        : {}),
+    },
+  };
+}
+
+/** The 429 of an expensive tool call refused by the caller's concurrency bound (edge/tool-calls.ts). */
+export function toolCallRefusedProblem(err: { message: string; retryAfterSeconds: number }): ProblemOptions {
+  return {
+    detail: err.message,
+    headers: { 'retry-after': String(err.retryAfterSeconds) },
+    extensions: { retryAfterSeconds: err.retryAfterSeconds },
+  };
 }
 
 /**

@@ -15,8 +15,10 @@ import {
   flaggedTools,
 } from '../../core/draft/render.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
-import { startDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
+import type { Bindings } from '../../edge/env.ts';
+import { launchDraftRun, planDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
+import { spendView } from '../../edge/metering.ts';
 import { ModelChoiceSchema } from '../../edge/models.ts';
 import {
   type DraftRunRow,
@@ -40,6 +42,7 @@ import {
   routeModule,
 } from '../http/openapi.ts';
 import { ownedOr404, ProblemError } from '../http/problem.ts';
+import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
 
 const Id = z.string().min(1).max(100);
@@ -60,11 +63,12 @@ const CreateDraftRun = requestBody('CreateDraftRun', {
     'documentation set',
   ),
   tools: z
-    .array(z.string().min(1).max(100))
-    .min(1)
-    .max(50)
+    .union([z.array(z.string().min(1).max(100)).min(1).max(50), z.literal('all')])
     .optional()
-    .openapi({ description: 'Tool keys to re-document (default: every explorable tool).' }),
+    .openapi({
+      description:
+        'Tool keys to re-document, or "all" (the default: every explorable tool — to be said when that would cost 1,000 model calls or more).',
+    }),
   options: DraftOptionsSchema.optional().openapi({
     description: 'DRAFT settings: I, temperature, φ, attempts, τ, and the ablation switches.',
   }),
@@ -76,6 +80,7 @@ const CreateDraftRun = requestBody('CreateDraftRun', {
     .max(50)
     .optional()
     .openapi({ description: 'Steps per alarm of each tool object (tests use small chunks).' }),
+  dryRun: DryRunField,
 });
 
 /** A rewrite's similarity to the version before it: BLEU, cosine or their mean Δ (null for the starting version). */
@@ -114,7 +119,10 @@ const DraftRunView = component('DraftRun', {
   progress: z.object({ tools: z.number().int(), done: z.number().int(), modelCalls: z.number().int() }),
   tools: z.array(DraftToolView),
   config: z.record(z.string(), z.unknown()),
-  error: z.string().nullable(),
+  ...spendMembers,
+  error: z.string().nullable().openapi({
+    description: 'Why the run failed, or why it stopped by itself (`quota-exhausted`).',
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
   links: z.record(z.string(), z.string()),
@@ -162,7 +170,11 @@ function toolView(t: DraftToolRow): z.infer<typeof DraftToolView> {
   return toView(DraftToolView, t, { key: t.toolKey, deltas: t.deltas as z.infer<typeof DeltaPoint>[] });
 }
 
-function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftRunView> {
+async function runView(
+  env: Bindings,
+  run: DraftRunRow,
+  tools: DraftToolRow[],
+): Promise<z.infer<typeof DraftRunView>> {
   return {
     id: run.id,
     status: run.status,
@@ -178,6 +190,7 @@ function runView(run: DraftRunRow, tools: DraftToolRow[]): z.infer<typeof DraftR
     },
     tools: tools.map(toolView),
     config: run.config as Record<string, unknown>,
+    ...spendFields(await spendView(env, 'draft', run.id)),
     error: run.error,
     createdAt: new Date(run.createdAt).toISOString(),
     updatedAt: new Date(run.updatedAt).toISOString(),
@@ -208,11 +221,14 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
         options: { iterations: 2, setupCalls: 1, seed: 'example' },
       },
       ok: [202, 'The run', DraftRunView],
+      responses: dryRunResponse,
     },
-    async (c, { body, owner }) => {
-      const id = await startDraftRun(c.env, body, owner);
+    async (c, { body: { dryRun, ...body }, owner }) => {
+      const { launch, estimate } = await planDraftRun(c.env, body, owner);
+      if (dryRun) return await dryRunAnswer(c, owner.id, estimate);
+      const { id } = await launchDraftRun(c.env, launch);
       const found = await runOr404(c.env, id, owner);
-      return runView(found.run, found.tools);
+      return await runView(c.env, found.run, found.tools);
     },
   );
 
@@ -222,7 +238,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     itemsPage(z.object(pageParams(100)), 'A page of runs', DraftRunView),
     async (c, { query, owner }) =>
       pageAnswerEach(c, await listDraftRuns(c.env, query, owner), async (r) =>
-        runView(r, (await getDraftRun(c.env, r.id))?.tools ?? []),
+        runView(c.env, r, (await getDraftRun(c.env, r.id))?.tools ?? []),
       ),
   );
 
@@ -230,7 +246,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     '/v1/draft/runs/{id}',
     'A DRAFT run: progress and the Δ history of every tool',
     { ok: [200, 'The run', DraftRunView] },
-    async (_c, { resource: found }) => runView(found.run, found.tools),
+    async (c, { resource: found }) => runView(c.env, found.run, found.tools),
   );
 
   routes.delete(
@@ -240,7 +256,7 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     async (c, { params: { id }, owner }) => {
       await stopDraftRun(c.env, id, owner);
       const after = await runOr404(c.env, id, owner);
-      return runView(after.run, after.tools);
+      return await runView(c.env, after.run, after.tools);
     },
   );
 

@@ -9,7 +9,8 @@ import { aggregate } from '../../core/evals/aggregate.ts';
 import type { EvalGroup } from '../../core/evals/plan.ts';
 import { DIFFICULTIES, EVAL_METHODS, type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import { assertSurfacesExist, launchEval, plannedPerCell } from '../../edge/jobs/eval-group.ts';
+import { assertSurfacesExist, launchEval, plannedPerCell, planSuite } from '../../edge/jobs/eval-group.ts';
+import { spendView } from '../../edge/metering.ts';
 import {
   cancelEval,
   type EvalResultRow,
@@ -27,6 +28,14 @@ import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
 import { scheduleFilter, surfaceFilter } from '../schemas/resource-filters.ts';
+import {
+  DryRunField,
+  dryRunAnswer,
+  dryRunResponse,
+  EstimateSchema,
+  spendFields,
+  spendMembers,
+} from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
 
 const Cell = z.object({
@@ -95,8 +104,12 @@ const EvalView = EvalSummary.extend({
     ),
   }),
   usage: z.object({ ...MODEL_USAGE, latencyMs: z.number().int() }),
+  ...spendMembers,
   comparison: EvalComparisonSchema.nullable(),
 }).openapi('Eval');
+
+/** The answer of `POST /v1/evals`: the evaluation and its model-call estimate. */
+const EvalLaunched = EvalSummary.extend({ estimate: EstimateSchema }).openapi('EvalLaunched');
 
 const EvalResultSchema = component('EvalResult', {
   id: z.string(),
@@ -164,7 +177,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     '/v1/evals',
     'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
     {
-      body: namedSchema(EvalSuiteSchema, 'EvalSuite'),
+      body: namedSchema(EvalSuiteSchema.extend({ dryRun: DryRunField }), 'EvalSuite'),
       example: {
         methods: ['greedy'],
         surfaces: ['pc', 's-ood'],
@@ -173,14 +186,18 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
         sampleSize: 1,
         seed: 'example',
       },
-      ok: [202, 'The evaluation, running', EvalSummary],
+      ok: [202, 'The evaluation, running, with its model-call estimate', EvalLaunched],
+      responses: dryRunResponse,
     },
     async (c, { body, owner }) => {
-      const suite: EvalSuite = body;
+      const { dryRun, ...suite }: EvalSuite & { dryRun: boolean } = body;
       await assertSurfacesExist(c.env, suite, '', owner);
+      if (dryRun) return await dryRunAnswer(c, owner.id, (await planSuite(c.env, suite)).estimate);
       const launch = await launchEval(c.env, suite, { ownerId: owner.id });
       const row = await findEval(c.env, launch.id, owner);
-      return c.json(evalSummary(row, 0, null), 202, { location: `/v1/evals/${launch.id}` });
+      return c.json({ ...evalSummary(row, 0, null), estimate: launch.estimate }, 202, {
+        location: `/v1/evals/${launch.id}`,
+      });
     },
   );
 
@@ -215,6 +232,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
           rows: agg.taxonomy.rows,
         },
         usage: agg.usage,
+        ...spendFields(await spendView(c.env, 'evaluation', row.id)),
         comparison: (row.comparison ?? null) as z.infer<typeof EvalComparisonSchema> | null,
       };
     },

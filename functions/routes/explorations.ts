@@ -4,7 +4,13 @@
  * D1 holds the exploration and one row per tree (status, counters, outcome); the trees' objects hold the nodes.
  */
 import { z } from '@hono/zod-openapi';
-import { DEPTH_RULES, EMPTY_CANDIDATE_RULES, PRIOR_MODES, ROLLOUT_RULES } from '../../core/search/config.ts';
+import {
+  DEPTH_RULES,
+  EMPTY_CANDIDATE_RULES,
+  PRIOR_MODES,
+  ROLLOUT_RULES,
+  treeModelCalls,
+} from '../../core/search/config.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
@@ -15,8 +21,8 @@ import {
   TREE_LOCATION_HINTS,
   treeSeed,
 } from '../../edge/jobs/explore-tree.ts';
+import { type Estimate, spendView, startSpend } from '../../edge/metering.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
-import { assertModelCallsLeft } from '../../edge/stores/api-keys.ts';
 import {
   getExploration,
   insertExploration,
@@ -30,6 +36,7 @@ import { treeStub } from '../../edge/stubs.ts';
 import { byId, component, idParams, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE } from '../schemas/agent-run.ts';
+import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 
 /** Trees of one exploration at most (tasks × treesPerTask). */
@@ -119,6 +126,7 @@ const CreateExploration = requestBody('CreateExploration', {
         '(Cloudflare creates each tree object near the hinted region; a hint, not a guarantee). It has no ' +
         'effect in local development (wrangler dev, tests).',
     }),
+  dryRun: DryRunField,
 });
 
 const Counts = z.object({
@@ -142,6 +150,7 @@ const ExplorationView = component('Exploration', {
   successRate: z.number().nullable().openapi({ description: 'Solved / finished trees so far.' }),
   usage: z.object({ nodes: z.number().int(), iterations: z.number().int(), ...MODEL_USAGE }),
   config: z.record(z.string(), z.unknown()),
+  ...spendMembers,
   createdAt: z.string(),
   updatedAt: z.string(),
   links: z.record(z.string(), z.string()),
@@ -207,6 +216,7 @@ async function explorationView(env: Bindings, row: ExplorationRow): Promise<z.in
     successRate: finished === 0 ? null : solved / finished,
     usage,
     config: row.config as Record<string, unknown>,
+    ...spendFields(await spendView(env, 'exploration', row.id)),
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     links: {
@@ -251,12 +261,12 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
         seed: 'example',
       },
       ok: [202, 'The exploration', ExplorationView],
+      responses: dryRunResponse,
     },
     async (c, { body, owner }) => {
       await requireSurface(c.env, body.surface, 'surface');
       await requireSurface(c.env, body.promptSurface, 'promptSurface');
       textModelFor(c.env, body.model); // a 400 when this deployment cannot serve the model choice
-      await assertModelCallsLeft(c.env, owner.id);
       const taskIds = await resolveTasks(c.env, body.tasks);
       const total = taskIds.length * body.treesPerTask;
       if (total > MAX_TREES) {
@@ -267,7 +277,10 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
           ],
         });
       }
+      const estimate: Estimate = { modelCalls: total * treeModelCalls(body.search) };
+      if (body.dryRun) return await dryRunAnswer(c, owner.id, estimate);
       const id = crypto.randomUUID();
+      await startSpend(c.env, { kind: 'exploration', id, ownerId: owner.id }, estimate);
       const now = Date.now();
       const config: ExplorationConfig = {
         taskIds,
@@ -301,7 +314,7 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
           c.env,
           EXPLORE_TREE,
           { explorationId: id, treeId: row.id },
-          { id: `${id}:${row.id}` },
+          { id: `${id}:${row.id}`, ownerId: owner.id },
         );
       }
       return await explorationView(c.env, await explorationOf(c.env, id, owner));

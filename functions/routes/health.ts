@@ -39,14 +39,17 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value?: T; error?: stri
 
 export async function checkHealth(env: Bindings) {
   const config = readConfig(env);
-  const d1 = await timed(() => pingD1(env));
-  const applied = await timed(() => appliedMigrations(env));
+  // The checks are independent: run at once, they cost one round trip, not five, however busy the isolate is.
+  const [d1, applied, durable, canary, world] = await Promise.all([
+    timed(() => pingD1(env)),
+    timed(() => appliedMigrations(env)),
+    timed(() => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('health')).ping()),
+    timed(() => latestJobOfKind(env, CANARY)),
+    timed(() => storedWorld(env)),
+  ]);
   const pending = applied.value
     ? EXPECTED_MIGRATIONS.filter((m) => !applied.value?.includes(m))
     : EXPECTED_MIGRATIONS;
-  const durable = await timed(() => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('health')).ping());
-  const canary = await timed(() => latestJobOfKind(env, CANARY));
-  const world = await timed(() => storedWorld(env));
   const queueBound = typeof env.JOBS?.send === 'function';
   const aiBound = typeof env.AI?.run === 'function';
   const aiNeeded = config.modelProvider === 'workers-ai' || config.embeddingProvider === 'workers-ai';

@@ -9,7 +9,10 @@ import { foundOr404 } from '../http/problem.ts';
 const JobSchema = component('Job', {
   id: z.string(),
   kind: z.string(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  status: z.enum(['waiting', 'queued', 'running', 'succeeded', 'failed']).openapi({
+    description:
+      '`waiting`: the key has its share of the queue in flight already (JOB_SHARE jobs); the job is sent when one of them ends.',
+  }),
   attempts: z.number().int(),
   result: z.unknown().optional(),
   error: z.string().nullable(),

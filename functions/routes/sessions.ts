@@ -47,7 +47,13 @@ import {
   problemResponses,
   routeModule,
 } from '../http/openapi.ts';
-import { foundOr404, ProblemError, problem, validationProblem } from '../http/problem.ts';
+import {
+  foundOr404,
+  ProblemError,
+  problem,
+  toolCallRefusedProblem,
+  validationProblem,
+} from '../http/problem.ts';
 import { surfaceChoice } from '../schemas/surface-choice.ts';
 import { registerSessionMcpRoutes } from './mcp.ts';
 import { registerSessionHttpRoutes } from './session-http.ts';
@@ -295,6 +301,11 @@ export function handleNonStep(reply: SessionStepReply, id: string): never {
     });
   }
   if (reply.kind === 'unsupported') throw new ProblemError('validation-error', { detail: reply.message });
+  if (reply.kind === 'busy')
+    throw new ProblemError(
+      'rate-limited',
+      toolCallRefusedProblem({ message: reply.detail, retryAfterSeconds: reply.retryAfterSeconds }),
+    );
   throw new Error('unexpected session reply');
 }
 

@@ -22,10 +22,12 @@ import {
   type MethodId,
   optionsJsonSchema,
 } from '../../core/methods/registry.ts';
+import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import { hash128 } from '../../core/util/random.ts';
 import type { Gold } from '../../core/world/tasks/types.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { requireAids } from '../../edge/aids.ts';
+import { chargeSpend, checkQuota, type Estimate } from '../../edge/metering.ts';
 import { ModelChoiceSchema, textModelFor } from '../../edge/models.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
@@ -33,6 +35,7 @@ import { edgeKernelDeps, worldFor } from '../../edge/world-runtime.ts';
 import { component, namesResource, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
+import { DryRunField, dryRunAnswer, EstimateSchema } from '../schemas/spend.ts';
 
 /** The methods a single solve can run: those that carry no memory across tasks (there is one task). */
 const SOLVE_MODES = METHODS.filter((m) => m.memory === null).map((m) => m.id) as [MethodId, ...MethodId[]];
@@ -82,6 +85,7 @@ const SolveBody = z
         "ReAct modes only: 'agent' (default) ToolEvo's few-shot agent prompt; 'sft' ToolEvo's SFT prompt (tool list only, steps as turns) — the layout of GET /v1/exports/sft.jsonl, for a model fine-tuned on it.",
     }),
     seed: z.string().min(1).max(200).default('0'),
+    dryRun: DryRunField,
   })
   .strict()
   .refine((b) => (b.taskId === undefined) !== (b.question === undefined), {
@@ -109,6 +113,7 @@ const SolveResult = component('SolveResult', {
     .object({ nodes: z.number().int(), iterations: z.number().int(), solutions: z.number().int() })
     .nullable(),
   usage: z.object(MODEL_USAGE),
+  estimate: EstimateSchema,
   model: z.object({ provider: z.string(), name: z.string(), simulated: z.boolean() }),
 });
 
@@ -119,6 +124,8 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
     '/v1/solve',
     'Answer a task or a free question with the ToolEvo agent (greedy ReAct or a small MCTS)',
     {
+      description:
+        "The run is bounded by its estimate (`estimate.modelCalls`: the method's bound for the step limit and search budget), checked against the key's model-call quota before it starts and charged with what the run used.",
       body: SolveBody,
       example: {
         question: 'What was the coffee price range on 2000-01-14?',
@@ -127,7 +134,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
         mode: 'greedy',
         seed: 'example',
       },
-      ok: [200, 'The answer and its trajectory', SolveResult],
+      ok: [200, 'The answer and its trajectory (or, with dryRun, the estimate alone)', SolveResult],
     },
     async (c, { body, owner }) => {
       let task: {
@@ -183,27 +190,45 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
           errors: [{ in: 'body', field: 'search', pointer: '/search', message: options.error.message }],
         });
       }
-      const o = await method.run({
-        // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
-        // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
-        task: {
-          ...(task.id ? { id: task.id } : {}),
-          question: task.question,
-          gold: (task.gold ?? '') as Gold,
-          ...(task.dataset ? { dataset: task.dataset } : {}),
-          ...(task.difficulty ? { difficulty: task.difficulty } : {}),
-        },
-        options: options.data,
-        model,
-        world: worldFor(c.env),
-        surface,
-        deps: edgeKernelDeps(c.env, task.gold),
-        aids,
-        limits: { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 },
-        ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
-        seeds: { model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number), search: body.seed },
-        signal: c.req.raw.signal,
-      });
+      const limits = { maxSteps: budget.maxDepth ?? 20, maxModelCalls: 400 };
+      const estimate: Estimate = {
+        modelCalls: Math.min(limits.maxModelCalls, method.modelCalls(options.data, limits)),
+      };
+      if (body.dryRun) return await dryRunAnswer(c, owner.id, estimate);
+      await checkQuota(c.env, owner.id, estimate);
+      // Every call is charged, a run that fails part-way included; the run cannot make more than its estimate.
+      const meter = new UsageMeter();
+      const spend = {
+        kind: 'solve' as const,
+        id: c.get('requestId') ?? crypto.randomUUID(),
+        ownerId: owner.id,
+      };
+      const o = await method
+        .run({
+          // Without gold the kernel judges every Finish incorrect; `correct` is reported as null then.
+          // The dataset (and a stored task's difficulty) pick a search's few-shot pool and `toolevo-code` depth.
+          task: {
+            ...(task.id ? { id: task.id } : {}),
+            question: task.question,
+            gold: (task.gold ?? '') as Gold,
+            ...(task.dataset ? { dataset: task.dataset } : {}),
+            ...(task.difficulty ? { difficulty: task.difficulty } : {}),
+          },
+          options: options.data,
+          model: meteredModel(model, meter, { runId: spend.id }),
+          world: worldFor(c.env),
+          surface,
+          deps: edgeKernelDeps(c.env, task.gold),
+          aids,
+          limits: { ...limits, maxModelCalls: estimate.modelCalls },
+          ...(body.model?.temperature !== undefined ? { temperature: body.model.temperature } : {}),
+          seeds: {
+            model: body.model?.seed ?? (hash128(`solve/${body.seed}`)[0] as number),
+            search: body.seed,
+          },
+          signal: c.req.raw.signal,
+        })
+        .finally(() => chargeSpend(c.env, spend, meter.total().calls));
       return {
         answer: o.answer,
         correct: judged ? o.correct : null,
@@ -226,6 +251,7 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
           ? { nodes: o.search.nodes, iterations: o.search.iterations, solutions: o.search.solutions }
           : null,
         usage: { modelCalls: o.modelCalls, inputTokens: o.inputTokens, outputTokens: o.outputTokens },
+        estimate,
         model: { ...label, name: o.model },
       };
     },

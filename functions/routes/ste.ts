@@ -12,8 +12,9 @@ import { STE_SFT_DOCUMENTATION, type SteSftDocumentation, steSftRecords } from '
 import type { Surface } from '../../core/surfaces/model.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
+import { requireExplicitScope, spendView } from '../../edge/metering.ts';
 import { textModelFor } from '../../edge/models.ts';
-import { launchSteRun } from '../../edge/ste-launch.ts';
+import { launchSteRun, planSteRun } from '../../edge/ste-launch.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import {
   cancelSteRun,
@@ -41,9 +42,10 @@ import { type ExportSource, exportAnswer, exportParams, ndjsonOk } from '../http
 import { byId, component, itemsPage, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
 import { steRunFilter, surfaceFilter } from '../schemas/resource-filters.ts';
+import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
 
-const CreateSteRunJson = namedSchema(CreateSteRun, 'CreateSteRun');
+const CreateSteRunJson = namedSchema(CreateSteRun.extend({ dryRun: DryRunField }), 'CreateSteRun');
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 
@@ -79,6 +81,7 @@ const SteRunView = component('SteRun', {
   }),
   tools: z.array(ToolProgress),
   config: z.record(z.string(), z.unknown()),
+  ...spendMembers,
   createdAt: z.string(),
   updatedAt: z.string(),
   links: z.record(z.string(), z.string()),
@@ -179,6 +182,7 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
       error: t.error,
     })),
     config: run.config as Record<string, unknown>,
+    ...spendFields(await spendView(env, 'ste', run.id)),
     createdAt: new Date(run.createdAt).toISOString(),
     updatedAt: new Date(run.updatedAt).toISOString(),
     links: {
@@ -331,9 +335,18 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
       body: CreateSteRunJson,
       example: { surface: 's-in', tools: ['InitializeDatabase'], episodes: 1, trials: 1, seed: 'example' },
       ok: [202, 'The run', SteRunView],
+      responses: dryRunResponse,
     },
-    async (c, { body, owner }) => {
-      const { run } = await launchSteRun(c.env, body, { ownerId: owner.id });
+    async (c, { body: { dryRun, ...body }, owner }) => {
+      const plan = await planSteRun(c.env, body);
+      requireExplicitScope(
+        plan.estimate,
+        body.tools !== undefined || body.since !== undefined,
+        'tools',
+        `every explorable tool of ${plan.surfaceId} (${plan.tools.length})`,
+      );
+      if (dryRun) return await dryRunAnswer(c, owner.id, plan.estimate);
+      const { run } = await launchSteRun(c.env, plan, { ownerId: owner.id });
       return await runView(c.env, run);
     },
   );

@@ -14,6 +14,7 @@ import { resolveRetrieverOptions } from '../../core/retrieval/cotools/schedule.t
 import {
   MAX_RETRIEVER_PARAMS,
   retrieverParams,
+  type TrainOptions,
   TrainOptionsSchema,
 } from '../../core/retrieval/cotools/service.ts';
 import { unpackVectors } from '../../core/retrieval/cotools/training.ts';
@@ -24,7 +25,15 @@ import { surfaceToolPool } from '../../core/retrieval/pool.ts';
 import { createRanker, UNTRAINED_RANKERS } from '../../core/retrieval/rankers.ts';
 import type { Ranker, Tool } from '../../core/retrieval/types.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { enqueueTraining, type TrainingData } from '../../edge/jobs/train-toolset.ts';
+import { readConfig } from '../../edge/env.ts';
+import { TooBusyError } from '../../edge/errors.ts';
+import {
+  encoderBills,
+  enqueueTraining,
+  type TrainingData,
+  trainingEncoderCalls,
+} from '../../edge/jobs/train-toolset.ts';
+import { checkQuota, type Estimate, spendView } from '../../edge/metering.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
 import {
   DurableObjectIndex,
@@ -33,13 +42,16 @@ import {
   RETRY_FAILED_BUILD_MS,
 } from '../../edge/retrieval/do-index.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
+import { insertSpend } from '../../edge/stores/spend.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import {
+  cancelTraining,
   findTraining,
   insertTraining,
   listTrainings,
   readBlob,
   type TrainingRow,
+  trainingsInFlight,
 } from '../../edge/stores/toolset-training.ts';
 import {
   createToolset,
@@ -49,9 +61,10 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import { trainedWeights } from '../../edge/trained-heads.ts';
-import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
 import { itemsPage, namedSchema, routeModule } from '../http/openapi.ts';
-import { foundOr404, ProblemError } from '../http/problem.ts';
+import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
+import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
 
 /** Most tools one upload may hold (each is a D1 row written in the request). */
@@ -144,6 +157,7 @@ const TrainBody = namedSchema(
       description:
         'JSON Lines `{"query", "tools"}` scored for the report’s dev top-1/top-5 (synthetic: the catalog’s dev split).',
     }),
+    dryRun: DryRunField,
   }),
   'TrainToolset',
 );
@@ -153,7 +167,7 @@ const TrainingView = z
     id: z.string(),
     toolsetId: z.string(),
     version: z.number().int(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
     options: z.unknown(),
     progress: z.unknown().openapi({
       description:
@@ -165,6 +179,7 @@ const TrainingView = z
     }),
     error: z.string().nullable(),
     weights: z.object({ bytes: z.number().int(), sha256: z.string() }).nullable(),
+    ...spendMembers,
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
     links: z.record(z.string(), z.string()),
@@ -198,9 +213,10 @@ const VersionParam = IdParam.extend({ version: z.coerce.number().int().min(1).ma
 
 const _iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function trainingView(t: TrainingRow): z.infer<typeof TrainingView> {
+async function trainingView(env: Bindings, t: TrainingRow): Promise<z.infer<typeof TrainingView>> {
   const base = `/v1/toolsets/${t.toolsetId}`;
   return toView(TrainingView, t, {
+    ...spendFields(await spendView(env, 'training', t.id)),
     weights:
       t.weightsBytes !== null && t.weightsSha256 !== null
         ? { bytes: t.weightsBytes, sha256: t.weightsSha256 }
@@ -241,6 +257,50 @@ function badField(field: string, pointer: string, message: string): ProblemError
     detail: `Invalid body.${field}: ${message}`,
     errors: [{ in: 'body', field, pointer, message }],
   });
+}
+
+/** The toolset's run of that version, or a 404 problem. */
+async function versionOr404(env: Bindings, record: ToolsetRecord, version: number): Promise<TrainingRow> {
+  const run = await findTraining(env.DB, record.id, { version });
+  if (!run)
+    throw new ProblemError('not-found', {
+      detail: `Toolset ${record.id} has no training version ${version}.`,
+    });
+  return run;
+}
+
+/**
+ * A run's model-call estimate: its encoder requests when the encoder bills (edge/jobs/train-toolset.ts), from the
+ * sizes its data will have (a synthetic catalog's are known from its options: two training queries per seen tool,
+ * as many no-tool texts, a tenth of the judge examples held out, at most 1,000 dev queries), else 0.
+ */
+function trainingEstimate(
+  env: Bindings,
+  record: ToolsetRecord,
+  data: TrainingData | null,
+  options: TrainOptions,
+): Estimate {
+  if (!encoderBills(env)) return { modelCalls: 0 };
+  let pairs: number;
+  let examples: number;
+  let dev: number;
+  if (data === null) {
+    const seen = Math.min(record.toolCount, 5_000);
+    pairs = 2 * seen;
+    examples = 2 * pairs;
+    dev = Math.min(1_000, seen);
+  } else {
+    pairs = data.train.filter((q) => q.tools.length > 0).length;
+    examples = data.train.length;
+    dev = data.dev.length;
+  }
+  const heldOut = Math.min(1_000, Math.floor(examples / 10));
+  return {
+    modelCalls: trainingEncoderCalls(
+      { pool: record.toolCount, pairs, judge: examples - heldOut, dev, heldOut },
+      options,
+    ),
+  };
 }
 
 /** The finished run whose weights serve (the given version, or the newest finished one); 404 / 409 otherwise. */
@@ -509,6 +569,8 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     '/v1/toolsets/{id}/train',
     'Train the toolset’s Chain-of-Tools retriever and Tool Judge (a queue job; a new weights version)',
     {
+      description:
+        'At most TRAININGS_PER_KEY (default 2) runs of a key are queued or running at once (beyond: 429). With an encoder on another machine (Workers AI, OpenAI) every encoder request is a model call, estimated before the run starts and charged to the key; the lexical and USE encoders run in the Worker and cost none (estimate 0).',
       body: TrainBody,
       // For a toolset made from a surface (pc): its tools are the surface's names.
       example: {
@@ -532,9 +594,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       },
       ok: [202, 'The training run, queued', TrainingView],
       problems: [409],
+      responses: dryRunResponse,
     },
     async (c, { resource: record, body, owner }) => {
-      const { train, dev, ...options } = body;
+      const { train, dev, dryRun, ...options } = body;
       const hidden = embeddingModelFor(c.env).dimensions;
       // The preset's D unless one is given (the paper's 4 × H rarely fits: say so at the field).
       const intermediate = resolveRetrieverOptions(options.retriever, hidden, 1).intermediate;
@@ -573,9 +636,26 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
           dev: dev === undefined ? [] : parseLines('dev', dev, tools, MAX_DEV_LINES),
         };
       }
+      const estimate = trainingEstimate(c.env, record, data, options);
+      if (dryRun) return await dryRunAnswer(c, owner.id, estimate);
+      const inFlight = await trainingsInFlight(c.env.DB, owner.id);
+      const cap = readConfig(c.env).trainingsPerKey;
+      if (inFlight >= cap)
+        throw new TooBusyError(
+          `This key has ${inFlight} trainings queued or running; at most ${cap} at once. Retry when one has finished, or cancel one (DELETE …/training/{version}).`,
+          60,
+          { trainingsInFlight: inFlight, limit: cap },
+        );
+      await checkQuota(c.env, owner.id, estimate);
       const run = await insertTraining(c.env.DB, { toolsetId: record.id, options, data }, owner);
-      await enqueueTraining(c.env, run.id);
-      return c.json(trainingView(run), 202, {
+      await insertSpend(c.env, {
+        kind: 'training',
+        subjectId: run.id,
+        ownerId: owner.id,
+        estimate: estimate.modelCalls,
+      });
+      await enqueueTraining(c.env, run.id, 0, owner.id);
+      return c.json(await trainingView(c.env, run), 202, {
         location: `/v1/toolsets/${record.id}/training/${run.version}`,
       });
     },
@@ -586,21 +666,33 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     'The training runs (progress or report), newest version first; by cursor',
     itemsPage(z.object(pageParams(64, 20, 100)), 'A page of training runs', TrainingView),
     async (c, { resource: record, query }) =>
-      pageAnswer(c, await listTrainings(c.env.DB, record.id, query), trainingView),
+      pageAnswerEach(c, await listTrainings(c.env.DB, record.id, query), (t) => trainingView(c.env, t)),
   );
 
   trainingVersion.get(
     '/v1/toolsets/{id}/training/{version}',
     'One training run by version',
     { ok: [200, 'The run', TrainingView] },
-    async (c, { resource: record, params: { version } }) => {
-      const run = await findTraining(c.env.DB, record.id, { version });
-      if (!run)
-        throw new ProblemError('not-found', {
-          detail: `Toolset ${record.id} has no training version ${version}.`,
-        });
-      return trainingView(run);
-    },
+    async (c, { resource: record, params: { version } }) =>
+      trainingView(c.env, await versionOr404(c.env, record, version)),
+  );
+
+  trainingVersion.delete(
+    '/v1/toolsets/{id}/training/{version}',
+    'Cancel a queued or running training run (its chunk stops at its next segment; no weights are kept)',
+    { ok: [200, 'The run, cancelled', TrainingView], problems: [409] },
+    async (c, { resource: record, params: { version } }) =>
+      cancelOwned(
+        () => versionOr404(c.env, record, version),
+        async () => {
+          const run = await versionOr404(c.env, record, version);
+          if (!(await cancelTraining(c.env.DB, run.id)))
+            throw new ProblemError('conflict', {
+              detail: `Training version ${version} has already ended (${run.status}).`,
+            });
+        },
+        (run) => trainingView(c.env, run),
+      ),
   );
 
   toolset.post(

@@ -285,7 +285,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
       example: { tool: 'LoadDB', args: { DBName: 'coffee' } },
       ok: [200, 'The observation and the next state', ResultSchema],
     },
-    async (c, { body }) => {
+    async (c, { body, owner }) => {
       let gold: unknown;
       if (body.tool === 'Finish') {
         if (!body.taskId) {
@@ -302,7 +302,8 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
         worldFor(c.env),
         state,
         { tool: body.tool, args: body.args },
-        edgeKernelDeps(c.env, gold),
+        // Python and SQL calls count against the key's concurrency bound (a 429 beyond it).
+        edgeKernelDeps(c.env, gold, owner.id),
       );
       return {
         observation: result.observation,

@@ -155,16 +155,34 @@ export interface LocalInstance {
   /** Seeding and startup, in seconds. */
   seededS: number;
   healthyS: number;
+  /**
+   * Kills wrangler and workerd at once (SIGKILL, as a crash or a power cut would: nothing is flushed or drained)
+   * and keeps the state directory, so `restart` serves the same D1, Durable Objects and queues again.
+   */
+  kill: () => Promise<void>;
+  /** Starts `wrangler dev` again on the same state directory and port, and waits until it is healthy. */
+  restart: () => Promise<void>;
   /** Ends wrangler and workerd and removes the directory. */
   stop: () => Promise<void>;
+}
+
+export interface InstanceOptions {
+  /** The world the instance is seeded with (default WORLD_SEED 'e2e' × WORLD_SCALE 0.05). */
+  worldSeed?: string;
+  worldScale?: string;
 }
 
 /**
  * Seeds and starts one local instance (steps 1–3 above). `vars` are extra lines of its env file, e.g. an
  * `OPENAI_BASE_URL` for a test's own fake model server (test/e2e/slow-model.test.ts starts a second instance so).
  */
-export async function startLocalInstance(vars: Record<string, string> = {}): Promise<LocalInstance> {
+export async function startLocalInstance(
+  vars: Record<string, string> = {},
+  options: InstanceOptions = {},
+): Promise<LocalInstance> {
   const started = performance.now();
+  const worldSeed = options.worldSeed ?? WORLD_SEED;
+  const worldScale = options.worldScale ?? WORLD_SCALE;
   const dir = mkdtempSync(join(tmpdir(), 'tooldrift-e2e-'));
   const envFile = join(dir, 'test.env');
   writeFileSync(
@@ -172,8 +190,8 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
     [
       `API_KEYS=${E2E_USER_KEY}`,
       `ADMIN_API_KEYS=${E2E_ADMIN_KEY}`,
-      `WORLD_SEED=${WORLD_SEED}`,
-      `WORLD_SCALE=${WORLD_SCALE}`,
+      `WORLD_SEED=${worldSeed}`,
+      `WORLD_SCALE=${worldScale}`,
       'RATE_LIMIT_PER_MINUTE=100000',
       'RATE_LIMIT_BURST=10000',
       'LOG_LEVEL=warn',
@@ -184,7 +202,7 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
       '',
     ].join('\n'),
   );
-  const env = childEnv({ WORLD_SEED, WORLD_SCALE, TASK_SIZES });
+  const env = childEnv({ WORLD_SEED: worldSeed, WORLD_SCALE: worldScale, TASK_SIZES });
 
   let server: ChildProcess | undefined;
   let logStream: WriteStream | undefined;
@@ -198,29 +216,24 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
       }
     }
   };
+  const closeLog = async () => {
+    if (logStream) await new Promise<void>((r) => logStream?.end(r));
+    logStream = undefined;
+  };
   const cleanup = async () => {
     if (server) await stop(server);
-    if (logStream) await new Promise<void>((r) => logStream?.end(r));
+    await closeLog();
     rmSync(dir, { recursive: true, force: true });
     process.off('exit', onExit);
   };
   process.once('exit', onExit);
 
-  try {
-    await runToEnd(
-      join(bin, 'tsx'),
-      [join(root, 'scripts', 'seed.ts'), '--persist-to', dir],
-      env,
-      join(dir, 'seed.log'),
-    );
-    const seeded = performance.now();
-    copyDocsAssets(); // /docs loads Swagger UI from the assets, as `npm start` provides them
-    copyModelAssets(); // and the `use` embedding provider its weights
-
-    const [port, inspectorPort] = [await freePort(), await freePort()];
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const log = join(dir, 'wrangler.log');
-    const output = createWriteStream(log);
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const log = join(dir, 'wrangler.log');
+  /** Spawns `wrangler dev` on the instance's directory and port and waits until /health is ok. */
+  const serve = async () => {
+    const output = createWriteStream(log, { flags: 'a' });
     logStream = output;
     server = spawn(
       join(bin, 'wrangler'),
@@ -255,17 +268,41 @@ export async function startLocalInstance(vars: Record<string, string> = {}): Pro
     try {
       await waitHealthy(baseUrl, server, Date.now() + STARTUP_TIMEOUT_MS);
     } catch (err) {
-      await new Promise<void>((r) => output.end(r));
-      logStream = undefined;
+      await closeLog();
       const tail = readFileSync(log, 'utf8').slice(-4000);
       throw new Error(`${(err as Error).message}\n--- wrangler output ---\n${tail}`);
     }
+  };
+
+  try {
+    await runToEnd(
+      join(bin, 'tsx'),
+      [join(root, 'scripts', 'seed.ts'), '--persist-to', dir],
+      env,
+      join(dir, 'seed.log'),
+    );
+    const seeded = performance.now();
+    copyDocsAssets(); // /docs loads Swagger UI from the assets, as `npm start` provides them
+    copyModelAssets(); // and the `use` embedding provider its weights
+    await serve();
     const ready = performance.now();
     return {
       baseUrl,
       dir,
       seededS: (seeded - started) / 1000,
       healthyS: (ready - started) / 1000,
+      kill: async () => {
+        if (server?.pid === undefined || server.exitCode !== null || server.signalCode !== null) return;
+        const exited = new Promise<void>((r) => server?.once('exit', () => r()));
+        try {
+          process.kill(-server.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        await exited;
+        await closeLog();
+      },
+      restart: serve,
       stop: cleanup,
     };
   } catch (err) {

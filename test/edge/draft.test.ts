@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveDraftOptions } from '../../core/draft/config.ts';
+import { draftToolEmbedRequests, draftToolModelCalls, resolveDraftOptions } from '../../core/draft/config.ts';
 import { initialDocSet } from '../../core/draft/docset.ts';
 import { advanceTool } from '../../core/draft/loop.ts';
 import { startDocSet, toolStatesFor } from '../../core/draft/run.ts';
@@ -19,7 +19,7 @@ import { PC_SURFACE, S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { docsetRevisions } from '../../db/schema.ts';
-import { draftEmbedderFor } from '../../edge/jobs/draft.ts';
+import { draftEmbedderFor, draftRunEstimate } from '../../edge/jobs/draft.ts';
 import { textModelFor } from '../../edge/models.ts';
 import { saveDocset } from '../../edge/stores/draft.ts';
 import { draftToolStub } from '../../edge/stubs.ts';
@@ -232,6 +232,16 @@ describe('DRAFT runs', () => {
     const withProvider = { ...env, EMBEDDING_PROVIDER: 'workers-ai', AI: {} } as unknown as typeof env;
     expect(draftEmbedderFor(withProvider, 'auto').model).toBe('@cf/baai/bge-base-en-v1.5');
     expect(draftEmbedderFor(withProvider, 'use').model).toBe(USE_MODEL);
+    // A provider embedding bills each request: the run's estimate counts φ's and Δ's requests then, not otherwise.
+    const options = resolveDraftOptions({ iterations: 2 });
+    const tools = ['LoadDB', 'GetValue', 'EdgeCheck'];
+    const text = tools.length * draftToolModelCalls(options);
+    expect(draftRunEstimate(env, { options, tools }).modelCalls).toBe(text);
+    expect(draftRunEstimate(withProvider, { options, tools }).modelCalls).toBe(
+      text + tools.length * draftToolEmbedRequests(options),
+    );
+    const local = { options: { ...options, encoder: 'use' as const }, tools };
+    expect(draftRunEstimate(withProvider, local).modelCalls).toBe(text);
   });
 
   it('cancels a run', async () => {

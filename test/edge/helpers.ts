@@ -36,3 +36,18 @@ export async function expectProblem(res: Response, status: number, slug: string)
   }
   return body;
 }
+
+/** Reads until `done` holds (every 100 ms, for at most 50 s); the error names `what` and the last value. */
+export async function waitUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+): Promise<T> {
+  const deadline = Date.now() + 50_000;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

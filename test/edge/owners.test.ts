@@ -2,7 +2,7 @@
  * Keys that own what they create (issue 13 item 6): a second user key gets 404 on every object of another key
  * (sessions, explorations, trees, trajectories, exports, evaluations, schedules) and does not see it in lists;
  * admin keys see all; admins issue, list and revoke user keys (stored hashed, shown once, revoked → 401, own
- * rate limit); a model-call quota refuses a start when used up and stops a running evaluation or exploration.
+ * rate limit); a model-call quota refuses a start when used up (the rest of metering: metering.test.ts).
  */
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
@@ -12,11 +12,11 @@ import { initialDocSet } from '../../core/draft/docset.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
-import { apiKeys, evalResults } from '../../db/schema.ts';
+import { apiKeys } from '../../db/schema.ts';
 import { launchSteStageChanges } from '../../edge/jobs/ste-schedules.ts';
 import { createLogger } from '../../edge/log.ts';
 import { saveDocset } from '../../edge/stores/draft.ts';
-import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
+import { ADMIN_KEY, call, expectProblem, USER_KEY, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
 function send(path: string, method: string, body: unknown, key: string | null) {
@@ -50,16 +50,6 @@ async function keyInfo(id: string): Promise<IssuedKey> {
   const res = await call('/v1/keys', { key: ADMIN_KEY });
   const { items } = (await res.json()) as { items: IssuedKey[] };
   return items.find((k) => k.id === id) as IssuedKey;
-}
-
-async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 50_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The ids a key sees in a list answer (a page: `{ items, nextCursor }`). */
@@ -535,74 +525,5 @@ describe('model-call quota', () => {
     // Nothing was created.
     const list = (await (await call('/v1/evals', { key: key.secret })).json()) as { items: unknown[] };
     expect(list.items).toEqual([]);
-  });
-
-  it('stops a running evaluation when the quota runs out, saying why, with every call counted', async () => {
-    const key = await issue({ name: 'small', modelCallQuota: 1 });
-    const suite = {
-      surfaces: ['pc'],
-      datasets: ['coffee'],
-      difficulties: ['easy'],
-      sampleSize: 4,
-      seed: 'quota',
-    };
-    const res = await send('/v1/evals', 'POST', suite, key.secret);
-    expect(res.status).toBe(202);
-    const { id } = (await res.json()) as { id: string };
-    const stopped = await waitUntil(
-      'evaluation',
-      async () =>
-        (await (await call(`/v1/evals/${id}`, { key: key.secret })).json()) as {
-          status: string;
-          stoppedFor: string | null;
-          progress: { done: number; total: number };
-          usage: { modelCalls: number };
-        },
-      (b) => b.status !== 'running',
-    );
-    expect(stopped.status).toBe('cancelled');
-    expect(stopped.stoppedFor).toBe('quota-exhausted');
-    // The first run used the one call (and more: a run is not cut short); nothing started after it.
-    expect(stopped.progress.done).toBe(1);
-    expect(stopped.progress.total).toBeGreaterThan(1);
-    const rows = await database(env.DB).select().from(evalResults).where(eq(evalResults.evalId, id));
-    const calls = rows.reduce((n, r) => n + r.modelCalls, 0);
-    expect(calls).toBeGreaterThan(0);
-    expect((await keyInfo(key.id)).modelCallsUsed).toBe(calls);
-    await expectProblem(await send('/v1/evals', 'POST', suite, key.secret), 403, 'quota-exhausted');
-  });
-
-  it('stops a running exploration when the quota runs out: no further tree starts', async () => {
-    const key = await issue({ name: 'explorer', modelCallQuota: 1 });
-    const res = await send(
-      '/v1/explorations',
-      'POST',
-      {
-        tasks: tasks.slice(0, 3).map((t) => t.id),
-        treesPerTask: 1,
-        // One simulation per chunk: the quota is checked before each.
-        search: { k: 2, maxDepth: 4, simulations: 8 },
-        chunkIterations: 1,
-        seed: 'quota',
-      },
-      key.secret,
-    );
-    expect(res.status).toBe(202);
-    const { id } = (await res.json()) as { id: string };
-    const end = await waitUntil(
-      'exploration',
-      async () =>
-        (await (await call(`/v1/explorations/${id}`, { key: key.secret })).json()) as {
-          status: string;
-          stoppedFor: string | null;
-          counts: Record<string, number>;
-          usage: { modelCalls: number };
-        },
-      (b) => b.status !== 'queued' && b.status !== 'running',
-    );
-    expect(end.status).toBe('cancelled');
-    expect(end.stoppedFor).toBe('quota-exhausted');
-    expect(end.counts.cancelled).toBeGreaterThan(0);
-    expect((await keyInfo(key.id)).modelCallsUsed).toBe(end.usage.modelCalls);
   });
 });

@@ -43,6 +43,21 @@ describe('USE lite in workerd', () => {
     expect(await model.embed([])).toEqual([]);
   });
 
+  it('gives a text without tokens the zero vector, alone or beside others, and the others their own vectors', async () => {
+    // A DRAFT explorer answer without a query is embedded as "" (φ): the graph refuses a batch without any token.
+    const zero = new Array<number>(USE_DIMENSIONS).fill(0);
+    expect(await model.embed(['', ''])).toEqual([zero, zero]);
+    const texts = ['book a plane ticket', '', 'reserve a flight', ''];
+    const mixed = await model.embed(texts);
+    expect(mixed[1]).toEqual(zero);
+    expect(mixed[3]).toEqual(zero);
+    const [a, b] = await model.embed(['book a plane ticket', 'reserve a flight']);
+    for (const [k, v] of [a, b].entries()) {
+      const got = mixed[2 * k] as number[];
+      expect(Math.max(...got.map((x, j) => Math.abs(x - (v?.[j] ?? Number.NaN))))).toBeLessThan(1e-6);
+    }
+  });
+
   it('releases its tensors after each call and keeps the weights in wasm memory', async () => {
     await model.embed(['warm']);
     const before = (await import('@tensorflow/tfjs-core')).memory().numTensors;

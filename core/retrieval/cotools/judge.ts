@@ -5,14 +5,28 @@
  * The paper scores every generated token; here h is the frozen vector of a step's text (a question, or the
  * trajectory so far), so one example is one step.
  */
+import { drain } from '../../util/pacer.ts';
 import { Rng, type Seed } from '../../util/random.ts';
-import { initMlp, type MlpWeights, mlpArrays, mlpBackward, mlpForward, sigmoid, zerosLike } from './mlp.ts';
+import {
+  initMlpSteps,
+  type MlpWeights,
+  mlpArrays,
+  mlpBackward,
+  mlpForward,
+  sigmoid,
+  zerosLike,
+} from './mlp.ts';
 import { AdamW, type EpochReport, runEpochs } from './optim.ts';
 
 export type JudgeWeights = MlpWeights;
 
 export function initJudge(hidden: number, inter: number, seed: Seed): JudgeWeights {
-  return initMlp(new Rng(seed), hidden, inter, 1, 1 / Math.sqrt(inter));
+  return drain(initJudgeSteps(hidden, inter, seed));
+}
+
+/** `initJudge` as a generator pausing every few thousand draws (the same weights). */
+export function initJudgeSteps(hidden: number, inter: number, seed: Seed): Generator<void, JudgeWeights> {
+  return initMlpSteps(new Rng(seed), hidden, inter, 1, 1 / Math.sqrt(inter));
 }
 
 /** Probability that the step needs a tool (eq. 4). */
@@ -28,6 +42,15 @@ export interface JudgeExample {
 
 /** Mean binary cross-entropy of a batch (eq. 5), adding its gradient to `grad` when given. */
 export function judgeLoss(w: JudgeWeights, batch: readonly JudgeExample[], grad?: JudgeWeights): number {
+  return drain(judgeLossSteps(w, batch, grad));
+}
+
+/** `judgeLoss` as a generator that pauses after each example's forward and backward pass (see `batchLossSteps`). */
+export function* judgeLossSteps(
+  w: JudgeWeights,
+  batch: readonly JudgeExample[],
+  grad?: JudgeWeights,
+): Generator<void, number> {
   let loss = 0;
   for (const ex of batch) {
     const t = mlpForward(w, ex.h);
@@ -35,6 +58,7 @@ export function judgeLoss(w: JudgeWeights, batch: readonly JudgeExample[], grad?
     // BCE with logits, stable: max(z, 0) − z·y + log(1 + e^{−|z|})
     loss += (Math.max(z, 0) - z * ex.label + Math.log1p(Math.exp(-Math.abs(z)))) / batch.length;
     if (grad) mlpBackward(w, t, [(sigmoid(z) - ex.label) / batch.length], grad);
+    yield;
   }
   return loss;
 }

@@ -7,6 +7,7 @@
  * (tfjs-core's CPU backend is itself plain JS matmuls, and its kernels run float32 only, which makes a
  * finite-difference gradient check too noisy to mean anything).
  */
+import { drain } from '../../util/pacer.ts';
 import type { Rng } from '../../util/random.ts';
 
 export interface MlpWeights {
@@ -44,21 +45,47 @@ export function gaussian(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-function randomMatrix(rng: Rng, size: number, std: number): Float64Array {
+/** Draws between two pauses of the `…Steps` initialisers (a few milliseconds). */
+const DRAWS_PER_STEP = 16_384;
+
+function* randomMatrixSteps(rng: Rng, size: number, std: number): Generator<void, Float64Array> {
   const out = new Float64Array(size);
-  for (let i = 0; i < size; i++) out[i] = gaussian(rng) * std;
+  for (let i = 0; i < size; i++) {
+    out[i] = gaussian(rng) * std;
+    if (i % DRAWS_PER_STEP === DRAWS_PER_STEP - 1) yield;
+  }
   return out;
 }
 
 /** W_gate and W_up ~ N(0, 1/H); W_down ~ N(0, downStd²) (0 → all zeros). */
 export function initMlp(rng: Rng, hidden: number, inter: number, out: number, downStd: number): MlpWeights {
+  return drain(initMlpSteps(rng, hidden, inter, out, downStd));
+}
+
+/** `initMlp` as a generator pausing every few thousand draws (the same draws in the same order). */
+export function* initMlpSteps(
+  rng: Rng,
+  hidden: number,
+  inter: number,
+  out: number,
+  downStd: number,
+): Generator<void, MlpWeights> {
+  const gate = yield* randomMatrixSteps(rng, inter * hidden, 1 / Math.sqrt(hidden));
+  const up = yield* randomMatrixSteps(rng, inter * hidden, 1 / Math.sqrt(hidden));
+  const down =
+    downStd > 0 ? yield* randomMatrixSteps(rng, out * inter, downStd) : new Float64Array(out * inter);
+  return { hidden, inter, out, gate, up, down };
+}
+
+/** An MLP of that shape with every weight 0 (to be overwritten, e.g. from a checkpoint). */
+export function emptyMlp(hidden: number, inter: number, out: number): MlpWeights {
   return {
     hidden,
     inter,
     out,
-    gate: randomMatrix(rng, inter * hidden, 1 / Math.sqrt(hidden)),
-    up: randomMatrix(rng, inter * hidden, 1 / Math.sqrt(hidden)),
-    down: downStd > 0 ? randomMatrix(rng, out * inter, downStd) : new Float64Array(out * inter),
+    gate: new Float64Array(inter * hidden),
+    up: new Float64Array(inter * hidden),
+    down: new Float64Array(out * inter),
   };
 }
 

@@ -3,6 +3,7 @@
  * clipping — the optimiser setup of the spec's Training section (clip 1.0; W_dim at its own learning rate).
  * β = (0.9, 0.999), ε = 1e-8 and weight decay 0.01 are PyTorch's `torch.optim.AdamW` defaults.
  */
+import { drain } from '../../util/pacer.ts';
 import type { Rng } from '../../util/random.ts';
 
 export interface ParamGroup {
@@ -61,6 +62,11 @@ export class AdamW {
 
   /** One update from the gradients currently held in the groups (it does not zero them). */
   step(): void {
+    drain(this.stepSteps());
+  }
+
+  /** `step` as a generator pausing after each parameter array (up to a few hundred thousand updates each). */
+  *stepSteps(): Generator<void, void> {
     this.#step++;
     const { beta1, beta2, eps, weightDecay } = this;
     const c1 = 1 - beta1 ** this.#step;
@@ -79,6 +85,7 @@ export class AdamW {
           const decayed = (p[i] as number) * (1 - group.lr * weightDecay);
           p[i] = decayed - (group.lr * (mi / c1)) / (Math.sqrt(vi / c2) + eps);
         }
+        yield;
       }
     }
   }
@@ -86,12 +93,23 @@ export class AdamW {
 
 /** Scales all gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping. */
 export function clipGradNorm(grads: readonly Float64Array[], maxNorm: number): number {
+  return drain(clipGradNormSteps(grads, maxNorm));
+}
+
+/** `clipGradNorm` as a generator pausing after each array it reads or scales. */
+export function* clipGradNormSteps(grads: readonly Float64Array[], maxNorm: number): Generator<void, number> {
   let sq = 0;
-  for (const g of grads) for (const x of g) sq += x * x;
+  for (const g of grads) {
+    for (const x of g) sq += x * x;
+    yield;
+  }
   const norm = Math.sqrt(sq);
   if (norm > maxNorm && norm > 0) {
     const scale = maxNorm / (norm + 1e-6);
-    for (const g of grads) for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) * scale;
+    for (const g of grads) {
+      for (let i = 0; i < g.length; i++) g[i] = (g[i] as number) * scale;
+      yield;
+    }
   }
   return norm;
 }

@@ -12,9 +12,11 @@
  * several gold tools uses the multi-positive form −log Σ_{g ∈ gold} p_g (one gold tool: eq. 11 exactly);
  * `scale` (default 1 = the paper's no temperature) multiplies scores inside the softmax only.
  */
+import { drain } from '../../util/pacer.ts';
 import { Rng, type Seed } from '../../util/random.ts';
 import {
-  initMlp,
+  emptyMlp,
+  initMlpSteps,
   type MlpTrace,
   type MlpWeights,
   mlpArrays,
@@ -38,13 +40,29 @@ export interface RetrieverWeights {
 export type Side = 'query' | 'tool';
 
 export function initRetriever(hidden: number, inter: number, seed: Seed): RetrieverWeights {
+  return drain(initRetrieverSteps(hidden, inter, seed));
+}
+
+/** `initRetriever` as a generator pausing every few thousand draws (the same weights). */
+export function* initRetrieverSteps(
+  hidden: number,
+  inter: number,
+  seed: Seed,
+): Generator<void, RetrieverWeights> {
   const rng = new Rng(seed);
+  const query = yield* initMlpSteps(rng.fork('query'), hidden, inter, hidden, 0);
+  const tool = yield* initMlpSteps(rng.fork('tool'), hidden, inter, hidden, 0);
+  return { hidden, inter, query, tool, wDim: new Float64Array(hidden).fill(1) };
+}
+
+/** A retriever of that shape with every weight 0 (to be overwritten, e.g. from a checkpoint). */
+export function emptyRetriever(hidden: number, inter: number): RetrieverWeights {
   return {
     hidden,
     inter,
-    query: initMlp(rng.fork('query'), hidden, inter, hidden, 0),
-    tool: initMlp(rng.fork('tool'), hidden, inter, hidden, 0),
-    wDim: new Float64Array(hidden).fill(1),
+    query: emptyMlp(hidden, inter, hidden),
+    tool: emptyMlp(hidden, inter, hidden),
+    wDim: new Float64Array(hidden),
   };
 }
 
@@ -128,8 +146,30 @@ export function batchLoss(
   grad?: RetrieverWeights,
   scale = 1,
 ): number {
-  const qt = queries.map((q) => encodeTrace(w, 'query', q.h));
-  const tt = candidates.map((h) => encodeTrace(w, 'tool', h));
+  return drain(batchLossSteps(w, queries, candidates, grad, scale));
+}
+
+/**
+ * `batchLoss` as a generator that pauses after each encoder pass (forward or backward, ≈ 3·H·D multiply–adds), so a
+ * caller on a shared event loop can let requests through inside one batch (core/util/pacer.ts `drainPaced`).
+ */
+export function* batchLossSteps(
+  w: RetrieverWeights,
+  queries: readonly BatchQuery[],
+  candidates: readonly ArrayLike<number>[],
+  grad?: RetrieverWeights,
+  scale = 1,
+): Generator<void, number> {
+  const qt: EncodeTrace[] = [];
+  for (const q of queries) {
+    qt.push(encodeTrace(w, 'query', q.h));
+    yield;
+  }
+  const tt: EncodeTrace[] = [];
+  for (const h of candidates) {
+    tt.push(encodeTrace(w, 'tool', h));
+    yield;
+  }
   const H = w.hidden;
   const C = tt.length;
   const dq = qt.map(() => new Float64Array(H));
@@ -174,8 +214,14 @@ export function batchLoss(
     }
   }
   if (grad) {
-    for (const [qi, t] of qt.entries()) encodeBackward(w, 'query', t, dq[qi] as Float64Array, grad);
-    for (const [c, t] of tt.entries()) encodeBackward(w, 'tool', t, dt[c] as Float64Array, grad);
+    for (const [qi, t] of qt.entries()) {
+      encodeBackward(w, 'query', t, dq[qi] as Float64Array, grad);
+      yield;
+    }
+    for (const [c, t] of tt.entries()) {
+      encodeBackward(w, 'tool', t, dt[c] as Float64Array, grad);
+      yield;
+    }
   }
   return loss;
 }

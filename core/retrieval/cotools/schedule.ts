@@ -16,6 +16,7 @@
  *   with unit vectors and no temperature the gold tool can never get more than a third of the probability among
  *   16 candidates, retriever.ts), and the `sentence` tool text (text.ts).
  */
+import { drain } from '../../util/pacer.ts';
 import { Rng } from '../../util/random.ts';
 import type { ToolTextFormat } from '../text.ts';
 import { encode, type RetrieverWeights } from './retriever.ts';
@@ -258,9 +259,26 @@ export function retrieverDevScore(
   queries: readonly DevQuery[],
   candidates: readonly ArrayLike<number>[],
 ): DevScore {
-  const tools = candidates.map((h) => encode(w, 'tool', h));
+  return drain(retrieverDevScoreSteps(w, queries, candidates));
+}
+
+/**
+ * `retrieverDevScore` as a generator pausing after each encoder pass (up to DEV_MAX_CANDIDATES + 2 ×
+ * DEV_MAX_QUERIES of them: seconds of CPU at H = 1,024), for a caller on a shared event loop (core/util/pacer.ts).
+ */
+export function* retrieverDevScoreSteps(
+  w: RetrieverWeights,
+  queries: readonly DevQuery[],
+  candidates: readonly ArrayLike<number>[],
+): Generator<void, DevScore> {
+  const tools: Float64Array[] = [];
+  for (const h of candidates) {
+    tools.push(encode(w, 'tool', h));
+    yield;
+  }
   const sums = { seen: { mrr: 0, top1: 0, n: 0 }, unseen: { mrr: 0, top1: 0, n: 0 } };
   for (const q of queries) {
+    yield;
     const v = encode(w, 'query', q.h);
     const scores = tools.map((t) => {
       let s = 0;

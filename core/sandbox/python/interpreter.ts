@@ -179,6 +179,11 @@ export class Interpreter implements Runtime {
 
   // -------------------------------------------------------------------------------------------- Runtime
 
+  /** Evaluation steps taken so far (the call's CPU, in the unit the step budget counts). */
+  get stepsTaken(): number {
+    return this.steps;
+  }
+
   step(n = 1): void {
     this.steps += n;
     if (this.steps > this.limits.maxSteps) throw new LimitExceeded('timeout');

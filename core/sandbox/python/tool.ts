@@ -94,6 +94,8 @@ export interface PythonToolResult {
   namespace: PyNamespaceSnapshot;
   /** Set when the sandbox refused the program: its evaluation budget ran out, or it was too long to parse. */
   refused?: 'python-timeout' | 'python-too-long';
+  /** Evaluation steps the run took (what a server charges a caller's step rate, edge/tool-calls.ts). */
+  steps: number;
 }
 
 /** Steps 1–7: the observation the agent sees, and the namespace after the run. Never throws. */
@@ -104,7 +106,7 @@ export function runPythonTool(
 ): PythonToolResult {
   const r = runPythonCode(code, namespace, limits);
   const stripped = stripPyWhitespace(r.observation);
-  return { observation: stripped.length ? stripped : PRINT_HINT, namespace: r.namespace };
+  return { observation: stripped.length ? stripped : PRINT_HINT, namespace: r.namespace, steps: r.steps };
 }
 
 /**
@@ -143,9 +145,12 @@ export function runPythonCode(
   } catch {
     snapshot = isSnapshotLike(namespace) ? namespace : EMPTY_NAMESPACE;
   }
-  return refused
-    ? { observation: output, namespace: snapshot, refused }
-    : { observation: output, namespace: snapshot };
+  return {
+    observation: output,
+    namespace: snapshot,
+    steps: interp.stepsTaken,
+    ...(refused ? { refused } : {}),
+  };
 }
 
 function isSnapshotLike(x: unknown): x is PyNamespaceSnapshot {

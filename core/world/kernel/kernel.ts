@@ -190,6 +190,21 @@ function graphResult(state: EnvState, r: GraphToolOutcome): ToolResult {
   return fail(state, r.observation, r.unknown ? 'unknown-node' : 'bad-arguments');
 }
 
+/**
+ * Thrown by a dependency that will not run a call now — the caller already has as many expensive calls (Python, SQL)
+ * running as it may. It is the call's refusal, not the tool's failure: the kernel lets it through instead of turning
+ * it into an observation, and nothing of the step happened (the caller retries after `retryAfterSeconds`).
+ */
+export class ToolCallRefused extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'ToolCallRefused';
+  }
+}
+
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -202,7 +217,8 @@ async function sqlInterpreter(state: EnvState, sql: unknown, deps: KernelDeps): 
     return answer.refused === null
       ? ok(state, answer.observation)
       : refused(state, answer.observation, answer.refused);
-  } catch {
+  } catch (e) {
+    if (e instanceof ToolCallRefused) throw e;
     return fail(state, SQL_ERROR, 'sql-error');
   }
 }
@@ -217,6 +233,7 @@ async function pythonInterpreter(state: EnvState, code: unknown, deps: KernelDep
   try {
     run = await deps.python(code, state.python);
   } catch (e) {
+    if (e instanceof ToolCallRefused) throw e;
     return fail(state, pythonWrapperError(errorText(e)), 'python-failed');
   }
   const next = { ...state, python: run.namespace };
@@ -305,7 +322,8 @@ export async function callKernel(
       else if (r.refused) outcome = { kind: 'refused', reason: r.refused };
       else outcome = r.error === null ? { kind: 'ok' } : { kind: 'error', reason: r.error };
       result = { state: r.state, observation: r.observation, outcome };
-    } catch {
+    } catch (e) {
+      if (e instanceof ToolCallRefused) throw e;
       // Only reachable through a bug or a malformed world: answer like the original's per-tool `except`.
       result = {
         state: counted,

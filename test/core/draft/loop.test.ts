@@ -4,7 +4,11 @@
  * cap and the ablations, and resume-equivalence of chunked runs with a JSON round trip between chunks.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveDraftOptions } from '../../../core/draft/config.ts';
+import {
+  draftToolEmbedRequests,
+  draftToolModelCalls,
+  resolveDraftOptions,
+} from '../../../core/draft/config.ts';
 import type { ToolDoc } from '../../../core/draft/docset.ts';
 import { initialDocSet } from '../../../core/draft/docset.ts';
 import {
@@ -234,6 +238,39 @@ describe('DRAFT with the simulator', () => {
       }
       expect(chunks).toBeGreaterThan(3);
       expect(chunked).toEqual(JSON.parse(JSON.stringify(whole)));
+    }
+  });
+
+  it('stays within the per-tool bounds a quota check counts: model calls and encoder requests', async () => {
+    // Every query looks alike to this encoder, so φ rejects each Explorer attempt but the last: the most requests
+    // φ can make. Termination off: every iteration runs.
+    const options = resolveDraftOptions({
+      seed: 'bounds',
+      iterations: 4,
+      diversityAttempts: 3,
+      adaptiveTermination: false,
+      failedRewrite: 'retry',
+    });
+    const set = initialDocSet(PC_SURFACE, S_IN_SURFACE.id, 'sim', true, options);
+    for (const start of toolStatesFor(set, ['GetValue', 'LoadDB'])) {
+      let requests = 0;
+      const alike = {
+        provider: 'test',
+        model: 'alike',
+        dimensions: 2,
+        async embed(texts: string[]) {
+          requests++;
+          return texts.map(() => [1, 0]);
+        },
+      };
+      const done = await advanceTool(start, ctxWith(sim(), alike));
+      expect(done.phase).toBe('done');
+      expect(done.modelCalls).toBeLessThanOrEqual(draftToolModelCalls(options) - 1); // − its category's rewrite
+      expect(requests).toBeLessThanOrEqual(draftToolEmbedRequests(options));
+      // From the tool's own log: φ embeds every attempt after the first iteration, Δ every rewrite.
+      const attempts = done.diversity.filter((d) => d.iteration > 1).reduce((n, d) => n + d.attempts, 0);
+      expect(requests).toBe(attempts + done.versions.length - 1);
+      expect(attempts).toBe((options.iterations - 1) * options.diversityAttempts);
     }
   });
 });

@@ -20,6 +20,7 @@ import {
   RETRIEVER_PRESETS,
   resolveRetrieverOptions,
   retrieverDevScore,
+  retrieverDevScoreSteps,
   stepsPerEpoch,
 } from '../../../core/retrieval/cotools/schedule.ts';
 import {
@@ -198,6 +199,13 @@ describe('the dev score', () => {
     const both = retrieverDevScore(w, [...seen, ...unseen], candidates);
     expect(both.mrr).toBeCloseTo((1 + (1 / 2 + 1 / 3) / 2) / 2, 12);
     expect(both.top1).toBe(0.5);
+    // Stepwise (a server drains it through its pacer): a pause per encoder pass, the same score at the end.
+    const steps = retrieverDevScoreSteps(w, [...seen, ...unseen], candidates);
+    let pauses = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) pauses++;
+    expect(pauses).toBe(candidates.length + 3);
+    expect(next.value).toEqual(both);
   });
 });
 

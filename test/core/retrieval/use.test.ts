@@ -39,4 +39,12 @@ describe('Universal Sentence Encoder lite (Node)', () => {
     expect(dot(a, b)).toBeGreaterThan(dot(a, c) + 0.2);
     expect(await model.embed([])).toEqual([]);
   });
+
+  it('gives a text without tokens the zero vector, as the workerd encoder does, and the others their own', async () => {
+    // The model itself refuses a batch of empty texts and drops a trailing one (fewer vectors than texts).
+    const zero = new Array<number>(USE_DIMENSIONS).fill(0);
+    const [alone] = await model.embed(['reserve a flight']);
+    expect(await model.embed(['', ''])).toEqual([zero, zero]);
+    expect(await model.embed(['', 'reserve a flight', ''])).toEqual([zero, alone, zero]);
+  });
 });

@@ -3,7 +3,12 @@
  * of the issue (MCTS above greedy; without self-reflection or tool update lower).
  */
 import { describe, expect, it } from 'vitest';
-import { type SearchConfigInput, TOOLDRIFT_SEARCH_VARIANT } from '../../../core/search/config.ts';
+import {
+  resolveSearchConfig,
+  type SearchConfigInput,
+  TOOLDRIFT_SEARCH_VARIANT,
+  treeModelCalls,
+} from '../../../core/search/config.ts';
 import { createSearch, runSearch, searchEnv, summarizeSearch } from '../../../core/search/mcts.ts';
 import { parseTree, serializeTree } from '../../../core/search/tree.ts';
 import { createSimModel } from '../../../core/sim/index.ts';
@@ -67,6 +72,22 @@ describe('search with the simulated policy on P_s_OOD', () => {
         maxModelCalls: 2,
       });
     expect(serializeTree(tree)).toBe(serializeTree(whole));
+  });
+
+  it('makes no more model calls than treeModelCalls, which counts the rollouts of every evaluated child', async () => {
+    const tasks = await tasksP;
+    let pastOneCallPerLevel = 0;
+    for (const rollout of ['all', 'one'] as const) {
+      for (const task of tasks) {
+        const config = resolveSearchConfig({ simulations: 12, k: 3, maxDepth: 10, rollout, seed: 'bound' });
+        const tree = createSearch(task, config);
+        await runSearch(tree, searchEnv(tree, { model, world: WORLD, surface: S_OOD_SURFACE }));
+        expect(tree.usage.modelCalls, `${rollout} ${task.id}`).toBeLessThanOrEqual(treeModelCalls(config));
+        if (tree.usage.modelCalls > config.simulations * (config.maxDepth + 2)) pastOneCallPerLevel++;
+      }
+    }
+    // One call per level and simulation is not a bound: rollouts from several new children go past it.
+    expect(pastOneCallPerLevel).toBeGreaterThan(0);
   });
 
   // Measured (static preset, M=6, k=3, T=10, 44 tasks): MCTS 26/44, without tool update 24/44, without
