@@ -141,3 +141,9 @@ export interface SteExemplar {
   trial: number;
   createdAt: string;
 }
+
+/** A page of any list the API answers: its items and the `cursor` of the next page (null on the last). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}

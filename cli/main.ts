@@ -25,7 +25,7 @@ Usage: tooldrift <command> [options]
 Commands:
   eval                      run an evaluation suite, show progress, print the results and error taxonomy
   explore                   run ToolEvo tree searches (exploration) and report counts and success
-  export sft|dpo --out F    write training data (JSON Lines) from explorations to a file
+  export sft|dpo|ste-sft    write training data (JSON Lines, every page) to a file: --out F
   evals list | show ID      past evaluations; one evaluation's tables
   methods                   the agent methods and aid slots this instance offers
   schedules create | list   evaluation suites run on a cron schedule

@@ -32,6 +32,7 @@ import {
   initialProgress,
   isApiSession,
   knowsName,
+  restStatus,
   runSessionStep,
   type SessionBackends,
   type SessionConfig,
@@ -52,27 +53,37 @@ import { applyFaultToBody, decideFaults, type FaultDecision } from '../core/surf
 import { ToolCallRefused } from '../core/world/kernel/kernel.ts';
 import { apiStepDeps } from '../edge/apis.ts';
 import type { Bindings } from '../edge/env.ts';
-import { appendJournal } from '../edge/stores/journal.ts';
+import { createLogger } from '../edge/log.ts';
+import { appendJournal, type NewJournalRow } from '../edge/stores/journal.ts';
+import type { Owner } from '../edge/stores/owners.ts';
+import { sessionVisible } from '../edge/stores/sessions.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { McpHub, McpProtocolError } from './session-mcp.ts';
+
+/** What a step's caller needs of the session's progress (not its environment state, which stays here). */
+export type StepProgress = Pick<SessionProgress, 'steps' | 'done' | 'reward' | 'ending'>;
 
 export type SessionStepReply =
   | {
       kind: 'step';
       entry: TranscriptEntry;
-      progress: SessionProgress;
+      progress: StepProgress;
       fault: FaultDecision;
       stepBudget: number;
       /** API sessions: the answer as the API gives it (the `/http/…` channel sends it as it is). */
       response?: SessionStepResult['response'];
     }
-  | { kind: 'fault'; fault: FaultDecision; progress: SessionProgress }
-  | { kind: 'finished'; progress: SessionProgress }
+  | { kind: 'fault'; fault: FaultDecision; progress: StepProgress }
+  | { kind: 'finished'; progress: StepProgress }
   /** The input is of a kind the session's backend does not take (an HTTP request to a kernel session). */
   | { kind: 'unsupported'; message: string }
   /** The step's Python or SQL call was refused by the caller's concurrency bound; nothing was recorded. */
   | { kind: 'busy'; detail: string; retryAfterSeconds: number }
   | { kind: 'missing' };
+
+function stepProgress(p: SessionProgress): StepProgress {
+  return { steps: p.steps, done: p.done, reward: p.reward, ending: p.ending };
+}
 
 export interface SessionView {
   config: SessionConfig;
@@ -88,6 +99,14 @@ export interface SessionView {
 
 const CONFIG = 'config';
 const PROGRESS = 'progress';
+
+/**
+ * A session writes its journal to D1 at most once in this interval: a call after a quiet spell is written at once,
+ * the calls of a busy session go together (a D1 write per step was a large part of a step's cost, issue 24 item 5).
+ */
+export const JOURNAL_INTERVAL_MS = 500;
+/** Journal rows written to D1 in one batch at most. */
+const JOURNAL_BATCH = 50;
 
 /** Set on the 404 `fetch` answers for a session that does not exist (or expired), for the route to report. */
 export const SESSION_MISSING_HEADER = 'tooldrift-session-missing';
@@ -117,7 +136,7 @@ function mcpInstructions(config: SessionConfig): string {
 }
 
 /** The step facts an MCP result carries besides its observation (the REST step result, less the text). */
-function stepMeta(entry: TranscriptEntry, progress: SessionProgress, budget: number) {
+function stepMeta(entry: TranscriptEntry, progress: StepProgress, budget: number) {
   return {
     step: entry.index + 1,
     stepsLeft: Math.max(0, budget - progress.steps),
@@ -134,22 +153,49 @@ export class EpisodeSession extends DurableObject<Bindings> {
     listTools: () => this.mcpToolList(),
     callTool: (name, args) => this.mcpCall(name, args),
   });
+  /** The session as last read or written (storage is the truth; this saves deserializing it on every step). */
+  private state: { config: SessionConfig; progress: SessionProgress } | null = null;
+  /** A flush of the journal outbox is waiting behind the one running: rows journalled meanwhile go with it. */
+  private flushQueued = false;
+  /** When the last flush started (see JOURNAL_INTERVAL_MS). */
+  private lastFlushAt = 0;
+  /** The flushes of the outbox run one after another (a step's and the alarm's never send a row twice). */
+  private flushChain: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.ctx.storage.sql.exec(
-        'CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)',
-      );
+      this.createTables();
+      // Rows an evicted object left in its outbox go to D1 with the first flush of this one.
+      const left = this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM journal_outbox').one();
+      if (left.n > 0) this.scheduleFlush();
     });
   }
 
+  /** The transcript and the journal outbox (again after `deleteAll`, which drops them). */
+  private createTables(): void {
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)',
+    );
+    // Journal rows not yet in D1, in call order (see `journal`).
+    this.ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS journal_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, row TEXT NOT NULL)',
+    );
+  }
+
   private async load(): Promise<{ config: SessionConfig; progress: SessionProgress } | null> {
+    if (this.state) return this.state;
     const [config, progress] = await Promise.all([
       this.ctx.storage.get<SessionConfig>(CONFIG),
       this.ctx.storage.get<SessionProgress>(PROGRESS),
     ]);
-    return config && progress ? { config, progress } : null;
+    this.state = config && progress ? { config, progress } : null;
+    return this.state;
+  }
+
+  private async saveProgress(config: SessionConfig, progress: SessionProgress): Promise<void> {
+    await this.ctx.storage.put(PROGRESS, progress);
+    this.state = { config, progress };
   }
 
   /** Creates the session; calling it again with the same id is a no-op (safe to retry). */
@@ -158,6 +204,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     if (!existing) {
       const progress = initialProgress();
       await this.ctx.storage.put({ [CONFIG]: config, [PROGRESS]: progress });
+      this.state = { config, progress };
       await this.scheduleAlarm(config, progress);
     }
     return (await this.view()) as SessionView;
@@ -184,20 +231,32 @@ export class EpisodeSession extends DurableObject<Bindings> {
   }
 
   /**
-   * One call: decides the injected faults, runs the step unless a fault replaces it, records everything. `caller`
-   * is the key the step is made for: its Python and SQL calls count against that key's bounds
-   * (edge/tool-calls.ts); a refused call records nothing and answers `busy`.
+   * Whether `owner` may drive this session: an admin key any, a user key only the one that started it (a session
+   * started before its config kept the owner is looked up in D1, as the route once did for every call).
+   */
+  private async visibleTo(config: SessionConfig, owner: Owner | undefined): Promise<boolean> {
+    if (!owner || owner.admin) return true;
+    if (config.ownerId === undefined) return sessionVisible(this.env, config.id, owner);
+    return config.ownerId === null || config.ownerId === owner.id;
+  }
+
+  /**
+   * One call: decides the injected faults, runs the step unless a fault replaces it, records everything. With an
+   * `owner`, a session another user key started answers as missing (the route's 404), so a step needs no D1
+   * lookup before it. `caller` (by default the owner's key) is the key the step is made for: its Python and SQL
+   * calls count against that key's bounds (edge/tool-calls.ts); a refused call records nothing and answers `busy`.
    */
   async step(
     input: SessionInput,
     via: StepVia,
     toolName: string,
-    caller?: string,
+    owner?: Owner,
+    caller: string | undefined = owner?.id,
   ): Promise<SessionStepReply> {
     let reply: SessionStepReply = { kind: 'missing' };
     await this.ctx.blockConcurrencyWhile(async () => {
       const state = await this.load();
-      if (!state) return;
+      if (!state || !(await this.visibleTo(state.config, owner))) return;
       const { config } = state;
       let progress = state.progress;
       const started = Date.now();
@@ -210,23 +269,14 @@ export class EpisodeSession extends DurableObject<Bindings> {
       });
       progress = { ...progress, calls: progress.calls + 1 };
       if (fault.response) {
-        await this.ctx.storage.put(PROGRESS, progress);
-        await this.journal(
-          config,
-          progress,
-          via,
-          input,
-          null,
-          fault.response.status,
-          Date.now() - started,
-          fault,
-        );
-        reply = { kind: 'fault', fault, progress };
+        await this.saveProgress(config, progress);
+        this.journal(config, progress, via, input, null, fault.response.status, Date.now() - started, fault);
+        reply = { kind: 'fault', fault, progress: stepProgress(progress) };
         return;
       }
       if (progress.done) {
-        await this.ctx.storage.put(PROGRESS, progress);
-        reply = { kind: 'finished', progress };
+        await this.saveProgress(config, progress);
+        reply = { kind: 'finished', progress: stepProgress(progress) };
         return;
       }
       try {
@@ -247,27 +297,22 @@ export class EpisodeSession extends DurableObject<Bindings> {
           result.entry.index,
           JSON.stringify(result.entry),
         );
-        await this.ctx.storage.put(PROGRESS, result.progress);
-        await this.journal(
-          config,
-          result.progress,
-          via,
-          input,
-          result.entry,
-          result.response?.status ?? 200,
-          Date.now() - started,
-          fault,
-        );
+        await this.saveProgress(config, result.progress);
+        // The status the caller is answered with: an API's answer carries its own; a REST tool call's reflects
+        // the outcome (restStatus); ReAct, action and MCP steps are 200 whatever the observation says.
+        const status = result.response?.status ?? (via === 'rest' ? restStatus(result.entry) : 200);
+        this.journal(config, result.progress, via, input, result.entry, status, Date.now() - started, fault);
         reply = {
           kind: 'step',
           entry: result.entry,
-          progress: result.progress,
+          progress: stepProgress(result.progress),
           fault,
           stepBudget: config.stepBudget,
           ...(result.response ? { response: result.response } : {}),
         };
       } catch (err) {
-        if (err instanceof SessionFinishedError) reply = { kind: 'finished', progress };
+        if (err instanceof SessionFinishedError)
+          reply = { kind: 'finished', progress: stepProgress(progress) };
         else if (err instanceof UnsupportedInputError) reply = { kind: 'unsupported', message: err.message };
         else if (err instanceof ToolCallRefused)
           reply = { kind: 'busy', detail: err.message, retryAfterSeconds: err.retryAfterSeconds };
@@ -285,7 +330,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
     const offset =
       move.at !== undefined ? new Date(move.at).getTime() - Date.now() : current + (move.advanceMs ?? 0);
     const progress = { ...state.progress, clockOffsetMs: offset };
-    await this.ctx.storage.put(PROGRESS, progress);
+    await this.saveProgress(state.config, progress);
     // The next change is now at another real time, and the move may itself have changed the surface.
     await this.scheduleAlarm(state.config, progress);
     await this.mcp.refresh();
@@ -306,6 +351,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
    * disconnected. A change of the surface: MCP clients are told, and the alarm moves to the next event.
    */
   override async alarm(): Promise<void> {
+    // Rows an evicted object left in its outbox reach D1 now at the latest.
+    await this.flushJournal();
     const state = await this.load();
     if (state && Date.parse(state.config.expiresAt) > Date.now()) {
       await this.mcp.refresh();
@@ -314,6 +361,8 @@ export class EpisodeSession extends DurableObject<Bindings> {
     }
     await this.mcp.closeAll();
     await this.ctx.storage.deleteAll();
+    this.state = null;
+    this.createTables();
   }
 
   /**
@@ -342,7 +391,13 @@ export class EpisodeSession extends DurableObject<Bindings> {
   private async mcpCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     // An MCP session's steps are serialised like any session's, so its calls run one at a time; they are counted
     // under the session itself.
-    const reply = await this.step({ action: name, actionInput: args }, 'mcp', name, `mcp:${this.ctx.id}`);
+    const reply = await this.step(
+      { action: name, actionInput: args },
+      'mcp',
+      name,
+      undefined,
+      `mcp:${this.ctx.id}`,
+    );
     if (reply.kind === 'missing') {
       throw new McpProtocolError(MCP_SESSION_GONE, 'The session no longer exists (it expired).');
     }
@@ -378,12 +433,20 @@ export class EpisodeSession extends DurableObject<Bindings> {
     }
     return {
       content: [{ type: 'text', text }],
-      isError: outcome.kind === 'error' || outcome.kind === 'rejected',
+      isError: outcome.kind === 'error' || outcome.kind === 'refused' || outcome.kind === 'rejected',
       _meta: { 'tooldrift/step': meta },
     };
   }
 
-  private async journal(
+  /**
+   * Journals a call after the answer, not before it: the row goes into the session's own outbox (its SQLite, in
+   * the same step as the transcript, so an evicted object loses none) and one writer takes the outbox to D1 in
+   * call order, at most once per JOURNAL_INTERVAL_MS — a call after a quiet spell is written at once, a busy
+   * session's calls go together in one batch —, so a step never waits on D1. The journal is a record for admins
+   * and the session list, read after the fact: a row is in D1 at most about half a second after its answer. A
+   * failed write is logged and kept for the next flush (or the alarm), never the step's failure.
+   */
+  private journal(
     config: SessionConfig,
     progress: SessionProgress,
     via: StepVia,
@@ -392,9 +455,9 @@ export class EpisodeSession extends DurableObject<Bindings> {
     httpStatus: number,
     latencyMs: number,
     fault: FaultDecision,
-  ): Promise<void> {
+  ): void {
     const now = sessionNow(progress, new Date());
-    await appendJournal(this.env, {
+    const row: NewJournalRow = {
       sessionId: config.id,
       at: now.getTime(),
       surfaceId: entry?.surfaceId ?? surfaceAt(config, now).surfaceId,
@@ -408,6 +471,61 @@ export class EpisodeSession extends DurableObject<Bindings> {
       httpStatus,
       latencyMs,
       fault: fault.faults.length > 0 ? fault : null,
+    };
+    this.ctx.storage.sql.exec('INSERT INTO journal_outbox (row) VALUES (?)', JSON.stringify(row));
+    this.scheduleFlush();
+  }
+
+  /** Flushes the outbox after the flush running, unless a flush is already waiting for it. */
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    const wait = Math.max(0, this.lastFlushAt + JOURNAL_INTERVAL_MS - Date.now());
+    const due = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+    this.ctx.waitUntil(
+      due.then(() =>
+        this.flushJournal(() => {
+          this.flushQueued = false;
+          this.lastFlushAt = Date.now();
+        }),
+      ),
+    );
+  }
+
+  /** Writes the outbox to D1 after any flush already running (see `writeOutbox`). */
+  private flushJournal(starting?: () => void): Promise<void> {
+    const run = this.flushChain.then(() => {
+      starting?.();
+      return this.writeOutbox();
     });
+    this.flushChain = run.catch(() => {});
+    return run;
+  }
+
+  /** Writes the outbox to D1, a batch at a time in call order, deleting what D1 has taken. */
+  private async writeOutbox(): Promise<void> {
+    for (;;) {
+      const rows = this.ctx.storage.sql
+        .exec<{ id: number; row: string }>(
+          'SELECT id, row FROM journal_outbox ORDER BY id LIMIT ?',
+          JOURNAL_BATCH,
+        )
+        .toArray();
+      const last = rows.at(-1);
+      if (!last) return;
+      try {
+        await appendJournal(
+          this.env,
+          rows.map((r) => JSON.parse(r.row) as NewJournalRow),
+        );
+      } catch (err) {
+        createLogger('error', { sessionId: this.state?.config.id }).error('journal write failed', {
+          rows: rows.length,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        return; // kept in the outbox: the next flush (or the alarm) tries again
+      }
+      this.ctx.storage.sql.exec('DELETE FROM journal_outbox WHERE id <= ?', last.id);
+    }
   }
 }

@@ -4,7 +4,7 @@
  * be evicted. The bucket logic itself is `takeToken` in core and knows nothing of Durable Objects.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { type BucketState, takeToken } from '../core/util/token-bucket.ts';
+import { type BucketState, type LeaseResult, leaseTokens, takeToken } from '../core/util/token-bucket.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -27,6 +27,28 @@ export class RateLimiter extends DurableObject {
       remaining: result.remaining,
       retryAfterSeconds: result.retryAfterSeconds,
     };
+  }
+
+  /**
+   * Hands out up to `want` tokens at once (a lease the Worker spends request by request, functions/http/rate-limit.ts),
+   * after taking back `refund` tokens of an earlier lease that were not used.
+   */
+  async lease(
+    capacity: number,
+    perMinute: number,
+    want: number,
+    refund = 0,
+  ): Promise<Omit<LeaseResult, 'state'>> {
+    const state = (await this.ctx.storage.get<BucketState>(STATE_KEY)) ?? null;
+    const { state: next, ...result } = leaseTokens(
+      state,
+      { capacity, refillPerSecond: perMinute / 60 },
+      Date.now(),
+      want,
+      refund,
+    );
+    await this.ctx.storage.put(STATE_KEY, next);
+    return result;
   }
 
   /** Current bucket without taking a token (for diagnostics and tests). */

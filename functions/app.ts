@@ -25,6 +25,7 @@ import {
   toolCallRefusedProblem,
   validationProblem,
 } from './http/problem.ts';
+import { expectedBodyTypes, requestContract } from './http/strict-body.ts';
 import { registerApiQuerySetRoutes } from './routes/api-querysets.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
@@ -94,7 +95,8 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
     err.res?.headers.forEach((v, k) => {
       if (k !== 'content-type' && k !== 'content-length') headers[k] = v;
     });
-    return problem(c, slug, { detail: err.message || slug, status: err.status, headers });
+    const detail = err.status === 415 ? mediaTypeDetail(c) : err.message || slug;
+    return problem(c, slug, { detail, status: err.status, headers });
   }
   const log = c.get('log') ?? createLogger('error');
   log.error('unhandled error', {
@@ -106,6 +108,13 @@ export function errorToResponse(err: unknown, c: Context<AppEnv>): Response {
   });
 }
 
+/** A 415's detail: the media type sent and the one(s) the route takes (`requestContract` noted them). */
+function mediaTypeDetail(c: Context<AppEnv>): string {
+  const sent = c.req.header('content-type');
+  const types = expectedBodyTypes(c) ?? ['application/json'];
+  return `${sent ? `Content-Type ${sent} is not accepted here` : 'The request has a body but no Content-Type'}: send the body as ${types.join(' or ')} (Content-Type: ${types[0]}).`;
+}
+
 /** Every request part that fails its schema becomes a validation problem (on the app and each sub-app). */
 const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (!result.success) return validationProblem(c, result.target, result.error);
@@ -113,11 +122,13 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
 
 /**
  * The routes of one module as a sub-app of its own, mounted on the app with `app.route()`; its admin-only routes
- * are marked in the OpenAPI document (documentAdminRoutes).
+ * are marked in the OpenAPI document (documentAdminRoutes), and its JSON bodies are strict (requestContract: an
+ * unknown field is a 400 naming it, another media type a 415 naming the expected one).
  */
 function subApp(register: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
   const sub = new OpenAPIHono<AppEnv>({ defaultHook });
   documentAdminRoutes(sub);
+  requestContract(sub);
   register(sub);
   return sub;
 }
@@ -217,6 +228,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: 'An API key from API_KEYS (or ADMIN_API_KEYS for admin routes).',
   });
   documentAdminRoutes(app);
+  requestContract(app);
 
   for (const register of ROUTE_MODULES) app.route('/', subApp(register));
   // The documentation describes the whole app, so it is registered on the app itself.

@@ -8,13 +8,14 @@
  * The lengths are estimated against `--max-length`, by default the training recipe's max length
  * (recipes/settings.ts, 4096; validate.ts DEFAULT_MAX_LENGTH).
  *
- * Files: `sft.jsonl`, `dpo.jsonl` (streamed to disk as served, through a `.part` file renamed on success, never
- * held in memory) and `manifest.json` (per file: source URL, bytes, sha256, validation summary; the filters; the
- * time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated calls, and
- * `dropped`: what the selection rule (`--selection`, the export's `selection=`; default `repeat-free`) left out of
- * the successful trajectories the filters match — those that repeat a failed call, those over the 4 per task, and
- * the tasks left without a record — counted against `GET /v1/trajectories?success=true`). The key goes only into
- * the Authorization header: it is never printed, never in a URL, never in the manifest.
+ * Files: `sft.jsonl`, `dpo.jsonl` (every page of the export, following its `Link: rel="next"` headers, streamed to
+ * disk as served through a `.part` file renamed on success, never held in memory) and `manifest.json` (per file:
+ * source URL, bytes, sha256, pages, the size the server reported (`X-Total-Count`), validation summary; the
+ * filters; the time; the token estimator; for sft.jsonl, per record its steps, deprecation errors met and repeated
+ * calls, and `dropped`: what the selection rule (`--selection`, the export's `selection=`; default `repeat-free`)
+ * left out of the successful trajectories the filters match — those that repeat a failed call, those over the 4
+ * per task, and the tasks left without a record — counted against `GET /v1/trajectories?success=true`). The key
+ * goes only into the Authorization header: it is never printed, never in a URL, never in the manifest.
  *
  * Exit codes: 0 exported and valid (over-length and duplicate warnings allowed), 1 exported but with defective
  * lines (see the report), 2 usage error, 3 the server refused or could not be reached (problem+json `title` and
@@ -99,6 +100,10 @@ export interface ExportedFile {
   bytes: number;
   sha256: string;
   records: number;
+  /** Pages the export was served in (each answer holds at most the server's page size). */
+  pages: number;
+  /** The export's size in lines as the server reported it (`X-Total-Count` of its first page). */
+  reportedRecords: number | null;
   validation: ReportSummary;
   /** SFT only: per record, its steps, the deprecation errors it met and the calls it repeated after an error. */
   selection?: RecordSelection[];
@@ -238,25 +243,95 @@ async function describeFailure(response: Response, url: string): Promise<string>
   return `GET ${url} failed: HTTP ${response.status}${said ? ` — ${said}` : ''}${hint}`;
 }
 
-/**
- * The body of one JSON-lines export, requested with the key; an unreachable server, a refusal or an empty body
- * throws ExportHttpError with a message naming the URL.
- */
-export async function openExport(
-  url: string,
-  options: { key: string; fetch?: typeof fetch },
-): Promise<ReadableStream<Uint8Array>> {
+/** The next page's URL from an RFC 8288 `Link` header, resolved against `base`; null on the last page. */
+export function nextPageUrl(link: string | null, base: string): string | null {
+  for (const part of (link ?? '').split(',')) {
+    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (m && /(^|;)\s*rel="?next"?\s*(;|$)/.test(m[2] as string))
+      return new URL(m[1] as string, base).toString();
+  }
+  return null;
+}
+
+interface ExportRequest {
+  key: string;
+  fetch?: typeof fetch;
+  /** Sees each page's answer (its headers: `X-Total-Count`, `Link`) as it is requested. */
+  onPage?: (response: Response) => void;
+}
+
+async function fetchPage(url: string, options: ExportRequest): Promise<ReadableStream<Uint8Array>> {
   const response = await authorizedGet(url, options, 'application/x-ndjson');
   if (!response.body) throw new ExportHttpError(`GET ${url}: empty response body`);
+  options.onPage?.(response);
   return response.body;
+}
+
+/**
+ * The body of a JSON-lines export, every page of it as one stream: each page is requested with the key after the
+ * one before ends, following its `Link: rel="next"` (the server answers at most `limit` records at a time). An
+ * unreachable server, a refusal or an empty body throws ExportHttpError with a message naming the URL — for the
+ * first page here, for a later one from the stream.
+ */
+export async function openExport(url: string, options: ExportRequest): Promise<ReadableStream<Uint8Array>> {
+  let next: string | null = null;
+  const first = await fetchPage(url, {
+    ...options,
+    onPage: (response) => {
+      next = nextPageUrl(response.headers.get('link'), url);
+      options.onPage?.(response);
+    },
+  });
+  let reader = first.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (!done) {
+          controller.enqueue(value);
+          return;
+        }
+        const pageUrl: string | null = next;
+        if (pageUrl === null) {
+          controller.close();
+          return;
+        }
+        const body = await fetchPage(pageUrl, {
+          ...options,
+          onPage: (response) => {
+            next = nextPageUrl(response.headers.get('link'), pageUrl);
+            options.onPage?.(response);
+          },
+        });
+        reader = body.getReader();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 async function download(
   kind: RecordKind,
   url: string,
   options: ExportOptions,
-): Promise<{ bytes: number; sha256: string; validator: JsonlValidator; selection: RecordSelection[] }> {
-  const body = await openExport(url, options);
+): Promise<{
+  bytes: number;
+  sha256: string;
+  pages: number;
+  reported: number | null;
+  validator: JsonlValidator;
+  selection: RecordSelection[];
+}> {
+  let pages = 0;
+  let reported: number | null = null;
+  const body = await openExport(url, {
+    ...options,
+    onPage: (response) => {
+      pages++;
+      const header = response.headers.get('x-total-count');
+      if (pages === 1 && header !== null) reported = Number(header);
+    },
+  });
 
   const target = join(options.outDir, `${kind}.jsonl`);
   const part = `${target}.part`;
@@ -318,11 +393,14 @@ async function download(
   } catch (error) {
     file.destroy();
     rmSync(part, { force: true });
+    if (error instanceof ExportHttpError) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    throw new ExportHttpError(`GET ${url}: the download broke off: ${why}`);
+    throw new ExportHttpError(
+      `GET ${url}: the download broke off: ${why}${pages > 1 ? ` (in page ${pages})` : ''}`,
+    );
   }
   renameSync(part, target);
-  return { bytes, sha256: hash.digest('hex'), validator, selection };
+  return { bytes, sha256: hash.digest('hex'), pages, reported, validator, selection };
 }
 
 /** The selection line of the export's summary. */
@@ -346,7 +424,7 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
   const files = {} as Record<RecordKind, ExportedFile>;
   for (const kind of FILES) {
     const url = exportUrl(baseUrl, kind, filters, options.selection);
-    const { bytes, sha256, validator, selection } = await download(kind, url, options);
+    const { bytes, sha256, pages, reported, validator, selection } = await download(kind, url, options);
     const report = validator.report();
     files[kind] = {
       path: `${kind}.jsonl`,
@@ -354,6 +432,8 @@ export async function exportRun(options: ExportOptions): Promise<Manifest> {
       bytes,
       sha256,
       records: report.valid,
+      pages,
+      reportedRecords: reported,
       validation: summarizeReport(report),
     };
     if (kind === 'sft') {

@@ -3,6 +3,11 @@
  * next to a bare Hono route (`GET /`, no I/O) measured in the same run, so the HTTP figures read as a ratio to
  * the framework's own floor.
  *
+ * Then throughput, the way a shared server is loaded: BENCH_CONCURRENCY clients (default 4) each sending requests
+ * back to back for BENCH_SECONDS (default 16, in 8 interleaved rounds) to the bare route, to `POST /v1/kernel/call` (LoadDB) and to
+ * `POST /v1/sessions/{id}/step` (an action step on pc; each client plays its own sessions, a new one when a
+ * session's step budget is spent), printed as requests per second and as a share of the bare route's.
+ *
  * Environment: BENCH_ITERATIONS (default 200), BENCH_URL (use a running server instead of starting one; it must
  * allow the key BENCH_KEY, default `dev-user-key`, enough requests: the started server lifts the rate limit).
  */
@@ -19,6 +24,70 @@ import { wranglerVars } from './lib/wrangler-config.ts';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const key = process.env.BENCH_KEY ?? 'dev-user-key';
 const measure = (fn: () => Promise<unknown>, n = iterations) => measureN(fn, n);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const seconds = Number(process.env.BENCH_SECONDS ?? 16);
+
+/**
+ * Requests per second of each case, `concurrency` clients calling `send(client)` back to back. The cases take turns
+ * in `ROUNDS` rounds of `seconds / ROUNDS` each, so a change in the machine's load during the run weighs on every
+ * case alike (the ratios to the bare route are what the run reports). Each client makes a few calls first
+ * (warm-up, not counted).
+ */
+const ROUNDS = 8;
+async function throughput(cases: ((client: number) => Promise<void>)[]): Promise<number[]> {
+  for (const send of cases)
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, i) => {
+        for (let n = 0; n < 3; n++) await send(i);
+      }),
+    );
+  const done = cases.map(() => 0);
+  const spent = cases.map(() => 0);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [c, send] of cases.entries()) {
+      const started = performance.now();
+      const end = started + (seconds * 1000) / ROUNDS;
+      await Promise.all(
+        Array.from({ length: concurrency }, async (_, i) => {
+          while (performance.now() < end) {
+            await send(i);
+            done[c] = (done[c] ?? 0) + 1;
+          }
+        }),
+      );
+      spent[c] = (spent[c] ?? 0) + (performance.now() - started);
+    }
+  }
+  return done.map((n, c) => n / ((spent[c] ?? 1) / 1000));
+}
+
+/** A client's session steps: an action step on pc each time, a new session when the budget is spent. */
+function sessionStepper(base: string, taskId: string) {
+  const budget = 200;
+  const sessions = new Map<number, { id: string; left: number }>();
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  return async (client: number): Promise<void> => {
+    let s = sessions.get(client);
+    if (!s || s.left === 0) {
+      const res = await fetch(`${base}/v1/sessions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ taskId, surface: 'pc', stepBudget: budget }),
+      });
+      if (res.status !== 201) throw new Error(`POST /v1/sessions: HTTP ${res.status} ${await res.text()}`);
+      s = { id: ((await res.json()) as { id: string }).id, left: budget - 1 };
+      sessions.set(client, s);
+    }
+    s.left--;
+    const res = await fetch(`${base}/v1/sessions/${s.id}/step`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action: 'LoadDB', action_input: { DBName: 'coffee' } }),
+    });
+    if (res.status !== 200) throw new Error(`session step: HTTP ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+}
 
 interface Case {
   name: string;
@@ -174,6 +243,34 @@ async function main(): Promise<void> {
         `${c.name.padEnd(18)} ${f(a.p50)}   ${f(a.p99)} | ${f(b.p50)} ${f(b.p99)} | ${(b.p50 / bare.p50).toFixed(2).padStart(6)}×`,
       );
     }
+
+    const kernelBody = JSON.stringify({ tool: 'LoadDB', args: { DBName: 'coffee' } });
+    const [bareRate = 0, kernelRate = 0, stepRate = 0] = await throughput([
+      async () => {
+        const res = await fetch(`${base}/`);
+        if (res.status !== 200) throw new Error(`GET /: HTTP ${res.status}`);
+        await res.arrayBuffer();
+      },
+      async () => {
+        const res = await fetch(`${base}/v1/kernel/call`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: kernelBody,
+        });
+        if (res.status !== 200) throw new Error(`kernel call: HTTP ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      },
+      sessionStepper(base, taskId as string),
+    ]);
+    const share = (r: number) => `${((100 * r) / bareRate).toFixed(0).padStart(4)} %`;
+    console.log(
+      `\nThroughput: ${concurrency} clients back to back for ${seconds} s each, in ${ROUNDS} interleaved rounds (requests per second; share of the bare route in this run).`,
+    );
+    console.log(`bare route GET /                 ${bareRate.toFixed(0).padStart(6)} /s  ${share(bareRate)}`);
+    console.log(
+      `kernel call (LoadDB)             ${kernelRate.toFixed(0).padStart(6)} /s  ${share(kernelRate)}`,
+    );
+    console.log(`session step (action, LoadDB)    ${stepRate.toFixed(0).padStart(6)} /s  ${share(stepRate)}`);
   } finally {
     server?.stop();
   }

@@ -21,7 +21,7 @@ import {
 
 export const DRAFT_HELP = `Usage: tooldrift draft run --surface ID [options]
        tooldrift draft status RUN_ID
-       tooldrift draft docs DOCSET_ID [--format prompt|json-schema|openapi|json] [--against ID|parent]
+       tooldrift draft docs DOCSET_ID [--format prompt|json-schema|openapi|json] [--against ID|parent|source]
 
 DRAFT rewrites tool documentation from exploring a server surface: an explorer tries each tool, the real
 answers are analysed, a rewriter writes the next version, until Δ = (BLEU + cos) / 2 > τ or I iterations.

@@ -1,5 +1,5 @@
 /** `tooldrift evals list|show`: past evaluations (GET /v1/evals) and one evaluation's tables. */
-import type { EvalDetail, EvalSummary } from '../api-types.ts';
+import type { EvalDetail, EvalSummary, Page } from '../api-types.ts';
 import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
@@ -7,14 +7,16 @@ import { flagValue } from '../suite.ts';
 import { evalReport, isoTime, percentCell, renderTable } from '../table.ts';
 
 export const EVALS_HELP = `Usage:
-  tooldrift evals list [--limit N] [--schedule ID]   evaluations, newest first
+  tooldrift evals list [--limit N] [--schedule ID] [--cursor C]
+                                                     evaluations, newest first, a page at a time
   tooldrift evals show ID                            one evaluation's results table and error taxonomy
 
 ${CONNECTION_HELP}`;
 
-export function evalsListTable(evals: EvalSummary[]): string {
+export function evalsListTable(evals: EvalSummary[], nextCursor: string | null = null): string {
   if (evals.length === 0) return 'No evaluations yet.\n';
-  return renderTable({
+  const more = nextCursor ? `More: tooldrift evals list --cursor ${nextCursor}\n` : '';
+  return `${renderTable({
     header: [
       ['id', 'name', 'status', 'progress', 'success %', 'flagged', 'created', 'schedule'].map((text) => ({
         text,
@@ -31,7 +33,7 @@ export function evalsListTable(evals: EvalSummary[]): string {
       isoTime(e.createdAt),
       e.scheduleId ?? '',
     ]),
-  });
+  })}${more}`;
 }
 
 export const evalsCommand = command({
@@ -40,16 +42,18 @@ export const evalsCommand = command({
   options: {
     limit: { type: 'string' },
     schedule: { type: 'string' },
+    cursor: { type: 'string' },
   },
   positionals: 'subcommand',
   async run(values, positionals, connect, io) {
     const [action, id, ...rest] = positionals;
     if (action === 'list' && id === undefined) {
-      const { evals } = await connect().get<{ evals: EvalSummary[] }>('/v1/evals', {
+      const page = await connect().get<Page<EvalSummary>>('/v1/evals', {
         limit: values.limit === undefined ? undefined : flagValue(values.limit),
         scheduleId: values.schedule,
+        cursor: values.cursor,
       });
-      printResult(io, values, { evals }, (page) => evalsListTable(page.evals));
+      printResult(io, values, page, (p) => evalsListTable(p.items, p.nextCursor));
       return 0;
     }
     if (action === 'show' && id !== undefined && rest.length === 0) {

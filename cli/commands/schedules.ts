@@ -1,5 +1,5 @@
 /** `tooldrift schedules create|list`: evaluation suites run by the Worker's cron (POST/GET /v1/schedules). */
-import type { Schedule } from '../api-types.ts';
+import type { Page, Schedule } from '../api-types.ts';
 import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
@@ -15,7 +15,7 @@ import { isoTime, percentCell, renderTable } from '../table.ts';
 
 export const SCHEDULES_HELP = `Usage:
   tooldrift schedules create --name NAME --cron 'M H DoM Mon DoW' [--threshold X] [--disabled] [suite flags]
-  tooldrift schedules list
+  tooldrift schedules list [--cursor C]   newest first, a page at a time
 
 Create:
   --name NAME        schedule name
@@ -27,9 +27,10 @@ ${suiteHelpWithout('--name')}
 
 ${CONNECTION_HELP}`;
 
-export function schedulesTable(schedules: Schedule[]): string {
+export function schedulesTable(schedules: Schedule[], nextCursor: string | null = null): string {
   if (schedules.length === 0) return 'No schedules yet.\n';
-  return renderTable({
+  const more = nextCursor ? `More: tooldrift schedules list --cursor ${nextCursor}\n` : '';
+  return `${renderTable({
     header: [
       ['id', 'name', 'cron', 'enabled', 'threshold', 'next due', 'last run', 'last success %'].map(
         (text) => ({
@@ -48,7 +49,7 @@ export function schedulesTable(schedules: Schedule[]): string {
       s.lastRun ? `${s.lastRun.id} (${s.lastRun.status}${s.lastRun.flagged ? ', flagged' : ''})` : '-',
       s.lastRun ? percentCell(s.lastRun.successRate) : '-',
     ]),
-  });
+  })}${more}`;
 }
 
 /** The body of POST /v1/schedules; the suite is validated as the API validates it. */
@@ -71,6 +72,7 @@ export const schedulesCommand = command({
     cron: { type: 'string' },
     threshold: { type: 'string' },
     disabled: { type: 'boolean' },
+    cursor: { type: 'string' },
   },
   positionals: 'subcommand',
   async run(values, positionals, connect, io) {
@@ -78,8 +80,8 @@ export const schedulesCommand = command({
     if (rest.length > 0 || (action !== 'create' && action !== 'list'))
       throw new CliError(['Usage: tooldrift schedules create ... | tooldrift schedules list'], EXIT_USAGE);
     if (action === 'list') {
-      const { schedules } = await connect().get<{ schedules: Schedule[] }>('/v1/schedules');
-      printResult(io, values, { schedules }, (page) => schedulesTable(page.schedules));
+      const page = await connect().get<Page<Schedule>>('/v1/schedules', { cursor: values.cursor });
+      printResult(io, values, page, (p) => schedulesTable(p.items, p.nextCursor));
       return 0;
     }
     if (values.name === undefined || values.cron === undefined)

@@ -4,10 +4,10 @@
  *   polling GET /v1/ste/runs/{id}, then prints the per-tool table (trials, solved, kept/dropped by the filter,
  *   exemplars);
  * - `status ID` prints that table for a run;
- * - `exemplars` lists kept exemplars (filters: --surface, --tool, --run; --limit, --cursor for the next page).
+ * - `exemplars [RUN_ID]` lists kept exemplars (filters: the run, --surface, --tool; --limit, --cursor for the next page).
  * Requests are validated by the API; its problems are printed as they come.
  */
-import type { SteExemplar, SteRun } from '../api-types.ts';
+import type { Page, SteExemplar, SteRun } from '../api-types.ts';
 import { type CliIO, CONNECTION_HELP, command, printResult } from '../context.ts';
 import { type ApiClient, EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
@@ -24,7 +24,7 @@ import {
 } from '../suite.ts';
 import { renderTable } from '../table.ts';
 
-export const STE_HELP = `Usage: tooldrift ste run [flags] | ste status ID | ste exemplars [filters] [--json] [--url URL] [--key KEY]
+export const STE_HELP = `Usage: tooldrift ste run [flags] | ste status ID | ste exemplars [RUN_ID] [filters] [--json] [--url URL] [--key KEY]
 
 STE (simulated trial and error): the model imagines queries for each tool of a surface, tries them, reflects,
 and keeps the good trials as exemplars (demonstrations, or SFT data: tooldrift export is /v1/exports/ste-sft.jsonl).
@@ -47,8 +47,8 @@ ste run:
 
 ${MODEL_HELP}
 
-ste exemplars:
-  --surface ID  --tool NAME  --run ID   filters
+ste exemplars [RUN_ID]:
+  RUN_ID or --run ID  --surface ID  --tool NAME   filters (an unknown run or surface is an error, not an empty list)
   --limit N     --cursor C              page size and the nextCursor of the previous page
 
 ${CONNECTION_HELP}
@@ -124,10 +124,7 @@ async function runCommand(client: ApiClient, values: FlagValues, io: CliIO): Pro
   });
 }
 
-interface ExemplarPage {
-  items: SteExemplar[];
-  nextCursor: string | null;
-}
+type ExemplarPage = Page<SteExemplar>;
 
 function exemplarsText(page: ExemplarPage): string {
   return (
@@ -136,8 +133,16 @@ function exemplarsText(page: ExemplarPage): string {
   );
 }
 
-async function exemplarsCommand(client: ApiClient, values: FlagValues, io: CliIO): Promise<number> {
+async function exemplarsCommand(
+  client: ApiClient,
+  values: FlagValues,
+  run: string | undefined,
+  io: CliIO,
+): Promise<number> {
+  if (run !== undefined && stringFlag(values, 'run') !== undefined && stringFlag(values, 'run') !== run)
+    throw new CliError([`Two runs given: ${run} and --run ${stringFlag(values, 'run')}.`], EXIT_USAGE);
   const query = new URLSearchParams();
+  if (run !== undefined) query.set('run', run);
   for (const key of ['surface', 'tool', 'run', 'limit', 'cursor'] as const) {
     const v = stringFlag(values, key);
     if (v !== undefined) query.set(key, v);
@@ -176,7 +181,7 @@ export const steCommand = command({
   async run(values, positionals, connect, io) {
     const [sub, id, ...extra] = positionals;
     if (sub === 'run' && id === undefined) return runCommand(connect(), values, io);
-    if (sub === 'exemplars' && id === undefined) return exemplarsCommand(connect(), values, io);
+    if (sub === 'exemplars' && extra.length === 0) return exemplarsCommand(connect(), values, id, io);
     if (sub === 'status' && id !== undefined && extra.length === 0) {
       const run = await connect().get<SteRun>(`/v1/ste/runs/${encodeURIComponent(id)}`);
       printResult(io, values, run, steRunReport);

@@ -127,19 +127,54 @@ export function problemBody(slug: ProblemSlug, opts: ProblemOptions, instance?: 
 export function validationProblemOptions(where: string, error: z.ZodError): ProblemOptions {
   const errors = zodFieldErrors(where, error);
   const first = errors[0];
-  const at = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : where;
+  const at = first ? `${first.in}${first.field ? `.${first.field}` : ''}` : locationOf(where);
   return { detail: `Invalid ${at}: ${first?.message ?? 'does not match the schema'}`, errors };
 }
 
-/** Converts zod issues to field errors. */
+/**
+ * Where a field error is, as the problem names it: a JSON body (Hono's validation target `json`) is `body`, as
+ * every hand-written body error says; `query`, `param` and `header` stay.
+ */
+function locationOf(target: string): string {
+  return target === 'json' || target === 'form' ? 'body' : target;
+}
+
+function pointerOf(path: readonly string[]): string {
+  return `/${path.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+}
+
+/**
+ * Converts zod issues to field errors. A strict object's unknown keys (one `unrecognized_keys` issue) become one
+ * error per key, each naming the key itself.
+ */
 export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String);
-    return {
-      in: where,
-      field: path.join('.'),
-      pointer: `/${path.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
-      message: issue.message,
-    };
+  return issueFieldErrors(locationOf(where), error.issues, []);
+}
+
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A union none of whose options matched: when one option failed only on unknown keys, that is the option the
+ * body meant (`{"action": …, "action_input": …, "extra": 1}` for a step), and its unknown keys are the errors,
+ * each named, instead of the union's summary. The options' issue paths are relative to the union's.
+ */
+function issueFieldErrors(at: string, issues: readonly Issue[], base: readonly string[]): FieldError[] {
+  return issues.flatMap((issue) => {
+    const path = [...base, ...issue.path.map(String)];
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        in: at,
+        field: [...path, key].join('.'),
+        pointer: pointerOf([...path, key]),
+        message: 'unknown field',
+      }));
+    }
+    if (issue.code === 'invalid_union') {
+      const meant = issue.errors.find(
+        (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
+      );
+      if (meant) return issueFieldErrors(at, meant, path);
+    }
+    return [{ in: at, field: path.join('.'), pointer: pointerOf(path), message: issue.message }];
   });
 }

@@ -129,6 +129,8 @@ export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
       return outcome.correct ? 'finished:correct' : 'finished:wrong';
     case 'error':
       return `error:${outcome.reason}`;
+    case 'refused':
+      return `refused:${outcome.reason}`;
     case 'rejected':
       return `rejected:${outcome.reason}`;
   }

@@ -8,7 +8,7 @@
  *
  * Pure: configuration and progress are JSON values. The Durable Object that hosts a session only stores them.
  */
-import type { DeprecationNotice, StepInput, StepOutcome } from '../surfaces/adapter.ts';
+import type { DeprecationNotice, ParamProblem, StepInput, StepOutcome } from '../surfaces/adapter.ts';
 import type { FaultConfig } from '../surfaces/faults.ts';
 import type { Schedule } from '../surfaces/schedule.ts';
 import type { KernelToolName } from '../world/kernel/kernel.ts';
@@ -27,6 +27,12 @@ export interface SessionBase {
    * set's refined descriptions, core/draft/render.ts); tools without one keep theirs.
    */
   toolDescriptions?: Record<string, string>;
+  /**
+   * Who started the session (the owner id of its key, null for none): the session's object answers its own
+   * calls as missing to any other user key, without a lookup per step. Sessions started before this was kept
+   * have no such member (their object asks D1, as the route did).
+   */
+  ownerId?: string | null;
   createdAt: string;
   expiresAt: string;
 }
@@ -137,6 +143,8 @@ export interface TranscriptEntry {
   outcome: StepOutcome | ApiStepOutcome;
   surfaceId: string;
   deprecation?: DeprecationNotice;
+  /** For a call rejected for its parameters: which one, and why (the REST answer's `field`). */
+  param?: ParamProblem;
   reward: number | null;
   done: boolean;
 }
@@ -193,4 +201,19 @@ export function closeStep(
   if (finished) return { steps, done: true, reward: finished.reward, ending: 'finish' };
   if (steps >= stepBudget) return { steps, done: true, reward: budgetReward, ending: 'budget' };
   return { steps, done: false, reward: null, ending: null };
+}
+
+/**
+ * The HTTP status a REST tool call answers with (`POST /v1/sessions/{id}/tools/{name}`): 404 for a name the surface
+ * does not know at all, 410 for a retired or sunset one, 400 for any other rejection (wrong parameters, unparsable
+ * input), 200 when the call reached the backend; an API surface's refusal carries its own status (400, 404, 405,
+ * 410). The session's journal records the same status the route sends.
+ */
+export function restStatus(entry: Pick<TranscriptEntry, 'outcome' | 'kernel'>): number {
+  const { outcome } = entry;
+  if (outcome.kind !== 'rejected') return 200;
+  if ('status' in outcome) return outcome.status;
+  if (outcome.reason === 'invalid-action' && entry.kernel === undefined) return 404;
+  if (outcome.reason === 'retired') return 410;
+  return 400;
 }

@@ -93,5 +93,6 @@ export async function runKernelStep(
   if (step.call) entry.call = { ...step.call, args: plainJson(step.call.args) as Record<string, unknown> };
   if (step.kernel) entry.kernel = step.kernel;
   if (step.deprecation) entry.deprecation = step.deprecation;
+  if (step.param) entry.param = step.param;
   return { progress: next, entry };
 }

@@ -116,7 +116,11 @@ export function classifyObservation(observation: string): ObservationKind {
   if (/^Yo(ur|u) action is filtered/.test(text)) return { kind: 'filtered' };
   if (text.startsWith('argument error:')) return { kind: 'argument-error' };
   if (PARAM_ERROR.test(text)) return { kind: 'param-error' };
-  if (text === 'Answer is CORRECT' || text === 'Answer is INCORRECT') {
+  if (
+    text === 'Answer is CORRECT' ||
+    text === 'Answer is INCORRECT' ||
+    text.startsWith('Answer is recorded')
+  ) {
     return { kind: 'finish', correct: text === 'Answer is CORRECT' };
   }
   if (text === 'The description for the new tool has been updated successfully.') {

@@ -92,6 +92,8 @@ export type Resolution =
       /** The kernel tool behind the name, when the surface knows the name. */
       kernel?: KernelToolName;
       deprecation?: DeprecationNotice;
+      /** The parameter a known tool was called with wrongly. */
+      param?: ParamProblem;
     };
 
 /** The parameter-error messages of one kernel tool family (spec §4.8). */
@@ -193,7 +195,19 @@ function structuredRegex(spec: Extract<ParamSpec, { kind: 'structured' }>): RegE
   return re;
 }
 
-type BindError = { error: 'keys' } | { error: 'value' } | { error: 'text'; text: string };
+/**
+ * Which parameter a rejected call got wrong, for clients that read more than the observation (the REST tool
+ * routes answer it as the problem's `field` and `errors[]`); the agent still sees only the observation.
+ */
+export interface ParamProblem {
+  /** The exposed parameter name (as the caller spelt it, for an unknown one). */
+  field: string;
+  message: string;
+}
+
+type BindError = ({ error: 'keys' } | { error: 'value' } | { error: 'text'; text: string }) & {
+  param: ParamProblem;
+};
 type Bound = { args: Record<string, unknown> } | BindError;
 
 /** Checks one non-numbered argument and writes its kernel arguments into `out`. */
@@ -201,7 +215,8 @@ function bindOne(
   spec: Exclude<ParamSpec, { kind: 'numbered' }>,
   value: unknown,
   out: Record<string, unknown>,
-) {
+): BindError | null {
+  const bad = (message: string): BindError => ({ error: 'value', param: { field: spec.name, message } });
   switch (spec.kind) {
     case 'rename':
       out[spec.kernel] = value;
@@ -209,22 +224,23 @@ function bindOne(
     case 'ignored':
       return null;
     case 'flag':
-      return spec.accepted.some((a) => pyEquals(value, a)) ? null : ({ error: 'value' } as const);
+      return spec.accepted.some((a) => pyEquals(value, a))
+        ? null
+        : bad(`expected one of ${spec.accepted.map((a) => JSON.stringify(a)).join(', ')}`);
     case 'prefixed': {
-      if (typeof value !== 'string' || !value.startsWith(spec.prefix)) return { error: 'value' } as const;
+      if (typeof value !== 'string' || !value.startsWith(spec.prefix))
+        return bad(`expected a string starting with ${JSON.stringify(spec.prefix)}`);
       const rest = value.slice(spec.prefix.length);
       out[spec.kernel] = spec.trim ? pyStrip(rest) : rest;
       return null;
     }
     case 'structured': {
       if (typeof value !== 'string') {
-        return {
-          error: 'text',
-          text: `expected string or bytes-like object, got '${pyTypeName(value)}'`,
-        } as const;
+        const text = `expected string or bytes-like object, got '${pyTypeName(value)}'`;
+        return { error: 'text', text, param: { field: spec.name, message: text } };
       }
       const m = structuredRegex(spec).exec(value);
-      if (!m) return { error: 'value' } as const;
+      if (!m) return bad(`expected ${spec.slots.map((s) => `${s.label}[…]`).join(', ')}`);
       spec.slots.forEach((s, i) => {
         out[s.kernel] = pyStrip(m[i + 1] as string);
       });
@@ -243,11 +259,23 @@ function bindArgs(tool: SurfaceTool, entries: readonly Entry[]): Bound {
   const named = new Map<string, Exclude<ParamSpec, { kind: 'numbered' }>>();
   for (const p of tool.params) if (p.kind !== 'numbered') named.set(p.name, p);
   const keys = entries.map(([k]) => k);
-  const missingRequired = () => [...named.values()].some((p) => isRequired(p) && !keys.includes(p.name));
+  const names = tool.params.map((p) => (p.kind === 'numbered' ? `${p.prefix}1, ${p.prefix}2, …` : p.name));
+  const keyError = (field: string, message: string): BindError => ({
+    error: 'keys',
+    param: { field, message: `${message} (the parameters of ${tool.name}: ${names.join(', ')})` },
+  });
+  const missing = () => [...named.values()].find((p) => isRequired(p) && !keys.includes(p.name));
+  const missingError = (): BindError | null => {
+    const p = missing();
+    return p ? keyError(p.name, 'required parameter missing') : null;
+  };
   const out: Record<string, unknown> = {};
 
   if (!numbered) {
-    if (keys.some((k) => !named.has(k)) || missingRequired()) return { error: 'keys' };
+    const unknown = keys.find((k) => !named.has(k));
+    if (unknown !== undefined) return keyError(unknown, 'unknown parameter');
+    const absent = missingError();
+    if (absent) return absent;
     for (const [key, value] of entries) {
       const err = bindOne(named.get(key) as Exclude<ParamSpec, { kind: 'numbered' }>, value, out);
       if (err) return err;
@@ -268,11 +296,12 @@ function bindArgs(tool: SurfaceTool, entries: readonly Entry[]): Bound {
       continue;
     }
     const spec = named.get(key);
-    if (!spec) return { error: 'keys' };
+    if (!spec) return keyError(key, 'unknown parameter or out of position');
     const err = bindOne(spec, value, out);
     if (err) return err;
   }
-  if (missingRequired()) return { error: 'keys' };
+  const absent = missingError();
+  if (absent) return absent;
   out[numbered.kernel] = parts.join(numbered.joiner);
   return { args: out };
 }
@@ -333,7 +362,13 @@ export function resolveCall(
     reason = 'invalid-action';
     observation = surface.messages.invalidAction;
   } else observation = paramErrors(tool.kernel).keys;
-  const rejected: Resolution = { kind: 'rejected', reason, observation, kernel: tool.kernel };
+  const rejected: Resolution = {
+    kind: 'rejected',
+    reason,
+    observation,
+    kernel: tool.kernel,
+    param: bound.param,
+  };
   if (deprecation) rejected.deprecation = deprecation;
   return rejected;
 }
@@ -357,6 +392,8 @@ export interface SurfaceStep {
   /** The kernel tool behind the called name, when the surface knows the name (also for rejected calls). */
   kernel?: KernelToolName;
   deprecation?: DeprecationNotice;
+  /** For a call rejected for its parameters: which one, and why. */
+  param?: ParamProblem;
 }
 
 /** The observation in the surface's response format (see the module header for the exact rendering). */
@@ -371,7 +408,12 @@ function rejectedStep(
   state: EnvState,
   reason: RejectReason,
   observation: string,
-  extra: { action?: string; kernel?: KernelToolName; deprecation?: DeprecationNotice } = {},
+  extra: {
+    action?: string;
+    kernel?: KernelToolName;
+    deprecation?: DeprecationNotice;
+    param?: ParamProblem;
+  } = {},
 ): SurfaceStep {
   let next = countStep(state);
   if (isLoadTool(extra.kernel)) next = countLoad(next);
@@ -385,6 +427,7 @@ function rejectedStep(
   if (extra.action !== undefined) step.action = extra.action;
   if (extra.kernel) step.kernel = extra.kernel;
   if (extra.deprecation) step.deprecation = extra.deprecation;
+  if (extra.param) step.param = extra.param;
   return step;
 }
 
@@ -448,11 +491,13 @@ export async function stepSurface(
       action,
       kernel: resolution.kernel,
       deprecation: resolution.deprecation,
+      param: resolution.param,
     });
   }
   // The kernel counts the step (and the load) itself and truncates its observation.
   const result = await callKernel(world, state, resolution.call, deps);
-  const success = result.outcome.kind !== 'error';
+  // A refused call (SQL guard, Python budget) answered with the tool's error text: a failure, like an error.
+  const success = result.outcome.kind !== 'error' && result.outcome.kind !== 'refused';
   const step: SurfaceStep = {
     state: result.state,
     observation: formatObservation(surface.response, result.observation, success),

@@ -180,14 +180,14 @@ const TOOL_RESULT_SCHEMA: JsonSchema = {
       properties: {
         kind: {
           type: 'string',
-          enum: ['ok', 'error', 'finished', 'rejected'],
+          enum: ['ok', 'error', 'refused', 'finished', 'rejected'],
           description:
-            '`ok`/`error`: the tool ran; `finished`: Finish was judged; `rejected`: the call never reached the tool.',
+            "`ok`/`error`: the tool ran; `refused`: its sandbox would not run the call (SQL guard, time or engine failure; Python evaluation budget or program length), the observation is the tool's error text; `finished`: Finish was judged; `rejected`: the call never reached the tool.",
         },
         reason: {
           type: 'string',
           description:
-            'For `error` the kernel error reason; for `rejected` one of filtered, argument-error, invalid-action, retired, param-error.',
+            'For `error` the kernel error reason; for `refused` one of sql-guard, sql-timeout, sql-engine, python-timeout, python-too-long; for `rejected` one of filtered, argument-error, invalid-action, retired, param-error.',
         },
         correct: { type: 'boolean', description: 'For `finished`: whether the answer matched.' },
       },

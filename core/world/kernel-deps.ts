@@ -5,7 +5,7 @@
  */
 import { type Limits, runPythonCode } from '../sandbox/python/tool.ts';
 import type { SqlPolicy } from '../sandbox/sql/guard.ts';
-import { runSqlTool, type SqlExecutor, type SqlRunLimits } from '../sandbox/sql/run.ts';
+import { type SqlExecutor, type SqlRunLimits, sqlToolAnswer } from '../sandbox/sql/run.ts';
 import type { NumberRule } from './answer-match.ts';
 import type { KernelDeps } from './kernel/kernel.ts';
 
@@ -37,7 +37,7 @@ export function createKernelDeps(options: KernelDepsOptions = {}): KernelDeps {
     sql: (query) =>
       around(async () => {
         if (!executor) throw new Error('no SQL mirror is attached');
-        return runSqlTool(query, executor, options.sqlPolicy, options.sqlLimits);
+        return sqlToolAnswer(query, executor, options.sqlPolicy, options.sqlLimits);
       }),
     // The kernel strips the output and substitutes the print hint itself (spec §3.10 step 7).
     python: (code, namespace) =>

@@ -23,7 +23,7 @@ import { type ModelChoice, textModelFor } from '../models.ts';
 import {
   createDraftWatch,
   type DraftWatchRow,
-  listDraftWatches,
+  enabledDraftWatches,
   markDraftWatchLaunched,
 } from '../stores/draft.ts';
 import type { Owner } from '../stores/owners.ts';
@@ -92,7 +92,7 @@ export async function followDrift(
   log: Logger,
 ): Promise<FollowOutcome[]> {
   const out: FollowOutcome[] = [];
-  for (const watch of await listDraftWatches(env, true)) {
+  for (const watch of await enabledDraftWatches(env)) {
     try {
       const o = await followOne(env, watch, new Date(scheduledTime));
       if (o.runId)

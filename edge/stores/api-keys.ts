@@ -4,10 +4,11 @@
  * model-spend quota in model calls, which everything that spends model calls checks before it starts and charges
  * as it runs (edge/metering.ts, through the ledger of edge/stores/spend.ts).
  */
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 /** A key as listed: everything but the secret's hash. */
@@ -63,12 +64,23 @@ export async function issueKey(
 }
 
 /** Every issued key, newest first (revoked ones included, marked). */
-export async function listKeys(env: Bindings): Promise<ApiKeyInfo[]> {
-  const rows = await database(env.DB)
-    .select()
-    .from(apiKeys)
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(info);
+/** A page of the issued keys, newest first (keyset on creation time and id). */
+export async function listKeys(
+  env: Bindings,
+  page: { limit: number; cursor?: string },
+): Promise<Page<ApiKeyInfo>> {
+  const rows = await newestFirstPage(
+    { time: apiKeys.createdAt, id: apiKeys.id },
+    page,
+    (after, order, limit) =>
+      database(env.DB)
+        .select()
+        .from(apiKeys)
+        .where(after)
+        .orderBy(...order)
+        .limit(limit),
+  );
+  return { items: rows.items.map(info), nextCursor: rows.nextCursor };
 }
 
 /** Revokes a key (idempotent); null when there is no such key. */

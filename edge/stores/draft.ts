@@ -7,6 +7,7 @@ import type { DocFlag, DocSet, DocVersion, StopReason, ToolDoc } from '../../cor
 import { database } from '../../db/client.ts';
 import { docsetRevisions, docsets, draftRuns, draftRunTools, draftWatches } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
 
 export type DraftRunStatus = (typeof draftRuns.$inferSelect)['status'];
@@ -120,23 +121,20 @@ export async function draftRunOwner(env: Pick<Bindings, 'DB'>, id: string): Prom
   return row?.ownerId ?? null;
 }
 
+/** A page of the DRAFT runs the owner may see, newest first (keyset on creation time and id). */
 export async function listDraftRuns(
   env: Pick<Bindings, 'DB'>,
-  limit: number,
-  before?: number,
+  page: { limit: number; cursor?: string },
   owner?: Owner,
-): Promise<DraftRunRow[]> {
-  return database(env.DB)
-    .select()
-    .from(draftRuns)
-    .where(
-      and(
-        before === undefined ? undefined : lt(draftRuns.createdAt, before),
-        visibleTo(draftRuns.ownerId, owner),
-      ),
-    )
-    .orderBy(desc(draftRuns.createdAt), desc(draftRuns.id))
-    .limit(limit);
+): Promise<Page<DraftRunRow>> {
+  return newestFirstPage({ time: draftRuns.createdAt, id: draftRuns.id }, page, (after, order, limit) =>
+    database(env.DB)
+      .select()
+      .from(draftRuns)
+      .where(and(visibleTo(draftRuns.ownerId, owner), after))
+      .orderBy(...order)
+      .limit(limit),
+  );
 }
 
 /** Moves a run to `status` when it is in one of `from` (all statuses when omitted). */
@@ -351,18 +349,29 @@ export async function getDraftWatch(
   return row ?? null;
 }
 
-export async function listDraftWatches(
-  env: Pick<Bindings, 'DB'>,
-  onlyEnabled = false,
-  owner?: Owner,
-): Promise<DraftWatchRow[]> {
+/** Every enabled watch (the cron tick's). */
+export async function enabledDraftWatches(env: Pick<Bindings, 'DB'>): Promise<DraftWatchRow[]> {
   return database(env.DB)
     .select()
     .from(draftWatches)
-    .where(
-      and(onlyEnabled ? eq(draftWatches.enabled, true) : undefined, visibleTo(draftWatches.ownerId, owner)),
-    )
+    .where(eq(draftWatches.enabled, true))
     .orderBy(desc(draftWatches.createdAt));
+}
+
+/** A page of the watches the owner may see, newest first (keyset on creation time and id). */
+export async function listDraftWatches(
+  env: Pick<Bindings, 'DB'>,
+  page: { limit: number; cursor?: string },
+  owner?: Owner,
+): Promise<Page<DraftWatchRow>> {
+  return newestFirstPage({ time: draftWatches.createdAt, id: draftWatches.id }, page, (after, order, limit) =>
+    database(env.DB)
+      .select()
+      .from(draftWatches)
+      .where(and(visibleTo(draftWatches.ownerId, owner), after))
+      .orderBy(...order)
+      .limit(limit),
+  );
 }
 
 export async function deleteDraftWatch(

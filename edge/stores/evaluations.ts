@@ -26,6 +26,16 @@ async function firstEval(env: Bindings, where: SQL | undefined): Promise<EvalRow
 }
 
 /** An evaluation the owner may see (any, without an owner). */
+/** Whether any evaluation the owner may see was launched by schedule `scheduleId` (its runs outlive it). */
+export async function scheduleHasRuns(env: Bindings, scheduleId: string, owner?: Owner): Promise<boolean> {
+  const [row] = await database(env.DB)
+    .select({ id: evals.id })
+    .from(evals)
+    .where(and(eq(evals.scheduleId, scheduleId), visibleTo(evals.ownerId, owner)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function getEval(env: Bindings, id: string, owner?: Owner): Promise<EvalRow | null> {
   return firstEval(env, and(eq(evals.id, id), visibleTo(evals.ownerId, owner)));
 }
@@ -53,11 +63,11 @@ export async function evalProgress(
 /** Evaluations newest first, with the progress of those of the page that are not done. */
 export async function listEvals(
   env: Bindings,
-  opts: { limit: number; scheduleId?: string; before?: string; owner?: Owner },
+  opts: { limit: number; scheduleId?: string; cursor?: string; owner?: Owner },
 ): Promise<Page<{ row: EvalRow; progress: EvalProgress | undefined }>> {
   const { items, nextCursor } = await newestFirstPage(
     { time: evals.createdAt, id: evals.id },
-    { limit: opts.limit, cursor: opts.before },
+    { limit: opts.limit, cursor: opts.cursor },
     (after, order, limit) =>
       database(env.DB)
         .select()

@@ -3,12 +3,12 @@
  * search tree (status, counters, outcome), written by POST /v1/explorations, the `explore-tree` job and each
  * tree's Durable Object. The nodes themselves live in the tree's object.
  */
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { TreeRunStatus } from '../../core/search/progress.ts';
 import { database } from '../../db/client.ts';
 import { explorations, trees } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { newestFirstPage, type Page } from './keyset.ts';
+import { newestFirstPage, type Page, pageFrom } from './keyset.ts';
 import { type Owner, visibleTo } from './owners.ts';
 
 export type ExplorationRow = typeof explorations.$inferSelect;
@@ -236,13 +236,30 @@ export async function listExplorations(
 }
 
 /** The trees of an exploration in (task, tree index) order. */
-export async function listTrees(env: Bindings, explorationId: string, limit: number): Promise<TreeRow[]> {
-  return database(env.DB)
+/**
+ * A page of an exploration's trees by task id then tree index; the cursor is the last tree's `{treeIndex}_{taskId}`
+ * (the shared keyset format).
+ */
+export async function listTrees(
+  env: Bindings,
+  explorationId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<TreeRow>> {
+  const m = page.cursor === undefined ? null : /^(\d+)_(.*)$/s.exec(page.cursor);
+  const after = m
+    ? or(
+        gt(trees.taskId, m[2] as string),
+        and(eq(trees.taskId, m[2] as string), gt(trees.treeIndex, Number(m[1]))),
+      )
+    : undefined;
+  const rows = await database(env.DB)
     .select()
     .from(trees)
-    .where(eq(trees.explorationId, explorationId))
+    .where(and(eq(trees.explorationId, explorationId), after))
     .orderBy(asc(trees.taskId), asc(trees.treeIndex))
-    .limit(limit);
+    .limit(page.limit + 1);
+  const { items, next } = pageFrom(rows, page.limit, (t) => `${t.treeIndex}_${t.taskId}`);
+  return { items, nextCursor: next };
 }
 
 /**

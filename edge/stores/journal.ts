@@ -25,24 +25,31 @@ function where(f: JournalFilter) {
   );
 }
 
-export async function appendJournal(env: Bindings, row: NewJournalRow): Promise<void> {
-  await database(env.DB).insert(journal).values(row);
+/** Appends rows in the given order, in one D1 round trip (a batch of one insert per row). */
+export async function appendJournal(env: Bindings, rows: readonly NewJournalRow[]): Promise<void> {
+  const db = database(env.DB);
+  const [first, ...rest] = rows.map((row) => db.insert(journal).values(row));
+  if (first) await db.batch([first, ...rest]);
 }
 
-/** Entries matching the filter, newest first, with an id below `before`; one more than `limit` tells a next page. */
+/**
+ * A page of the entries matching the filter, newest first. The entries' order is their id's (the order they were
+ * written in), so the keyset cursor `{time}_{id}` carries the id in both places.
+ */
 export async function listJournal(
   env: Bindings,
   filter: JournalFilter,
-  page: { limit: number; before?: number },
-): Promise<{ items: JournalRow[]; nextBefore: number | null }> {
+  page: { limit: number; cursor?: string },
+): Promise<Page<JournalRow>> {
+  const last = page.cursor === undefined ? undefined : Number(/^(\d+)_/.exec(page.cursor)?.[1]);
   const rows = await database(env.DB)
     .select()
     .from(journal)
-    .where(and(where(filter), page.before ? lt(journal.id, page.before) : undefined))
+    .where(and(where(filter), last === undefined ? undefined : lt(journal.id, last)))
     .orderBy(desc(journal.id))
     .limit(page.limit + 1);
-  const { items, next } = pageFrom(rows, page.limit, (r) => r.id);
-  return { items, nextBefore: next };
+  const { items, next } = pageFrom(rows, page.limit, (r) => `${r.id}_${r.id}`);
+  return { items, nextCursor: next };
 }
 
 /** Deletes the entries matching the filter (all without one); how many there were. */

@@ -3,7 +3,9 @@
  * `{time}_{id}`, and the next page holds the rows strictly older than it in that order. Stable while rows are
  * added, unlike offsets. The HTTP side (the cursor query parameter, `Link` headers) is functions/http/keyset.ts.
  */
-import { and, desc, eq, lt, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../../db/client.ts';
 
 /** The time and id of a cursor the query schema has accepted (null without one). */
 function parse(cursor: string | undefined): { at: number; id: string } | null {
@@ -76,4 +78,32 @@ export async function newestFirstPage<R extends { createdAt: number; id: string 
     items: rows.slice(0, page.limit),
     nextCursor: nextCursor(rows, page.limit, (r) => [r.createdAt, r.id]),
   };
+}
+
+/**
+ * The window of an export page (exports are in id order): how many rows the whole filtered export has, and the
+ * last id of the page of at most `limit` rows after `after` (null when the export ends within the page) with
+ * whether rows follow it. Found before the page is streamed, so the answer's headers (total, next page) are sent
+ * first and the page is exactly the rows with `after < id <= last`.
+ */
+export async function exportWindow(
+  db: Database,
+  table: SQLiteTable,
+  id: SQLiteColumn,
+  where: SQL | undefined,
+  after: string,
+  limit: number,
+): Promise<{ total: number; last: string | null; more: boolean }> {
+  const [counted, bounds] = await db.batch([
+    db.select({ n: sql<number>`count(*)` }).from(table).where(where),
+    db
+      .select({ id })
+      .from(table)
+      .where(and(where, gt(id, after)))
+      .orderBy(asc(id))
+      .limit(2)
+      .offset(limit - 1),
+  ]);
+  const [last, next] = bounds as { id: string }[];
+  return { total: counted[0]?.n ?? 0, last: last?.id ?? null, more: next !== undefined };
 }

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { schedules } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, visibleTo } from './owners.ts';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
@@ -17,13 +18,20 @@ export async function getSchedule(env: Bindings, id: string, owner?: Owner): Pro
   return row ?? null;
 }
 
-/** Every schedule the owner may see, oldest first. */
-export async function listSchedules(env: Bindings, owner?: Owner): Promise<ScheduleRow[]> {
-  return database(env.DB)
-    .select()
-    .from(schedules)
-    .where(visibleTo(schedules.ownerId, owner))
-    .orderBy(schedules.createdAt);
+/** A page of the schedules the owner may see, newest first (keyset on creation time and id). */
+export async function listSchedules(
+  env: Bindings,
+  page: { limit: number; cursor?: string },
+  owner?: Owner,
+): Promise<Page<ScheduleRow>> {
+  return newestFirstPage({ time: schedules.createdAt, id: schedules.id }, page, (after, order, limit) =>
+    database(env.DB)
+      .select()
+      .from(schedules)
+      .where(and(visibleTo(schedules.ownerId, owner), after))
+      .orderBy(...order)
+      .limit(limit),
+  );
 }
 
 export async function enabledSchedules(env: Bindings): Promise<ScheduleRow[]> {

@@ -4,7 +4,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
-import { sessions } from '../../db/schema.ts';
+import { journal, sessions } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
 import { NotFoundError } from '../errors.ts';
 import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
@@ -38,4 +38,21 @@ export async function assertSessionVisible(env: Bindings, id: string, owner: Own
   if (!(await sessionVisible(env, id, owner))) {
     throw new NotFoundError(`No session with id ${id} (or it expired).`);
   }
+}
+
+/**
+ * Whether a session was ever started (its row) or called (its journal rows: a session's calls stay journalled
+ * after it expires), for a filter that names one.
+ */
+export async function sessionKnown(env: Bindings, id: string, owner?: Owner): Promise<boolean> {
+  const db = database(env.DB);
+  const [started, called] = await db.batch([
+    db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.id, id), visibleTo(sessions.ownerId, owner)))
+      .limit(1),
+    db.select({ id: journal.id }).from(journal).where(eq(journal.sessionId, id)).limit(1),
+  ]);
+  return started.length > 0 || (called.length > 0 && (owner === undefined || owner.admin));
 }

@@ -7,11 +7,11 @@
  * inserted with ON CONFLICT DO NOTHING, so a repeated report (a retried alarm, a redelivered message) adds
  * nothing; a run launched with a `trigger` exists at most once.
  */
-import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { SteExemplar, SteState } from '../../core/ste/engine.ts';
 import { database } from '../../db/client.ts';
 import { steExemplars, steMemory, steRuns, steSchedules, steTools, steTrials } from '../../db/schema.ts';
-import { newestFirstPage, type Page } from './keyset.ts';
+import { exportWindow, newestFirstPage, type Page, pageFrom } from './keyset.ts';
 import { type Owner, ownerIdOf, visibleThrough, visibleTo } from './owners.ts';
 
 export type SteRunRow = typeof steRuns.$inferSelect;
@@ -319,18 +319,44 @@ export async function steExemplarsAfter(
   f: SteExemplarFilter,
   after: string,
   limit: number,
+  upTo?: string,
 ): Promise<SteExemplarRow[]> {
   return database(d1)
     .select()
     .from(steExemplars)
-    .where(and(exemplarWhere(f), gt(steExemplars.id, after)))
+    .where(
+      and(
+        exemplarWhere(f),
+        gt(steExemplars.id, after),
+        upTo === undefined ? undefined : lte(steExemplars.id, upTo),
+      ),
+    )
     .orderBy(asc(steExemplars.id))
     .limit(limit);
 }
 
-/** A run's long-term memory per tool, in order (the dashboard's LTM view). */
-export async function steMemoryOf(d1: D1Database, runId: string) {
-  return database(d1)
+/** The STE SFT export's size in exemplars and the window of its page after `after` (`exportWindow`). */
+export function steExemplarWindow(d1: D1Database, f: SteExemplarFilter, after: string, limit: number) {
+  return exportWindow(database(d1), steExemplars, steExemplars.id, exemplarWhere(f), after, limit);
+}
+
+/**
+ * A page of a run's long-term memory by tool then position (optionally one tool's); the cursor is the last entry's
+ * `{position}_{tool}` (the shared keyset format).
+ */
+export async function steMemoryOf(
+  d1: D1Database,
+  runId: string,
+  page: { limit: number; cursor?: string; tool?: string },
+): Promise<Page<{ tool: string; position: number; query: string; solved: boolean }>> {
+  const m = page.cursor === undefined ? null : /^(\d+)_(.*)$/s.exec(page.cursor);
+  const after = m
+    ? or(
+        gt(steMemory.tool, m[2] as string),
+        and(eq(steMemory.tool, m[2] as string), gt(steMemory.position, Number(m[1]))),
+      )
+    : undefined;
+  const rows = await database(d1)
     .select({
       tool: steMemory.tool,
       position: steMemory.position,
@@ -338,8 +364,11 @@ export async function steMemoryOf(d1: D1Database, runId: string) {
       solved: steMemory.solved,
     })
     .from(steMemory)
-    .where(eq(steMemory.runId, runId))
-    .orderBy(asc(steMemory.tool), asc(steMemory.position));
+    .where(and(eq(steMemory.runId, runId), page.tool ? eq(steMemory.tool, page.tool) : undefined, after))
+    .orderBy(asc(steMemory.tool), asc(steMemory.position))
+    .limit(page.limit + 1);
+  const { items, next } = pageFrom(rows, page.limit, (r) => `${r.position}_${r.tool}`);
+  return { items, nextCursor: next };
 }
 
 export type SteScheduleRow = typeof steSchedules.$inferSelect;

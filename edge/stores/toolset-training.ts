@@ -10,9 +10,10 @@
  * and applies the run's patch — so a reader never sees half of one, and no statement holds the isolate long.
  */
 import { Buffer } from 'node:buffer';
-import { and, asc, desc, eq, inArray, max, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, max, ne, sql } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { toolsetTrainingBlobs, toolsetTrainings } from '../../db/schema.ts';
+import { type Page, pageFrom } from './keyset.ts';
 import { type Owner, ownerIdOf } from './owners.ts';
 
 export type TrainingRow = typeof toolsetTrainings.$inferSelect;
@@ -71,18 +72,29 @@ export async function getTraining(db: D1Database, id: string): Promise<TrainingR
 }
 
 /** Summaries of a toolset's runs, newest version first (without their data and report). */
-export async function listTrainings(db: D1Database, toolsetId: string) {
-  return database(db)
-    .select({
-      id: toolsetTrainings.id,
-      version: toolsetTrainings.version,
-      status: toolsetTrainings.status,
-      createdAt: toolsetTrainings.createdAt,
-      finishedAt: toolsetTrainings.finishedAt,
-    })
+/**
+ * A page of a toolset's training runs, newest version first; the cursor is the last run's `{version}_{toolset id}`
+ * (the shared keyset format).
+ */
+export async function listTrainings(
+  db: D1Database,
+  toolsetId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<TrainingRow>> {
+  const before = page.cursor === undefined ? undefined : Number(/^(\d+)_/.exec(page.cursor)?.[1]);
+  const rows = await database(db)
+    .select()
     .from(toolsetTrainings)
-    .where(eq(toolsetTrainings.toolsetId, toolsetId))
-    .orderBy(desc(toolsetTrainings.version));
+    .where(
+      and(
+        eq(toolsetTrainings.toolsetId, toolsetId),
+        before === undefined ? undefined : lt(toolsetTrainings.version, before),
+      ),
+    )
+    .orderBy(desc(toolsetTrainings.version))
+    .limit(page.limit + 1);
+  const { items, next } = pageFrom(rows, page.limit, (r) => `${r.version}_${toolsetId}`);
+  return { items, nextCursor: next };
 }
 
 /**

@@ -3,11 +3,12 @@
  * `toolset_tools` in batches of 20 rows per INSERT (5 columns × 20 = D1's 100 bound parameters per statement);
  * a synthetic toolset keeps only its catalog options and is regenerated on read.
  */
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { type CatalogOptions, syntheticCatalog } from '../../core/retrieval/catalog.ts';
 import type { Tool } from '../../core/retrieval/types.ts';
 import { database } from '../../db/client.ts';
 import { toolsets, toolsetTools } from '../../db/schema.ts';
+import { newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
 
 export type ToolsetSource = 'upload' | 'surface' | 'synthetic';
@@ -59,12 +60,20 @@ export async function createToolset(
   return record;
 }
 
-export async function listToolsets(db: D1Database, owner?: Owner): Promise<ToolsetRecord[]> {
-  return database(db)
-    .select()
-    .from(toolsets)
-    .where(visibleTo(toolsets.ownerId, owner))
-    .orderBy(desc(toolsets.createdAt), asc(toolsets.id));
+/** A page of the toolsets the owner may see, newest first (keyset on creation time and id). */
+export async function listToolsets(
+  db: D1Database,
+  page: { limit: number; cursor?: string },
+  owner?: Owner,
+): Promise<Page<ToolsetRecord>> {
+  return newestFirstPage({ time: toolsets.createdAt, id: toolsets.id }, page, (after, order, limit) =>
+    database(db)
+      .select()
+      .from(toolsets)
+      .where(and(visibleTo(toolsets.ownerId, owner), after))
+      .orderBy(...order)
+      .limit(limit),
+  );
 }
 
 /** The toolset, or null when it does not exist or another user key owns it. */

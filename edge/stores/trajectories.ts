@@ -11,13 +11,14 @@
  *   rare (an exploration of 1,000 trees gave none).
  * A redelivered queue message or a retried tree inserts nothing new in either table.
  */
-import { and, asc, eq, gt, inArray, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lte, or, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type DpoPair,
   dpoPairSet,
   dpoRecord,
   extractTrajectories,
+  type SelectionRule,
   selectForTraining,
   type Trajectory,
   type TrajectoryMeta,
@@ -27,7 +28,7 @@ import { PC_SURFACE } from '../../core/surfaces/builtin.ts';
 import { type Database, database } from '../../db/client.ts';
 import { explorations, preferencePairs, tasks, trajectories } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
-import { newestFirstPage, type Page } from './keyset.ts';
+import { exportWindow, newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, visibleThrough, visibleToSql } from './owners.ts';
 
 /** Trajectories and preference pairs belong to their exploration's owner. */
@@ -363,35 +364,6 @@ export interface TaskGroup {
   taskId: string;
 }
 
-/**
- * The (exploration, task) groups with a successful trajectory, in (exploration, task) order after `after`: the
- * SFT export's keyset pages (a selection rule needs a task's successes together).
- */
-export async function successGroupsAfter(
-  env: Bindings,
-  f: ExportFilter,
-  after: TaskGroup | null,
-  limit: number,
-): Promise<TaskGroup[]> {
-  return database(env.DB)
-    .selectDistinct({ explorationId: trajectories.explorationId, taskId: trajectories.taskId })
-    .from(trajectories)
-    .where(
-      and(
-        filterWhere(f, trajectories),
-        eq(trajectories.reward, 1),
-        after
-          ? or(
-              gt(trajectories.explorationId, after.explorationId),
-              and(eq(trajectories.explorationId, after.explorationId), gt(trajectories.taskId, after.taskId)),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(asc(trajectories.explorationId), asc(trajectories.taskId))
-    .limit(limit);
-}
-
 /** The successful trajectories of `groups` (at most 40: two bound parameters each), with their question. */
 export async function successesOf(env: Bindings, f: ExportFilter, groups: readonly TaskGroup[]) {
   if (groups.length === 0) return [];
@@ -401,8 +373,7 @@ export async function successesOf(env: Bindings, f: ExportFilter, groups: readon
     .innerJoin(tasks, eq(tasks.id, trajectories.taskId))
     .where(
       and(
-        filterWhere(f, trajectories),
-        eq(trajectories.reward, 1),
+        successWhere(f),
         or(
           ...groups.map((g) =>
             and(eq(trajectories.explorationId, g.explorationId), eq(trajectories.taskId, g.taskId)),
@@ -413,12 +384,106 @@ export async function successesOf(env: Bindings, f: ExportFilter, groups: readon
     .orderBy(asc(trajectories.id));
 }
 
+/** A task group with the number of SFT records a selection rule makes of it. */
+export interface SizedTaskGroup extends TaskGroup {
+  records: number;
+}
+
+/**
+ * The records a rule makes of a task group, in SQL: `repeat-free` (the default) keeps the stored choice (the
+ * `selected` flags, `reselect`, computed with that rule and the same seed); `clean` and `uniform` keep any success,
+ * so up to TRAINING_PER_TASK of them.
+ */
+function recordsOfGroup(rule: SelectionRule) {
+  return rule === 'repeat-free'
+    ? sql<number>`sum(case when ${trajectories.selected} then 1 else 0 end)`
+    : sql<number>`min(count(*), ${TRAINING_PER_TASK})`;
+}
+
+function successWhere(f: ExportFilter) {
+  return and(filterWhere(f, trajectories), eq(trajectories.reward, 1));
+}
+
+/**
+ * The SFT export's size in records under `rule`, and the task groups from `from` on (inclusive, in (exploration,
+ * task) order) that make at least one record, with their record counts: at most `limit` groups. The exports route
+ * cuts its page of records out of these (a group makes at most 4, so `limit` + 1 groups cover a page of `limit`).
+ */
+export async function sftExportWindow(
+  env: Bindings,
+  f: ExportFilter,
+  rule: SelectionRule,
+  from: TaskGroup | null,
+  limit: number,
+): Promise<{ total: number; groups: SizedTaskGroup[] }> {
+  const db = database(env.DB);
+  const records = recordsOfGroup(rule);
+  const perGroup = db
+    .select({ records: records.as('records') })
+    .from(trajectories)
+    .where(successWhere(f))
+    .groupBy(trajectories.explorationId, trajectories.taskId)
+    .as('per_group');
+  const [counted, groups] = await db.batch([
+    db.select({ n: sql<number>`coalesce(sum(${perGroup.records}), 0)` }).from(perGroup),
+    db
+      .select({ explorationId: trajectories.explorationId, taskId: trajectories.taskId, records })
+      .from(trajectories)
+      .where(
+        and(
+          successWhere(f),
+          from
+            ? or(
+                gt(trajectories.explorationId, from.explorationId),
+                and(
+                  eq(trajectories.explorationId, from.explorationId),
+                  gte(trajectories.taskId, from.taskId),
+                ),
+              )
+            : undefined,
+        ),
+      )
+      .groupBy(trajectories.explorationId, trajectories.taskId)
+      .having(sql`${records} > 0`)
+      .orderBy(asc(trajectories.explorationId), asc(trajectories.taskId))
+      .limit(limit),
+  ]);
+  return {
+    total: Number(counted[0]?.n ?? 0),
+    groups: groups.map((g) => ({ ...g, records: Number(g.records) })),
+  };
+}
+
+/** The DPO export's size and the window of its page after `after` (`exportWindow`). */
+export function preferencePairWindow(env: Bindings, f: ExportFilter, after: string, limit: number) {
+  return exportWindow(
+    database(env.DB),
+    preferencePairs,
+    preferencePairs.id,
+    filterWhere(f, preferencePairs),
+    after,
+    limit,
+  );
+}
+
 /** Stored DPO pairs (their export records) in id order after `after`. */
-export async function preferencePairsAfter(env: Bindings, f: ExportFilter, after: string, limit: number) {
+export async function preferencePairsAfter(
+  env: Bindings,
+  f: ExportFilter,
+  after: string,
+  limit: number,
+  upTo?: string,
+) {
   return database(env.DB)
     .select({ id: preferencePairs.id, record: preferencePairs.record })
     .from(preferencePairs)
-    .where(and(filterWhere(f, preferencePairs), gt(preferencePairs.id, after)))
+    .where(
+      and(
+        filterWhere(f, preferencePairs),
+        gt(preferencePairs.id, after),
+        upTo === undefined ? undefined : lte(preferencePairs.id, upTo),
+      ),
+    )
     .orderBy(asc(preferencePairs.id))
     .limit(limit);
 }

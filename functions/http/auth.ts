@@ -37,10 +37,24 @@ function hex(buf: ArrayBuffer): string {
   return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The digests of the configured keys, computed once per configuration (readConfig caches it per environment):
+ * hashing every configured key again on every request cost as much as the rest of the key check.
+ */
+const keyDigests = new WeakMap<readonly string[], Promise<ArrayBuffer[]>>();
+
+function digestsOf(keys: readonly string[]): Promise<ArrayBuffer[]> {
+  let digests = keyDigests.get(keys);
+  if (!digests) {
+    digests = Promise.all(keys.map(sha256));
+    keyDigests.set(keys, digests);
+  }
+  return digests;
+}
+
 async function matchesAny(candidate: ArrayBuffer, keys: readonly string[]): Promise<boolean> {
   let matched = false;
-  for (const key of keys) {
-    const digest = await sha256(key);
+  for (const digest of await digestsOf(keys)) {
     // Evaluate every key: `||` would skip the comparison after the first match.
     const equal = crypto.subtle.timingSafeEqual(candidate, digest);
     matched = matched || equal;

@@ -39,10 +39,47 @@ export function pageAnswer<T, V>(
   return { items: page.items.map((item) => view(item)), nextCursor: page.nextCursor };
 }
 
+/** `pageAnswer` with a view that reads more (each item's view awaited in turn, in the page's order). */
+export async function pageAnswerEach<T, V>(
+  c: Context,
+  page: { items: readonly T[]; nextCursor: string | null },
+  view: (item: T) => Promise<V>,
+): Promise<{ items: V[]; nextCursor: string | null }> {
+  linkNext(c, page.nextCursor);
+  const items: V[] = [];
+  for (const item of page.items) items.push(await view(item));
+  return { items, nextCursor: page.nextCursor };
+}
+
 /** An RFC 8288 `Link: <…>; rel="next"` header for the next page, when there is one. */
 export function linkNext(c: Context, cursor: string | null, param = 'cursor'): void {
   if (!cursor) return;
   const next = new URL(c.req.url);
   next.searchParams.set(param, cursor);
   c.header('link', `<${next.pathname}${next.search}>; rel="next"`);
+}
+
+/**
+ * A page of a list held in memory (a registry, the built-in surfaces with the stored ones), in the same shape and
+ * with the same cursor format as the stores' keyset pages: `{position}_{id}` of the page's last item; the next
+ * page starts after that item (found by id, so a list that grew meanwhile does not repeat or skip it).
+ */
+export function arrayPage<T>(
+  all: readonly T[],
+  page: { limit: number; cursor?: string | undefined },
+  idOf: (item: T) => string,
+): { items: T[]; nextCursor: string | null } {
+  let start = 0;
+  const m = page.cursor === undefined ? null : /^(\d+)_(.*)$/s.exec(page.cursor);
+  if (m) {
+    const at = all.findIndex((item) => idOf(item) === m[2]);
+    start = (at >= 0 ? at : Number(m[1])) + 1;
+  }
+  const items = all.slice(start, start + page.limit);
+  const last = items.at(-1);
+  const more = start + page.limit < all.length;
+  return {
+    items,
+    nextCursor: more && last !== undefined ? `${start + items.length - 1}_${idOf(last)}` : null,
+  };
 }

@@ -6,7 +6,8 @@ import type { Bindings } from '../../edge/env.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import type { AppEnv } from '../app-env.ts';
 import { isAdminGate, ownerOf, type Role, requireKey } from './auth.ts';
-import { ProblemSchema } from './problem.ts';
+import { resourceFilters } from './filters.ts';
+import { ProblemError, ProblemSchema } from './problem.ts';
 import { rateLimit } from './rate-limit.ts';
 import { type ProgressState, progressEvents } from './sse.ts';
 
@@ -68,8 +69,11 @@ export function keyed(role: Role): {
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Empty = Record<never, never>;
 
-/** A JSON request body the route requires. */
-type JsonBody<B extends z.ZodType> = { required: true; content: { 'application/json': { schema: B } } };
+/** A JSON request body the route requires, with the example the documentation shows (and a test sends). */
+type JsonBody<B extends z.ZodType> = {
+  required: true;
+  content: { 'application/json': { schema: B; example: z.input<B> } };
+};
 
 type RequestOf<P, Q, B> = (P extends z.ZodType ? { params: P } : Empty) &
   (Q extends z.ZodType ? { query: Q } : Empty) &
@@ -97,11 +101,19 @@ type RouteOf<P, Q, B, C extends number, S extends z.ZodType, M extends string> =
 
 /** What a route declares besides its method, path, tag and summary. */
 type RouteParts<C extends number, S extends z.ZodType, M extends string, P, Q, B> = {
+  /** The OpenAPI tag, when not the module's (an export route of another module). */
+  tag?: string;
   description?: string;
   role?: Role;
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Required with `body`: a request body the route accepts (2xx), shown by /docs ("Try it out" sends it) and
+   * sent by a test (test/edge/openapi-examples.test.ts). Ids it names must exist on any deployment (built-in
+   * surfaces, datasets), not only in one database.
+   */
+  example?: B extends z.ZodType ? z.input<B> : never;
   ok: Ok<C, S, M>;
   problems?: readonly number[];
   /** `false`: the route documents exactly `problems` (and 401/429 if keyed), not those its request implies. */
@@ -138,9 +150,11 @@ function namesAResource(body: unknown): boolean {
 }
 
 /**
- * The problems a route's request implies, so a route does not restate them: any validated input (path
- * parameters, query or body) can fail its schema (400); a JSON body can be too large (413, the app's body limit)
- * or of another media type (415); a body field that names a stored resource (`namesResource`) can name none (404).
+ * The problems a route's request implies, so a route does not restate them: any request can name a query
+ * parameter the route does not take, and any validated input (path parameters, query or body) can fail its
+ * schema (400); a JSON body can be too large (413, the app's body limit)
+ * or of another media type (415); a body field that names a stored resource (`namesResource`) or a query filter
+ * that does (`resourceFilter`, filters.ts) can name none (404).
  */
 function impliedProblems(spec: {
   params?: unknown;
@@ -150,9 +164,9 @@ function impliedProblems(spec: {
 }): number[] {
   if (spec.impliedProblems === false) return [];
   return [
-    ...(spec.params || spec.query || spec.body ? [400] : []),
+    400, // every route refuses a query parameter it does not declare (requestContract, strict-body.ts)
     ...(spec.body ? [413, 415] : []),
-    ...(spec.body && namesAResource(spec.body) ? [404] : []),
+    ...((spec.body && namesAResource(spec.body)) || resourceFilters(spec.query).length > 0 ? [404] : []),
   ];
 }
 
@@ -173,11 +187,28 @@ export function jsonRoute<
 >(
   spec: { method: Method; path: string; tag: string; summary: string } & RouteParts<C, S, M, P, Q, B>,
 ): RouteOf<P, Q, B, C, S, M> {
-  const { method, path, tag, summary, description, role, params, query, body, ok, problems = [] } = spec;
+  const {
+    method,
+    path,
+    tag,
+    summary,
+    description,
+    role,
+    params,
+    query,
+    body,
+    example,
+    ok,
+    problems = [],
+  } = spec;
   const request: Record<string, unknown> = {};
   if (params) request.params = params;
   if (query) request.query = query;
-  if (body) request.body = { required: true, content: { 'application/json': { schema: body } } };
+  if (body) {
+    if (example === undefined)
+      throw new Error(`${method.toUpperCase()} ${path}: a request body needs an example`);
+    request.body = { required: true, content: { 'application/json': { schema: body, example } } };
+  }
   const [status, okDescription, schema, mediaType = 'application/json'] = ok;
   return createRoute({
     method,
@@ -226,6 +257,25 @@ export type RouteHandler<R extends RouteConfig, P, Q, B, S extends z.ZodType> = 
 ) => RouteResult<S> | Promise<RouteResult<S>>;
 
 /**
+ * A 404 problem when a query filter marked by `resourceFilter` names no resource the caller may see (checked in
+ * field order, before the handler).
+ */
+async function assertFiltersKnown(c: Context<AppEnv>, schema: unknown, query: unknown): Promise<void> {
+  const values = (query ?? {}) as Record<string, unknown>;
+  for (const [field, { resource, exists }] of resourceFilters(schema)) {
+    const id = values[field];
+    if (typeof id !== 'string') continue;
+    const owner = c.get('principal') ? ownerOf(c) : null;
+    if (!(await exists(c.env, id, owner))) {
+      throw new ProblemError('not-found', {
+        detail: `No ${resource} with id ${id}.`,
+        errors: [{ in: 'query', field, pointer: `/${field}`, message: `no ${resource} named ${id}` }],
+      });
+    }
+  }
+}
+
+/**
  * The handler `app.openapi` is given for a route: it validates nothing itself (the route's validators have run),
  * hands `handler` the validated request and the owner, and answers a result that is not a Response as the route's
  * `ok` (JSON with its status; no body for a body-less `ok`).
@@ -245,6 +295,7 @@ function answering<P, Q, B, S extends z.ZodType>(
         return ownerOf(c);
       },
     } as RouteInput<P, Q, B>;
+    await assertFiltersKnown(c, parts.query, input.query);
     const result = (await handler(c, input)) as RouteResult<S>;
     if (result instanceof Response) return result;
     return result === undefined
@@ -370,19 +421,26 @@ export function routeModule(
   return (app) => declare(routeTable(app, tag, role === 'public' ? undefined : role), app);
 }
 
-/** A page of a list: `{ [key]: items[], nextCursor }` — the shape every cursor-paginated list answers. */
-export function pageOf<K extends string, T extends z.ZodType>(item: T, key: K) {
-  return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {
-    [P in K]: z.ZodArray<T>;
-  } & { nextCursor: z.ZodNullable<z.ZodString> });
+/**
+ * A page of a list: `{ items, nextCursor }` — the one shape every list answers (nextCursor null on the last page;
+ * the next page is the same request with `cursor=<nextCursor>`, also given as a `Link: rel="next"` header).
+ */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable().openapi({
+      description:
+        'The `cursor` of the next page (null on the last one); also the `Link: rel="next"` header.',
+    }),
+  });
 }
 
 /**
- * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`), a page of
- * `item` under `items` (`pageOf`) (a 400 for a query that fails its schema is implied).
+ * What a keyset-paginated list route declares: its query (filters and `pageParams`, `keyset.ts`) and a page of
+ * `item` (`pageOf`) (a 400 for a query that fails its schema is implied; a `resourceFilter` implies a 404).
  */
 export function itemsPage<Q extends z.ZodType, T extends z.ZodType>(query: Q, description: string, item: T) {
-  return { query, ok: [200, description, pageOf(item, 'items')] as const };
+  return { query, ok: [200, description, pageOf(item)] as const };
 }
 
 /** An object schema registered as the OpenAPI component `name` (a response, or a body that allows more keys). */

@@ -89,7 +89,15 @@ export const registerApiQuerySetRoutes = routeModule('APIs', 'user', (routes) =>
   api.post(
     '/v1/apis/{id}/querysets',
     'Add a query set to the API (validated against its operations)',
-    { body: CreateQuerySet, ok: [201, 'The query set', QuerySetView] },
+    {
+      body: CreateQuerySet,
+      example: {
+        name: 'pets',
+        format: 'restbench',
+        items: [{ query: 'What is the name of pet 1?', solution: ['GET /pets/{petId}'] }],
+      },
+      ok: [201, 'The query set', QuerySetView],
+    },
     async (c, { resource, body, owner }) => {
       const catalog = await apiCatalog(c.env, resource.id);
       const parsed = parseQuerySet(body.items, catalog, body.format ? { format: body.format } : {});

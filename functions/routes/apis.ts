@@ -10,6 +10,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { stringify as stringifyYaml } from 'yaml';
 import { API_DRIFT_KINDS, generateApiSurface } from '../../core/apis/drift/index.ts';
 import { baseApiSurface } from '../../core/apis/surface/base.ts';
 import { apiToolList } from '../../core/apis/surface/docs.ts';
@@ -266,6 +267,42 @@ export async function apiDocument(
 
 const findApiOr404 = ownedOr404(findApi, 'API');
 
+/** The request examples' API (a Swagger "Try it out" imports it as it is): one list and one lookup. */
+const PETS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: { type: 'string' }, tag: { type: 'string' } },
+  },
+};
+const EXAMPLE_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'Pet store', version: '1.0.0' },
+  paths: {
+    '/pets': {
+      get: {
+        operationId: 'listPets',
+        summary: 'List the pets',
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } }],
+        responses: { '200': { description: 'The pets', content: { 'application/json': { schema: PETS } } } },
+      },
+    },
+    '/pets/{petId}': {
+      get: {
+        operationId: 'getPet',
+        summary: 'One pet',
+        parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: {
+          '200': { description: 'The pet', content: { 'application/json': { schema: PETS.items } } },
+          '404': { description: 'No such pet' },
+        },
+      },
+    },
+  },
+};
+const EXAMPLE_YAML = stringifyYaml(EXAMPLE_DOCUMENT);
+
 const importRoute = createRoute({
   method: 'post',
   path: '/v1/apis',
@@ -279,9 +316,9 @@ const importRoute = createRoute({
     body: {
       required: false,
       content: {
-        'application/json': { schema: ImportEnvelope },
-        'application/yaml': { schema: z.string() },
-        'application/vnd.oai.openapi': { schema: z.string() },
+        'application/json': { schema: ImportEnvelope, example: { document: EXAMPLE_DOCUMENT, seed: '0' } },
+        'application/yaml': { schema: z.string(), example: EXAMPLE_YAML },
+        'application/vnd.oai.openapi': { schema: z.string(), example: EXAMPLE_YAML },
       },
     },
   },
@@ -390,6 +427,7 @@ export const registerApiRoutes = routeModule('APIs', 'user', (routes, app) => {
       description:
         'The same seed and kinds always give the same surface. GET /v1/surfaces/{id}/openapi.json documents the drifted API, …/diff?against={api} lists the changes; play it with POST /v1/sessions {"api": …, "surface": …}.',
       body: DriftBody,
+      example: { seed: '7', kinds: ['rename-path', 'rename-params'] },
       ok: [201, 'The drifted surface', ApiSurfaceSummary],
       problems: [409],
     },

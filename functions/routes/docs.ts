@@ -15,7 +15,9 @@ const INFO = {
   description:
     'A drifting-API world for LLM agents (ToolQA-D compatible): seeded corpora, tools whose names, parameters and ' +
     'formats change, and agents that learn them. Read-only benchmark endpoints are public; routes that cost money ' +
-    'or change state need `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json.',
+    'or change state need `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json: their `type`s are listed ' +
+    'under [Problem types](#problems) at the end of this page. Every list answers `{items, nextCursor}` (follow ' +
+    '`cursor`); JSON bodies and query strings are strict (an unknown field is a 400 naming it).',
 };
 
 type OpenApiDoc = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
@@ -45,10 +47,16 @@ function page(title: string, body: string): string {
 /** Where the Swagger UI files are served from (copied out of `swagger-ui-dist` by scripts/lib/docs-assets.ts). */
 export const DOCS_VENDOR_PATH = '/docs/vendor';
 
+/** Styles of the problem-type catalogue under Swagger UI, in Swagger's own look (its font, width and colours). */
+const PROBLEMS_STYLE = `#problems{font:14px/1.5 sans-serif;color:#3b4151;max-width:1460px;margin:0 auto 4rem;padding:0 20px;box-sizing:border-box}
+#problems h2{font-size:24px;margin:2rem 0 .5rem}#problems table{border-collapse:collapse;width:100%}
+#problems th,#problems td{border-bottom:1px solid #d8dde7;padding:.45rem .6rem;text-align:left;vertical-align:top}
+#problems code{font:13px monospace;background:#f4f5f7;border-radius:4px;padding:0 .25rem}`;
+
 /**
  * `/docs`: Swagger UI (swagger-ui-dist, served from the Worker's own assets — no CDN) rendering `/openapi.json`,
- * with request and response schemas resolved and admin-only routes marked. Without JavaScript, the page still
- * lists every route and problem type.
+ * with request and response schemas resolved and admin-only routes marked, followed by the problem-type catalogue
+ * (`/docs#problems`, visible with or without JavaScript). Without JavaScript, the page also lists every route.
  */
 export function renderDocsPage(doc: OpenApiDoc): string {
   const routes: string[] = [];
@@ -64,15 +72,18 @@ export function renderDocsPage(doc: OpenApiDoc): string {
   const problems = Object.entries(PROBLEM_TYPES)
     .map(
       ([slug, p]) =>
-        `<li><a href="/problems/${slug}"><code>/problems/${slug}</code></a> ${p.status} ${escapeHtml(p.title)}</li>`,
+        `<tr><td><a href="/problems/${slug}"><code>/problems/${slug}</code></a></td><td>${p.status}</td><td>${escapeHtml(p.title)}</td><td>${escapeHtml(p.description)}</td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(INFO.title)}</title><link rel="stylesheet" href="${DOCS_VENDOR_PATH}/swagger-ui.css"></head>
+<title>${escapeHtml(INFO.title)}</title><link rel="stylesheet" href="${DOCS_VENDOR_PATH}/swagger-ui.css"><style>${PROBLEMS_STYLE}</style></head>
 <body><div id="swagger-ui"></div>
 <noscript><div style="${'font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto'}"><h1>${escapeHtml(INFO.title)}</h1>
 <p>The interactive reference needs JavaScript; the machine-readable description is <a href="/openapi.json">/openapi.json</a>.</p>
-<h2>Routes</h2><ul>${routes.join('')}</ul><h2 id="problems">Problem types</h2><ul>${problems}</ul></div></noscript>
+<h2>Routes</h2><ul>${routes.join('')}</ul></div></noscript>
+<section id="problems"><h2>Problem types</h2>
+<p>Every error is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and <code>requestId</code>; a validation error also names the failing <code>field</code> and lists <code>errors[]</code> (<code>in</code>, <code>field</code>, <code>pointer</code>, <code>message</code>).</p>
+<table><thead><tr><th>type</th><th>status</th><th>title</th><th>when</th></tr></thead><tbody>${problems}</tbody></table></section>
 <script src="${DOCS_VENDOR_PATH}/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
 }
 

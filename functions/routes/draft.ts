@@ -6,7 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
-import { entryFlags } from '../../core/draft/docset.ts';
+import { entryFlags, initialDocSet } from '../../core/draft/docset.ts';
 import {
   docsetDiff,
   docsetJsonSchema,
@@ -30,7 +30,17 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import { byId, component, idParams, namesResource, requestBody, routeModule } from '../http/openapi.ts';
+import { requireSurface } from '../../edge/stores/surfaces.ts';
+import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
+import {
+  byId,
+  component,
+  idParams,
+  itemsPage,
+  namesResource,
+  requestBody,
+  routeModule,
+} from '../http/openapi.ts';
 import { ownedOr404, ProblemError } from '../http/problem.ts';
 import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
@@ -203,7 +213,16 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/runs',
     'Start a DRAFT run: explore a surface tool by tool and rewrite the documentation from what it answers',
-    { body: CreateDraftRun, ok: [202, 'The run', DraftRunView], responses: dryRunResponse },
+    {
+      body: CreateDraftRun,
+      example: {
+        surface: 's-in',
+        tools: ['LoadDB'],
+        options: { iterations: 2, setupCalls: 1, seed: 'example' },
+      },
+      ok: [202, 'The run', DraftRunView],
+      responses: dryRunResponse,
+    },
     async (c, { body: { dryRun, ...body }, owner }) => {
       const { launch, estimate } = await planDraftRun(c.env, body, owner);
       if (dryRun) return await dryRunAnswer(c, owner.id, estimate);
@@ -215,31 +234,12 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
 
   routes.get(
     '/v1/draft/runs',
-    'DRAFT runs, newest first',
-    {
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(100).default(20),
-        before: z.coerce
-          .number()
-          .int()
-          .min(0)
-          .optional()
-          .openapi({ description: 'createdAt of the last run seen.' }),
-      }),
-      ok: [200, 'Runs', z.object({ runs: z.array(DraftRunView), next: z.string().nullable() })],
-    },
-    async (c, { query: { limit, before }, owner }) => {
-      const rows = await listDraftRuns(c.env, limit, before, owner);
-      const runs = [];
-      for (const r of rows) {
-        const found = await getDraftRun(c.env, r.id);
-        if (found) runs.push(await runView(c.env, found.run, found.tools));
-      }
-      const last = rows.at(-1);
-      const next =
-        rows.length === limit && last ? `/v1/draft/runs?limit=${limit}&before=${last.createdAt}` : null;
-      return { runs, next };
-    },
+    'DRAFT runs, newest first; by cursor',
+    itemsPage(z.object(pageParams(100)), 'A page of runs', DraftRunView),
+    async (c, { query, owner }) =>
+      pageAnswerEach(c, await listDraftRuns(c.env, query, owner), async (r) =>
+        runView(c.env, r, (await getDraftRun(c.env, r.id))?.tools ?? []),
+      ),
   );
 
   draftRun.get(
@@ -263,18 +263,19 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
   routes.post(
     '/v1/draft/watches',
     'Docs that follow drift: re-document the changed tools of a surface or schedule on cron ticks',
-    { body: CreateDraftWatch, ok: [201, 'The watch', DraftWatchView] },
+    {
+      body: CreateDraftWatch,
+      example: { surface: 's-ood', tools: ['LoadDB'], options: { iterations: 2 } },
+      ok: [201, 'The watch', DraftWatchView],
+    },
     async (c, { body, owner }) => watchView(await createWatch(c.env, body, owner)),
   );
 
   routes.get(
     '/v1/draft/watches',
-    'DRAFT watches',
-    { ok: [200, 'Watches', z.object({ watches: z.array(DraftWatchView) })] },
-    async (c, { owner }) => {
-      const rows = await listDraftWatches(c.env, false, owner);
-      return { watches: rows.map(watchView) };
-    },
+    'DRAFT watches, newest first; by cursor',
+    itemsPage(z.object(pageParams(100)), 'A page of watches', DraftWatchView),
+    async (c, { query, owner }) => pageAnswer(c, await listDraftWatches(c.env, query, owner), watchView),
   );
 
   routes.delete(
@@ -318,12 +319,22 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
 
   docset.get(
     '/v1/docsets/{id}/diff',
-    'What changed per tool between two documentation sets (`against` a set id, or `parent`)',
+    'What changed per tool between two documentation sets (`against` a set id, `parent`, or `source`)',
     {
-      query: z.object({ against: Id }),
+      query: z.object({
+        against: Id.default('source').openapi({
+          description:
+            '`source` (default): the documentation the first run started from (what DRAFT changed); `parent`: the set this one continued (400 for a first run); or a documentation set id.',
+        }),
+      }),
       ok: [200, 'Per tool: the line before and after', z.record(z.string(), z.unknown())],
     },
     async (c, { resource: set, params: { id }, query: { against }, owner }) => {
+      if (against === 'source') {
+        const docs = await requireSurface(c.env, set.source.docs, 'against');
+        const source = initialDocSet(docs, set.source.server, set.model, set.simulated, set.options);
+        return { id, against: 'source', source: set.source.docs, tools: docsetDiff(set, source) };
+      }
       const otherId = against === 'parent' ? set.parent : against;
       if (!otherId) {
         throw new ProblemError('validation-error', {

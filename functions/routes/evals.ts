@@ -22,11 +22,12 @@ import {
 } from '../../edge/stores/evaluations.ts';
 import { getTask } from '../../edge/stores/tasks.ts';
 import { flagFilter, textFilter } from '../http/filters.ts';
-import { cursorParam } from '../http/keyset.ts';
-import { byId, component, idParams, namedSchema, pageOf, routeModule } from '../http/openapi.ts';
+import { linkNext, pageParams } from '../http/keyset.ts';
+import { byId, component, idParams, itemsPage, namedSchema, routeModule } from '../http/openapi.ts';
 import { cancelOwned, ownedOr404, ProblemError } from '../http/problem.ts';
 import { MODEL_USAGE, TrajectoryStep } from '../schemas/agent-run.ts';
 import { EvalSummary, evalSummary, listEvalSummaries, summaryWithProgress } from '../schemas/evals.ts';
+import { scheduleFilter, surfaceFilter } from '../schemas/resource-filters.ts';
 import {
   DryRunField,
   dryRunAnswer,
@@ -139,18 +140,15 @@ const EvalResultDetail = EvalResultSchema.extend({
 
 const EvalId = z.string().min(1).max(100);
 
-const ListQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    scheduleId: textFilter(100),
-    before: cursorParam(100),
-  })
-  .strict();
+const ListQuery = z.object({
+  scheduleId: scheduleFilter('Only the runs of this schedule.'),
+  ...pageParams(100),
+});
 
 const ResultsQuery = z
   .object({
     method: z.enum(EVAL_METHODS).optional(),
-    surface: textFilter(100),
+    surface: surfaceFilter(),
     dataset: z.enum(DATASET_NAMES).optional(),
     difficulty: z.enum(DIFFICULTIES).optional(),
     correct: flagFilter(),
@@ -180,6 +178,14 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
     'Run an evaluation suite (methods × surfaces × datasets × difficulty) through the queue',
     {
       body: namedSchema(EvalSuiteSchema.extend({ dryRun: DryRunField }), 'EvalSuite'),
+      example: {
+        methods: ['greedy'],
+        surfaces: ['pc', 's-ood'],
+        datasets: ['coffee'],
+        difficulties: ['easy'],
+        sampleSize: 1,
+        seed: 'example',
+      },
       ok: [202, 'The evaluation, running, with its model-call estimate', EvalLaunched],
       responses: dryRunResponse,
     },
@@ -198,9 +204,11 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   routes.get(
     '/v1/evals',
     'Evaluations, newest first',
-    { query: ListQuery, ok: [200, 'A page of evaluations', pageOf(EvalSummary, 'evals')] },
+    itemsPage(ListQuery, 'A page of evaluations', EvalSummary),
     async (c, { query: q, owner }) => {
-      return await listEvalSummaries(c.env, { ...q, owner });
+      const page = await listEvalSummaries(c.env, { ...q, owner });
+      linkNext(c, page.nextCursor);
+      return page;
     },
   );
 
@@ -246,7 +254,7 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
   evaluation.get(
     '/v1/evals/{id}/results',
     'Task runs of an evaluation, in plan order, filterable',
-    { query: ResultsQuery, ok: [200, 'A page of task runs', pageOf(EvalResultSchema, 'results')] },
+    itemsPage(ResultsQuery, 'A page of task runs', EvalResultSchema),
     async (c, { params: { id }, query: q }) => {
       const { limit, cursor, correct, ...filter } = q;
       const page = await listResults(
@@ -255,7 +263,8 @@ export const registerEvalRoutes = routeModule('Evaluations', 'user', (routes) =>
         { ...filter, ...(correct ? { correct: correct === 'true' } : {}) },
         { limit, cursor },
       );
-      return { results: page.items.map(resultView), nextCursor: page.nextCursor };
+      linkNext(c, page.nextCursor);
+      return { items: page.items.map(resultView), nextCursor: page.nextCursor };
     },
   );
 

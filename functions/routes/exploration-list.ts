@@ -6,7 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { getExploration, listExplorations, listTrees } from '../../edge/stores/explorations.ts';
-import { pageParams } from '../http/keyset.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { ProblemError } from '../http/problem.ts';
 
@@ -83,31 +83,27 @@ export const registerExplorationListRoutes = routeModule('Explorations', 'user',
 
   routes.get(
     '/v1/explorations/{id}/trees',
-    'The trees of an exploration (task, index, status, counters), by task id then tree index',
+    'The trees of an exploration (task, index, status, counters), by task id then tree index; by cursor',
     {
       params: idParams(z.string().min(1).max(100)),
-      query: z.object({ limit: z.coerce.number().int().min(1).max(2000).default(200) }),
-      ok: [200, 'The trees', z.object({ items: z.array(TreeItem) })],
+      ...itemsPage(z.object(pageParams(300, 200, 500)), 'A page of trees', TreeItem),
       problems: [404],
     },
-    async (c, { params: { id }, query: { limit }, owner }) => {
+    async (c, { params: { id }, query, owner }) => {
       if (!(await getExploration(c.env, id, owner)))
         throw new ProblemError('not-found', { detail: `No exploration with id ${id}.` });
-      const rows = await listTrees(c.env, id, limit);
-      return {
-        items: rows.map((t) => ({
-          id: t.id,
-          taskId: t.taskId,
-          treeIndex: t.treeIndex,
-          status: t.status,
-          solved: t.solved ?? null,
-          nodes: t.nodes,
-          iterations: t.iterations,
-          modelCalls: t.modelCalls,
-          updatedAt: new Date(t.updatedAt).toISOString(),
-          links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
-        })),
-      };
+      return pageAnswer(c, await listTrees(c.env, id, query), (t) => ({
+        id: t.id,
+        taskId: t.taskId,
+        treeIndex: t.treeIndex,
+        status: t.status,
+        solved: t.solved ?? null,
+        nodes: t.nodes,
+        iterations: t.iterations,
+        modelCalls: t.modelCalls,
+        updatedAt: new Date(t.updatedAt).toISOString(),
+        links: { self: `/v1/trees/${t.id}`, events: `/v1/trees/${t.id}/events` },
+      }));
     },
   );
 });

@@ -251,7 +251,18 @@ export const registerExplorationRoutes = routeModule('Explorations', 'user', (ro
   routes.post(
     '/v1/explorations',
     'Start an exploration: ToolEvo tree searches over tasks × trees per task, through the queue',
-    { body: CreateExploration, ok: [202, 'The exploration', ExplorationView], responses: dryRunResponse },
+    {
+      body: CreateExploration,
+      example: {
+        tasks: { dataset: 'coffee', split: 'train', limit: 1 },
+        surface: 's-ood',
+        treesPerTask: 1,
+        search: { simulations: 2, k: 2, maxDepth: 8 },
+        seed: 'example',
+      },
+      ok: [202, 'The exploration', ExplorationView],
+      responses: dryRunResponse,
+    },
     async (c, { body, owner }) => {
       await requireSurface(c.env, body.surface, 'surface');
       await requireSurface(c.env, body.promptSurface, 'promptSurface');

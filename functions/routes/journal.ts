@@ -1,13 +1,15 @@
 /** The call journal (admin): every session call with what it became, filterable, and resettable. */
 import { z } from '@hono/zod-openapi';
 import { deleteJournal, listJournal } from '../../edge/stores/journal.ts';
-import { component, routeModule } from '../http/openapi.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { component, itemsPage, routeModule } from '../http/openapi.ts';
+import { sessionFilter, surfaceFilter } from '../schemas/resource-filters.ts';
 
 const Filter = z.object({
-  session: z.string().max(100).optional(),
-  surface: z.string().max(100).optional(),
+  session: sessionFilter(),
+  surface: surfaceFilter(),
   via: z.enum(['react', 'action', 'rest', 'mcp', 'http']).optional(),
-  outcome: z.enum(['ok', 'error', 'finished', 'rejected', 'fault']).optional(),
+  outcome: z.enum(['ok', 'error', 'refused', 'finished', 'rejected', 'fault']).optional(),
 });
 
 /** A JSON value as the journal stored it: the step's input, the kernel call it became, the fault injected. */
@@ -34,31 +36,12 @@ export const registerJournalRoutes = routeModule('Admin', 'admin', (routes) => {
     '/v1/admin/journal',
     'Journalled session calls, newest first (admin)',
     {
-      query: Filter.extend({
-        limit: z.coerce.number().int().min(1).max(500).default(100),
-        before: z.coerce
-          .number()
-          .int()
-          .positive()
-          .optional()
-          .openapi({ description: 'Page: entries with a smaller id.' }),
-      }),
-      ok: [
-        200,
-        'A page of entries',
-        z.object({ items: z.array(JournalEntry), nextBefore: z.number().int().nullable() }),
-      ],
+      ...itemsPage(Filter.extend(pageParams(40, 100, 500)), 'A page of entries', JournalEntry),
       problems: [403],
     },
-    async (c, { query: { limit, before, ...filter } }) => {
-      const page = await listJournal(c.env, filter, { limit, before });
-      return c.json(
-        {
-          items: page.items.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-          nextBefore: page.nextBefore,
-        },
-        200,
-      );
+    async (c, { query: { limit, cursor, ...filter } }) => {
+      const page = await listJournal(c.env, filter, { limit, cursor });
+      return pageAnswer(c, page, (r) => ({ ...r, at: new Date(r.at).toISOString() }));
     },
   );
 

@@ -5,7 +5,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import { type ApiKeyInfo, issueKey, listKeys, revokeKey } from '../../edge/stores/api-keys.ts';
-import { component, idParams, routeModule } from '../http/openapi.ts';
+import { pageAnswer, pageParams } from '../http/keyset.ts';
+import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -63,7 +64,12 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.post(
     '/v1/keys',
     'Issue a user key (admin): its own rate limit and model-call quota; the secret is shown once',
-    { body: IssueKey, ok: [201, 'The key, with its secret', IssuedKey], problems: [403] },
+    {
+      body: IssueKey,
+      example: { name: 'lab laptop', ratePerMinute: 120, modelCallQuota: 10_000 },
+      ok: [201, 'The key, with its secret', IssuedKey],
+      problems: [403],
+    },
     async (c, { body }) => {
       const { key, secret } = await issueKey(c.env, body);
       return c.json({ ...view(key), secret }, 201, { location: `/v1/keys/${key.id}` });
@@ -73,8 +79,8 @@ export const registerKeyRoutes = routeModule('Keys', 'admin', (routes) => {
   routes.get(
     '/v1/keys',
     'Issued user keys (admin), newest first, revoked ones included; never their secrets',
-    { ok: [200, 'The keys', z.object({ items: z.array(ApiKey) })], problems: [403] },
-    async (c) => ({ items: (await listKeys(c.env)).map(view) }),
+    { ...itemsPage(z.object(pageParams(40)), 'A page of keys', ApiKey), problems: [403] },
+    async (c, { query }) => pageAnswer(c, await listKeys(c.env, query), view),
   );
 
   routes.delete(

@@ -110,7 +110,24 @@ const postRoute = mcpRoute(
     params: Params,
     headers: McpHeaders,
     // Not `required`: a required body makes the JSON validator run on other media types too (it answers 415).
-    body: { required: false, content: { 'application/json': { schema: JsonRpcMessage } } },
+    body: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: JsonRpcMessage,
+          example: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'example-agent', version: '1.0.0' },
+            },
+          },
+        },
+      },
+    },
   },
   {
     200: {

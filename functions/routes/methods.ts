@@ -6,14 +6,15 @@
 import { z } from '@hono/zod-openapi';
 import { AID_SLOTS } from '../../core/aids/index.ts';
 import { aidListing, METHOD_IDS, methodListing } from '../../core/methods/registry.ts';
-import { component, routeModule } from '../http/openapi.ts';
+import { arrayPage, pageAnswer, pageParams } from '../http/keyset.ts';
+import { component, pageOf, routeModule } from '../http/openapi.ts';
 
 const JsonSchema = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'A JSON Schema (draft 2020-12).' });
 
 const MethodsSchema = component('MethodCatalog', {
-  items: z.array(
+  ...pageOf(
     z.object({
       id: z.enum(METHOD_IDS),
       summary: z.string(),
@@ -25,7 +26,7 @@ const MethodsSchema = component('MethodCatalog', {
         .openapi({ description: 'Carries memory from one task to the next of a group.' }),
       aids: z.array(z.enum(AID_SLOTS)).openapi({ description: 'The aid slots the method uses.' }),
     }),
-  ),
+  ).shape,
   aids: z.array(
     z.object({
       slot: z.enum(AID_SLOTS),
@@ -39,8 +40,15 @@ const MethodsSchema = component('MethodCatalog', {
 export const registerMethodRoutes = routeModule('Agents', 'public', (routes) => {
   routes.get(
     '/v1/methods',
-    'Agent methods (id, summary, options, memory, aids) and the aid slots',
-    { ok: [200, 'The registry', MethodsSchema] },
-    () => ({ items: methodListing(), aids: aidListing() }),
+    'Agent methods (id, summary, options, memory, aids), a page at a time, and every aid slot',
+    { query: z.object(pageParams(40, 50, 100)), ok: [200, 'The registry', MethodsSchema] },
+    (c, { query }) => ({
+      ...pageAnswer(
+        c,
+        arrayPage(methodListing(), query, (m) => m.id),
+        (m) => m,
+      ),
+      aids: aidListing(),
+    }),
   );
 });

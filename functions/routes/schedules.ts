@@ -18,7 +18,8 @@ import {
   type ScheduleRow,
   updateSchedule,
 } from '../../edge/stores/schedules.ts';
-import { byId, component, routeModule } from '../http/openapi.ts';
+import { pageAnswerEach, pageParams } from '../http/keyset.ts';
+import { byId, component, itemsPage, routeModule } from '../http/openapi.ts';
 import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
@@ -91,7 +92,7 @@ async function scheduleView(env: Bindings, row: ScheduleRow): Promise<z.infer<ty
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     nextDueAt: next === null ? null : new Date(next).toISOString(),
-    lastRun: last.evals[0] ?? null,
+    lastRun: last.items[0] ?? null,
     links: { self: `/v1/schedules/${row.id}`, runs: `/v1/evals?scheduleId=${row.id}` },
   };
 }
@@ -113,7 +114,17 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
   routes.post(
     '/v1/schedules',
     'Schedule an evaluation suite with a cron expression',
-    { body: CreateSchedule, ok: [201, 'The schedule', ScheduleView] },
+    {
+      body: CreateSchedule,
+      example: {
+        name: 'nightly drift check',
+        cron: '0 3 * * *',
+        suite: { methods: ['greedy'], surfaces: ['pc', 's-ood'], datasets: ['coffee'], sampleSize: 2 },
+        threshold: 0.1,
+        enabled: false,
+      },
+      ok: [201, 'The schedule', ScheduleView],
+    },
     async (c, { body, owner }) => {
       await assertSurfacesExist(c.env, body.suite, '/suite', owner);
       assertModelAvailable(c.env, body.suite);
@@ -136,14 +147,10 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
 
   routes.get(
     '/v1/schedules',
-    'Evaluation schedules',
-    { ok: [200, 'Every schedule, oldest first', z.object({ schedules: z.array(ScheduleView) })] },
-    async (c, { owner }) => {
-      const rows = await listSchedules(c.env, owner);
-      const out = [];
-      for (const r of rows) out.push(await scheduleView(c.env, r));
-      return { schedules: out };
-    },
+    'Evaluation schedules, newest first; by cursor',
+    itemsPage(z.object(pageParams(100)), 'A page of schedules', ScheduleView),
+    async (c, { query, owner }) =>
+      pageAnswerEach(c, await listSchedules(c.env, query, owner), (r) => scheduleView(c.env, r)),
   );
 
   schedule.get(
@@ -152,14 +159,18 @@ export const registerScheduleRoutes = routeModule('Evaluations', 'user', (routes
     { ok: [200, 'The schedule', ScheduleDetail] },
     async (c, { resource: row }) => {
       const runs = await listEvalSummaries(c.env, { limit: 50, scheduleId: row.id });
-      return { ...(await scheduleView(c.env, row)), runs: runs.evals };
+      return { ...(await scheduleView(c.env, row)), runs: runs.items };
     },
   );
 
   schedule.patch(
     '/v1/schedules/{id}',
     'Change a schedule (name, cron, suite, threshold, enabled)',
-    { body: UpdateSchedule, ok: [200, 'The schedule', ScheduleView] },
+    {
+      body: UpdateSchedule,
+      example: { enabled: true, threshold: 0.05 },
+      ok: [200, 'The schedule', ScheduleView],
+    },
     async (c, { resource: row, body, owner }) => {
       if (body.suite) {
         await assertSurfacesExist(c.env, body.suite, '/suite', owner);

@@ -105,7 +105,7 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
       body: await bodyOf(c),
     },
   };
-  const reply = await sessionStub(c.env, id).step(input, 'http', `${c.req.method} ${path}`, ownerOf(c).id);
+  const reply = await sessionStub(c.env, id).step(input, 'http', `${c.req.method} ${path}`, ownerOf(c));
   if (reply.kind === 'fault') return faultResponse(reply.fault);
   if (reply.kind === 'unsupported') throw new ProblemError('not-found', { detail: reply.message });
   if (reply.kind !== 'step') handleNonStep(reply, id);

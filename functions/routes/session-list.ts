@@ -12,12 +12,12 @@
  */
 import { z } from '@hono/zod-openapi';
 import { listJournalSessions } from '../../edge/stores/journal.ts';
-import { textFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { component, itemsPage, routeModule } from '../http/openapi.ts';
+import { surfaceFilter } from '../schemas/resource-filters.ts';
 
 const ListQuery = z.object({
-  surface: textFilter(64, 'Sessions with a call to this surface.'),
+  surface: surfaceFilter('Sessions with a call to this surface.'),
   ...pageParams(100),
 });
 

@@ -12,8 +12,8 @@ import {
   type ApiSessionConfig,
   isApiSession,
   type KernelSessionConfig,
+  restStatus,
   type SessionConfig,
-  type SessionProgress,
   surfaceAt,
   type TranscriptEntry,
 } from '../../core/sessions/index.ts';
@@ -28,7 +28,7 @@ import {
 } from '../../core/surfaces/schedule.ts';
 import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
-import type { SessionStepReply, SessionView } from '../../durable-objects/episode-session.ts';
+import type { SessionStepReply, SessionView, StepProgress } from '../../durable-objects/episode-session.ts';
 import { apiSessionParts } from '../../edge/api-sessions.ts';
 import { getDocset } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
@@ -256,7 +256,7 @@ export function deprecationHeaders(
 
 export function stepJson(
   entry: TranscriptEntry,
-  progress: SessionProgress,
+  progress: StepProgress,
   budget: number,
   response?: { status: number; body: unknown },
 ) {
@@ -321,8 +321,14 @@ const stepRoute = createRoute({
       // Not `required`: a required body makes the JSON validator run on text/plain bodies too.
       required: false,
       content: {
-        'application/json': { schema: StepBody },
-        'text/plain': { schema: z.string().max(100_000) },
+        'application/json': {
+          schema: StepBody,
+          example: { action: 'LoadDB', action_input: { DBName: 'coffee' } },
+        },
+        'text/plain': {
+          schema: z.string().max(100_000),
+          example: 'Thought: load the data first\nAction: LoadDB\nAction Input: {"DBName": "coffee"}',
+        },
       },
     },
   },
@@ -345,6 +351,9 @@ function about(config: SessionConfig) {
     task: { id: task.id, question: task.question, dataset: task.dataset, difficulty: task.difficulty },
   };
 }
+
+/** A JSON pointer segment (RFC 6901). */
+const pointerPart = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 function publicView(view: SessionView) {
   const { config, progress } = view;
@@ -405,6 +414,12 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
       description:
         'A ToolQA-D task (`taskId` or `filter`), or with `api` an imported API played with a query — free text (`query`) or an item of one of its query sets (`queryset`, `item`), scored at the end with Correct Path Rate.',
       body: z.union([CreateApiSession, CreateSession]),
+      example: {
+        filter: { dataset: 'coffee', difficulty: 'easy' },
+        surface: 's-ood',
+        stepBudget: 20,
+        seed: '7',
+      },
       ok: [201, 'The session', SessionCreated],
     },
     async (c, { body, owner }) => {
@@ -415,6 +430,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
         stepBudget: body.stepBudget,
         seed: body.seed,
         ...(body.faults ? { faults: body.faults } : {}),
+        ownerId: owner.id,
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + body.ttlSeconds * 1000).toISOString(),
       };
@@ -502,7 +518,6 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
 
   app.openapi(stepRoute, async (c) => {
     const { id } = c.req.valid('param');
-    await assertSessionVisible(c.env, id, ownerOf(c));
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     let input: StepInput;
     if (type === 'text/plain') {
@@ -517,11 +532,12 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
       input = 'text' in body ? body.text : { action: body.action, actionInput: body.action_input };
     }
     const name = typeof input === 'string' ? 'react' : input.action;
+    // The session's object checks the key may drive it (a missing one and another key's are both 404).
     const reply = await sessionStub(c.env, id).step(
       input,
       typeof input === 'string' ? 'react' : 'action',
       name,
-      ownerOf(c).id,
+      ownerOf(c),
     );
     // Raw responses: an injected fault, or a body that faults may corrupt, so not c.json().
     if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
@@ -543,38 +559,33 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
         'GET /v1/surfaces/{id}/openapi.json describes each tool of a surface. 400: parameter error; 404: no such tool; 410: the tool is sunset or retired (the problem names its successor); 409: the session has ended.',
       params: z.object({ id: SessionId, name: z.string().min(1).max(200) }),
       body: z.record(z.string(), z.unknown()),
+      example: { databaseIdentifier: 'coffee' }, // Init_DB: LoadDB on s-ood, the session example's surface
       ok: [200, 'The tool result', StepResult],
-      problems: [404, 409, 410],
+      problems: [404, 405, 409, 410],
     },
     async (c, { params: { id, name }, body: args, owner }) => {
-      await assertSessionVisible(c.env, id, owner);
       const reply = await sessionStub(c.env, id).step(
         { action: name, actionInput: args },
         'rest',
         name,
-        owner.id,
+        owner,
       );
       if (reply.kind === 'fault') return (await faultResponse(reply.fault)) as never;
       if (reply.kind !== 'step') handleNonStep(reply, id);
       const { entry, progress } = reply;
-      const outcome = entry.outcome;
       const extensions = { observation: entry.observation, step: entry.index + 1, done: progress.done };
-      if (outcome.kind === 'rejected') {
-        // An API session's refusal carries its status (400, 404, 405, 410) and the fields or successor it names.
-        const status = 'status' in outcome ? outcome.status : undefined;
-        const detail = reply.response?.body as { errors?: unknown; successor?: unknown } | undefined;
-        // An unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
-        // invalid-action text too, spec §4.2) is a 400.
-        if (
-          status === 404 ||
-          (status === undefined && outcome.reason === 'invalid-action' && entry.kernel === undefined)
-        ) {
+      // The status the session's journal recorded for this call (restStatus, core/sessions/episode.ts): an
+      // unknown name is a 404; a known tool called with the wrong keys (P_c answers those with the
+      // invalid-action text too, spec §4.2) or unparsable input is a 400 naming the parameter.
+      // An API session's refusal carries its own status and the fields or successor it names.
+      const detail = reply.response?.body as { errors?: unknown; successor?: unknown } | undefined;
+      switch (restStatus(entry)) {
+        case 404:
           return problem(c, 'not-found', {
             detail: `No tool named ${name} on this surface. ${entry.observation}`,
             extensions,
           }) as never;
-        }
-        if (outcome.reason === 'retired') {
+        case 410:
           return problem(c, 'gone', {
             detail: entry.observation,
             extensions: {
@@ -582,12 +593,26 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
               successor: entry.deprecation?.successor ?? detail?.successor ?? null,
             },
           }) as never;
+        case 200:
+          break;
+        case 405:
+          return problem(c, 'method-not-allowed', { detail: entry.observation, extensions }) as never;
+        default: {
+          const param = entry.param;
+          const errors = Array.isArray(detail?.errors)
+            ? (detail.errors as never)
+            : param
+              ? [
+                  {
+                    in: 'body',
+                    field: param.field,
+                    pointer: `/${pointerPart(param.field)}`,
+                    message: param.message,
+                  },
+                ]
+              : [{ in: 'body', field: '', pointer: '/', message: entry.observation }];
+          return problem(c, 'validation-error', { detail: entry.observation, errors, extensions }) as never;
         }
-        return problem(c, 'validation-error', {
-          detail: entry.observation,
-          ...(Array.isArray(detail?.errors) ? { errors: detail.errors as never } : {}),
-          extensions,
-        }) as never;
       }
       const res = await faulted(
         reply.fault,
@@ -617,6 +642,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
           })
           .strict(),
       ]),
+      example: { advanceMs: 86_400_000 },
       ok: [200, 'The session after the move', z.record(z.string(), z.unknown())],
       // documented without the body's 413/415 since it was written; adding them changes /openapi.json
       problems: [400, 403, 404],

@@ -127,6 +127,13 @@ export const registerSolveRoutes = routeModule('Agents', 'user', (routes) => {
       description:
         "The run is bounded by its estimate (`estimate.modelCalls`: the method's bound for the step limit and search budget), checked against the key's model-call quota before it starts and charged with what the run used.",
       body: SolveBody,
+      example: {
+        question: 'What was the coffee price range on 2000-01-14?',
+        dataset: 'coffee',
+        surface: 's-ood',
+        mode: 'greedy',
+        seed: 'example',
+      },
       ok: [200, 'The answer and its trajectory (or, with dryRun, the estimate alone)', SolveResult],
     },
     async (c, { body, owner }) => {

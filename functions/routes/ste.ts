@@ -8,7 +8,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { CreateSteRun, type SteRunConfig } from '../../core/ste/run-request.ts';
-import { STE_SFT_DOCUMENTATION, steSftRecords } from '../../core/ste/sft.ts';
+import { STE_SFT_DOCUMENTATION, type SteSftDocumentation, steSftRecords } from '../../core/ste/sft.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
@@ -25,29 +25,23 @@ import {
   findSteSchedule,
   listSteExemplars,
   listSteRuns,
+  type SteExemplarFilter,
   type SteExemplarRow,
   type SteRunRow,
   steExemplarsAfter,
+  steExemplarWindow,
   steMemoryOf,
   steRunsOfSchedule,
   steToolsOf,
 } from '../../edge/stores/ste.ts';
 import { findSurface } from '../../edge/stores/surfaces.ts';
 import { steStub } from '../../edge/stubs.ts';
-import { ownerOf } from '../http/auth.ts';
 import { textFilter } from '../http/filters.ts';
-import { linkNext, pageAnswer, pageParams } from '../http/keyset.ts';
-import { linesStream, ndjson, ndjsonOk } from '../http/ndjson.ts';
-import {
-  byId,
-  component,
-  itemsPage,
-  jsonRoute,
-  namedSchema,
-  requestBody,
-  routeModule,
-} from '../http/openapi.ts';
+import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
+import { type ExportSource, exportAnswer, exportParams, ndjsonOk } from '../http/ndjson.ts';
+import { byId, component, itemsPage, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ownedOr404, ProblemError } from '../http/problem.ts';
+import { steRunFilter, surfaceFilter } from '../schemas/resource-filters.ts';
 import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
 
@@ -97,10 +91,10 @@ type SteRunView = z.infer<typeof SteRunView>;
 const RunId = z.object({ id: z.string().min(1).max(100) });
 
 const ExemplarQuery = z.object({
-  surface: textFilter(100),
+  surface: surfaceFilter(),
   surfaceVersion: textFilter(64),
   tool: textFilter(200),
-  run: textFilter(100),
+  run: steRunFilter(),
 });
 
 const SteExemplarView = component('SteExemplar', {
@@ -154,25 +148,6 @@ async function scheduleView(
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
-
-const SteSftQuery = ExemplarQuery.extend({
-  documentation: z.enum(STE_SFT_DOCUMENTATION).default('none').openapi({
-    description:
-      'The records’ context: `none` — a short tool-mode system message without any API documentation (STE §2.2, default); `agent-prompt` — the ToolEvo agent prompt over the documentation of the surface each exemplar was explored on.',
-  }),
-});
-
-const steSft = jsonRoute({
-  method: 'get',
-  path: '/v1/exports/ste-sft.jsonl',
-  tag: 'Exports',
-  summary: 'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer)',
-  description:
-    'Each line: {"messages": [system (no documentation by default, see `documentation`), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf, documentation}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate.',
-  role: 'user',
-  query: SteSftQuery,
-  ok: ndjsonOk('SFT records'),
-});
 
 async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
   const tools = await steToolsOf(env.DB, run.id);
@@ -239,16 +214,81 @@ async function runProgress(env: Bindings, id: string, owner: Owner) {
   };
 }
 
-const EXPORT_PAGE = 50;
+/** The STE SFT export: two lines per exemplar, the surface's documentation looked up once per surface. */
+const SteSftQuery = ExemplarQuery.extend({
+  documentation: z.enum(STE_SFT_DOCUMENTATION).default('none').openapi({
+    description:
+      'The records’ context: `none` — a short tool-mode system message without any API documentation (STE §2.2, default); `agent-prompt` — the ToolEvo agent prompt over the documentation of the surface each exemplar was explored on.',
+  }),
+  ...exportParams(300, 'exemplars (two lines each)'),
+});
 
-export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
+/**
+ * The STE SFT export: two lines per exemplar; with `documentation: 'agent-prompt'` the surface's documentation,
+ * looked up once per surface.
+ */
+function steSftSource(
+  env: Bindings,
+  f: SteExemplarFilter,
+  documentation: SteSftDocumentation,
+): ExportSource<SteExemplarRow> {
+  const docsBySurface = new Map<string, Surface | null>();
+  return {
+    window: (after, limit) => steExemplarWindow(env.DB, f, after, limit),
+    rows: (after, upTo, chunk) => steExemplarsAfter(env.DB, f, after, chunk, upTo),
+    idOf: (row) => row.id,
+    linesPerRow: 2,
+    async lines(rows) {
+      const lines: string[] = [];
+      for (const r of rows) {
+        if (documentation === 'agent-prompt' && !docsBySurface.has(r.surfaceId))
+          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
+        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
+        const records = steSftRecords(exemplarOfRow(r), { documentation, ...(docs ? { docs } : {}) });
+        records.forEach((record, i) => {
+          lines.push(
+            JSON.stringify({
+              ...record,
+              meta: {
+                exemplarId: r.id,
+                run: r.runId,
+                surface: r.surfaceId,
+                surfaceVersion: r.surfaceVersion,
+                tool: r.tool,
+                sample: i === 0 ? 'call' : 'answer',
+                paraphraseOf: r.paraphraseOf,
+                documentation,
+              },
+            }),
+          );
+        });
+      }
+      return lines;
+    },
+  };
+}
+
+export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
   const watch = routes.on(ScheduleId, byId(scheduleView));
   const steRun = routes.on(RunId, byId(runOrProblem));
 
   routes.post(
     '/v1/ste/schedules',
     'Watch a drift schedule: at each stage change the cron tick launches an STE run over the changed tools, once',
-    { body: CreateSteSchedule, ok: [201, 'The watch', SteScheduleView] },
+    {
+      body: CreateSteSchedule,
+      example: {
+        schedule: {
+          id: 'drift-2027',
+          stages: [
+            { surface: 'pc', effectiveFrom: '2027-01-01' },
+            { surface: 's-in', effectiveFrom: '2027-02-01' },
+          ],
+        },
+        run: { episodes: 1, trials: 1 },
+      },
+      ok: [201, 'The watch', SteScheduleView],
+    },
     async (c, { body, owner }) => {
       for (const [i, stage] of body.schedule.stages.entries()) {
         if (!(await findSurface(c.env, stage.surface))) {
@@ -291,7 +331,12 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.post(
     '/v1/ste/runs',
     "Start an STE run: explore a surface's tools by simulated trial and error, one Durable Object per tool",
-    { body: CreateSteRunJson, ok: [202, 'The run', SteRunView], responses: dryRunResponse },
+    {
+      body: CreateSteRunJson,
+      example: { surface: 's-in', tools: ['InitializeDatabase'], episodes: 1, trials: 1, seed: 'example' },
+      ok: [202, 'The run', SteRunView],
+      responses: dryRunResponse,
+    },
     async (c, { body: { dryRun, ...body }, owner }) => {
       const plan = await planSteRun(c.env, body);
       requireExplicitScope(
@@ -309,14 +354,9 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
   routes.get(
     '/v1/ste/runs',
     'STE runs, newest first (keyset pages)',
-    itemsPage(z.object({ surface: textFilter(100), ...pageParams(100) }), 'A page of runs', SteRunView),
-    async (c, { query: q, owner }) => {
-      const page = await listSteRuns(c.env.DB, { ...q, owner });
-      linkNext(c, page.nextCursor);
-      const items = [];
-      for (const r of page.items) items.push(await runView(c.env, r));
-      return { items, nextCursor: page.nextCursor };
-    },
+    itemsPage(z.object({ surface: surfaceFilter(), ...pageParams(100) }), 'A page of runs', SteRunView),
+    async (c, { query: q, owner }) =>
+      pageAnswerEach(c, await listSteRuns(c.env.DB, { ...q, owner }), (r) => runView(c.env, r)),
   );
 
   steRun.get(
@@ -352,29 +392,24 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
 
   steRun.get(
     '/v1/ste/runs/{id}/memory',
-    "A run's long-term memory per tool: every explored query with its Solved mark, in order",
-    {
-      ok: [
-        200,
-        'Long-term memory',
-        z.object({
-          items: z.array(
-            z.object({
-              tool: z.string(),
-              position: z.number().int(),
-              query: z.string(),
-              solved: z.boolean().nullable().openapi({
-                description: 'The reflection’s mark; null when the run explored without self-reflection.',
-              }),
-            }),
-          ),
+    "A run's long-term memory by tool: every explored query with its Solved mark, in order; by cursor",
+    itemsPage(
+      z.object({ tool: textFilter(200, "Only this tool's memory."), ...pageParams(300, 100, 500) }),
+      'A page of long-term memory',
+      z.object({
+        tool: z.string(),
+        position: z.number().int(),
+        query: z.string(),
+        solved: z.boolean().nullable().openapi({
+          description: 'The reflection’s mark; null when the run explored without self-reflection.',
         }),
-      ],
-    },
-    async (c, { params: { id }, resource: run }) => {
-      const items = await steMemoryOf(c.env.DB, id);
+      }),
+    ),
+    async (c, { params: { id }, query, resource: run }) => {
       const reflected = (run.config as SteRunConfig).selfReflection !== false;
-      return c.json({ items: reflected ? items : items.map((i) => ({ ...i, solved: null })) }, 200);
+      return pageAnswer(c, await steMemoryOf(c.env.DB, id, query), (m) =>
+        reflected ? m : { ...m, solved: null },
+      );
     },
   );
 
@@ -388,39 +423,17 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes, app) => {
     },
   );
 
-  app.openapi(steSft, (c) => {
-    const { documentation, ...filters } = c.req.valid('query');
-    const f = { ...filters, owner: ownerOf(c) };
-    const env = c.env;
-    const docsBySurface = new Map<string, Surface | null>();
-    const body = linesStream('', async (after: string) => {
-      const rows = await steExemplarsAfter(env.DB, f, after, EXPORT_PAGE);
-      const lines: string[] = [];
-      for (const r of rows) {
-        if (documentation === 'agent-prompt' && !docsBySurface.has(r.surfaceId))
-          docsBySurface.set(r.surfaceId, await findSurface(env, r.surfaceId));
-        const docs = docsBySurface.get(r.surfaceId) ?? undefined;
-        const records = steSftRecords(exemplarOfRow(r), { documentation, ...(docs ? { docs } : {}) });
-        records.forEach((record, i) => {
-          lines.push(
-            JSON.stringify({
-              ...record,
-              meta: {
-                exemplarId: r.id,
-                run: r.runId,
-                surface: r.surfaceId,
-                surfaceVersion: r.surfaceVersion,
-                tool: r.tool,
-                sample: i === 0 ? 'call' : 'answer',
-                paraphraseOf: r.paraphraseOf,
-                documentation,
-              },
-            }),
-          );
-        });
-      }
-      return { lines, next: rows.length === EXPORT_PAGE ? (rows.at(-1)?.id ?? null) : null };
-    });
-    return ndjson(body) as never;
-  });
+  routes.get(
+    '/v1/exports/ste-sft.jsonl',
+    'STE exemplars as SFT chat records: two per exemplar (the call, then the final answer), a page at a time',
+    {
+      tag: 'Exports',
+      description:
+        'Each line: {"messages": [system (no documentation by default, see `documentation`), user ("Question: <query>" — for the second record followed by the call and its observation), assistant (the call, or Finish with the final answer)], "meta": {exemplarId, run, surface, surfaceVersion, tool, sample: "call"|"answer", paraphraseOf, documentation}}. The format of /v1/exports/sft.jsonl, checked by gpu-jobs validate. At most `limit` exemplars (2 × `limit` lines) per answer: follow `Link: rel="next"` for the rest; `X-Total-Count` is the whole export in lines.',
+      query: SteSftQuery,
+      ok: ndjsonOk('SFT records'),
+    },
+    async (c, { query: { limit, cursor, documentation, ...filter }, owner }) =>
+      exportAnswer(c, { limit, cursor }, steSftSource(c.env, { ...filter, owner }, documentation)) as never,
+  );
 });

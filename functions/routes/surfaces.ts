@@ -35,7 +35,8 @@ import {
 } from '../../edge/stores/surfaces.ts';
 import type { AppEnv } from '../app-env.ts';
 import { optionalPrincipal } from '../http/auth.ts';
-import { component, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
+import { arrayPage, pageAnswer, pageParams } from '../http/keyset.ts';
+import { component, itemsPage, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
@@ -132,11 +133,11 @@ export async function storeSurface(env: AppEnv['Bindings'], surface: Surface, ki
 export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) => {
   routes.get(
     '/v1/surfaces',
-    'Every surface: built-in (pc, s-in, s-ood, s-ood-alt), custom and generated',
-    { ok: [200, 'The surfaces', z.object({ items: z.array(SurfaceSummary) })] },
-    async (c) => {
-      const all = await listSurfaces(c.env);
-      return { items: all.map((s) => summary(s.surface, s.kind)) };
+    'Surfaces: built-in (pc, s-in, s-ood, s-ood-alt) first, then custom and generated ones, newest first; by cursor',
+    itemsPage(z.object(pageParams(64, 50, 100)), 'A page of surfaces', SurfaceSummary),
+    async (c, { query }) => {
+      const page = arrayPage(await listSurfaces(c.env), query, (s) => s.surface.id);
+      return pageAnswer(c, page, (s) => summary(s.surface, s.kind));
     },
   );
 
@@ -212,6 +213,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
         'Send a whole `Surface`, or `{"generate": {"base": "pc", "seed": "7", "kinds": ["rename-tool", "flags"]}}` to derive one. The same seed and kinds always give the same surface.',
       role: 'admin',
       body: z.union([GenerateRequest, SurfaceJson]),
+      example: { generate: { base: 'pc', seed: '7', kinds: ['rename-tool', 'rename-params', 'flags'] } },
       ok: [201, 'Created', SurfaceSummary],
       problems: [403, 409],
     },

@@ -61,7 +61,8 @@ import {
   type ToolsetRecord,
 } from '../../edge/stores/toolsets.ts';
 import { trainedWeights } from '../../edge/trained-heads.ts';
-import { namedSchema, routeModule } from '../http/openapi.ts';
+import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
+import { itemsPage, namedSchema, routeModule } from '../http/openapi.ts';
 import { cancelOwned, foundOr404, ProblemError } from '../http/problem.ts';
 import { DryRunField, dryRunAnswer, dryRunResponse, spendFields, spendMembers } from '../schemas/spend.ts';
 import { toView } from '../schemas/view.ts';
@@ -185,17 +186,6 @@ const TrainingView = z
   })
   .openapi('ToolsetTraining');
 
-const TrainingList = TrainingView.extend({
-  versions: z.array(
-    z.object({
-      version: z.number().int(),
-      status: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-    }),
-  ),
-}).openapi('ToolsetTrainingLatest');
-
 const JudgeBody = z
   .strictObject({
     text: z.string().trim().min(1).max(4_000),
@@ -221,7 +211,7 @@ const SearchResult = z
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 const VersionParam = IdParam.extend({ version: z.coerce.number().int().min(1).max(1_000_000) });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const _iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 async function trainingView(env: Bindings, t: TrainingRow): Promise<z.infer<typeof TrainingView>> {
   const base = `/v1/toolsets/${t.toolsetId}`;
@@ -472,7 +462,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   routes.post(
     '/v1/toolsets',
     'Create a toolset from a JSON Lines upload, a surface or the synthetic catalog',
-    { body: CreateToolset, ok: [201, 'The toolset', ToolsetView], problems: [404] },
+    {
+      body: CreateToolset,
+      example: { source: 'surface', name: 'the pc tools', surface: 'pc' },
+      ok: [201, 'The toolset', ToolsetView],
+      problems: [404],
+    },
     async (c, { body, owner }) => {
       let record: ToolsetRecord;
       switch (body.source) {
@@ -527,9 +522,9 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
 
   routes.get(
     '/v1/toolsets',
-    'Toolsets, newest first',
-    { ok: [200, 'Every toolset', z.object({ toolsets: z.array(ToolsetView) })] },
-    async (c, { owner }) => ({ toolsets: (await listToolsets(c.env.DB, owner)).map(view) }),
+    'Toolsets, newest first; by cursor',
+    itemsPage(z.object(pageParams(64)), 'A page of toolsets', ToolsetView),
+    async (c, { query, owner }) => pageAnswer(c, await listToolsets(c.env.DB, query, owner), view),
   );
 
   toolset.get(
@@ -539,9 +534,9 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     async (c, { resource: record }) => {
       const [tools, latest] = await Promise.all([
         loadToolsetTools(c.env.DB, record),
-        listTrainings(c.env.DB, record.id),
+        findTraining(c.env.DB, record.id),
       ]);
-      const training = latest[0] ? { version: latest[0].version, status: latest[0].status } : null;
+      const training = latest ? { version: latest.version, status: latest.status } : null;
       return { ...view(record), tools: tools.slice(0, 100), training };
     },
   );
@@ -549,7 +544,12 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
   toolset.post(
     '/v1/toolsets/{id}/search',
     'Rank the toolset’s tools for a query (bm25, char, dense or hybrid)',
-    { body: SearchBody, ok: [200, 'The top k tools, best first', SearchResult], problems: [409, 503] },
+    {
+      body: SearchBody,
+      example: { query: 'load the coffee database', k: 3, ranker: 'bm25' },
+      ok: [200, 'The top k tools, best first', SearchResult],
+      problems: [409, 503],
+    },
     async (c, { resource: record, body }) => {
       if (body.version !== undefined && body.ranker !== 'cotools')
         throw badField('version', '/version', 'a version is only for the cotools ranker');
@@ -572,6 +572,26 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
       description:
         'At most TRAININGS_PER_KEY (default 2) runs of a key are queued or running at once (beyond: 429). With an encoder on another machine (Workers AI, OpenAI) every encoder request is a model call, estimated before the run starts and charged to the key; the lexical and USE encoders run in the Worker and cost none (estimate 0).',
       body: TrainBody,
+      // For a toolset made from a surface (pc): its tools are the surface's names.
+      example: {
+        seed: 'example',
+        retriever: { epochs: 2, intermediate: 16 },
+        judge: { epochs: 2, intermediate: 8 },
+        train: [
+          '{"query": "load the coffee database", "tools": ["LoadDB"]}',
+          '{"query": "open the flights table", "tools": ["LoadDB"]}',
+          '{"query": "keep only the rows of 2000-01-14", "tools": ["FilterDB"]}',
+          '{"query": "only flights from ATL", "tools": ["FilterDB"]}',
+          '{"query": "what was the closing price", "tools": ["GetValue"]}',
+          '{"query": "read the departure time column", "tools": ["GetValue"]}',
+          '{"query": "average these numbers in Python", "tools": ["PythonInterpreter"]}',
+          '{"query": "who co-authored with Chao Zhang", "tools": ["NeighbourCheck"]}',
+          '{"query": "thanks, that is all", "tools": []}',
+          '{"query": "the answer is 42", "tools": []}',
+          '{"query": "so the price went up", "tools": []}',
+          '{"query": "I am done", "tools": []}',
+        ].join('\n'),
+      },
       ok: [202, 'The training run, queued', TrainingView],
       problems: [409],
       responses: dryRunResponse,
@@ -643,20 +663,10 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
 
   toolset.get(
     '/v1/toolsets/{id}/training',
-    'The newest training run (progress or report) and every version',
-    { ok: [200, 'The newest run', TrainingList] },
-    async (c, { resource: record }) => {
-      const run = await findTraining(c.env.DB, record.id);
-      if (!run)
-        throw new ProblemError('not-found', { detail: `Toolset ${record.id} has never been trained.` });
-      const versions = (await listTrainings(c.env.DB, record.id)).map((v) => ({
-        version: v.version,
-        status: v.status,
-        createdAt: new Date(v.createdAt).toISOString(),
-        finishedAt: iso(v.finishedAt),
-      }));
-      return { ...(await trainingView(c.env, run)), versions };
-    },
+    'The training runs (progress or report), newest version first; by cursor',
+    itemsPage(z.object(pageParams(64, 20, 100)), 'A page of training runs', TrainingView),
+    async (c, { resource: record, query }) =>
+      pageAnswerEach(c, await listTrainings(c.env.DB, record.id, query), (t) => trainingView(c.env, t)),
   );
 
   trainingVersion.get(
@@ -690,6 +700,7 @@ export const registerToolsetRoutes = routeModule('Toolsets', 'user', (routes) =>
     'Does this step need a tool? The trained Tool Judge (spec eq. 3–5)',
     {
       body: JudgeBody,
+      example: { text: 'What was the closing price of coffee on 2000-01-14?' },
       ok: [200, 'The verdict (needsTool when probability > 0.5)', JudgeResult],
       problems: [409],
     },

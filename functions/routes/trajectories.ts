@@ -10,16 +10,17 @@ import { z } from '@hono/zod-openapi';
 import { type TrajectoryStepRecord, trajectoryStats } from '../../core/search/trajectories.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import { getTrajectory, listTrajectories, type TrajectoryRow } from '../../edge/stores/trajectories.ts';
-import { flagFilter, textFilter } from '../http/filters.ts';
+import { flagFilter } from '../http/filters.ts';
 import { pageAnswer, pageParams } from '../http/keyset.ts';
 import { component, idParams, itemsPage, routeModule } from '../http/openapi.ts';
 import { foundOr404 } from '../http/problem.ts';
+import { explorationFilter, surfaceFilter, taskFilter } from '../schemas/resource-filters.ts';
 
 const ListQuery = z.object({
-  exploration: textFilter(100, 'An exploration id.'),
-  task: textFilter(200, 'A task id.'),
+  exploration: explorationFilter('An exploration id.'),
+  task: taskFilter('A task id.'),
   dataset: z.enum(DATASET_NAMES).optional(),
-  surface: textFilter(100, 'The server surface searched.'),
+  surface: surfaceFilter('The server surface searched.'),
   success: flagFilter('`true`: correct Finish (reward +1); `false`: wrong Finish (reward −1).'),
   selected: flagFilter(
     'Chosen for the SFT export by its default rule (at most 4 successes per task that repeat no failed call).',

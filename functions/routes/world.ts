@@ -19,6 +19,7 @@ import { optionalPrincipal } from '../http/auth.ts';
 import { pageAnswer } from '../http/keyset.ts';
 import { component, idParams, namesResource, pageOf, routeModule } from '../http/openapi.ts';
 import { foundOr404, ProblemError } from '../http/problem.ts';
+import { templateFilter } from '../schemas/resource-filters.ts';
 
 const DatasetNameSchema = z.enum(DATASET_NAMES);
 const Difficulty = z.enum(['easy', 'hard']);
@@ -136,7 +137,7 @@ const TaskQuery = z.object({
   dataset: DatasetNameSchema.optional(),
   difficulty: Difficulty.optional(),
   split: Split.optional(),
-  template: z.string().max(100).optional().openapi({ description: 'A template id, e.g. `coffee-hard-H13`.' }),
+  template: templateFilter('A template id, e.g. `coffee-hard-H13`.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
@@ -178,7 +179,10 @@ const ResultSchema = component('KernelResult', {
   observation: z.string(),
   state: StateSchema,
   outcome: z.object({
-    kind: z.enum(['ok', 'error', 'finished']),
+    kind: z.enum(['ok', 'error', 'refused', 'finished']).openapi({
+      description:
+        '`refused`: the sandbox would not run the call (SQL guard, time or engine failure; Python evaluation budget or program length); the observation is the tool’s own error text.',
+    }),
     reason: z.string().optional(),
     correct: z.boolean().optional(),
   }),
@@ -228,11 +232,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     'Tasks, filtered by dataset, difficulty, split or template; paginated by cursor',
     {
       query: TaskQuery,
-      ok: [
-        200,
-        'A page of tasks (questions only; fetch one task for more)',
-        pageOf(TaskSummarySchema, 'items'),
-      ],
+      ok: [200, 'A page of tasks (questions only; fetch one task for more)', pageOf(TaskSummarySchema)],
       problems: [401, 503],
     },
     async (c, { query: q }) => {
@@ -282,6 +282,7 @@ export const registerWorldRoutes = routeModule('World', 'public', (routes) => {
     {
       role: 'user',
       body: CallSchema,
+      example: { tool: 'LoadDB', args: { DBName: 'coffee' } },
       ok: [200, 'The observation and the next state', ResultSchema],
     },
     async (c, { body, owner }) => {

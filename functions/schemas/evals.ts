@@ -65,12 +65,11 @@ export function evalSummary(
 /** Summaries of evaluations (newest first), with their progress. */
 export async function listEvalSummaries(
   env: Bindings,
-  opts: { limit: number; scheduleId?: string; before?: string; owner?: Owner },
-): Promise<{ evals: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
+  opts: { limit: number; scheduleId?: string; cursor?: string; owner?: Owner },
+): Promise<{ items: z.infer<typeof EvalSummary>[]; nextCursor: string | null }> {
   const page = await listEvals(env, opts);
-  // The evaluation list's JSON key is `evals` (kept as published; other lists say `items`).
   return {
-    evals: page.items.map(({ row, progress }) => summaryWithProgress(row, progress)),
+    items: page.items.map(({ row, progress }) => summaryWithProgress(row, progress)),
     nextCursor: page.nextCursor,
   };
 }

@@ -59,6 +59,24 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
   return res.json();
 }
 
+/**
+ * Every item of a list (GET answering `{ items, nextCursor }`), following `cursor` page by page up to `maxPages`
+ * pages of `limit` (what a dropdown of surfaces or a table of one's schedules needs); `{ items, more }` says
+ * whether the list went on past the cap.
+ */
+export async function apiAll(path, { signal, limit = 100, maxPages = 10 } = {}) {
+  const items = [];
+  let cursor;
+  for (let page = 0; page < maxPages; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const body = await api(`${path}${sep}${query({ limit, cursor }).slice(1)}`, { signal });
+    items.push(...body.items);
+    cursor = body.nextCursor;
+    if (!cursor) return { ...body, items, more: false };
+  }
+  return { items, more: true };
+}
+
 /** A query string from an object, leaving out empty values. */
 export function query(params) {
   const q = new URLSearchParams();

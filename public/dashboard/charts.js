@@ -1,7 +1,7 @@
 /**
- * SVG charts drawn without a library: grouped bars (success rate by dataset × difficulty, one bar per
- * method · surface), horizontal stacked bars (the error taxonomy) and a line chart (success across scheduled
- * runs), and values per epoch (training losses). Each returns a <figure> with a caption, an SVG with role="img" and a textual legend; every mark carries
+ * SVG charts drawn without a library: a heatmap (success rate of each method · surface by dataset × difficulty:
+ * a dozen series of grouped bars are unreadable), grouped bars (averages by surface), horizontal stacked bars
+ * (the error taxonomy) and a line chart (success across scheduled runs), and values per epoch (training losses). Each returns a <figure> with a caption, an SVG with role="img" and a textual legend; every mark carries
  * a <title> with its exact value.
  */
 const NS = 'http://www.w3.org/2000/svg';
@@ -153,6 +153,85 @@ export function barChart({ title, categories, series, testid }) {
     );
   });
   return figure(title, chart, legendOf(series), testid);
+}
+
+/** A success rate 0..1 → a fill from pale to deep blue, and whether text on it should be white. */
+export function heatColor(v) {
+  const t = Math.max(0, Math.min(1, v));
+  const lerp = (a, b) => Math.round(a + (b - a) * t);
+  return { fill: `rgb(${lerp(239, 8)}, ${lerp(243, 69)}, ${lerp(255, 148)})`, dark: t > 0.55 };
+}
+
+/**
+ * A heatmap on a 0–100% scale: one row per `rows` entry ({ label, values }), one column per `columns` label,
+ * each cell coloured by its value and labelled with it (a null value — nothing finished — is a grey dash).
+ * `groups` (optional) names runs of columns (e.g. a dataset over its easy and hard columns).
+ */
+export function heatmap({ title, rows, columns, groups = [], testid }) {
+  const cellW = 54;
+  const cellH = 26;
+  const left = Math.max(110, 7 * Math.max(0, ...rows.map((r) => r.label.length)));
+  const top = groups.length > 0 ? 40 : 22;
+  const chart = canvas(left + columns.length * cellW + 10, top + rows.length * cellH + 10);
+  let x0 = left;
+  for (const g of groups) {
+    chart.append(
+      svg(
+        'text',
+        { x: x0 + (g.span * cellW) / 2, y: 12, 'text-anchor': 'middle', 'font-weight': 600 },
+        g.label,
+      ),
+      svg('line', { class: 'grid', x1: x0 + 3, x2: x0 + g.span * cellW - 3, y1: 17, y2: 17 }),
+    );
+    x0 += g.span * cellW;
+  }
+  columns.forEach((c, ci) => {
+    chart.append(svg('text', { x: left + ci * cellW + cellW / 2, y: top - 6, 'text-anchor': 'middle' }, c));
+  });
+  rows.forEach((r, ri) => {
+    const y = top + ri * cellH;
+    chart.append(svg('text', { x: left - 8, y: y + cellH / 2 + 4, 'text-anchor': 'end' }, r.label));
+    r.values.forEach((v, ci) => {
+      const x = left + ci * cellW;
+      const none = v === null || v === undefined;
+      const { fill, dark } = none ? { fill: '#f1f3f5', dark: false } : heatColor(v);
+      chart.append(
+        svg(
+          'rect',
+          {
+            class: 'cell',
+            x: x + 1,
+            y: y + 1,
+            width: cellW - 2,
+            height: cellH - 2,
+            rx: 3,
+            fill,
+            'data-row': r.label,
+            'data-column': columns[ci],
+            'data-value': none ? '' : v,
+          },
+          svg('title', {}, `${r.label} · ${columns[ci]}: ${fmt(v)}`),
+        ),
+        svg(
+          'text',
+          {
+            x: x + cellW / 2,
+            y: y + cellH / 2 + 4,
+            'text-anchor': 'middle',
+            'pointer-events': 'none',
+            style: dark ? 'fill:#fff' : undefined,
+          },
+          none ? '–' : `${Math.round(v * 100)}%`,
+        ),
+      );
+    });
+  });
+  return figure(
+    title,
+    chart,
+    [0, 0.5, 1].map((v) => ({ label: `${v * 100}%`, color: heatColor(v).fill, border: '1px solid #ccd' })),
+    testid,
+  );
 }
 
 /** Horizontal stacked bars: `rows` [{ label, counts: { [key]: n } }], `keys` [{ id, label }] in stack order. */

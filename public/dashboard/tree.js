@@ -4,6 +4,11 @@
  * (0) → green (+1) scale; cached rollout nodes (created by a rollout, never backed up: N = 0) get a dashed grey
  * outline and no value colour; terminal nodes are squares (✓ correct Finish, ✗ otherwise). The best path of the
  * search summary is drawn in green. Nodes are focusable buttons: click or Enter selects one.
+ *
+ * A tree of thousands of nodes squeezed into a page width is unreadable (issue 24 item 8), so subtrees are
+ * collapsed: only the children of *expanded* nodes are drawn, and a collapsed node with descendants carries a
+ * `+N` badge (N hidden nodes). `defaultExpanded` opens the best path and the paths to correct Finishes, so the
+ * tree opens on what the search found, at a fixed node size.
  */
 import { svg } from './charts.js';
 
@@ -17,6 +22,67 @@ export function valueColor(q) {
   const lerp = (a, b, u) => Math.round(a + (b - a) * u);
   const [from, to, u] = t < 0 ? [[214, 48, 49], [240, 200, 60], t + 1] : [[240, 200, 60], [43, 138, 62], t];
   return `rgb(${lerp(from[0], to[0], u)}, ${lerp(from[1], to[1], u)}, ${lerp(from[2], to[2], u)})`;
+}
+
+/** The nodes to open first: the root, the best path (most visited child at each level) and every correct Finish's ancestors. */
+export function defaultExpanded(view) {
+  const nodes = view.nodes ?? [];
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const open = new Set();
+  const root = nodes.find((n) => n.parent === null);
+  if (!root) return open;
+  open.add(root.id);
+  let path = view.summary?.bestPath;
+  if (!path) {
+    // A running search has no summary yet: follow the most visited child from the root.
+    path = [];
+    for (let n = root; n && n.children.length > 0; ) {
+      const best = n.children
+        .map((c) => byId.get(c))
+        .reduce((a, b) => (b && (!a || b.visits > a.visits) ? b : a));
+      if (!best) break;
+      path.push(best.id);
+      n = best;
+    }
+  }
+  for (const id of path) open.add(id);
+  for (const id of view.summary?.solutions ?? []) {
+    for (let n = byId.get(id)?.parent; n !== null && n !== undefined; n = byId.get(n)?.parent) open.add(n);
+  }
+  return open;
+}
+
+/** The nodes drawn when `expanded` are open: the root and, recursively, the children of open drawn nodes. */
+export function visibleNodes(nodes, expanded) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const root = nodes.find((n) => n.parent === null);
+  if (!root) return [];
+  const out = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    out.push(n);
+    if (!expanded.has(n.id)) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) {
+      const c = byId.get(n.children[i]);
+      if (c) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** Descendants of each node (for the `+N` badge of a collapsed one). */
+function descendantCounts(nodes) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const count = new Map();
+  // Deepest first: a node's count is its children's counts plus its children.
+  for (const n of [...nodes].sort((a, b) => b.depth - a.depth)) {
+    count.set(
+      n.id,
+      n.children.reduce((sum, c) => sum + 1 + (byId.has(c) ? (count.get(c) ?? 0) : 0), 0),
+    );
+  }
+  return count;
 }
 
 function layout(nodes) {
@@ -41,12 +107,18 @@ function layout(nodes) {
 }
 
 /**
- * Draws `view` (the tree JSON) and returns the SVG. `onSelect(node)` is called on click/Enter;
- * `selectedId` is highlighted.
+ * Draws `view` (the tree JSON) and returns the SVG: the nodes `expanded` opens (all without it).
+ * `onSelect(node)` is called on click/Enter; `selectedId` is highlighted.
  */
-export function renderTree(view, { onSelect, selectedId } = {}) {
-  const nodes = view.nodes ?? [];
-  const { pos, leaves } = layout(nodes);
+export function renderTree(view, { onSelect, selectedId, expanded } = {}) {
+  const all = view.nodes ?? [];
+  const nodes = expanded ? visibleNodes(all, expanded) : all;
+  const drawn = new Set(nodes.map((n) => n.id));
+  const hidden = descendantCounts(all);
+  // Children that are not drawn do not exist for the layout (a collapsed node is a leaf of the drawing).
+  const { pos, leaves } = layout(
+    nodes.map((n) => ({ ...n, children: n.children.filter((c) => drawn.has(c)) })),
+  );
   const depth = Math.max(0, ...nodes.map((n) => n.depth));
   const width = leaves * DX + 40;
   const height = (depth + 1) * DY + 30;
@@ -60,7 +132,7 @@ export function renderTree(view, { onSelect, selectedId } = {}) {
     height,
     viewBox: `0 0 ${width} ${height}`,
     role: 'group',
-    'aria-label': `Search tree with ${nodes.length} nodes`,
+    'aria-label': `Search tree with ${all.length} nodes, ${nodes.length} shown`,
     'data-testid': 'tree-svg',
   });
   const edges = svg('g', {});
@@ -78,17 +150,21 @@ export function renderTree(view, { onSelect, selectedId } = {}) {
       );
     }
     const fill = n.cached ? '#f1f3f5' : n.visits === 0 ? '#ffffff' : valueColor(n.q);
+    const collapsed = n.children.some((c) => !drawn.has(c));
     const classes = [
       'tree-node',
       n.cached ? 'cached' : '',
       n.terminal ? 'terminal' : '',
+      collapsed ? 'collapsed' : '',
       n.id === selectedId ? 'selected' : '',
     ]
       .filter(Boolean)
       .join(' ');
     const label = `Node ${n.id}${n.action ? ` ${n.action}` : n.id === 0 ? ' (root)' : ''}, N=${n.visits}, Q=${n.q.toFixed(2)}${
       n.cached ? ', cached' : ''
-    }${n.terminal ? `, terminal (${n.ending ?? 'end'}${n.reward !== null ? `, reward ${n.reward}` : ''})` : ''}`;
+    }${n.terminal ? `, terminal (${n.ending ?? 'end'}${n.reward !== null ? `, reward ${n.reward}` : ''})` : ''}${
+      collapsed ? `, ${hidden.get(n.id)} nodes below (collapsed)` : ''
+    }`;
     const attrs = {
       class: classes,
       fill,
@@ -111,6 +187,22 @@ export function renderTree(view, { onSelect, selectedId } = {}) {
       }
     });
     marks.append(shape);
+    if (collapsed) {
+      marks.append(
+        svg(
+          'text',
+          {
+            class: 'tree-badge',
+            x,
+            y: y + R + 12,
+            'text-anchor': 'middle',
+            'pointer-events': 'none',
+            'data-hidden': hidden.get(n.id),
+          },
+          `+${hidden.get(n.id)}`,
+        ),
+      );
+    }
     if (n.terminal && n.reward !== null) {
       marks.append(
         svg(

@@ -189,5 +189,36 @@ export function sleep(ms, signal) {
   });
 }
 
+/**
+ * A `<details>` block: `summary` always shown, `content` only when opened (long pages — a trajectory's steps, an
+ * STE run's memory — open as a list of one-line summaries rather than thousands of pixels of text).
+ */
+export function collapsible(summary, content, { open = false, testid } = {}) {
+  return h(
+    'details',
+    { class: 'collapsible', ...(open ? { open: '' } : {}), ...(testid ? { 'data-testid': testid } : {}) },
+    h('summary', {}, summary),
+    content,
+  );
+}
+
+/** A button that opens (or closes) every `<details>` inside `scope`. */
+export function toggleAll(scope, label = 'Expand all') {
+  const b = h('button', { type: 'button', class: 'secondary' }, label);
+  b.addEventListener('click', () => {
+    const blocks = [...scope.querySelectorAll('details')];
+    const open = blocks.some((d) => !d.open);
+    for (const d of blocks) d.open = open;
+    b.textContent = open ? 'Collapse all' : label;
+  });
+  return b;
+}
+
+/** The first line of `text`, cut to `max` characters (a summary line). */
+export function firstLine(text, max = 90) {
+  const line = String(text ?? '').split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 export const DATASETS = ['flights', 'coffee', 'airbnb', 'yelp', 'agenda', 'scirex', 'dblp'];
 export const DIFFICULTIES = ['easy', 'hard'];

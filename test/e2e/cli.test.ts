@@ -104,7 +104,7 @@ describe('tooldrift CLI against a local instance', () => {
     const printed = rows[0]?.trim().split(/\s+/).at(-2);
     expect(printed).toBe(pc?.average === null ? '-' : ((pc?.average ?? 0) * 100).toFixed(1));
     const list = await tooldrift(['evals', 'list', '--json']);
-    expect((JSON.parse(list.stdout) as { evals: EvalSummary[] }).evals.map((e) => e.id)).toContain(id);
+    expect((JSON.parse(list.stdout) as { items: EvalSummary[] }).items.map((e) => e.id)).toContain(id);
   });
 
   it('explores a task and exports its SFT trajectories to a file', async () => {
@@ -140,7 +140,10 @@ describe('tooldrift CLI against a local instance', () => {
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as { messages: { role: string }[]; meta: { explorationId: string } });
-    expect(exported.stderr).toMatch(new RegExp(`^Wrote ${records.length} sft records? \\(\\d+ bytes\\) to `));
+    // Progress, then what was written: the records, their bytes and the export's pages.
+    expect(exported.stderr).toMatch(
+      new RegExp(`(^|\\n)Wrote ${records.length} sft records? \\(\\d+ bytes, 1 page\\) to [^\\n]+\\n$`),
+    );
     expect(records.length).toBeGreaterThan(0); // the simulated policy solves coffee easy tasks
     for (const r of records) {
       expect(r.meta.explorationId).toBe(exploration.id);

@@ -1,6 +1,6 @@
 /**
  * JSON calls to a second local instance a test starts itself (test/e2e/slow-model.test.ts, restart.test.ts): `api`
- * expects a 2xx and parses the answer, `all` reads every page of a keyset-paged list.
+ * expects a 2xx and parses the answer, `all` reads every page of a keyset-paged list (`{ items, nextCursor }`).
  */
 import { expect } from 'vitest';
 
@@ -26,10 +26,10 @@ export function instanceApi(baseUrl: () => string, key: string): InstanceApi {
     let cursor: string | null = null;
     do {
       const sep = path.includes('?') ? '&' : '?';
-      const page: { items?: T[]; results?: T[]; nextCursor: string | null } = await api(
+      const page: { items: T[]; nextCursor: string | null } = await api(
         `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       );
-      out.push(...((page.items ?? page.results ?? []) as T[]));
+      out.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);
     return out;

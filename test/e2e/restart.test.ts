@@ -51,7 +51,6 @@ interface Training {
   status: string;
   progress: { phase: string; chunk: number } | null;
   weights: { bytes: number; sha256: string } | null;
-  versions?: { version: number; status: string }[];
 }
 
 describe('work interrupted by a killed runtime', () => {
@@ -193,8 +192,8 @@ describe('work interrupted by a killed runtime', () => {
     // The training: succeeded with its weights, one version.
     expect(t.status).toBe('succeeded');
     expect(t.weights?.bytes).toBeGreaterThan(0);
-    const listed = await api<Training>(`/v1/toolsets/${toolset.id}/training`);
-    expect(listed.versions?.map((v) => v.version)).toEqual([training.version]);
+    const listed = await all<Training & { version: number }>(`/v1/toolsets/${toolset.id}/training`);
+    expect(listed.map((v) => v.version)).toEqual([training.version]);
 
     process.stdout.write(
       `[restart] killed mid-run (${JSON.stringify(interrupted)}); after the restart everything ended in ` +

@@ -57,7 +57,7 @@ describe('a scheduled evaluation on the local instance', () => {
     let runs: EvalSummary[] = [];
     const deadline = Date.now() + 120_000;
     for (;;) {
-      ({ evals: runs } = await api<{ evals: EvalSummary[] }>(`/v1/evals?scheduleId=${schedule.id}`));
+      ({ items: runs } = await api<{ items: EvalSummary[] }>(`/v1/evals?scheduleId=${schedule.id}`));
       if (runs.length > 0 && runs.every((r) => r.status !== 'running')) break;
       if (Date.now() > deadline) throw new Error(`scheduled run not finished: ${JSON.stringify(runs)}`);
       await new Promise((r) => setTimeout(r, 250));

@@ -62,10 +62,10 @@ async function allResults(evalId: string): Promise<ResultRow[]> {
   const out: ResultRow[] = [];
   let cursor: string | null = null;
   do {
-    const page: { results: ResultRow[]; nextCursor: string | null } = await api(
+    const page: { items: ResultRow[]; nextCursor: string | null } = await api(
       `/v1/evals/${evalId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     );
-    out.push(...page.results);
+    out.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
   return out;

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { validateOpenApiDocument } from '../../core/apis/import/index.ts';
 import restbenchText from '../../data/apis/restbench-tmdb/restgpt/datasets/tmdb.json?raw';
 import yamlText from '../fixtures/apis/library.openapi.yaml?raw';
@@ -310,9 +310,13 @@ describe('API sessions', () => {
     expect(last.headers.get('tooldrift-done')).toBe('true');
     await last.body?.cancel();
     await expectProblem(await send(`/v1/sessions/${s.id}/http/movie/1`), 409, 'conflict');
-    const journal = await json<{ items: { httpStatus: number; via: string; surfaceId: string }[] }>(
-      await send(`/v1/admin/journal?session=${s.id}&via=http`, { key: 'test-admin-key' }),
-    );
+    // The session writes its journal to D1 after its answers (batched): read it once both calls are in.
+    const readJournal = async () =>
+      json<{ items: { httpStatus: number; via: string; surfaceId: string }[] }>(
+        await send(`/v1/admin/journal?session=${s.id}&via=http`, { key: 'test-admin-key' }),
+      );
+    await vi.waitFor(async () => expect((await readJournal()).items).toHaveLength(2), { timeout: 5_000 });
+    const journal = await readJournal();
     expect(journal.items.map((e) => e.httpStatus).sort()).toEqual([200, 404]);
     expect(journal.items.every((e) => e.via === 'http' && e.surfaceId === tmdb)).toBe(true);
 

@@ -17,6 +17,7 @@ import { consumeJobBatch } from '../../edge/jobs/consumer.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { registerJobKind } from '../../edge/jobs/kinds.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
+import { leaseSize, takeLeased } from '../../functions/http/rate-limit.ts';
 import worker from '../../functions/index.ts';
 import { EXPECTED_MIGRATIONS } from '../../functions/routes/health.ts';
 import { ADMIN_KEY, call, USER_KEY } from './helpers.ts';
@@ -54,6 +55,26 @@ describe('RateLimiter Durable Object', () => {
     expect(after.retryAfterSeconds).toBeGreaterThan(60);
     const state = await runInDurableObject(stub, (instance: RateLimiter) => instance.peek());
     expect(state?.tokens).toBeLessThan(1);
+  });
+
+  it('leases several tokens at once and takes back what a lease did not use', async () => {
+    const stub = stubFor('leases');
+    expect(await stub.lease(10, 0.001, 4)).toMatchObject({ granted: 4, remaining: 6 });
+    // Three tokens of that lease went unused: handed back with the next lease.
+    expect(await stub.lease(10, 0.001, 4, 3)).toMatchObject({ granted: 4, remaining: 5 });
+  });
+
+  it('admits no more requests through leases than the bucket holds, however many arrive at once', async () => {
+    // A burst of 40 leases 5 tokens at a time; 60 concurrent requests of one key, no refill to speak of.
+    const bucket = { RATE_LIMITER: env.RATE_LIMITER };
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => takeLeased(bucket, 'leased-burst', 40, 0.001)),
+    );
+    expect(leaseSize(40)).toBe(5);
+    expect(answers.filter((a) => a.allowed)).toHaveLength(40);
+    const refused = answers.find((a) => !a.allowed);
+    expect(refused).toMatchObject({ allowed: false });
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(60);
   });
 });
 

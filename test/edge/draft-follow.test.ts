@@ -94,9 +94,9 @@ describe('docs that follow drift', () => {
     expect(set.parent).toBe(first.docsetId);
 
     const list = (await (await call('/v1/draft/watches', { key: USER_KEY })).json()) as {
-      watches: { id: string; lastDocset: string | null }[];
+      items: { id: string; lastDocset: string | null }[];
     };
-    expect(list.watches.find((w) => w.id === watch.id)?.lastDocset).toBe(second.docsetId);
+    expect(list.items.find((w) => w.id === watch.id)?.lastDocset).toBe(second.docsetId);
     expect((await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(
       204,
     );

@@ -136,6 +136,26 @@ describe('DRAFT runs', () => {
     };
     expect(Object.keys(openapi.openapi.paths)).toHaveLength(current.length);
 
+    // A first set has no parent (a 400 naming `against`); against its source (the default) it lists what DRAFT
+    // changed from the documentation it started from.
+    const noParent = await expectProblem(
+      await call(`/v1/docsets/${id}/diff?against=parent`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    expect(noParent.field).toBe('against');
+    const fromSource = (await (await call(`/v1/docsets/${id}/diff`, { key: USER_KEY })).json()) as {
+      against: string;
+      source: string;
+      tools: { key: string; before: string; after: string; changed: boolean }[];
+    };
+    expect(fromSource).toMatchObject({ against: 'source', source: 'pc' });
+    expect(fromSource.tools).toHaveLength(13);
+    for (const t of fromSource.tools) expect(t.changed).toBe(t.before !== t.after);
+    const explored = json.tools.filter((t) => t.versions.length > 1).map((t) => t.key);
+    expect(explored.length).toBeGreaterThan(0);
+    for (const t of fromSource.tools.filter((x) => !explored.includes(x.key))) expect(t.changed).toBe(false);
+
     // Continue the set: the new run starts from it and the diff against its parent lists every tool.
     const next = await post({ surface: 's-in', fromDocset: id, tools: ['LoadDB'], chunkSteps: 3 });
     expect(next.status).toBe(202);
@@ -151,12 +171,18 @@ describe('DRAFT runs', () => {
     expect(diff.tools).toHaveLength(13);
     expect(diff.tools.filter((t) => t.key !== 'LoadDB').every((t) => !t.changed)).toBe(true);
 
-    const list = (await (await call('/v1/draft/runs?limit=1', { key: USER_KEY })).json()) as {
-      runs: RunView[];
-      next: string | null;
-    };
-    expect(list.runs).toHaveLength(1);
-    expect(list.next).toMatch(/^\/v1\/draft\/runs\?limit=1&before=\d+$/);
+    const page = await call('/v1/draft/runs?limit=1', { key: USER_KEY });
+    const list = (await page.json()) as { items: RunView[]; nextCursor: string | null };
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]?.id).toBe(second.id);
+    expect(list.nextCursor).toMatch(/^\d+_/);
+    expect(page.headers.get('link')).toContain('rel="next"');
+    const older = (await (
+      await call(`/v1/draft/runs?limit=1&cursor=${encodeURIComponent(list.nextCursor ?? '')}`, {
+        key: USER_KEY,
+      })
+    ).json()) as { items: RunView[] };
+    expect(older.items[0]?.id).not.toBe(second.id);
   }, 200_000);
 
   it('ends an evicted-before-every-alarm tool object with the documentation of an uninterrupted run', async () => {
@@ -380,7 +406,13 @@ describe('DRAFT routes reject bad input', () => {
       400,
       'validation-error',
     );
-    await expectProblem(await call('/v1/docsets/nope/diff', { key: USER_KEY }), 400, 'validation-error');
+    // `against` defaults to the set's source documentation: an unknown set is a 404 either way.
+    await expectProblem(await call('/v1/docsets/nope/diff', { key: USER_KEY }), 404, 'not-found');
+    await expectProblem(
+      await call(`/v1/docsets/nope/diff?against=${'x'.repeat(101)}`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
     await expectProblem(await call('/v1/draft/runs?limit=0', { key: USER_KEY }), 400, 'validation-error');
   });
 });

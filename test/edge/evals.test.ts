@@ -140,8 +140,8 @@ describe('evaluations', () => {
 
     // The same tasks for every surface, and results readable one by one with their trajectory.
     const page = await call(`/v1/evals/${full.id}/results?surface=s-ood&limit=100`, { key: USER_KEY });
-    const { results, nextCursor } = (await page.json()) as {
-      results: {
+    const { items: results, nextCursor } = (await page.json()) as {
+      items: {
         id: string;
         taskId: string;
         correct: boolean;
@@ -155,9 +155,9 @@ describe('evaluations', () => {
     const pcPage = (await (
       await call(`/v1/evals/${full.id}/results?surface=pc`, { key: USER_KEY })
     ).json()) as {
-      results: { taskId: string }[];
+      items: { taskId: string }[];
     };
-    expect(pcPage.results.map((r) => r.taskId).sort()).toEqual(results.map((r) => r.taskId).sort());
+    expect(pcPage.items.map((r) => r.taskId).sort()).toEqual(results.map((r) => r.taskId).sort());
     const failed = results.find((r) => !r.correct);
     expect(failed?.errorClass).toBeTruthy();
     const detail = (await (await call(failed?.links.self ?? '', { key: USER_KEY })).json()) as {
@@ -173,44 +173,45 @@ describe('evaluations', () => {
   }, 90_000);
 
   it('pages results with a cursor and filters them', async () => {
-    const first = (await (await call(`/v1/evals/${full.id}/results?limit=5`, { key: USER_KEY })).json()) as {
-      results: { id: string }[];
-      nextCursor: string;
-    };
-    expect(first.results).toHaveLength(5);
+    const firstPage = await call(`/v1/evals/${full.id}/results?limit=5`, { key: USER_KEY });
+    const first = (await firstPage.json()) as { items: { id: string }[]; nextCursor: string };
+    expect(first.items).toHaveLength(5);
+    expect(firstPage.headers.get('link')).toBe(
+      `</v1/evals/${full.id}/results?limit=5&cursor=${encodeURIComponent(first.nextCursor)}>; rel="next"`,
+    );
     const second = (await (
       await call(`/v1/evals/${full.id}/results?limit=5&cursor=${first.nextCursor}`, { key: USER_KEY })
-    ).json()) as { results: { id: string }[] };
-    expect((second.results[0]?.id ?? '') > (first.results.at(-1)?.id ?? '')).toBe(true);
+    ).json()) as { items: { id: string }[] };
+    expect((second.items[0]?.id ?? '') > (first.items.at(-1)?.id ?? '')).toBe(true);
     const wrong = (await (
       await call(`/v1/evals/${full.id}/results?correct=false&limit=200`, { key: USER_KEY })
     ).json()) as {
-      results: { correct: boolean }[];
+      items: { correct: boolean }[];
     };
     const failures = full.table.reduce((n, r) => n + r.cells.reduce((m, c) => m + c.done - c.correct, 0), 0);
-    expect(wrong.results).toHaveLength(failures);
-    expect(wrong.results.every((r) => !r.correct)).toBe(true);
+    expect(wrong.items).toHaveLength(failures);
+    expect(wrong.items.every((r) => !r.correct)).toBe(true);
   });
 
   it('lists evaluations newest first', async () => {
     const res = await call('/v1/evals?limit=50', { key: USER_KEY });
-    const body = (await res.json()) as { evals: Summary[] };
-    expect(body.evals.some((e) => e.id === full.id && e.status === 'done' && e.progress.done === 42)).toBe(
+    const body = (await res.json()) as { items: Summary[] };
+    expect(body.items.some((e) => e.id === full.id && e.status === 'done' && e.progress.done === 42)).toBe(
       true,
     );
     // Page by page with the cursor: the same evaluations, in the same order.
     const paged: string[] = [];
-    let before: string | null = null;
+    let cursor: string | null = null;
     do {
       const page = (await (
-        await call(`/v1/evals?limit=1${before ? `&before=${encodeURIComponent(before)}` : ''}`, {
+        await call(`/v1/evals?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
           key: USER_KEY,
         })
-      ).json()) as { evals: Summary[]; nextCursor: string | null };
-      paged.push(...page.evals.map((e) => e.id));
-      before = page.nextCursor;
-    } while (before !== null && paged.length < 60);
-    expect(paged).toEqual(body.evals.map((e) => e.id));
+      ).json()) as { items: Summary[]; nextCursor: string | null };
+      paged.push(...page.items.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor !== null && paged.length < 60);
+    expect(paged).toEqual(body.items.map((e) => e.id));
   });
 
   it('does not run a group twice when its message is redelivered', async () => {
@@ -320,7 +321,16 @@ describe('evaluations', () => {
       400,
       'validation-error',
     );
-    await expectProblem(await call('/v1/evals?before=xyz', { key: USER_KEY }), 400, 'validation-error');
+    await expectProblem(await call('/v1/evals?cursor=xyz', { key: USER_KEY }), 400, 'validation-error');
+    // `before` was the cursor's old name: now an unknown query parameter, named as such.
+    const old = await expectProblem(
+      await call('/v1/evals?before=1_x', { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    expect(old.field).toBe('before');
+    // A schedule that never existed is a 404, not an empty page.
+    await expectProblem(await call('/v1/evals?scheduleId=nope', { key: USER_KEY }), 404, 'not-found');
     await expectProblem(await call('/v1/evals/nope', { method: 'DELETE', key: USER_KEY }), 404, 'not-found');
   });
 });
@@ -422,9 +432,9 @@ describe('schedules', () => {
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ enabled: true, threshold: 0.5, cron: '*/10 * * * *' });
     const list = (await (await call('/v1/schedules', { key: USER_KEY })).json()) as {
-      schedules: { id: string }[];
+      items: { id: string }[];
     };
-    expect(list.schedules.some((s) => s.id === id)).toBe(true);
+    expect(list.items.some((s) => s.id === id)).toBe(true);
     expect((await call(`/v1/schedules/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(204);
     await expectProblem(await call(`/v1/schedules/${id}`, { key: USER_KEY }), 404, 'not-found');
   });

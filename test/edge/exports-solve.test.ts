@@ -345,6 +345,87 @@ describe('trajectories, exports and solve', () => {
     await expectProblem(await call('/v1/exports/dpo.jsonl'), 401, 'unauthorized');
   });
 
+  it('answers an export a page at a time: at most `limit` records, Link to the next page, X-Total-Count', async () => {
+    const all = await jsonl(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`);
+    expect(all.length).toBeGreaterThan(50);
+    const whole = await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}`, { key: USER_KEY });
+    expect(whole.headers.get('x-total-count')).toBe(String(all.length));
+    expect(whole.headers.get('link')).toBeNull(); // under the default page size: one page
+    await whole.body?.cancel();
+
+    // Pages of 7 (not a multiple of the 50-row chunks a page is read in), followed by their Link headers.
+    const paged: string[] = [];
+    let next: string | null = `/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&limit=7`;
+    let pages = 0;
+    while (next) {
+      const res = await call(next, { key: USER_KEY });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-total-count')).toBe(String(all.length));
+      const text = await res.text();
+      const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+      expect(lines.length).toBeLessThanOrEqual(7);
+      paged.push(...lines);
+      pages++;
+      const link = res.headers.get('link');
+      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+      if (next) expect(lines).toHaveLength(7);
+    }
+    expect(pages).toBe(Math.ceil(all.length / 7));
+    expect(paged).toEqual(all.map((l) => JSON.stringify(l)));
+
+    // The SFT export pages the same way, a page cut out of a task's records where it must (pages of 1 and 3,
+    // under each selection rule): the pages followed to the end are the whole export.
+    for (const [rule, limit] of [
+      ['repeat-free', 1],
+      ['clean', 3],
+      ['uniform', 1],
+    ] as const) {
+      const whole = await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=${rule}`, {
+        key: USER_KEY,
+      });
+      const expected = (await whole.text()).trim().split('\n');
+      expect(whole.headers.get('x-total-count')).toBe(String(expected.length));
+      const got: string[] = [];
+      let page: string | null =
+        `/v1/exports/sft.jsonl?exploration=${EXPLORATION}&selection=${rule}&limit=${limit}`;
+      while (page) {
+        const res = await call(page, { key: USER_KEY });
+        expect(res.headers.get('x-total-count')).toBe(String(expected.length));
+        const text = await res.text();
+        const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+        expect(lines.length).toBeLessThanOrEqual(limit);
+        got.push(...lines);
+        const link = res.headers.get('link');
+        page = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+        if (page) expect(lines).toHaveLength(limit);
+      }
+      expect(got).toEqual(expected);
+    }
+    await expectProblem(
+      await call(`/v1/exports/sft.jsonl?exploration=${EXPLORATION}&cursor=1_nope`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+
+    await expectProblem(
+      await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&limit=10001`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&cursor=nope`, { key: USER_KEY }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call(`/v1/exports/dpo.jsonl?exploration=${EXPLORATION}&surface=no-such-surface`, {
+        key: USER_KEY,
+      }),
+      404,
+      'not-found',
+    );
+  });
+
   it('lists the export and solve routes in /openapi.json', async () => {
     const doc = (await (await call('/openapi.json')).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toEqual(
@@ -427,6 +508,8 @@ describe('trajectories, exports and solve', () => {
     expect(body.correct).toBeNull();
     expect(body.task).toEqual({ id: null, question: easy.question, dataset: 'coffee' });
     expect(body.trajectory.steps.length).toBeGreaterThan(0);
+    // Nothing claims the answer wrong: a Finish without gold says it was not judged.
+    for (const step of body.trajectory.steps) expect(step.observation).not.toContain('INCORRECT');
   });
 
   it('rejects bad solve requests with problem+json', async () => {

@@ -11,7 +11,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
 import { mcpTools } from '../../core/surfaces/docs.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
@@ -550,12 +550,15 @@ describe('MCP endpoint', () => {
       ['mcp', 'NoSuchTool'],
       ['mcp', 'GetValue'],
     ]);
-    const rows = await env.DB.prepare(
-      'SELECT via, action, outcome FROM journal WHERE session_id = ? ORDER BY id',
-    )
-      .bind(id)
-      .all<{ via: string; action: string; outcome: string }>();
-    expect(rows.results).toEqual([
+    // The session writes its journal right after answering.
+    const journalled = async () =>
+      (
+        await env.DB.prepare('SELECT via, action, outcome FROM journal WHERE session_id = ? ORDER BY id')
+          .bind(id)
+          .all<{ via: string; action: string; outcome: string }>()
+      ).results;
+    await vi.waitFor(async () => expect(await journalled()).toHaveLength(3), { timeout: 5_000 });
+    expect(await journalled()).toEqual([
       { via: 'mcp', action: 'LoadDB', outcome: 'ok' },
       { via: 'mcp', action: 'NoSuchTool', outcome: 'rejected' },
       { via: 'mcp', action: 'GetValue', outcome: 'ok' },

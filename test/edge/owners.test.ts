@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveDraftOptions } from '../../core/draft/config.ts';
 import { initialDocSet } from '../../core/draft/docset.ts';
 import { PC_SURFACE, S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
@@ -16,7 +16,7 @@ import { apiKeys } from '../../db/schema.ts';
 import { launchSteStageChanges } from '../../edge/jobs/ste-schedules.ts';
 import { createLogger } from '../../edge/log.ts';
 import { saveDocset } from '../../edge/stores/draft.ts';
-import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
+import { ADMIN_KEY, call, expectProblem, USER_KEY, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
 function send(path: string, method: string, body: unknown, key: string | null) {
@@ -52,27 +52,18 @@ async function keyInfo(id: string): Promise<IssuedKey> {
   return items.find((k) => k.id === id) as IssuedKey;
 }
 
-async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 50_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The ids a key sees in a list answer (`field` holds the items). */
-async function listedIds(path: string, field: string, key: string): Promise<string[]> {
-  const body = (await (await call(path, { key })).json()) as Record<string, { id: string }[]>;
-  return (body[field] ?? []).map((r) => r.id);
+/** The ids a key sees in a list answer (a page: `{ items, nextCursor }`). */
+async function listedIds(path: string, key: string): Promise<string[]> {
+  const body = (await (await call(path, { key })).json()) as { items: { id: string }[]; nextCursor: unknown };
+  expect(body).toHaveProperty('nextCursor');
+  return body.items.map((r) => r.id);
 }
 
 /** The owner and an admin see `id` in the list; the other user key does not. */
-async function expectListedForOwnerOnly(path: string, field: string, id: string, other: string) {
-  expect(await listedIds(path, field, USER_KEY)).toContain(id);
-  expect(await listedIds(path, field, ADMIN_KEY)).toContain(id);
-  expect(await listedIds(path, field, other)).not.toContain(id);
+async function expectListedForOwnerOnly(path: string, id: string, other: string) {
+  expect(await listedIds(path, USER_KEY)).toContain(id);
+  expect(await listedIds(path, ADMIN_KEY)).toContain(id);
+  expect(await listedIds(path, other)).not.toContain(id);
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -210,7 +201,8 @@ describe('ownership', () => {
       expect(res.status).toBe(200);
       return ((await res.json()) as { items: { id: string }[] }).items.map((s) => s.id);
     };
-    expect(await ids(USER_KEY)).toContain(id);
+    // The list comes from the journal, which the session writes to D1 just after its answers.
+    await vi.waitFor(async () => expect(await ids(USER_KEY)).toContain(id), { timeout: 5_000 });
     expect(await ids(ADMIN_KEY)).toContain(id);
     expect(await ids(other.secret)).not.toContain(id);
   });
@@ -254,7 +246,12 @@ describe('ownership', () => {
 
     const mine = await listIds(`/v1/trajectories?exploration=${id}&limit=100`, USER_KEY);
     expect(await listIds(`/v1/trajectories?exploration=${id}&limit=100`, ADMIN_KEY)).toEqual(mine);
-    expect(await listIds(`/v1/trajectories?exploration=${id}&limit=100`, other.secret)).toEqual([]);
+    // Filtering by another key's exploration is a 404, as the exploration itself is.
+    await expectProblem(
+      await call(`/v1/trajectories?exploration=${id}&limit=100`, { key: other.secret }),
+      404,
+      'not-found',
+    );
     for (const t of mine) {
       expect((await call(`/v1/trajectories/${encodeURIComponent(t)}`, { key: USER_KEY })).status).toBe(200);
       await expectProblem(
@@ -299,9 +296,9 @@ describe('ownership', () => {
     );
     expect(done.status).toBe('done');
     const results = (await (await call(`/v1/evals/${id}/results`, { key: USER_KEY })).json()) as {
-      results: { id: string }[];
+      items: { id: string }[];
     };
-    const resultId = results.results[0]?.id as string;
+    const resultId = results.items[0]?.id as string;
     expect((await call(`/v1/evals/${id}/results/${resultId}`, { key: ADMIN_KEY })).status).toBe(200);
     await expectProblem(
       await call(`/v1/evals/${id}/results/${resultId}`, { key: other.secret }),
@@ -309,7 +306,7 @@ describe('ownership', () => {
       'not-found',
     );
     const listIds = async (key: string) =>
-      ((await (await call('/v1/evals?limit=100', { key })).json()) as { evals: { id: string }[] }).evals.map(
+      ((await (await call('/v1/evals?limit=100', { key })).json()) as { items: { id: string }[] }).items.map(
         (e) => e.id,
       );
     expect(await listIds(USER_KEY)).toContain(id);
@@ -334,8 +331,8 @@ describe('ownership', () => {
       'not-found',
     );
     const listIds = async (key: string) =>
-      ((await (await call('/v1/schedules', { key })).json()) as { schedules: { id: string; name: string }[] })
-        .schedules;
+      ((await (await call('/v1/schedules', { key })).json()) as { items: { id: string; name: string }[] })
+        .items;
     expect((await listIds(USER_KEY)).find((s) => s.id === id)?.name).toBe('mine');
     expect((await listIds(ADMIN_KEY)).map((s) => s.id)).toContain(id);
     expect((await listIds(other.secret)).map((s) => s.id)).not.toContain(id);
@@ -366,7 +363,7 @@ describe('ownership', () => {
     );
     expect((await call(`/v1/toolsets/${id}`, { key: USER_KEY })).status).toBe(200);
     expect((await call(`/v1/toolsets/${id}`, { key: ADMIN_KEY })).status).toBe(200);
-    await expectListedForOwnerOnly('/v1/toolsets', 'toolsets', id, other.secret);
+    await expectListedForOwnerOnly('/v1/toolsets', id, other.secret);
   });
 
   it('answers 404 to another user key on an STE run, its events, memory and cancel; lists and exemplars omit it', async () => {
@@ -382,7 +379,7 @@ describe('ownership', () => {
       404,
       'not-found',
     );
-    await expectListedForOwnerOnly('/v1/ste/runs?limit=100', 'items', id, other.secret);
+    await expectListedForOwnerOnly('/v1/ste/runs?limit=100', id, other.secret);
     expect((await call(`/v1/ste/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
     const done = await waitUntil(
       'STE run',
@@ -395,7 +392,12 @@ describe('ownership', () => {
         .length;
     expect(await exemplars(USER_KEY)).toBeGreaterThan(0);
     expect(await exemplars(ADMIN_KEY)).toBe(await exemplars(USER_KEY));
-    expect(await exemplars(other.secret)).toBe(0);
+    // Filtering by another key's run is a 404, as the run itself is; the other key's own exemplars omit it.
+    await expectProblem(await call(`/v1/ste/exemplars?run=${id}`, { key: other.secret }), 404, 'not-found');
+    const theirs = (await (await call('/v1/ste/exemplars?limit=200', { key: other.secret })).json()) as {
+      items: { run: string }[];
+    };
+    expect(theirs.items.filter((e) => e.run === id)).toEqual([]);
     // Its exemplar set is not an aid another key may use (a 400 as for an unknown set).
     const suite = { surfaces: ['s-ood'], datasets: ['coffee'], sampleSize: 1, seed: 'own' };
     await expectProblem(
@@ -425,20 +427,20 @@ describe('ownership', () => {
       404,
       'not-found',
     );
-    await expectListedForOwnerOnly('/v1/draft/runs?limit=100', 'runs', id, other.secret);
+    await expectListedForOwnerOnly('/v1/draft/runs?limit=100', id, other.secret);
     expect((await call(`/v1/draft/runs/${id}`, { key: ADMIN_KEY })).status).toBe(200);
     expect((await call(`/v1/draft/runs/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(200);
 
     const made = await send('/v1/draft/watches', 'POST', { surface: 's-in', tools: ['LoadDB'] }, USER_KEY);
     expect(made.status).toBe(201);
     const watch = (await made.json()) as { id: string };
-    await expectListedForOwnerOnly('/v1/draft/watches', 'watches', watch.id, other.secret);
+    await expectListedForOwnerOnly('/v1/draft/watches', watch.id, other.secret);
     await expectProblem(
       await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: other.secret }),
       404,
       'not-found',
     );
-    expect(await listedIds('/v1/draft/watches', 'watches', USER_KEY)).toContain(watch.id);
+    expect(await listedIds('/v1/draft/watches', USER_KEY)).toContain(watch.id);
     expect((await call(`/v1/draft/watches/${watch.id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(
       204,
     );
@@ -521,7 +523,7 @@ describe('model-call quota', () => {
       'quota-exhausted',
     );
     // Nothing was created.
-    const list = (await (await call('/v1/evals', { key: key.secret })).json()) as { evals: unknown[] };
-    expect(list.evals).toEqual([]);
+    const list = (await (await call('/v1/evals', { key: key.secret })).json()) as { items: unknown[] };
+    expect(list.items).toEqual([]);
   });
 });

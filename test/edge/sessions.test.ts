@@ -1,5 +1,6 @@
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import { translateCall } from '../../core/surfaces/translate.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
@@ -199,19 +200,72 @@ describe('sessions', () => {
     expect(await statuses('fault-seed')).toEqual(a);
   });
 
-  it('journals every call to D1', async () => {
-    const s = await createSession({ taskId: task.id });
-    await step(s.id, { text: react('LoadDB', { DBName: 'coffee' }) });
-    await tool(s.id, 'NoSuchTool', {});
-    const rows = await env.DB.prepare(
-      'SELECT via, action, outcome, http_status FROM journal WHERE session_id = ? ORDER BY id',
-    )
-      .bind(s.id)
-      .all<{ via: string; action: string; outcome: string; http_status: number }>();
-    expect(rows.results).toEqual([
-      { via: 'react', action: 'LoadDB', outcome: 'ok', http_status: 200 },
-      { via: 'rest', action: 'NoSuchTool', outcome: 'rejected', http_status: 200 },
+  it('journals every call to D1 with the status its answer had (written after the answer)', async () => {
+    const s = await createSession({ taskId: task.id, surface: 's-ood' });
+    const sent = [
+      await step(s.id, { text: react('LoadDB', { DBName: 'coffee' }) }), // a deprecation observation: 200
+      await tool(s.id, 'NoSuchTool', {}), // 404
+      await tool(s.id, 'LoadDB', { DBName: 'coffee' }), // retired on s-ood: 410
+      await tool(s.id, 'Init_DB', { database: 'coffee' }), // wrong parameter: 400
+      await tool(s.id, 'Init_DB', { databaseIdentifier: 'coffee' }), // 200
+    ].map((r) => r.status);
+    expect(sent).toEqual([200, 404, 410, 400, 200]);
+    const journalled = async () =>
+      (
+        await env.DB.prepare(
+          'SELECT via, action, outcome, http_status FROM journal WHERE session_id = ? ORDER BY id',
+        )
+          .bind(s.id)
+          .all<{ via: string; action: string; outcome: string; http_status: number }>()
+      ).results;
+    await vi.waitFor(async () => expect(await journalled()).toHaveLength(5), { timeout: 5_000 });
+    expect(await journalled()).toEqual([
+      { via: 'react', action: 'LoadDB', outcome: 'rejected', http_status: 200 },
+      { via: 'rest', action: 'NoSuchTool', outcome: 'rejected', http_status: 404 },
+      { via: 'rest', action: 'LoadDB', outcome: 'rejected', http_status: 410 },
+      { via: 'rest', action: 'Init_DB', outcome: 'rejected', http_status: 400 },
+      { via: 'rest', action: 'Init_DB', outcome: 'ok', http_status: 200 },
     ]);
+  });
+
+  it('sends to D1 the journal rows an evicted session left in its outbox, once, when it wakes', async () => {
+    const s = await createSession({ taskId: task.id });
+    expect((await step(s.id, { text: react('LoadDB', { DBName: 'coffee' }) })).status).toBe(200);
+    const count = async () =>
+      (
+        await env.DB.prepare('SELECT count(*) AS n FROM journal WHERE session_id = ?')
+          .bind(s.id)
+          .first<{ n: number }>()
+      )?.n;
+    await vi.waitFor(async () => expect(await count()).toBe(1));
+    // A row still in the outbox when the object went away (as if evicted before its write to D1).
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id));
+    await runInDurableObject(stub, (_instance, state) => {
+      const row = state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM journal_outbox').one();
+      expect(row.n).toBe(0); // the step's row has left the outbox
+      state.storage.sql.exec(
+        'INSERT INTO journal_outbox (row) VALUES (?)',
+        JSON.stringify({
+          sessionId: s.id,
+          at: Date.now(),
+          surfaceId: 'pc',
+          via: 'action',
+          action: 'LoadDB',
+          input: { action: 'LoadDB', actionInput: { DBName: 'coffee' } },
+          call: null,
+          observation: 'left behind',
+          outcome: 'ok',
+          httpStatus: 200,
+          latencyMs: 1,
+          fault: null,
+        }),
+      );
+    });
+    await evictDurableObject(stub);
+    expect((await call(`/v1/sessions/${s.id}`, { key: USER_KEY })).status).toBe(200); // wakes it
+    await vi.waitFor(async () => expect(await count()).toBe(2));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await count()).toBe(2);
   });
 
   it('validates session requests', async () => {

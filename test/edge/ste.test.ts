@@ -103,14 +103,43 @@ describe('STE runs', () => {
 
     const memory = (await (await call(`/v1/ste/runs/${created.id}/memory`, { key: USER_KEY })).json()) as {
       items: { tool: string; position: number; solved: boolean }[];
+      nextCursor: string | null;
     };
     expect(memory.items.map((m) => m.position)).toEqual([0, 1, 2, 3]);
+    expect(memory.nextCursor).toBeNull();
+    // By page (and by tool): the same entries.
+    const firstHalf = (await (
+      await call(`/v1/ste/runs/${created.id}/memory?limit=2`, { key: USER_KEY })
+    ).json()) as { items: { position: number }[]; nextCursor: string };
+    const secondHalf = (await (
+      await call(
+        `/v1/ste/runs/${created.id}/memory?limit=2&cursor=${encodeURIComponent(firstHalf.nextCursor)}`,
+        { key: USER_KEY },
+      )
+    ).json()) as { items: { position: number }[]; nextCursor: string | null };
+    expect([...firstHalf.items, ...secondHalf.items].map((m) => m.position)).toEqual([0, 1, 2, 3]);
+    expect(secondHalf.nextCursor).toBeNull();
+    const memoryTool = memory.items[0]?.tool as string;
+    const ofTool = (await (
+      await call(`/v1/ste/runs/${created.id}/memory?tool=${encodeURIComponent(memoryTool)}`, {
+        key: USER_KEY,
+      })
+    ).json()) as { items: unknown[] };
+    expect(ofTool.items).toHaveLength(4);
 
     const sft = await call(`/v1/exports/ste-sft.jsonl?run=${created.id}`, { key: USER_KEY });
     expect(sft.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(sft.headers.get('x-total-count')).toBe(String(2 * stored.length));
     const lines = (await sft.text()).trim().split('\n');
     expect(lines).toHaveLength(2 * stored.length);
     for (const line of lines) expect(checkSftRecord(JSON.parse(line)).problems).toEqual([]);
+    // One exemplar a page: two lines each, linked to the next.
+    const one = await call(`/v1/exports/ste-sft.jsonl?run=${created.id}&limit=1`, { key: USER_KEY });
+    expect((await one.text()).trim().split('\n')).toHaveLength(2);
+    expect(one.headers.get('link') !== null).toBe(stored.length > 1);
+    // An unknown run is a 404 for the export and the exemplar list alike.
+    for (const path of ['/v1/exports/ste-sft.jsonl?run=nope', '/v1/ste/exemplars?run=nope'])
+      await expectProblem(await call(path, { key: USER_KEY }), 404, 'not-found');
     // STE §2.2: no API documentation in the records' context by default; the agent prompt on request.
     const first = JSON.parse(lines[0] as string) as {
       messages: { content: string }[];

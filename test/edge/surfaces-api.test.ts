@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
@@ -157,15 +157,27 @@ describe('journal API', () => {
       403,
       'forbidden',
     );
-    const page = (await (
-      await call(`/v1/admin/journal?session=${session.id}`, { key: ADMIN_KEY })
-    ).json()) as {
-      items: { via: string; action: string; outcome: string; observation: string }[];
-    };
-    expect(page.items.map((e) => [e.via, e.action, e.outcome])).toEqual([
-      ['rest', 'NoSuchTool', 'rejected'],
-      ['action', 'LoadDB', 'ok'],
+    // The session writes its journal right after answering.
+    const read = async (query: string) =>
+      (await (await call(`/v1/admin/journal?session=${session.id}${query}`, { key: ADMIN_KEY })).json()) as {
+        items: { via: string; action: string; outcome: string; httpStatus: number }[];
+        nextCursor: string | null;
+      };
+    await vi.waitFor(async () => expect((await read('')).items).toHaveLength(2), { timeout: 5_000 });
+    const page = await read('');
+    expect(page.items.map((e) => [e.via, e.action, e.outcome, e.httpStatus])).toEqual([
+      ['rest', 'NoSuchTool', 'rejected', 404],
+      ['action', 'LoadDB', 'ok', 200],
     ]);
+    expect(page.nextCursor).toBeNull();
+    // By cursor, one entry a page: the same entries in the same order.
+    const first = await read('&limit=1');
+    expect(first.items).toHaveLength(1);
+    const second = await read(`&limit=1&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
+    expect([...first.items, ...second.items]).toEqual(page.items);
+    expect(second.nextCursor).toBeNull();
+    // A session that never existed is a 404, not an empty page.
+    await expectProblem(await call('/v1/admin/journal?session=nope', { key: ADMIN_KEY }), 404, 'not-found');
     const onlyRest = (await (
       await call(`/v1/admin/journal?session=${session.id}&via=rest`, { key: ADMIN_KEY })
     ).json()) as {

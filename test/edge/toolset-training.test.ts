@@ -102,7 +102,11 @@ describe('toolset training', () => {
     );
     expect(untrained.detail).toMatch(/no finished training/);
     await expectProblem(await post(`/v1/toolsets/${id}/judge`, { text: 'x' }), 409, 'conflict');
-    await expectProblem(await call(`/v1/toolsets/${id}/training`, { key: USER_KEY }), 404, 'not-found');
+    // No training yet: the list of runs is an empty page.
+    expect(await (await call(`/v1/toolsets/${id}/training`, { key: USER_KEY })).json()).toEqual({
+      items: [],
+      nextCursor: null,
+    });
 
     const first = await train(id);
     expect(first.version).toBe(1);
@@ -134,13 +138,26 @@ describe('toolset training', () => {
     expect(third.version).toBe(3);
     expect(third.weights?.sha256).not.toBe(first.weights?.sha256);
 
-    const latest = (await (
-      await call(`/v1/toolsets/${id}/training`, { key: USER_KEY })
-    ).json()) as Training & {
-      versions: { version: number }[];
+    // The runs, newest version first, a page at a time.
+    const runs = (await (await call(`/v1/toolsets/${id}/training`, { key: USER_KEY })).json()) as {
+      items: Training[];
+      nextCursor: string | null;
     };
-    expect(latest.version).toBe(3);
-    expect(latest.versions.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(runs.items.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(runs.items[0]?.weights?.sha256).toBe(third.weights?.sha256);
+    const firstPage = (await (
+      await call(`/v1/toolsets/${id}/training?limit=2`, { key: USER_KEY })
+    ).json()) as {
+      items: Training[];
+      nextCursor: string;
+    };
+    expect(firstPage.items.map((v) => v.version)).toEqual([3, 2]);
+    const rest = (await (
+      await call(`/v1/toolsets/${id}/training?limit=2&cursor=${encodeURIComponent(firstPage.nextCursor)}`, {
+        key: USER_KEY,
+      })
+    ).json()) as { items: Training[]; nextCursor: string | null };
+    expect(rest).toMatchObject({ items: [{ version: 1 }], nextCursor: null });
 
     // cotools search on a training query's tool; a given version; an unknown version 404.
     const catalog = syntheticCatalog({ tools: 120, seed: 'edge-catalog' });

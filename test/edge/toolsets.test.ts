@@ -34,9 +34,10 @@ describe('toolsets', () => {
     const ts = await created({ source: 'upload', name: 'travel', jsonl: `${jsonl}\n\n` });
     expect(ts).toMatchObject({ name: 'travel', source: 'upload', toolCount: 3 });
     const list = (await (await call('/v1/toolsets', { key: USER_KEY })).json()) as {
-      toolsets: ToolsetJson[];
+      items: ToolsetJson[];
+      nextCursor: string | null;
     };
-    expect(list.toolsets.map((t) => t.id)).toContain(ts.id);
+    expect(list.items.map((t) => t.id)).toContain(ts.id);
     const detail = (await (await call(`/v1/toolsets/${ts.id}`, { key: USER_KEY })).json()) as ToolsetJson;
     expect(detail.tools).toEqual(TOOLS);
     for (const ranker of ['bm25', 'char', 'dense', 'hybrid']) {

@@ -5,8 +5,10 @@
  */
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { S_IN_SURFACE } from '../../core/surfaces/builtin.ts';
 import { database } from '../../db/client.ts';
 import { explorations, journal, trajectories, trees } from '../../db/schema.ts';
+import { insertSurface } from '../../edge/stores/surfaces.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY } from './helpers.ts';
 
 const EXPLORATION = `browse-${crypto.randomUUID()}`;
@@ -129,6 +131,8 @@ beforeAll(async () => {
     httpStatus: 200,
     latencyMs: 1,
   });
+  // The sessions' surface is a stored one: a filter naming no surface is a 404.
+  await insertSurface(env, { ...S_IN_SURFACE, id: SURFACE }, 'custom');
   await db
     .insert(journal)
     .values([
@@ -255,6 +259,11 @@ describe('GET /v1/sessions', () => {
   });
 
   it('rejects bad parameters and missing keys', async () => {
+    await expectProblem(
+      await call('/v1/sessions?surface=no-such-surface', { key: ADMIN_KEY }),
+      404,
+      'not-found',
+    );
     await expectProblem(await call('/v1/sessions?limit=x', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions?cursor=12', { key: ADMIN_KEY }), 400, 'validation-error');
     await expectProblem(await call('/v1/sessions'), 401, 'unauthorized');

@@ -92,6 +92,8 @@ export const PRINT_HINT = 'You should print the variable you want to obtain the 
 export interface PythonToolResult {
   observation: string;
   namespace: PyNamespaceSnapshot;
+  /** Set when the sandbox refused the program: its evaluation budget ran out, or it was too long to parse. */
+  refused?: 'python-timeout' | 'python-too-long';
   /** Evaluation steps the run took (what a server charges a caller's step rate, edge/tool-calls.ts). */
   steps: number;
 }
@@ -126,14 +128,16 @@ export function runPythonCode(
     interp = new Interpreter(lim);
   }
   let output: string;
+  let refused: PythonToolResult['refused'];
   try {
     const source = typeof code === 'string' ? code : String(code);
-    output =
-      source.length > lim.maxProgramChars
-        ? `MemoryError: the program is longer than ${lim.maxProgramChars} characters`
-        : runSanitized(interp, sanitize(source));
+    if (source.length > lim.maxProgramChars) {
+      output = `MemoryError: the program is longer than ${lim.maxProgramChars} characters`;
+      refused = 'python-too-long';
+    } else output = runSanitized(interp, sanitize(source));
   } catch (e) {
     output = errorText(interp, e);
+    if (e instanceof LimitExceeded) refused = 'python-timeout';
   }
   let snapshot: PyNamespaceSnapshot;
   try {
@@ -141,7 +145,12 @@ export function runPythonCode(
   } catch {
     snapshot = isSnapshotLike(namespace) ? namespace : EMPTY_NAMESPACE;
   }
-  return { observation: output, namespace: snapshot, steps: interp.stepsTaken };
+  return {
+    observation: output,
+    namespace: snapshot,
+    steps: interp.stepsTaken,
+    ...(refused ? { refused } : {}),
+  };
 }
 
 function isSnapshotLike(x: unknown): x is PyNamespaceSnapshot {

@@ -62,6 +62,9 @@ export const DEFAULT_SQL_RUN_LIMITS: SqlRunLimits = { maxRows: 1024, timeoutMs: 
 /** Longest engine message kept when `explainErrors` is on. */
 const MAX_REASON_CHARS = 300;
 
+/** Why the SQL tool answered with its error observation instead of rows. */
+export type SqlRefusal = 'sql-guard' | 'sql-timeout' | 'sql-engine';
+
 /** The observation for `SQLInterpreter[sql]`. */
 export async function runSqlTool(
   sql: unknown,
@@ -69,26 +72,43 @@ export async function runSqlTool(
   policy: SqlPolicy = WORLD_SQL_POLICY,
   limits: SqlRunLimits = DEFAULT_SQL_RUN_LIMITS,
 ): Promise<string> {
-  const fail = (reason: string): string =>
-    limits.explainErrors
+  return (await sqlToolAnswer(sql, executor, policy, limits)).observation;
+}
+
+/**
+ * `runSqlTool`'s observation with the reason the sandbox refused, when it did (the guard refused the query or
+ * could not analyse it, it ran out of time, or the engine failed on it): the kernel reports those calls as
+ * refused, not ok, while the agent sees the tool's one error text either way.
+ */
+export async function sqlToolAnswer(
+  sql: unknown,
+  executor: SqlExecutor,
+  policy: SqlPolicy = WORLD_SQL_POLICY,
+  limits: SqlRunLimits = DEFAULT_SQL_RUN_LIMITS,
+): Promise<{ observation: string; refused: SqlRefusal | null }> {
+  const fail = (refused: SqlRefusal, reason: string) => ({
+    observation: limits.explainErrors
       ? `${SQL_ERROR_OBSERVATION} (${reason.slice(0, MAX_REASON_CHARS)})`
-      : SQL_ERROR_OBSERVATION;
+      : SQL_ERROR_OBSERVATION,
+    refused,
+  });
   let guarded: ReturnType<typeof guardSql>;
   try {
     guarded = guardSql(sql, policy);
   } catch (e) {
-    return fail(`the query could not be analysed: ${errorText(e)}`);
+    return fail('sql-guard', `the query could not be analysed: ${errorText(e)}`);
   }
-  if (!guarded.ok) return fail(guarded.reason);
+  if (!guarded.ok) return fail('sql-guard', guarded.reason);
 
   const maxRows = Math.max(1, Math.floor(limits.maxRows));
   const wrapped = `SELECT * FROM (\n${guarded.sql}\n) LIMIT ${maxRows + 1}`;
   const outcome = await runWithTimeout(() => executor.all(wrapped, maxRows + 1), limits.timeoutMs);
-  if (outcome.kind === 'timeout') return fail(`the query did not finish within ${limits.timeoutMs} ms`);
-  if (outcome.kind === 'error') return fail(outcome.message);
+  if (outcome.kind === 'timeout')
+    return fail('sql-timeout', `the query did not finish within ${limits.timeoutMs} ms`);
+  if (outcome.kind === 'error') return fail('sql-engine', outcome.message);
   const rows = outcome.rows;
   if (!Array.isArray(rows) || !rows.every((r) => typeof r === 'object' && r !== null)) {
-    return fail('the database returned a malformed result');
+    return fail('sql-engine', 'the database returned a malformed result');
   }
   try {
     const lines = rows.slice(0, maxRows).map(renderRow);
@@ -97,9 +117,9 @@ export async function runSqlTool(
         `[truncated: the result has more than ${maxRows} rows; only the first ${maxRows} are shown]`,
       );
     }
-    return lines.join('\n');
+    return { observation: lines.join('\n'), refused: null };
   } catch (e) {
-    return fail(`a value could not be rendered: ${errorText(e)}`);
+    return fail('sql-engine', `a value could not be rendered: ${errorText(e)}`);
   }
 }
 

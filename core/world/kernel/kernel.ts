@@ -10,7 +10,9 @@
  *   what it returns) instead of being one global namespace shared by every branch and question of a worker.
  * - Graph tools: see graph-tools.ts (EdgeCheck does not mutate; PaperNet NeighbourCheck lists titles).
  * - `categories=` regexes: see table-tools.ts.
- * - Finish without a known gold answer (`deps.gold` undefined) is judged incorrect.
+ * - Finish without a known gold answer (`deps.gold` undefined, a free question) counts as not correct in its
+ *   outcome, and its observation says that it was not judged (`Answer is recorded (there is no gold answer to
+ *   judge it against)`) rather than claiming the answer was wrong.
  */
 import { answerMatches, type NumberRule, pythonStr } from '../answer-match.ts';
 import { createPassageIndex, type PassageIndex } from '../retrieval.ts';
@@ -19,6 +21,7 @@ import { edgeCheck, type GraphToolOutcome, loadGraph, neighbourCheck, nodeCheck 
 import {
   ANSWER_CORRECT,
   ANSWER_INCORRECT,
+  ANSWER_UNJUDGED,
   DB_NOT_IN_LIST,
   EDGE_ARGUMENTS_WRONG,
   FILTER_ARGUMENTS_WRONG,
@@ -38,7 +41,14 @@ import {
 import { pySplit, pyStrip, pyTypeName } from './python-text.ts';
 import type { EnvState } from './state.ts';
 import { filterDb, getValue, loadDb } from './table-tools.ts';
-import { fail, type KernelErrorReason, ok, type ToolResult } from './tool-result.ts';
+import {
+  fail,
+  type KernelErrorReason,
+  type KernelRefusalReason,
+  ok,
+  refused,
+  type ToolResult,
+} from './tool-result.ts';
 
 export const KERNEL_TOOL_NAMES = [
   'RetrieveAgenda',
@@ -85,11 +95,22 @@ export interface PythonRun {
   observation: string;
   /** The namespace after the run. */
   namespace: unknown;
+  /** Set when the sandbox refused the program (its budget ran out, or it was too long to run). */
+  refused?: Extract<KernelRefusalReason, `python-${string}`>;
+}
+
+/** What the SQL sandbox answers: the observation, and why it refused when it did. */
+export interface SqlAnswer {
+  observation: string;
+  refused: Extract<KernelRefusalReason, `sql-${string}`> | null;
 }
 
 export interface KernelDeps {
-  /** Runs SQL on the world's SQL mirror; resolves to the formatted rows, rejects on any error. */
-  sql(sql: string): Promise<string>;
+  /**
+   * Runs SQL on the world's SQL mirror; resolves to the formatted rows (or to the sandbox's answer with its
+   * refusal), rejects when no mirror is attached.
+   */
+  sql(sql: string): Promise<string | SqlAnswer>;
   /** Runs Python code in the given namespace. */
   python(code: string, namespace: unknown): Promise<PythonRun> | PythonRun;
   /** The question's gold answer (see answer-match.ts for the accepted forms). */
@@ -98,9 +119,15 @@ export interface KernelDeps {
   numbers?: NumberRule;
 }
 
+/**
+ * What a kernel call did: `ok`, `error` (the tool answered with one of its error observations), `refused` (a
+ * sandbox — the SQL guard, the Python budget — would not run it; the observation is still the tool's own error
+ * text), `finished` (Finish was judged).
+ */
 export type KernelOutcome =
   | { kind: 'ok' }
   | { kind: 'error'; reason: KernelErrorReason }
+  | { kind: 'refused'; reason: KernelRefusalReason }
   | { kind: 'finished'; correct: boolean };
 
 export interface KernelResult {
@@ -185,7 +212,11 @@ function errorText(e: unknown): string {
 async function sqlInterpreter(state: EnvState, sql: unknown, deps: KernelDeps): Promise<ToolResult> {
   if (typeof sql !== 'string') return fail(state, SQL_ERROR, 'sql-error');
   try {
-    return ok(state, await deps.sql(sql));
+    const answer = await deps.sql(sql);
+    if (typeof answer === 'string') return ok(state, answer);
+    return answer.refused === null
+      ? ok(state, answer.observation)
+      : refused(state, answer.observation, answer.refused);
   } catch (e) {
     if (e instanceof ToolCallRefused) throw e;
     return fail(state, SQL_ERROR, 'sql-error');
@@ -206,18 +237,18 @@ async function pythonInterpreter(state: EnvState, code: unknown, deps: KernelDep
     return fail(state, pythonWrapperError(errorText(e)), 'python-failed');
   }
   const next = { ...state, python: run.namespace };
+  if (run.refused) return refused(next, pyStrip(run.observation), run.refused);
   const output = pyStrip(run.observation);
   if (output.length === 0) return fail(next, PYTHON_PRINT_HINT, 'python-no-output');
   return ok(next, output);
 }
 
 function finish(state: EnvState, answer: unknown, deps: KernelDeps): ToolResult {
-  const correct =
-    deps.gold !== undefined &&
-    answerMatches(deps.gold, answer, deps.numbers ? { numbers: deps.numbers } : {});
+  const judged = deps.gold !== undefined;
+  const correct = judged && answerMatches(deps.gold, answer, deps.numbers ? { numbers: deps.numbers } : {});
   return ok(
     { ...state, finished: true, answer: pythonStr(answer), correct },
-    correct ? ANSWER_CORRECT : ANSWER_INCORRECT,
+    !judged ? ANSWER_UNJUDGED : correct ? ANSWER_CORRECT : ANSWER_INCORRECT,
   );
 }
 
@@ -288,6 +319,7 @@ export async function callKernel(
       const r = await dispatch(world, counted, call, deps);
       let outcome: KernelOutcome;
       if (call.tool === 'Finish') outcome = { kind: 'finished', correct: r.state.correct === true };
+      else if (r.refused) outcome = { kind: 'refused', reason: r.refused };
       else outcome = r.error === null ? { kind: 'ok' } : { kind: 'error', reason: r.error };
       result = { state: r.state, observation: r.observation, outcome };
     } catch (e) {

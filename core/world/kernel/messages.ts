@@ -29,6 +29,8 @@ export function deprecated(oldApi: string, newFunction: string): string {
 // Finish (§3.11)
 export const ANSWER_CORRECT = 'Answer is CORRECT';
 export const ANSWER_INCORRECT = 'Answer is INCORRECT';
+/** tooldrift: Finish on a free question, which has no gold answer (not in ToolQA-D, where every question has one). */
+export const ANSWER_UNJUDGED = 'Answer is recorded (there is no gold answer to judge it against)';
 
 // UpdateTool (§3.12)
 export const UPDATE_TOOL_SUCCESS = 'The description for the new tool has been updated successfully.';

@@ -17,11 +17,25 @@ export type KernelErrorReason =
   | 'python-failed'
   | 'update-failed';
 
+/**
+ * Why a sandboxed tool refused to run a call (its observation is the tool's usual error text, as in ToolQA-D):
+ * the SQL guard refused the query or could not analyse it, the query ran out of time, the engine failed on it;
+ * the Python sandbox's evaluation budget ran out, or the program was too long to parse.
+ */
+export type KernelRefusalReason =
+  | 'sql-guard'
+  | 'sql-timeout'
+  | 'sql-engine'
+  | 'python-timeout'
+  | 'python-too-long';
+
 /** What one tool implementation returns before the kernel's common post-processing (truncation, counters). */
 export interface ToolResult {
   state: EnvState;
   observation: string;
   error: KernelErrorReason | null;
+  /** Set when a sandbox refused the call (its outcome is `refused`, not `ok`). */
+  refused?: KernelRefusalReason;
 }
 
 export function ok(state: EnvState, observation: string): ToolResult {
@@ -30,4 +44,8 @@ export function ok(state: EnvState, observation: string): ToolResult {
 
 export function fail(state: EnvState, observation: string, error: KernelErrorReason): ToolResult {
   return { state, observation, error };
+}
+
+export function refused(state: EnvState, observation: string, reason: KernelRefusalReason): ToolResult {
+  return { state, observation, error: null, refused: reason };
 }

@@ -15,7 +15,7 @@ function num(x, digits = 3) {
   return typeof x === 'number' ? x.toFixed(digits) : '—';
 }
 
-/** Stop reasons that mean the documentation was not confirmed (core/draft/docset.ts StopReason). */
+/** Stop reasons (core/draft/docset.ts StopReason): the tag each takes and what each means. */
 const STOP_TAGS = { converged: 'ok', 'rewrite-failed': 'fail', 'no-success': 'fail' };
 const STOP_TITLES = {
   converged: 'Δ > τ after a rewrite that worked',
@@ -24,15 +24,24 @@ const STOP_TITLES = {
     'ended on a rewrite that returned the documentation unchanged although the call failed — not convergence',
   'no-success':
     'no exploration’s call was accepted by the server: nothing in this documentation is confirmed',
+  'not-explored': 'a tool DRAFT does not explore',
 };
 const FLAG_TITLES = {
   ...STOP_TITLES,
   'not-served': 'the explored server does not serve this name: left out of every rendering',
 };
 
-function stopTag(stop) {
-  if (!stop) return '—';
-  return h('span', { class: `tag ${STOP_TAGS[stop] ?? ''}`, title: STOP_TITLES[stop] }, stop);
+/**
+ * How a tool ended, as the API says it and nothing more: a failed tool shows its error (never a stop reason it
+ * may carry); a stop reason the dashboard does not know is shown as it is, flagged.
+ */
+export function stopCell(t) {
+  if (t.status === 'failed' || t.error)
+    return h('span', { class: 'tag flag', title: t.error ?? '' }, `failed${t.error ? `: ${t.error}` : ''}`);
+  if (t.stop === null || t.stop === undefined) return '—';
+  return t.stop in STOP_TITLES
+    ? h('span', { class: `tag ${STOP_TAGS[t.stop] ?? ''}`, title: STOP_TITLES[t.stop] }, t.stop)
+    : h('span', { class: 'tag flag', title: 'not a normal stop' }, t.stop);
 }
 
 function flagTags(flags) {
@@ -45,7 +54,7 @@ function docLine(doc) {
 
 export function renderList() {
   return async (main, signal) => {
-    const { runs } = await api(`/v1/draft/runs${query({ limit: 50 })}`, { signal });
+    const { items: runs } = await api(`/v1/draft/runs${query({ limit: 50 })}`, { signal });
     append(
       main,
       h('h2', {}, 'DRAFT runs'),
@@ -79,7 +88,7 @@ function toolsTable(run) {
     [
       { label: 'Tool', cell: (t) => t.key },
       { label: 'Status', cell: (t) => statusTag(t.status) },
-      { label: 'Stop', cell: (t) => stopTag(t.stop) },
+      { label: 'Stop', cell: stopCell },
       { label: 'Model calls', num: true, cell: (t) => t.modelCalls },
       {
         label: 'Δ per iteration',
@@ -105,7 +114,7 @@ function flaggedCard(set, surface) {
       [
         { label: 'Tool', cell: (t) => t.key },
         { label: 'Documented as', cell: (t) => h('code', {}, t.name) },
-        { label: 'Stop', cell: (t) => stopTag(t.stop) },
+        { label: 'Stop', cell: stopCell },
         { label: 'Flags', cell: (t) => flagTags(t.flags) },
         {
           label: 'In the prompt',
@@ -125,7 +134,14 @@ function revisions(set) {
       h(
         'section',
         { class: 'card', 'aria-label': `Revisions of ${t.key}` },
-        h('h3', {}, `${t.key} → ${t.doc.name}`, ' ', h('small', {}, `stopped: ${t.stop}`), flagTags(t.flags)),
+        h(
+          'h3',
+          {},
+          `${t.key} → ${t.doc.name}`,
+          ' ',
+          h('small', {}, 'stopped: ', stopCell(t)),
+          flagTags(t.flags),
+        ),
         table(
           `Revisions of ${t.key}`,
           [

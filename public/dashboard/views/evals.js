@@ -4,8 +4,8 @@
  * (success by dataset × difficulty, averages by surface, error taxonomy), the comparison with the previous run
  * of its schedule (flagged drops), usage, and the task results with their trajectories.
  */
-import { api, query } from '../api.js';
-import { barChart, stackedBars } from '../charts.js';
+import { api, apiAll, query } from '../api.js';
+import { barChart, heatmap, stackedBars } from '../charts.js';
 import {
   append,
   attempt,
@@ -52,9 +52,9 @@ export function summaryColumns(linkBase = '#/evals/') {
 export function renderList() {
   return async (main, signal) => {
     const [surfaces, list, methods] = await Promise.all([
-      api('/v1/surfaces', { signal }),
+      apiAll('/v1/surfaces', { signal }),
       api('/v1/evals?limit=20', { signal }),
-      api('/v1/methods', { signal }),
+      apiAll('/v1/methods', { signal }),
     ]);
     const form = formCard(
       { id: 'start-eval', title: 'Start an evaluation' },
@@ -81,7 +81,7 @@ export function renderList() {
       h('h2', {}, 'Evaluations'),
       form,
       h('h3', {}, 'Runs'),
-      table('Evaluations, newest first', summaryColumns(), list.evals, {
+      table('Evaluations, newest first', summaryColumns(), list.items, {
         testid: 'evals-table',
         empty: 'No evaluation yet.',
       }),
@@ -119,10 +119,17 @@ function resultsTable(ev) {
 }
 
 function charts(ev) {
-  const series = ev.table.map((r) => ({
+  const rows = ev.table.map((r) => ({
     label: `${r.method} · ${r.surface}`,
     values: r.cells.map((c) => c.successRate),
   }));
+  // Columns come dataset by dataset (easy, hard): one group label per dataset over its columns.
+  const groups = [];
+  for (const c of ev.columns) {
+    const last = groups.at(-1);
+    if (last?.label === c.dataset) last.span++;
+    else groups.push({ label: c.dataset, span: 1 });
+  }
   const surfaces = [...new Set(ev.table.map((r) => r.surface))];
   const methods = [...new Set(ev.table.map((r) => r.method))];
   const bySurface = methods.map((m) => ({
@@ -136,10 +143,11 @@ function charts(ev) {
   return h(
     'div',
     { class: 'charts' },
-    barChart({
-      title: 'Success by dataset × difficulty',
-      categories: ev.columns.map((c) => `${c.dataset} ${c.difficulty}`),
-      series,
+    heatmap({
+      title: 'Success by dataset × difficulty (finished task runs)',
+      rows,
+      columns: ev.columns.map((c) => c.difficulty),
+      groups,
       testid: 'success-chart',
     }),
     barChart({
@@ -276,7 +284,7 @@ function resultsBrowser(ev, signal) {
     }
     const f = Object.fromEntries(new FormData(filters));
     const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
-    rows.push(...page.results);
+    rows.push(...page.items);
     cursor = page.nextCursor;
     draw();
   };

@@ -3,8 +3,8 @@
  * event stream) and its trees, and the live tree view: the search tree as SVG (refreshed while the tree's event
  * stream reports progress) with the clicked node's ReAct text in a side panel.
  */
-import { api, streamEvents } from '../api.js';
-import { reactParts, renderTree, valueColor } from '../tree.js';
+import { api, apiAll, streamEvents } from '../api.js';
+import { defaultExpanded, reactParts, renderTree, valueColor } from '../tree.js';
 import {
   append,
   attempt,
@@ -74,7 +74,7 @@ export function renderList() {
   return async (main, signal) => {
     const [list, surfaces] = await Promise.all([
       api('/v1/explorations?limit=50', { signal }),
-      api('/v1/surfaces', { signal }),
+      apiAll('/v1/surfaces', { signal }),
     ]);
     append(
       main,
@@ -261,21 +261,61 @@ function applyZoom(tree, canvas, zoom, keep) {
   canvas.scrollTop = 0;
 }
 
+/** Dragging the canvas pans the drawing (it scrolls both ways at a fixed node size). */
+function dragToPan(canvas) {
+  let from = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0 || e.target.closest?.('.tree-node')) return;
+    from = { x: e.clientX, y: e.clientY, left: canvas.scrollLeft, top: canvas.scrollTop };
+    canvas.classList.add('panning');
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!from) return;
+    canvas.scrollLeft = from.left - (e.clientX - from.x);
+    canvas.scrollTop = from.top - (e.clientY - from.y);
+  });
+  const stop = () => {
+    from = null;
+    canvas.classList.remove('panning');
+  };
+  canvas.addEventListener('pointerup', stop);
+  canvas.addEventListener('pointerleave', stop);
+}
+
 export function renderTreeView(treeId) {
   return async (main, signal) => {
     let view = await api(`/v1/trees/${encodeURIComponent(treeId)}`, { signal });
     let selected = null;
-    /** Scale of the tree drawing; null = fit the width of the canvas (the default). */
-    let zoom = null;
+    /**
+     * Scale of the tree drawing: 1 (a fixed node size; the canvas scrolls and pans) until the user zooms or fits
+     * (null: fit the width). A whole tree of hundreds of nodes fitted into the width is unreadable.
+     */
+    let zoom = 1;
+    /** The nodes whose children are drawn: the best path and the ways to correct Finishes, until the user opens more. */
+    let expanded = defaultExpanded(view);
+    /** The user changed what is open: a live redraw keeps it (only the default follows the search). */
+    let expandedByUser = false;
     let firstDraw = true;
     const head = h('div');
     const canvas = h('div', { class: 'tree-scroll' });
+    dragToPan(canvas);
     const zoomButton = (label, title, next) => {
       const b = h('button', { type: 'button', class: 'secondary', title, 'aria-label': title }, label);
       b.addEventListener('click', () => {
         const tree = canvas.querySelector('svg');
         zoom = next(Number(tree?.dataset.scale ?? 1));
         if (tree) applyZoom(tree, canvas, zoom, null);
+      });
+      return b;
+    };
+    /** A button that opens or closes subtrees; `rescroll`: show the root again afterwards. */
+    const openButton = (label, title, open, rescroll = true) => {
+      const b = h('button', { type: 'button', class: 'secondary', title, 'aria-label': title }, label);
+      b.addEventListener('click', () => {
+        expanded = open();
+        expandedByUser = true;
+        firstDraw = rescroll;
+        draw();
       });
       return b;
     };
@@ -286,6 +326,9 @@ export function renderTreeView(treeId) {
       zoomButton('−', 'Zoom out', (s) => Math.max(0.01, s / 1.25)),
       zoomButton('+', 'Zoom in', (s) => Math.min(4, s * 1.25)),
       zoomButton('100%', 'Actual size', () => 1),
+      openButton('Best path', 'Collapse to the best path', () => defaultExpanded(view)),
+      openButton('Expand all', 'Expand every subtree', () => new Set(view.nodes.map((n) => n.id))),
+      h('span', { class: 'muted', 'data-testid': 'tree-shown' }),
     );
     const panel = h('aside', { class: 'card', 'aria-live': 'polite' });
     const draw = () => {
@@ -316,17 +359,43 @@ export function renderTreeView(treeId) {
         ]),
       );
       const scroll = { left: canvas.scrollLeft, top: canvas.scrollTop };
+      if (!expandedByUser) expanded = defaultExpanded(view);
       const tree = renderTree(view, {
         selectedId: selected?.id,
+        expanded,
         onSelect: (n) => {
           selected = n;
+          // Selecting a collapsed node opens it one level.
+          if (n.children.length > 0 && !expanded.has(n.id)) {
+            expanded = new Set(expanded).add(n.id);
+            expandedByUser = true;
+          }
           draw();
         },
       });
+      const shown = tree.querySelectorAll('.tree-node').length;
+      zoomBar.querySelector('[data-testid=tree-shown]').textContent =
+        shown < view.nodes.length
+          ? `${shown} of ${view.nodes.length} nodes shown — click a node with +N to open it`
+          : `all ${view.nodes.length} nodes shown`;
       append(clear(canvas), tree);
       applyZoom(tree, canvas, zoom, firstDraw ? null : scroll);
       firstDraw = false;
-      append(clear(panel), nodePanel(selected ? view.nodes.find((n) => n.id === selected.id) : null));
+      const node = selected ? view.nodes.find((n) => n.id === selected.id) : null;
+      const collapse =
+        node && node.children.length > 0 && expanded.has(node.id)
+          ? openButton(
+              'Collapse this subtree',
+              'Collapse the subtree under this node',
+              () => {
+                const next = new Set(expanded);
+                next.delete(node.id);
+                return next;
+              },
+              false,
+            )
+          : null;
+      append(clear(panel), nodePanel(node), collapse);
     };
     append(
       main,

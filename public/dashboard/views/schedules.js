@@ -3,7 +3,7 @@
  * drop threshold, suite), and one schedule with the trend of its runs (success rate by due time, flagged runs
  * marked) and the runs themselves.
  */
-import { api } from '../api.js';
+import { api, apiAll } from '../api.js';
 import { lineChart } from '../charts.js';
 import { append, attempt, field, formCard, h, kv, pct, shortId, table, when } from '../ui.js';
 import { summaryColumns } from './evals.js';
@@ -15,9 +15,9 @@ const toMs = (t) => (typeof t === 'number' ? t : Date.parse(t));
 export function renderList() {
   return async (main, signal) => {
     const [surfaces, list, methods] = await Promise.all([
-      api('/v1/surfaces', { signal }),
-      api('/v1/schedules', { signal }),
-      api('/v1/methods', { signal }),
+      apiAll('/v1/surfaces', { signal }),
+      apiAll('/v1/schedules', { signal }),
+      apiAll('/v1/methods', { signal }),
     ]);
     const form = formCard(
       { id: 'new-schedule', title: 'New schedule' },
@@ -113,7 +113,7 @@ export function renderList() {
           },
           { label: 'Actions', cell: (s) => [toggle(s), ' ', remove(s)] },
         ],
-        list.schedules,
+        list.items,
         { testid: 'schedules-table', empty: 'No schedule yet.' },
       ),
       form,

@@ -77,6 +77,19 @@ export function stepMeta(entry, previous) {
   return parts.join(' · ');
 }
 
+/**
+ * A step's input as the agent wrote it: ReAct text with its real line breaks (not a JSON string with `\n`), an
+ * action with its input as `Action:` / `Action Input:` lines (the input pretty-printed, or as sent when it was text).
+ */
+export function inputText(input) {
+  if (typeof input === 'string') return input;
+  if (input && typeof input === 'object' && 'action' in input) {
+    const args = input.actionInput;
+    return `Action: ${input.action}\nAction Input: ${typeof args === 'string' ? args : JSON.stringify(args, null, 2)}`;
+  }
+  return JSON.stringify(input, null, 2);
+}
+
 export function renderSession(id) {
   return async (main, signal) => {
     const s = await api(`/v1/sessions/${encodeURIComponent(id)}`, { signal });
@@ -113,7 +126,7 @@ export function renderSession(id) {
           e.text
             ? h('pre', {}, e.text)
             : e.input !== undefined
-              ? h('pre', {}, JSON.stringify(e.input))
+              ? h('pre', { 'data-testid': 'step-input' }, inputText(e.input))
               : null,
           h('pre', {}, `Observation: ${e.observation}`),
         ),

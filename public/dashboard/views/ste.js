@@ -2,11 +2,79 @@
  * STE runs (issue 15): the list of runs with a start form (surface, documentation, tools changed since another
  * surface, episodes, trials, seed), and one run: per tool its trials, Solved marks, exemplars kept and dropped by
  * the filter (live over the run's event stream), the long-term memory (every explored query with its Solved
- * mark, none when the run explored without self-reflection), the run's Table 2 ablations, and the kept exemplars.
- * Numbers measured with the simulator describe the simulator.
+ * mark, none when the run explored without self-reflection: one collapsed block per tool, read a page at a time —
+ * the whole memory inline made a 21,000 px page), the run's Table 2 ablations, and the kept exemplars. Numbers
+ * measured with the simulator describe the simulator.
  */
-import { api, streamEvents } from '../api.js';
-import { append, attempt, field, formCard, h, kv, select, shortId, statusTag, table, when } from '../ui.js';
+import { api, apiAll, query, streamEvents } from '../api.js';
+import {
+  append,
+  attempt,
+  collapsible,
+  field,
+  formCard,
+  h,
+  kv,
+  select,
+  shortId,
+  statusTag,
+  table,
+  when,
+} from '../ui.js';
+
+const MEMORY_PAGE = 100;
+
+/**
+ * One tool's long-term memory, collapsed: its summary counts the tool's explored queries and Solved marks; opening
+ * it reads the first page (GET …/memory?tool=), and a button reads the next.
+ */
+function memoryBlock(runId, tool, signal) {
+  const rows = h('div');
+  const more = h('p');
+  let loaded = false;
+  const load = async (cursor) => {
+    const page = await api(
+      `/v1/ste/runs/${runId}/memory${query({ tool: tool.tool, limit: MEMORY_PAGE, cursor })}`,
+      { signal },
+    );
+    rows.append(
+      table(
+        null,
+        [
+          { label: '#', cell: (m) => String(m.position), num: true },
+          { label: 'Query', cell: (m) => m.query },
+          // null: the run explored without self-reflection (Table 2), so nothing judged the trial.
+          { label: 'Solved', cell: (m) => (m.solved === null ? '—' : m.solved ? 'Yes' : 'No') },
+        ],
+        page.items,
+        { empty: 'Written when the tool finishes.' },
+      ),
+    );
+    more.replaceChildren();
+    if (page.nextCursor) {
+      const b = h('button', { type: 'button', class: 'secondary' }, `Next ${MEMORY_PAGE}`);
+      b.addEventListener('click', () => attempt(() => load(page.nextCursor)));
+      more.append(b);
+    }
+  };
+  const block = collapsible(
+    h(
+      'span',
+      {},
+      h('strong', {}, tool.tool),
+      ` · ${tool.trialsDone} queries explored, ${tool.solved} solved`,
+    ),
+    h('div', {}, rows, more),
+    { testid: 'ste-memory-tool' },
+  );
+  block.addEventListener('toggle', () => {
+    if (block.open && !loaded) {
+      loaded = true;
+      attempt(() => load(undefined));
+    }
+  });
+  return block;
+}
 
 const toolColumns = [
   { label: 'Tool', cell: (t) => t.tool },
@@ -23,7 +91,7 @@ const toolColumns = [
 export function renderList() {
   return async (main, signal) => {
     const [surfaces, runs] = await Promise.all([
-      api('/v1/surfaces', { signal }),
+      apiAll('/v1/surfaces', { signal }),
       api('/v1/ste/runs?limit=50', { signal }),
     ]);
     const ids = surfaces.items.map((s) => s.id);
@@ -118,23 +186,18 @@ export function renderRun(id) {
     draw(run);
     const memory = h('div');
     const exemplars = h('div');
-    const loadDetails = async () => {
-      const [ltm, ex] = await Promise.all([
-        api(`/v1/ste/runs/${id}/memory`, { signal }),
-        api(`/v1/ste/exemplars?run=${encodeURIComponent(id)}&limit=50`, { signal }),
-      ]);
+    const loadDetails = async (view) => {
+      const ex = await api(`/v1/ste/exemplars?run=${encodeURIComponent(id)}&limit=50`, { signal });
       memory.replaceChildren(
-        table(
-          'Long-term memory: every explored query with its Solved mark',
-          [
-            { label: 'Tool', cell: (m) => m.tool },
-            { label: '#', cell: (m) => String(m.position), num: true },
-            { label: 'Query', cell: (m) => m.query },
-            // null: the run explored without self-reflection (Table 2), so nothing judged the trial.
-            { label: 'Solved', cell: (m) => (m.solved === null ? '—' : m.solved ? 'Yes' : 'No') },
-          ],
-          ltm.items,
-          { testid: 'ste-memory', empty: 'Written when a tool finishes.' },
+        h(
+          'div',
+          { 'data-testid': 'ste-memory' },
+          h(
+            'p',
+            { class: 'muted' },
+            'Every explored query with its Solved mark, per tool (open a tool to read it).',
+          ),
+          view.tools.map((t) => memoryBlock(id, t, signal)),
         ),
       );
       exemplars.replaceChildren(
@@ -161,13 +224,13 @@ export function renderRun(id) {
       h('h3', {}, 'Exemplars'),
       exemplars,
     );
-    await loadDetails();
+    await loadDetails(run);
     if (run.status === 'queued' || run.status === 'running') {
       await streamEvents(
         `/v1/ste/runs/${id}/events`,
         (name, data) => {
           if (name === 'progress' || name === 'done') draw({ ...run, ...data });
-          if (name === 'done') loadDetails();
+          if (name === 'done') loadDetails({ ...run, ...data });
         },
         signal,
       ).catch(() => {});

@@ -4,8 +4,11 @@
  * limit, each method's options and seed. Unchecked groups fall back to the server's defaults by being left out.
  *
  * The methods and their options come from GET /v1/methods (`catalog`, the server's method registry): one checkbox
- * per method, and one number field per numeric option of a method that has options (named `<method>.<option>`,
- * with the JSON Schema's bounds and default), sent as the suite member named by the method's id.
+ * per method, and one block of number fields per *kind* of options — methods whose options are the same (the MCTS
+ * variants and ablations share simulations, k, maxDepth and maxModelCalls) share one block rather than repeating
+ * its fields per method (issue 24 item 8). A field is named `<first method>.<option>`, carries the methods it
+ * applies to in `data-methods`, takes the JSON Schema's bounds and default, and is sent as the suite member of
+ * every checked method of its block.
  */
 import { checkboxes, checked, DATASETS, DIFFICULTIES, field, h, select } from '../ui.js';
 
@@ -16,19 +19,43 @@ function numericOptions(method) {
   );
 }
 
+/** Methods grouped by their numeric options (same names, bounds and defaults): [{ methods, options }]. */
+export function optionGroups(catalog) {
+  const groups = new Map();
+  for (const m of catalog.items) {
+    const options = numericOptions(m);
+    if (options.length === 0) continue;
+    const key = JSON.stringify(options);
+    const group = groups.get(key) ?? { methods: [], options };
+    group.methods.push(m.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
 function methodOptionFields(catalog) {
-  return catalog.items.flatMap((m) =>
-    numericOptions(m).map(([name, p]) =>
-      field(
-        `${m.id} ${name}`,
-        h('input', {
-          type: 'number',
-          name: `${m.id}.${name}`,
-          ...(p.minimum !== undefined ? { min: p.minimum } : {}),
-          ...(p.maximum !== undefined ? { max: p.maximum } : {}),
-          ...(p.type === 'number' ? { step: 'any' } : {}),
-          value: p.default ?? '',
-        }),
+  return optionGroups(catalog).map(({ methods, options }) =>
+    h(
+      'fieldset',
+      { class: 'method-options', 'data-methods': methods.join(' ') },
+      h('legend', {}, `Options of ${methods.join(', ')}`),
+      h(
+        'div',
+        { class: 'fields' },
+        options.map(([name, p]) =>
+          field(
+            name,
+            h('input', {
+              type: 'number',
+              name: `${methods[0]}.${name}`,
+              'data-methods': methods.join(' '),
+              ...(p.minimum !== undefined ? { min: p.minimum } : {}),
+              ...(p.maximum !== undefined ? { max: p.maximum } : {}),
+              ...(p.type === 'number' ? { step: 'any' } : {}),
+              value: p.default ?? '',
+            }),
+          ),
+        ),
       ),
     ),
   );
@@ -79,9 +106,9 @@ export function suiteFields(surfaceIds, catalog, defaults = {}) {
         h('input', { type: 'number', name: 'sampleSize', min: 1, max: 100, value: d.sampleSize }),
       ),
       field('Max steps', h('input', { type: 'number', name: 'maxSteps', min: 1, max: 50, value: 20 })),
-      ...methodOptionFields(catalog),
       field('Seed', h('input', { type: 'text', name: 'seed', value: '0', size: 8 })),
     ),
+    ...methodOptionFields(catalog),
   );
 }
 
@@ -99,10 +126,11 @@ export function readSuite(form, catalog) {
     maxSteps: Number(f.get('maxSteps')),
     seed: f.get('seed') || '0',
   };
-  for (const m of catalog.items) {
-    const options = numericOptions(m).filter(([name]) => f.get(`${m.id}.${name}`) !== '');
-    if (!suite.methods.includes(m.id) || options.length === 0) continue;
-    suite[m.id] = Object.fromEntries(options.map(([name]) => [name, Number(f.get(`${m.id}.${name}`))]));
+  for (const { methods, options } of optionGroups(catalog)) {
+    const given = options.filter(([name]) => f.get(`${methods[0]}.${name}`) !== '');
+    if (given.length === 0) continue;
+    const values = Object.fromEntries(given.map(([name]) => [name, Number(f.get(`${methods[0]}.${name}`))]));
+    for (const id of methods) if (suite.methods.includes(id)) suite[id] = { ...values };
   }
   const name = f.get('name');
   if (name) suite.name = name;

@@ -4,7 +4,7 @@
  * changed (rename, parameter keys, flags, ignored parameters, prefixes) and the tool's lifecycle (status,
  * deprecation and sunset dates, successor), plus the names the surface retired.
  */
-import { api, query } from '../api.js';
+import { api, apiAll, query } from '../api.js';
 import { append, h, select, table } from '../ui.js';
 
 function paramText(p) {
@@ -90,7 +90,7 @@ function lifecycle(tool) {
 
 export function render(selected) {
   return async (main, signal) => {
-    const list = await api('/v1/surfaces', { signal });
+    const list = await apiAll('/v1/surfaces', { signal });
     const others = list.items.filter((s) => s.id !== 'pc');
     const id = selected ?? others.find((s) => s.id === 's-ood')?.id ?? others[0]?.id ?? 'pc';
     append(

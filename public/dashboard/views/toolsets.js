@@ -5,7 +5,7 @@
  * both heads, dev top-1/top-5 beside bm25 and char, judge accuracy; followed live while it runs) and the Tool
  * Judge. `#/toolsets/{id}/training/{version}` shows one version.
  */
-import { api } from '../api.js';
+import { api, apiAll } from '../api.js';
 import { barChart, epochChart } from '../charts.js';
 import {
   append,
@@ -29,8 +29,8 @@ const pct100 = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(1)}%
 export function renderList() {
   return async (main, signal) => {
     const [list, surfaces] = await Promise.all([
-      api('/v1/toolsets', { signal }),
-      api('/v1/surfaces', { signal }),
+      apiAll('/v1/toolsets', { signal }),
+      apiAll('/v1/surfaces', { signal }),
     ]);
     const form = formCard(
       { id: 'new-toolset', title: 'New toolset' },
@@ -77,7 +77,7 @@ export function renderList() {
           { label: 'Tools', num: true, cell: (t) => String(t.toolCount) },
           { label: 'Created', cell: (t) => when(t.createdAt) },
         ],
-        list.toolsets,
+        list.items,
         { empty: 'No toolsets yet.', testid: 'toolsets' },
       ),
       form,
@@ -295,13 +295,18 @@ export function renderToolset(id, version) {
         toolset.tools,
       ),
     );
-    // The training section: the newest run (or the version in the route), followed until it finishes.
+    // The training section: the newest run (or the version in the route), followed until it finishes; the
+    // versions are the runs (GET …/training, a page of them, newest first).
     const base = `/v1/toolsets/${encodeURIComponent(id)}/training`;
     const trained = toolset.training !== null;
-    const load = () =>
-      trained ? api(version ? `${base}/${encodeURIComponent(version)}` : base, { signal }) : null;
+    const versions = trained ? (await apiAll(base, { signal, limit: 50, maxPages: 2 })).items : [];
+    const load = async () =>
+      trained
+        ? version
+          ? api(`${base}/${encodeURIComponent(version)}`, { signal })
+          : (await api(`${base}?limit=1`, { signal })).items[0]
+        : null;
     let run = await load();
-    const versions = run?.versions ?? (trained ? (await api(base, { signal })).versions : []);
     for (;;) {
       training.replaceChildren(
         h('h3', { id: 'training-heading' }, 'Chain-of-Tools training'),

@@ -4,7 +4,21 @@
  */
 import { api, query } from '../api.js';
 import { reactParts } from '../tree.js';
-import { append, attempt, clear, DATASETS, field, h, kv, select, shortId, table } from '../ui.js';
+import {
+  append,
+  attempt,
+  clear,
+  collapsible,
+  DATASETS,
+  field,
+  firstLine,
+  h,
+  kv,
+  select,
+  shortId,
+  table,
+  toggleAll,
+} from '../ui.js';
 
 export function renderList(params = new URLSearchParams()) {
   return async (main, signal) => {
@@ -97,6 +111,34 @@ export function renderList(params = new URLSearchParams()) {
 export function renderTrajectory(id) {
   return async (main, signal) => {
     const t = await api(`/v1/trajectories/${encodeURIComponent(id)}`, { signal });
+    // One line per step (its action, outcome and the start of its observation), opened on demand; the last
+    // step (the Finish) is open.
+    const steps = h(
+      'div',
+      { 'data-testid': 'trajectory-steps' },
+      t.stepList.map((s, i) => {
+        const action = reactParts(s.text).find(([label]) => label === 'Action')?.[1];
+        return collapsible(
+          h(
+            'span',
+            {},
+            h('strong', {}, `Step ${i + 1}`),
+            ` · ${action ?? '(no action)'}${s.outcome ? ` · ${s.outcome}` : ''} — `,
+            h('span', { class: 'muted' }, firstLine(s.observation)),
+          ),
+          h(
+            'div',
+            { class: 'react-step' },
+            h('div', { class: 'muted' }, `node ${s.node}`),
+            reactParts(s.text).map(([label, text]) =>
+              h('div', {}, h('em', {}, `${label}: `), h('pre', {}, text)),
+            ),
+            h('div', {}, h('em', {}, 'Observation: '), h('pre', {}, s.observation)),
+          ),
+          { open: i === t.stepList.length - 1, testid: 'trajectory-step' },
+        );
+      }),
+    );
     append(
       main,
       h('p', {}, h('a', { href: '#/trajectories' }, '← Trajectories')),
@@ -118,17 +160,8 @@ export function renderTrajectory(id) {
         ['SFT', t.selected ? 'selected for training' : 'not selected'],
       ]),
       h('h3', {}, 'Steps'),
-      t.stepList.map((s, i) =>
-        h(
-          'div',
-          { class: 'react-step' },
-          h('strong', {}, `Step ${i + 1} (node ${s.node}${s.outcome ? `, ${s.outcome}` : ''})`),
-          reactParts(s.text).map(([label, text]) =>
-            h('div', {}, h('em', {}, `${label}: `), h('pre', {}, text)),
-          ),
-          h('div', {}, h('em', {}, 'Observation: '), h('pre', {}, s.observation)),
-        ),
-      ),
+      steps,
+      h('p', {}, toggleAll(steps, 'Expand all steps')),
       t.toolUpdates.length ? [h('h3', {}, 'Tool updates'), h('pre', {}, t.toolUpdates.join('\n'))] : null,
       h('details', {}, h('summary', {}, 'Full ReAct text'), h('pre', {}, t.text)),
     );

@@ -40,7 +40,7 @@ describe('bin/tooldrift.mjs', () => {
     api = await fakeApi({
       'GET /v1/schedules': (req, res) =>
         req.headers.authorization === 'Bearer right'
-          ? sendJson(res, 200, { schedules: [] })
+          ? sendJson(res, 200, { items: [], nextCursor: null })
           : sendJson(res, 401, {
               type: '/problems/unauthorized',
               title: 'Missing or invalid API key',

@@ -282,7 +282,9 @@ describe('errors', () => {
   });
 
   it('uses TOOLDRIFT_URL when --url is absent', async () => {
-    const fake = await start({ 'GET /v1/evals': (_req, res) => sendJson(res, 200, { evals: [] }) });
+    const fake = await start({
+      'GET /v1/evals': (_req, res) => sendJson(res, 200, { items: [], nextCursor: null }),
+    });
     const run = await runCli(['evals', 'list'], { env: { ...env, TOOLDRIFT_URL: fake.url } });
     expect(run).toEqual({ code: 0, stdout: 'No evaluations yet.\n', stderr: '' });
   });
@@ -370,14 +372,26 @@ describe('tooldrift explore', () => {
 });
 
 describe('tooldrift export', () => {
-  it('streams the JSONL with the filters to the file and counts the records', async () => {
+  it('follows the pages of an export to one file, with the filters, and counts the records', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ messages: [], meta: { i } }));
     const fake = await start({
-      'GET /v1/exports/sft.jsonl': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-        // Several chunks, the last record without its newline.
-        res.write(`${lines.slice(0, 100).join('\n')}\n`);
-        res.write(`${lines.slice(100, 299).join('\n')}\n`);
+      'GET /v1/exports/sft.jsonl': (req, res) => {
+        const page2 = req.query.cursor === 'p2';
+        res.writeHead(200, {
+          'content-type': 'application/x-ndjson',
+          'x-total-count': '300',
+          ...(page2
+            ? {}
+            : { link: '</v1/exports/sft.jsonl?exploration=ex_1&dataset=coffee&cursor=p2>; rel="next"' }),
+        });
+        if (!page2) {
+          // Several chunks per page.
+          res.write(`${lines.slice(0, 100).join('\n')}\n`);
+          res.end(`${lines.slice(100, 150).join('\n')}\n`);
+          return;
+        }
+        // The last record of the export without its newline: the file still ends with one.
+        res.write(`${lines.slice(150, 299).join('\n')}\n`);
         res.end(lines[299]);
       },
     });
@@ -387,9 +401,17 @@ describe('tooldrift export', () => {
       { env },
     );
     expect(run.code).toBe(0);
-    expect(fake.requests[0]?.query).toEqual({ exploration: 'ex_1', dataset: 'coffee' });
-    expect(readFileSync(out, 'utf8')).toBe(lines.join('\n'));
-    expect(run.stderr).toBe(`Wrote 300 sft records (${lines.join('\n').length} bytes) to ${out}.\n`);
+    expect(fake.requests.map((r) => r.query)).toEqual([
+      { exploration: 'ex_1', dataset: 'coffee' },
+      { exploration: 'ex_1', dataset: 'coffee', cursor: 'p2' },
+    ]);
+    const written = readFileSync(out, 'utf8');
+    expect(written).toBe(`${lines.join('\n')}\n`);
+    // Progress against the export's total (X-Total-Count), then the count of what was written.
+    expect(run.stderr).toContain('export sft: 150/300 records');
+    expect(run.stderr.endsWith(`Wrote 300 sft records (${written.length} bytes, 2 pages) to ${out}.\n`)).toBe(
+      true,
+    );
   });
 
   it('needs a kind and --out', async () => {
@@ -436,7 +458,10 @@ describe('tooldrift evals and schedules', () => {
   it('lists evaluations and shows one', async () => {
     const fake = await start({
       'GET /v1/evals': (_req, res) =>
-        sendJson(res, 200, { evals: [summary, { ...summary, id: 'ev_3', name: null }] }),
+        sendJson(res, 200, {
+          items: [summary, { ...summary, id: 'ev_3', name: null }],
+          nextCursor: null,
+        }),
       'GET /v1/evals/ev_1': (_req, res) => sendJson(res, 200, evalDetail()),
     });
     const list = await runCli(['evals', 'list', '--url', fake.url, '--limit', '5', '--schedule', 'sc_1'], {
@@ -467,7 +492,7 @@ describe('tooldrift evals and schedules', () => {
     };
     const fake = await start({
       'POST /v1/schedules': (_req, res) => sendJson(res, 201, schedule),
-      'GET /v1/schedules': (_req, res) => sendJson(res, 200, { schedules: [schedule] }),
+      'GET /v1/schedules': (_req, res) => sendJson(res, 200, { items: [schedule], nextCursor: null }),
     });
     const created = await runCli(
       [

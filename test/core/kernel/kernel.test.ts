@@ -11,6 +11,7 @@ import {
 import {
   ANSWER_CORRECT,
   ANSWER_INCORRECT,
+  ANSWER_UNJUDGED,
   INVALID_ACTION,
   PYTHON_PRINT_HINT,
   RETRIEVE_NO_MATCH,
@@ -175,8 +176,12 @@ describe('Finish', () => {
     expect(strict?.observation).toBe('Answer is INCORRECT');
   });
 
-  it('is incorrect when no gold answer is known', async () => {
-    expect(await lastObservation(world, [['Finish', { answer: 'x' }]])).toBe(ANSWER_INCORRECT);
+  it('is not judged when no gold answer is known: not correct, and its observation does not say incorrect', async () => {
+    const [r] = await run(world, [['Finish', { answer: 'x' }]]);
+    expect(r?.observation).toBe(ANSWER_UNJUDGED);
+    expect(r?.observation).not.toBe(ANSWER_INCORRECT);
+    expect(r?.outcome).toEqual({ kind: 'finished', correct: false });
+    expect(r?.state.finished).toBe(true);
   });
 });
 

@@ -534,17 +534,20 @@ describe('each drift kind alone', () => {
         expect(flag.optional).toBe(false);
         expect(t.description).toContain(`${flag.name} must be `);
         const { [flag.name]: _, ...withoutFlag } = t.example;
+        // The agent sees the family's message; a REST client also learns which parameter it was.
         expect(resolveCall(s, t.name, withoutFlag)).toEqual({
           kind: 'rejected',
           reason: 'param-error',
           observation: paramErrors(t.kernel).keys,
           kernel: t.kernel,
+          param: { field: flag.name, message: expect.stringContaining('required parameter missing') },
         });
         expect(resolveCall(s, t.name, { ...t.example, [flag.name]: 'nope' })).toEqual({
           kind: 'rejected',
           reason: 'param-error',
           observation: paramErrors(t.kernel).value,
           kernel: t.kernel,
+          param: { field: flag.name, message: expect.stringContaining('expected one of') },
         });
       }
     }
