@@ -1,0 +1,191 @@
+/**
+ * A backend's tools as the exploring methods see them (STE's trials, DRAFT's explorations): the documentation
+ * their prompts show, the tools worth exploring, a fresh environment and one step. One interface over both session
+ * backends — the ToolQA-D kernel behind a kernel surface, an imported API behind an API surface — so STE and DRAFT
+ * run unchanged on either; the API target steps through `runApiStep`, the very step an API session's Durable Object
+ * runs (resolution by the surface, the seeded mock or the upstream, reshaping, refusals naming the field).
+ *
+ * `TOOL_TARGETS` is the registry: one builder per backend, keyed like `SessionConfig.backend`.
+ */
+import { apiToolList, toolAbout } from '../apis/surface/docs.ts';
+import type { ApiSurface } from '../apis/surface/model.ts';
+import { toolCallText as apiToolCallText, servedTools } from '../apis/surface/tools.ts';
+import { outcomeLabel } from '../methods/method.ts';
+import { type StepInput, stepSurface, toolStatus } from '../surfaces/adapter.ts';
+import { renderToolList } from '../surfaces/docs.ts';
+import type { Surface } from '../surfaces/model.ts';
+import { toolCallText } from '../surfaces/signature.ts';
+import type { KernelDeps } from '../world/kernel/kernel.ts';
+import { type EnvState, initialState } from '../world/kernel/state.ts';
+import type { World } from '../world/types.ts';
+import {
+  type ApiRef,
+  type ApiServerSpec,
+  type ApiSessionConfig,
+  type ApiStepDeps,
+  apiSurfaceAt,
+  runApiStep,
+} from './api.ts';
+import { type ApiStepOutcome, initialProgress, type SessionProgress } from './episode.ts';
+
+/** What one step did, whatever the backend. */
+export interface TargetStep<E> {
+  env: E;
+  /** What the agent reads (after Finish: the backend's acknowledgement). */
+  observation: string;
+  /** ok: the call ran and succeeded; error: it ran and failed; rejected: refused before running; finished: Finish. */
+  kind: 'ok' | 'error' | 'rejected' | 'finished';
+  /** `ok`, `error:<reason>`, `rejected:<reason>` or `finished:…` (transcripts, DRAFT's call records). */
+  label: string;
+  /** The final answer's text when `kind` is `finished`. */
+  answer?: string;
+}
+
+export interface ToolTarget<E = unknown> {
+  backend: 'kernel' | 'api';
+  /** The id of the surface that answers the calls. */
+  surfaceId: string;
+  /** The exposed names worth exploring: every served tool but the protocol's (Finish, UpdateTool). */
+  explorable(): string[];
+  /** One tool's documentation as the prompts show it: its call form and description (the name if unknown). */
+  toolLine(name: string): string;
+  /** The whole numbered tool list of the agent prompt (Finish included). */
+  toolList(): string;
+  /** A fresh environment: every exploration or trial is a new task. A JSON value. */
+  fresh(): E;
+  step(env: E, input: StepInput): Promise<TargetStep<E>>;
+}
+
+const PROTOCOL_TOOLS = new Set(['Finish', 'UpdateTool']);
+
+export interface KernelTargetSpec {
+  world: World;
+  /** The surface that answers the calls. */
+  surface: Surface;
+  /** The surface whose documentation the prompts show (default: `surface`). */
+  docs?: Surface;
+  deps: KernelDeps;
+  now?: Date;
+}
+
+export function kernelTarget(spec: KernelTargetSpec): ToolTarget<EnvState> {
+  const docs = spec.docs ?? spec.surface;
+  const opts = spec.now ? { now: spec.now } : {};
+  return {
+    backend: 'kernel',
+    surfaceId: spec.surface.id,
+    explorable: () =>
+      spec.surface.tools
+        .filter((t) => !PROTOCOL_TOOLS.has(t.kernel) && toolStatus(t, spec.now) !== 'sunset')
+        .map((t) => t.name),
+    toolLine(name) {
+      const t = docs.tools.find((x) => x.name === name);
+      return t ? `${toolCallText(t)}, ${t.description}` : name;
+    },
+    toolList: () => renderToolList(docs, opts),
+    fresh: () => initialState(),
+    async step(env, input) {
+      const r = await stepSurface(spec.world, spec.surface, env, input, spec.deps, opts);
+      const kind = r.outcome.kind;
+      const out: TargetStep<EnvState> = {
+        env: r.state,
+        observation: r.observation,
+        kind,
+        label: outcomeLabel(r.outcome),
+      };
+      if (kind === 'finished') out.answer = r.state.answer ?? '';
+      return out;
+    },
+  };
+}
+
+export interface ApiTargetSpec {
+  api: ApiRef;
+  /** The surface (or schedule of surfaces) that answers the calls. */
+  server: ApiServerSpec;
+  /** The surface whose documentation the prompts show (default: the server's surface at `now`). */
+  docs?: ApiSurface;
+  deps: ApiStepDeps;
+  /** The session clock of every step (a schedule resolves at it). */
+  now: Date;
+  /** Seeds the session (fault injection); the mock's world has the API's own seed. */
+  seed?: string;
+}
+
+/** The label of an API step's outcome, in the kernel's vocabulary (`error:<status>` for an error answer). */
+function apiLabel(outcome: ApiStepOutcome): string {
+  switch (outcome.kind) {
+    case 'ok':
+      return 'ok';
+    case 'finished':
+      return outcome.correct === null ? 'finished' : outcome.correct ? 'finished:correct' : 'finished:wrong';
+    case 'error':
+      return `error:${outcome.status}`;
+    case 'rejected':
+      return `rejected:${outcome.reason}`;
+  }
+}
+
+/**
+ * An imported API as an exploration target. The environment is an API session's progress (the mock's overlay of
+ * writes and materialised search results): a trial's calls see each other's effects, the next trial starts clean.
+ */
+export function apiTarget(spec: ApiTargetSpec): ToolTarget<SessionProgress> {
+  const served = apiSurfaceAt(spec.server, spec.now).surface;
+  const docs = spec.docs ?? served;
+  const config: ApiSessionConfig = {
+    backend: 'api',
+    id: `explore-${served.id}`,
+    api: spec.api,
+    query: null,
+    server: spec.server,
+    promptSurface: docs,
+    // Explorations bound their own calls (STE's 4 per trial, DRAFT's setup calls plus one).
+    stepBudget: Number.MAX_SAFE_INTEGER,
+    seed: spec.seed ?? spec.api.seed,
+    createdAt: spec.now.toISOString(),
+    expiresAt: spec.now.toISOString(),
+  };
+  return {
+    backend: 'api',
+    surfaceId: served.id,
+    explorable: () => servedTools(served, spec.now).map((t) => t.name),
+    toolLine(name) {
+      const t = servedTools(docs, spec.now).find((x) => x.name === name);
+      return t ? `${apiToolCallText(t)}, ${toolAbout(t) || 'No description.'}` : name;
+    },
+    toolList: () => apiToolList(docs, { now: spec.now }),
+    fresh: () => initialProgress(),
+    async step(env, input) {
+      const via = typeof input === 'string' ? 'react' : 'action';
+      const r = await runApiStep(config, env, input, via, spec.deps, spec.now);
+      const outcome = r.entry.outcome as ApiStepOutcome;
+      const out: TargetStep<SessionProgress> = {
+        env: r.progress,
+        observation: r.entry.observation,
+        kind: outcome.kind,
+        label: apiLabel(outcome),
+      };
+      if (outcome.kind === 'finished') {
+        const answer = r.progress.api?.score?.answer ?? null;
+        out.answer = typeof answer === 'string' ? answer : JSON.stringify(answer);
+      }
+      return out;
+    },
+  };
+}
+
+/** The registry: how each session backend becomes an exploration target. */
+export const TOOL_TARGETS = {
+  kernel: kernelTarget,
+  api: apiTarget,
+} as const;
+
+export type ToolTargetSpec =
+  | ({ backend: 'kernel' } & KernelTargetSpec)
+  | ({ backend: 'api' } & ApiTargetSpec);
+
+/** The target of a backend named in the spec. */
+export function toolTarget(spec: ToolTargetSpec): ToolTarget {
+  return (spec.backend === 'api' ? TOOL_TARGETS.api(spec) : TOOL_TARGETS.kernel(spec)) as ToolTarget;
+}
