@@ -28,6 +28,7 @@ import {
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
 import {
+  STE_CALL_JUDGE_PROMPT,
   STE_DEMONSTRATIONS_PROMPT,
   STE_EXPLORE_PROMPT,
   STE_FOLLOW_UP_PROMPT,
@@ -36,6 +37,7 @@ import {
   STE_PARAPHRASE_MORE_PROMPT,
   STE_PARAPHRASE_PROMPT,
   STE_REFLECT_PROMPT,
+  type SteCallJudgeInput,
   type SteDemonstrationsInput,
   type SteExploreInput,
   type SteFollowUpInput,
@@ -60,6 +62,7 @@ export interface PromptInputs {
   'ste/observation': SteObservationInput;
   'ste/reflect': SteReflectInput;
   'ste/judge': SteJudgeInput;
+  'ste/call-judge': SteCallJudgeInput;
   'ste/paraphrase': SteParaphraseInput;
   'ste/paraphrase-more': Record<string, never>;
   'ste/demonstrations': SteDemonstrationsInput;
@@ -84,6 +87,7 @@ const TEMPLATES: Templates = {
   'ste/observation': STE_OBSERVATION_PROMPT,
   'ste/reflect': STE_REFLECT_PROMPT,
   'ste/judge': STE_JUDGE_PROMPT,
+  'ste/call-judge': STE_CALL_JUDGE_PROMPT,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT,
@@ -125,6 +129,7 @@ const PURPOSES: Record<PromptId, string> = {
   'ste/observation': STE_OBSERVATION_PROMPT.description,
   'ste/reflect': STE_REFLECT_PROMPT.description,
   'ste/judge': STE_JUDGE_PROMPT.description,
+  'ste/call-judge': STE_CALL_JUDGE_PROMPT.description,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT.description,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT.description,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT.description,

@@ -230,6 +230,43 @@ export const STE_JUDGE_PROMPT: PromptTemplate<SteJudgeInput> = {
   },
 };
 
+export interface SteCallJudgeInput {
+  api: string;
+  /** The gold and the predicted arguments as JSON text. */
+  gold: string;
+  predicted: string;
+}
+
+export const STE_CALL_JUDGE_HEADER = 'Is this API call correct, compared with the reference call?';
+
+/**
+ * STE's evaluation judge (the authors' `eval_pred_file`): is a predicted call semantically correct against the
+ * gold call — not necessarily identical, but missing no important detail of the arguments. The answer starts with
+ * "Yes." or "No." (core/ste/evaluation.ts reads it: correct unless it contains "No.").
+ */
+export const STE_CALL_JUDGE_PROMPT: PromptTemplate<SteCallJudgeInput> = {
+  id: 'ste/call-judge',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    "STE evaluation: judge whether a model's first API call is semantically correct against the gold call (Yes./No.).",
+  render(input): ChatMessage[] {
+    return [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      {
+        role: 'user',
+        content: [
+          STE_CALL_JUDGE_HEADER,
+          'The call need not be identical to the reference; it must mean the same and leave out no important detail of the arguments.',
+          `Reference call:\nAPI name: ${input.api}\nAPI arguments: ${input.gold}`,
+          `Call to check:\nAPI name: ${input.api}\nAPI arguments: ${input.predicted}`,
+          'Begin your answer with "Yes." or "No.".\nYour answer:',
+        ].join('\n\n'),
+      },
+    ];
+  },
+};
+
 export interface SteParaphraseInput {
   query: string;
 }
