@@ -7,25 +7,30 @@
  *
  * `TOOL_TARGETS` is the registry: one builder per backend, keyed like `SessionConfig.backend`.
  */
+
+import { emptyOverlay } from '../apis/mock/state.ts';
 import { apiToolList, toolAbout } from '../apis/surface/docs.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
 import { toolCallText as apiToolCallText, servedTools } from '../apis/surface/tools.ts';
 import { outcomeLabel } from '../methods/method.ts';
-import { type StepInput, stepSurface, toolStatus } from '../surfaces/adapter.ts';
+import { type StepInput, type StepOutcome, stepSurface, toolStatus } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { toolCallText } from '../surfaces/signature.ts';
-import type { KernelDeps } from '../world/kernel/kernel.ts';
+import type { KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { World } from '../world/types.ts';
 import {
   type ApiRef,
   type ApiServerSpec,
   type ApiSessionConfig,
+  type ApiSessionQuery,
   type ApiStepDeps,
   apiSurfaceAt,
   runApiStep,
+  scoreApiSession,
 } from './api.ts';
+import type { ApiScore } from './api-state.ts';
 import { type ApiStepOutcome, initialProgress, type SessionProgress } from './episode.ts';
 
 /** What one step did, whatever the backend. */
@@ -39,6 +44,19 @@ export interface TargetStep<E> {
   label: string;
   /** The final answer's text when `kind` is `finished`. */
   answer?: string;
+  /** The backend's own outcome (the kernel's `StepOutcome`, an API session's `ApiStepOutcome`). */
+  outcome: StepOutcome | ApiStepOutcome;
+  /** The called name as parsed (absent when the step could not be parsed). */
+  action?: string;
+  /** The kernel tool behind the called name (kernel targets, when the surface knows the name). */
+  kernel?: KernelToolName;
+}
+
+/** Where an episode stands: Finish's answer and verdict (null: none yet, or no gold), the UpdateTool lines. */
+export interface TargetStatus {
+  answer: string | null;
+  correct: boolean | null;
+  newTools: string[];
 }
 
 export interface ToolTarget<E = unknown> {
@@ -51,9 +69,13 @@ export interface ToolTarget<E = unknown> {
   toolLine(name: string): string;
   /** The whole numbered tool list of the agent prompt (Finish included). */
   toolList(): string;
-  /** A fresh environment: every exploration or trial is a new task. A JSON value. */
-  fresh(): E;
+  /**
+   * A fresh environment: every exploration, trial or episode is a new task. A JSON value. `newTools` are UpdateTool
+   * lines carried in from earlier episodes (kernel only; an API has no UpdateTool).
+   */
+  fresh(newTools?: readonly string[]): E;
   step(env: E, input: StepInput): Promise<TargetStep<E>>;
+  status(env: E): TargetStatus;
 }
 
 const PROTOCOL_TOOLS = new Set(['Finish', 'UpdateTool']);
@@ -83,7 +105,7 @@ export function kernelTarget(spec: KernelTargetSpec): ToolTarget<EnvState> {
       return t ? `${toolCallText(t)}, ${t.description}` : name;
     },
     toolList: () => renderToolList(docs, opts),
-    fresh: () => initialState(),
+    fresh: (newTools) => (newTools?.length ? { ...initialState(), newTools: [...newTools] } : initialState()),
     async step(env, input) {
       const r = await stepSurface(spec.world, spec.surface, env, input, spec.deps, opts);
       const kind = r.outcome.kind;
@@ -92,10 +114,14 @@ export function kernelTarget(spec: KernelTargetSpec): ToolTarget<EnvState> {
         observation: r.observation,
         kind,
         label: outcomeLabel(r.outcome),
+        outcome: r.outcome,
       };
+      if (r.action !== undefined) out.action = r.action;
+      if (r.kernel !== undefined) out.kernel = r.kernel;
       if (kind === 'finished') out.answer = r.state.answer ?? '';
       return out;
     },
+    status: (env) => ({ answer: env.answer, correct: env.correct, newTools: env.newTools }),
   };
 }
 
@@ -110,6 +136,8 @@ export interface ApiTargetSpec {
   now: Date;
   /** Seeds the session (fault injection); the mock's world has the API's own seed. */
   seed?: string;
+  /** The query an agent episode answers (its gold scores Finish and the path); explorations have none. */
+  query?: ApiSessionQuery;
 }
 
 /** The label of an API step's outcome, in the kernel's vocabulary (`error:<status>` for an error answer). */
@@ -130,14 +158,23 @@ function apiLabel(outcome: ApiStepOutcome): string {
  * An imported API as an exploration target. The environment is an API session's progress (the mock's overlay of
  * writes and materialised search results): a trial's calls see each other's effects, the next trial starts clean.
  */
-export function apiTarget(spec: ApiTargetSpec): ToolTarget<SessionProgress> {
+function answerText(answer: unknown): string {
+  return typeof answer === 'string' ? answer : JSON.stringify(answer);
+}
+
+/** An API target also scores an episode: Correct Path Rate (both definitions) and the answer against the gold. */
+export interface ApiToolTarget extends ToolTarget<SessionProgress> {
+  score(env: SessionProgress): ApiScore;
+}
+
+export function apiTarget(spec: ApiTargetSpec): ApiToolTarget {
   const served = apiSurfaceAt(spec.server, spec.now).surface;
   const docs = spec.docs ?? served;
   const config: ApiSessionConfig = {
     backend: 'api',
     id: `explore-${served.id}`,
     api: spec.api,
-    query: null,
+    query: spec.query ?? null,
     server: spec.server,
     promptSurface: docs,
     // Explorations bound their own calls (STE's 4 per trial, DRAFT's setup calls plus one).
@@ -165,12 +202,31 @@ export function apiTarget(spec: ApiTargetSpec): ToolTarget<SessionProgress> {
         observation: r.entry.observation,
         kind: outcome.kind,
         label: apiLabel(outcome),
+        outcome,
       };
-      if (outcome.kind === 'finished') {
-        const answer = r.progress.api?.score?.answer ?? null;
-        out.answer = typeof answer === 'string' ? answer : JSON.stringify(answer);
-      }
+      if (r.entry.action !== undefined) out.action = r.entry.action;
+      if (outcome.kind === 'finished') out.answer = answerText(r.progress.api?.score?.answer ?? null);
       return out;
+    },
+    status(env) {
+      const score = env.api?.score;
+      return {
+        answer: score ? answerText(score.answer) : null,
+        correct: score?.correct ?? null,
+        newTools: [],
+      };
+    },
+    score(env) {
+      if (env.api?.score) return env.api.score;
+      // No Finish: scored like a session whose budget ran out (no answer; wrong when the query has a gold answer).
+      const noAnswer = config.query?.gold?.answer !== undefined ? false : null;
+      return scoreApiSession(
+        config,
+        env.api ?? { overlay: emptyOverlay(), calls: [] },
+        served,
+        null,
+        noAnswer,
+      );
     },
   };
 }
