@@ -8,16 +8,35 @@
  * - STE's metrics on its 50-API test set (Wellformed / API Match / Correct), recomputed from the authors' two saved
  *   prediction files (their models' outputs, not tooldrift's): by the authors' rule, and with the stored verdicts
  *   that contradict it (core/ste/README.md).
- * Not yet here: DRAFT Table 1 (Correct Path Rate of the agent methods on TMDB) — the methods do not run on imported
- * APIs yet.
+ * - DRAFT Table 1's shape on RestBench-TMDB: Correct Path Rate (the paper's ordered subsequence, the released code's
+ *   set containment) and calls per query of the ReAct methods with the simulated policy (tooldrift-sim-v1 — every
+ *   figure of that table describes the simulator, not a language model), on the API as imported with its own
+ *   docs, DRAFT's original (`TMDB_Initial.json`) and rewritten (`TMDB_DRAFT.json`) descriptions, and on a drifted
+ *   version (rename-operation, rename-params, rename-path, seed 5) with the stale docs, the stale DRAFT docs and
+ *   the drifted version's docs. tooldrift's own DRAFT docs for TMDB are not in it yet.
  *
- * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_SEED (default eval; the tables above are
- * deterministic and do not depend on it).
+ * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_SEED (default eval: the simulator's and the
+ * mock's seed in Table 1; Tables 3 and STE's do not depend on it).
  */
 import { readFileSync } from 'node:fs';
 import { ENCODER_IDS, type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
-import { parseToolInstructions, restBenchQueries, retrievalPool } from '../core/draft/restbench.ts';
+import { generateApiSurface } from '../core/apis/drift/index.ts';
+import { importApi } from '../core/apis/import/index.ts';
+import { MockWorld } from '../core/apis/mock/index.ts';
+import { parseQuerySet } from '../core/apis/querysets.ts';
+import { baseApiSurface } from '../core/apis/surface/base.ts';
+import { apiToolList } from '../core/apis/surface/docs.ts';
+import type { ApiSurface } from '../core/apis/surface/model.ts';
+import {
+  descriptionsByOperation,
+  parseToolInstructions,
+  restBenchQueries,
+  retrievalPool,
+} from '../core/draft/restbench.ts';
+import { runApiQueries } from '../core/evals/api-queries.ts';
+import type { MethodId } from '../core/methods/registry.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
+import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { type SteTestItem, scoreSteItems } from '../core/ste/evaluation.ts';
 
 const seed = process.env.EVAL_SEED ?? 'eval';
@@ -29,6 +48,66 @@ const json = (path: string): unknown =>
   JSON.parse(readFileSync(new URL(`../data/apis/${path}`, import.meta.url), 'utf8'));
 
 console.log(`tooldrift eval:restbench — seed ${seed}`);
+console.log('');
+
+// DRAFT Table 1 (shape): Correct Path Rate of the agent methods on RestBench-TMDB, with the simulator.
+const imported = await importApi({
+  text: readFileSync(
+    new URL('../data/apis/restbench-tmdb/restgpt/specs/tmdb_oas.json', import.meta.url),
+    'utf8',
+  ),
+  filename: 'tmdb_oas.json',
+});
+if (!imported.ok) throw new Error('TMDB does not import');
+const catalog = imported.catalog;
+const parsed = parseQuerySet(json('restbench-tmdb/restgpt/datasets/tmdb.json'), catalog);
+if (!parsed.ok) throw new Error('RestBench does not parse');
+const base = baseApiSurface('tmdb', catalog, 'TMDB');
+const drifted = generateApiSurface(base, catalog, {
+  seed: '5',
+  kinds: ['rename-operation', 'rename-params', 'rename-path'],
+});
+const fileDocs = (name: string) =>
+  descriptionsByOperation(
+    parseToolInstructions(json(`restbench-tmdb/draft/tool_instruction/${name}`)),
+    catalog.operations,
+  ).descriptions;
+const now = new Date('2026-06-01T00:00:00Z');
+const api = { id: 'tmdb', title: 'TMDB', mode: 'seeded' as const, seed, worldSize: 10_000, upstream: null };
+const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> | undefined][] = [
+  ['as imported', base, 'its own', base, undefined],
+  ['as imported', base, 'TMDB_Initial.json', base, fileDocs('TMDB_Initial.json')],
+  ['as imported', base, 'TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
+  [`drifted (${drifted.id})`, drifted, 'stale (as imported)', base, undefined],
+  [`drifted (${drifted.id})`, drifted, 'stale TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
+  [`drifted (${drifted.id})`, drifted, "the drifted version's", drifted, undefined],
+];
+console.log(
+  `DRAFT Table 1 (shape) — RestBench-TMDB, ${parsed.set.items.length} queries; model ${SIM_MODEL_LABEL}: every figure describes the simulator`,
+);
+console.log('');
+console.log('| method | API | docs | CP% (subsequence) | CP% (set) | calls/query |');
+console.log('|---|---|---|---:|---:|---:|');
+for (const method of ['greedy', 'react-reflexion'] as MethodId[]) {
+  for (const [serverLabel, server, docsLabel, docs, descriptions] of settings) {
+    const r = await runApiQueries({
+      method,
+      model: createSimModel({ seed }),
+      api,
+      catalog,
+      world: new MockWorld('tmdb', catalog, seed),
+      server,
+      docs: { kind: 'api', toolList: apiToolList(docs, { now, ...(descriptions ? { descriptions } : {}) }) },
+      items: parsed.set.items,
+      maxSteps: 8,
+      seed,
+      now,
+    });
+    console.log(
+      `| ${method} | ${serverLabel} | ${docsLabel} | ${r.correctPath.subsequence.toFixed(1)} | ${r.correctPath.set.toFixed(1)} | ${r.callsPerQuery.toFixed(2)} |`,
+    );
+  }
+}
 console.log('');
 
 // DRAFT Table 3 (shape): retrieval with raw vs DRAFT documentation on RestBench-TMDB.

@@ -109,3 +109,26 @@ export function documentedBy(
     return entry && entry.stop !== 'not-explored' ? { ...t, description: entry.doc.description } : t;
   });
 }
+
+/**
+ * The descriptions of a tool instruction file by base operation of an imported API (the documentation aid's
+ * "uploaded description file"): a file tool (`GET_movie_movie_id_keywords`, url `…/3/movie/{movie_id}/keywords`)
+ * documents the operation whose method is its name's prefix and whose path ends its url. File tools that match no
+ * operation are returned apart.
+ */
+export function descriptionsByOperation(
+  tools: readonly RestBenchTool[],
+  operations: readonly { name: string; method?: string; path?: string }[],
+): { descriptions: Record<string, string>; unmatched: string[] } {
+  const descriptions: Record<string, string> = {};
+  const unmatched: string[] = [];
+  for (const t of tools) {
+    const method = /^(GET|POST|PUT|PATCH|DELETE)_/i.exec(t.name)?.[1]?.toLowerCase();
+    const op = operations.find(
+      (o) => o.method === method && o.path !== undefined && t.url?.endsWith(o.path) === true,
+    );
+    if (op) descriptions[op.name] = t.description;
+    else unmatched.push(t.name);
+  }
+  return { descriptions, unmatched };
+}

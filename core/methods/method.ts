@@ -101,8 +101,9 @@ export interface MethodRunInput<O, M = never> {
  * `docs`.
  */
 export interface ApiMethodRunInput<O, M = never>
-  extends Omit<MethodRunInput<O, M>, 'task' | 'world' | 'surface' | 'deps'> {
+  extends Omit<MethodRunInput<O, M>, 'task' | 'world' | 'surface' | 'deps' | 'aids'> {
   query: { question: string };
+  aids: Pick<ResolvedAids, 'updateMemory' | 'demonstrations'>;
   target: ToolTarget;
   docs?: ApiPromptDocs;
 }

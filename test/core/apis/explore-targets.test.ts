@@ -99,6 +99,13 @@ describe('an imported API as an exploration target', () => {
     const bad = await t.step(found.env, { action: 'GET_search-person', actionInput: { name: 'x' } });
     expect(bad.kind).toBe('rejected');
     expect(bad.observation).toMatch(/query/);
+    // An operation without required parameters is called with `{}` (ToolQA-D's pattern needs a character inside).
+    const empty = await t.step(env, step('GET_tv-popular', '{}'));
+    expect(empty.kind).toBe('ok');
+    expect(await t.step(env, step('GET_tv-popular', ''))).toMatchObject({
+      kind: 'rejected',
+      label: 'rejected:filtered',
+    });
     const unknown = await t.step(env, step('GET_search_person', '{"query": "x"}'));
     expect(unknown.label).toBe('rejected:invalid-action');
     const done = await t.step(details.env, { action: 'Finish', actionInput: { answer: 'Sofia Coppola' } });

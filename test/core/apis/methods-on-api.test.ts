@@ -103,7 +103,7 @@ function run(id: 'greedy' | 'greedy-memory' | 'react-reflexion', surface: ApiSur
     docs: { kind: 'api', toolList: apiToolList(docs, { now: NOW }) },
     options: method.options.parse({}),
     model,
-    aids: { updateMemory: [], documentation: undefined, demonstrations: null, toolPool: null } as never,
+    aids: { updateMemory: [] },
     limits: { maxSteps: 6 },
     seeds: { model: 1, search: 's' },
     now: NOW,
