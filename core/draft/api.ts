@@ -78,3 +78,14 @@ export function apiDocSet(
     })),
   };
 }
+
+/**
+ * A documentation set's refined descriptions by base operation (for `apiToolList`'s `descriptions`: a DRAFT docset as
+ * the agent's documentation aid). Only explored tools count; the others keep the API's own text.
+ */
+export function docsetDescriptions(set: DocSet): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of set.tools)
+    if (t.operation !== undefined && t.stop !== 'not-explored') out[t.operation] = t.doc.description;
+  return out;
+}

@@ -8,10 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiSurface } from '../../../core/apis/drift/index.ts';
 import { MockWorld } from '../../../core/apis/mock/index.ts';
 import { baseApiSurface } from '../../../core/apis/surface/base.ts';
+import { apiToolList } from '../../../core/apis/surface/docs.ts';
 import type { ApiSurface } from '../../../core/apis/surface/model.ts';
 import { toolForOperation } from '../../../core/apis/surface/tools.ts';
 import type { ApiCatalog } from '../../../core/apis/types.ts';
-import { apiCategory, apiToolDoc } from '../../../core/draft/api.ts';
+import { apiCategory, apiToolDoc, docsetDescriptions } from '../../../core/draft/api.ts';
 import { resolveDraftOptions } from '../../../core/draft/config.ts';
 import { docsetToolList } from '../../../core/draft/render.ts';
 import { runDraft } from '../../../core/draft/run.ts';
@@ -24,7 +25,7 @@ import { createKernelDeps } from '../../../core/world/kernel-deps.ts';
 import { generateWorld } from '../../../core/world/world.ts';
 import { fixedEmbedder, scriptedModel } from '../draft/scripted.ts';
 import { scripted, step } from '../ste/scripted.ts';
-import { tmdbImport } from './data.ts';
+import { dataText, imported, tmdbImport } from './data.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const API = {
@@ -217,6 +218,40 @@ describe('STE on an imported API', () => {
   });
 });
 
+describe('STE on its own catalog (API_descriptions.json, function tools without routes)', () => {
+  it('explores a catalog tool through the mock: calls answer, unknown arguments are refused naming the accepted ones', async () => {
+    const { catalog: ste } = await imported(dataText('ste/tool_metadata/API_descriptions.json'));
+    const surface = baseApiSurface('ste', ste, 'STE');
+    const t = apiTarget({
+      api: { ...API, id: 'ste', title: 'STE' },
+      server: { kind: 'surface', surface },
+      deps: { catalog: ste, world: new MockWorld('ste', ste, 'ste'), backend: { mode: 'seeded' } },
+      now: NOW,
+    });
+    const tool = toolForOperation(surface, ste.operations.find((o) => o.operationId === 'add_date')!.name)!;
+    expect(t.explorable()).toContain(tool.name);
+    expect(t.toolLine(tool.name)).toMatch(/^add_date\[date, days\], /);
+    const model = scripted([
+      'User Query: What date is 90 days after 2022-10-14?',
+      step(tool.name, '{"date": "2022-10-14", "days": 90}'),
+      step(tool.name, '{"when": "2022-10-14"}'),
+      step('Finish', '{"answer": "2023-01-12"}'),
+      'Yes',
+    ]);
+    const state = await exploreTool(
+      { model, target: t },
+      { tool: tool.name, seed: 's', episodes: 1, trials: 1, filter: false },
+    );
+    const [ok, bad] = state.trials[0]!.steps;
+    expect(ok).toMatchObject({ action: tool.name, ok: true });
+    // STE's catalog describes no responses: the mock answers with an empty body (see core/apis/README.md).
+    expect(ok!.observation).toBe('null');
+    expect(bad!.ok).toBe(false);
+    expect(bad!.observation).toMatch(/when/);
+    expect(bad!.observation).toMatch(/date/);
+  });
+});
+
 describe('DRAFT on an imported API', () => {
   it('documents operations with route, parameters and resource, from explorations the mock answered', async () => {
     const doc = apiToolDoc(toolForOperation(base, 'GET_person-person_id-movie_credits')!);
@@ -295,6 +330,14 @@ describe('DRAFT on an imported API', () => {
     expect(analyzed[1]).toMatch(/name/);
     expect(analyzed[1]).toContain('query');
     expect(r.docset.categories.find((c) => c.name === 'search')!.description).toBe('Search endpoints.');
+    // The set documents the agent's prompt: its refined descriptions replace the API's own sentences.
+    const list = apiToolList(base, { now: NOW, descriptions: docsetDescriptions(r.docset) });
+    expect(list).toContain(
+      'GET_search-person[query, page, include_adult, region], GET /search/person: Searches people by name;',
+    );
+    expect(list).toContain(
+      'GET_tv-popular[page], GET /tv/popular: Get a list of the current popular TV shows',
+    );
     expect(docsetToolList(r.docset)).toContain(
       'GET_search-person[query] (GET /search/person), Searches people by name; the results carry ids for /person/{person_id}.',
     );
