@@ -13,7 +13,9 @@
  *   figure of that table describes the simulator, not a language model), on the API as imported with its own
  *   docs, DRAFT's original (`TMDB_Initial.json`) and rewritten (`TMDB_DRAFT.json`) descriptions, and on a drifted
  *   version (rename-operation, rename-params, rename-path, seed 5) with the stale docs, the stale DRAFT docs and
- *   the drifted version's docs. tooldrift's own DRAFT docs for TMDB are not in it yet.
+ *   the drifted version's docs; and with tooldrift's own DRAFT docs (the simulator in DRAFT's roles, exploring the
+ *   API as imported, and the drifted version starting from the stale docs — descriptions only: the names stay the
+ *   API's as imported).
  *
  * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_SEED (default eval: the simulator's and the
  * mock's seed in Table 1; Tables 3 and STE's do not depend on it).
@@ -27,15 +29,19 @@ import { parseQuerySet } from '../core/apis/querysets.ts';
 import { baseApiSurface } from '../core/apis/surface/base.ts';
 import { apiToolList } from '../core/apis/surface/docs.ts';
 import type { ApiSurface } from '../core/apis/surface/model.ts';
+import { docsetDescriptions } from '../core/draft/api.ts';
 import {
   descriptionsByOperation,
   parseToolInstructions,
   restBenchQueries,
   retrievalPool,
 } from '../core/draft/restbench.ts';
+import { runDraft } from '../core/draft/run.ts';
 import { runApiQueries } from '../core/evals/api-queries.ts';
 import type { MethodId } from '../core/methods/registry.ts';
+import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
+import { apiTarget } from '../core/sessions/targets.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import { type SteTestItem, scoreSteItems } from '../core/ste/evaluation.ts';
 
@@ -74,12 +80,32 @@ const fileDocs = (name: string) =>
   ).descriptions;
 const now = new Date('2026-06-01T00:00:00Z');
 const api = { id: 'tmdb', title: 'TMDB', mode: 'seeded' as const, seed, worldSize: 10_000, upstream: null };
+/** tooldrift's own DRAFT (the simulator in DRAFT's roles) over the 54 operations, explored on `server`. */
+const ownDraft = async (server: ApiSurface) => {
+  const r = await runDraft({
+    model: createSimModel({ seed }),
+    embedder: new LexicalEmbeddingModel({ dimensions: 256 }),
+    target: apiTarget({
+      api,
+      server: { kind: 'surface', surface: server },
+      docs: base,
+      deps: { catalog, world: new MockWorld('tmdb', catalog, seed), backend: { mode: 'seeded' } },
+      now,
+    }),
+    docs: base,
+    catalog,
+    options: { seed },
+  });
+  return docsetDescriptions(r.docset);
+};
 const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> | undefined][] = [
   ['as imported', base, 'its own', base, undefined],
   ['as imported', base, 'TMDB_Initial.json', base, fileDocs('TMDB_Initial.json')],
   ['as imported', base, 'TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
+  ['as imported', base, 'tooldrift DRAFT descriptions (simulator)', base, await ownDraft(base)],
   [`drifted (${drifted.id})`, drifted, 'stale (as imported)', base, undefined],
   [`drifted (${drifted.id})`, drifted, 'stale TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
+  [`drifted (${drifted.id})`, drifted, 'tooldrift DRAFT descriptions, explored on it (simulator)', base, await ownDraft(drifted)],
   [`drifted (${drifted.id})`, drifted, "the drifted version's", drifted, undefined],
 ];
 console.log(
