@@ -105,15 +105,23 @@ const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> 
   ['as imported', base, 'tooldrift DRAFT descriptions (simulator)', base, await ownDraft(base)],
   [`drifted (${drifted.id})`, drifted, 'stale (as imported)', base, undefined],
   [`drifted (${drifted.id})`, drifted, 'stale TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
-  [`drifted (${drifted.id})`, drifted, 'tooldrift DRAFT descriptions, explored on it (simulator)', base, await ownDraft(drifted)],
+  [
+    `drifted (${drifted.id})`,
+    drifted,
+    'tooldrift DRAFT descriptions, explored on it (simulator)',
+    base,
+    await ownDraft(drifted),
+  ],
   [`drifted (${drifted.id})`, drifted, "the drifted version's", drifted, undefined],
 ];
 console.log(
   `DRAFT Table 1 (shape) — RestBench-TMDB, ${parsed.set.items.length} queries; model ${SIM_MODEL_LABEL}: every figure describes the simulator`,
 );
 console.log('');
-console.log('| method | API | docs | CP% (subsequence) | CP% (set) | calls/query |');
-console.log('|---|---|---|---:|---:|---:|');
+console.log(
+  '| method | API | docs | CP% (subsequence) | CP% (set) | calls/query | failures (Table 7 labels) |',
+);
+console.log('|---|---|---|---:|---:|---:|---|');
 for (const method of ['greedy', 'react-reflexion'] as MethodId[]) {
   for (const [serverLabel, server, docsLabel, docs, descriptions] of settings) {
     const r = await runApiQueries({
@@ -130,7 +138,12 @@ for (const method of ['greedy', 'react-reflexion'] as MethodId[]) {
       now,
     });
     console.log(
-      `| ${method} | ${serverLabel} | ${docsLabel} | ${r.correctPath.subsequence.toFixed(1)} | ${r.correctPath.set.toFixed(1)} | ${r.callsPerQuery.toFixed(2)} |`,
+      `| ${method} | ${serverLabel} | ${docsLabel} | ${r.correctPath.subsequence.toFixed(1)} | ${r.correctPath.set.toFixed(1)} | ${r.callsPerQuery.toFixed(2)} | ${Object.entries(
+        r.taxonomy,
+      )
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')} |`,
     );
   }
 }

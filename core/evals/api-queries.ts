@@ -3,7 +3,8 @@
  * runs on APIs (`runApi`) on one server surface with one documentation, each episode in a fresh session of the
  * API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both definitions (the paper's
  * ordered subsequence, the released code's set containment), success where the set has gold answers, and calls per
- * query. Used by `npm run eval:restbench` and tests; the queue-fanned suites of the edge are the next step.
+ * query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
+ * `npm run eval:restbench` and tests; the queue-fanned suites of the edge are the next step.
  */
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
@@ -16,6 +17,7 @@ import type { ApiPromptDocs } from '../prompts/toolevo.ts';
 import type { ApiRef } from '../sessions/api.ts';
 import { apiTarget } from '../sessions/targets.ts';
 import { hash128 } from '../util/random.ts';
+import { classifyRun } from './taxonomy.ts';
 
 /** Thrown for a method without an API run (the search methods, so far). */
 export class MethodNotOnApiError extends Error {
@@ -47,6 +49,11 @@ export interface ApiQueryResult {
   /** Steps that were not Finish. */
   calls: number;
   ending: string;
+  /**
+   * The Table 7 label of a failed run (`taxonomy.ts`, from the trajectory alone), null for a success: the answer
+   * when the item has a gold answer, else the path (the paper's subsequence definition).
+   */
+  failure: string | null;
 }
 
 export interface ApiQueryReport {
@@ -56,6 +63,8 @@ export interface ApiQueryReport {
   /** Percentage of correct answers over the items with a gold answer; null when none has one. */
   success: number | null;
   callsPerQuery: number;
+  /** Failed runs per Table 7 label. */
+  taxonomy: Record<string, number>;
   model: string;
 }
 
@@ -90,12 +99,16 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       ...(input.signal ? { signal: input.signal } : {}),
     });
     model = outcome.model;
+    const correctPath = outcome.api?.correctPath ?? null;
+    const correct = outcome.api?.correct ?? null;
+    const success = correct ?? correctPath?.subsequence ?? false;
     results.push({
       index: item.index,
-      correctPath: outcome.api?.correctPath ?? null,
-      correct: outcome.api?.correct ?? null,
+      correctPath,
+      correct,
       calls: outcome.steps.filter((s) => s.action !== 'Finish').length,
       ending: outcome.ending,
+      failure: classifyRun({ correct: success, ending: outcome.ending, steps: outcome.steps }),
     });
   }
   const scored = results.filter((r) => r.correctPath !== null);
@@ -108,6 +121,10 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       n: scored.length,
     },
     success: judged.length > 0 ? pct(judged.filter((r) => r.correct).length, judged.length) : null,
+    taxonomy: results.reduce<Record<string, number>>((t, r) => {
+      if (r.failure !== null) t[r.failure] = (t[r.failure] ?? 0) + 1;
+      return t;
+    }, {}),
     callsPerQuery:
       results.length === 0
         ? 0

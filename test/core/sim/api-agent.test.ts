@@ -94,6 +94,14 @@ describe('the simulator on TMDB (RestBench, 100 queries)', () => {
     expect(stale.correctPath.subsequence).toBeLessThan(fresh.correctPath.subsequence);
     // Stale docs cost calls: refused names are retried under the successors the refusals name.
     expect(stale.callsPerQuery).toBeGreaterThan(raw.callsPerQuery);
+    // Every failure gets one Table 7 label, computed from the trajectory as for ToolQA-D runs.
+    for (const r of [raw, stale]) {
+      const failed = r.results.filter((x) => !x.correctPath?.subsequence).length;
+      expect(Object.values(r.taxonomy).reduce((a, b) => a + b, 0)).toBe(failed);
+    }
+    // With its own docs, wrong paths end in a Finish (incorrect output); stale docs add refused-tool failures.
+    expect(raw.taxonomy['incorrect-output']).toBeGreaterThan(0);
+    expect(Object.keys(stale.taxonomy).some((k) => k !== 'incorrect-output')).toBe(true);
   }, 60_000);
 
   it('refuses a method that does not run on APIs, naming it', async () => {
