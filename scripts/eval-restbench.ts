@@ -7,7 +7,8 @@
  *   DRAFT's `TMDB.json`, gold = their relevant APIs. No model is involved: these figures are not the simulator's.
  * - STE's metrics on its 50-API test set (Wellformed / API Match / Correct), recomputed from the authors' two saved
  *   prediction files (their models' outputs, not tooldrift's): by the authors' rule, and with the stored verdicts
- *   that contradict it (core/ste/README.md).
+ *   that contradict it (core/ste/README.md); and the simulated policy under the same protocol (`ste/test`, its first
+ *   call on each of the 750 queries, the 19 LLM-judged APIs judged by the simulator too — labelled).
  * - DRAFT Table 1's shape on RestBench-TMDB: Correct Path Rate (the paper's ordered subsequence, the released code's
  *   set containment) and calls per query of the ReAct methods with the simulated policy (tooldrift-sim-v1 — every
  *   figure of that table describes the simulator, not a language model), on the API as imported with its own
@@ -43,7 +44,7 @@ import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { apiTarget } from '../core/sessions/targets.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
-import { type SteTestItem, scoreSteItems } from '../core/ste/evaluation.ts';
+import { modelCallJudge, runSteTest, type SteTestItem, scoreSteItems } from '../core/ste/evaluation.ts';
 
 const seed = process.env.EVAL_SEED ?? 'eval';
 const encoderId = (process.env.EVAL_ENCODER ?? 'lexical') as EncoderId;
@@ -224,3 +225,31 @@ for (const [file, paper] of [
   const pct = (x: number) => String(Math.round((100_000 * x) / s.total) / 1000);
   console.log(`| ${file} | ${s.wellformed} | ${s.apiMatch} | ${s.correct} | ${pct(withStored)} | ${paper} |`);
 }
+
+// STE's protocol run by tooldrift: the simulator's first call on each of the 750 test queries (no demonstrations).
+interface TestRecord {
+  query: string;
+  action: string;
+  action_input: string;
+  API_name_list: string[];
+  api_descriptions: string;
+}
+const steTest = json('ste/ft_datasets/tool_test.json') as Record<string, TestRecord[]>;
+const steNames = Object.keys(steTest);
+const steSim = createSimModel({ seed });
+const ran = await runSteTest(
+  steSim,
+  steNames.flatMap((api) =>
+    (steTest[api] ?? []).map((r) => ({
+      query: r.query,
+      action: r.action,
+      actionInput: r.action_input,
+      apiNames: r.API_name_list,
+      apiDescriptions: r.api_descriptions,
+    })),
+  ),
+  { names: steNames, stringMatch, judge: modelCallJudge(steSim) },
+);
+console.log(
+  `| ${ran.model}, ste/test, no demonstrations (the judge of the 19 APIs: the simulator too) | ${ran.wellformed} | ${ran.apiMatch} | ${ran.correct} | — | — |`,
+);

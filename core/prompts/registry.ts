@@ -37,6 +37,7 @@ import {
   STE_PARAPHRASE_MORE_PROMPT,
   STE_PARAPHRASE_PROMPT,
   STE_REFLECT_PROMPT,
+  STE_TEST_PROMPT,
   type SteCallJudgeInput,
   type SteDemonstrationsInput,
   type SteExploreInput,
@@ -45,6 +46,7 @@ import {
   type SteObservationInput,
   type SteParaphraseInput,
   type SteReflectInput,
+  type SteTestInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
 import { SFT_PROMPT, type SftPromptInput, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
@@ -63,6 +65,7 @@ export interface PromptInputs {
   'ste/reflect': SteReflectInput;
   'ste/judge': SteJudgeInput;
   'ste/call-judge': SteCallJudgeInput;
+  'ste/test': SteTestInput;
   'ste/paraphrase': SteParaphraseInput;
   'ste/paraphrase-more': Record<string, never>;
   'ste/demonstrations': SteDemonstrationsInput;
@@ -88,6 +91,7 @@ const TEMPLATES: Templates = {
   'ste/reflect': STE_REFLECT_PROMPT,
   'ste/judge': STE_JUDGE_PROMPT,
   'ste/call-judge': STE_CALL_JUDGE_PROMPT,
+  'ste/test': STE_TEST_PROMPT,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT,
@@ -130,6 +134,7 @@ const PURPOSES: Record<PromptId, string> = {
   'ste/reflect': STE_REFLECT_PROMPT.description,
   'ste/judge': STE_JUDGE_PROMPT.description,
   'ste/call-judge': STE_CALL_JUDGE_PROMPT.description,
+  'ste/test': STE_TEST_PROMPT.description,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT.description,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT.description,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT.description,

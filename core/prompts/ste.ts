@@ -267,6 +267,47 @@ export const STE_CALL_JUDGE_PROMPT: PromptTemplate<SteCallJudgeInput> = {
   },
 };
 
+export interface SteTestInput {
+  /** The documentation of the APIs the query may use (STE's `api_descriptions`). */
+  apiDescriptions: string;
+  apiNames: readonly string[];
+  query: string;
+  /** Retrieved demonstrations (STE's 8 nearest exemplars), when the protocol gives them. */
+  demonstrations?: readonly SteDemonstration[];
+}
+
+export const STE_TEST_HEADER = 'Answer the user query with the API below, one call at a time.';
+
+/**
+ * STE's test-time prompt (the authors' `prompt_template.txt` structure, tooldrift's wording): the API documentation,
+ * the call format, the allowed names, the JSON argument format, the demonstrations if any, then the query. Only the
+ * model's first output is scored (core/ste/evaluation.ts).
+ */
+export const STE_TEST_PROMPT: PromptTemplate<SteTestInput> = {
+  id: 'ste/test',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    "STE evaluation: the test-time prompt (API documentation, call format, allowed names, demonstrations, the query); the model's first call is scored.",
+  render(input): ChatMessage[] {
+    const demos = renderDemonstrations(input.demonstrations ?? [], false);
+    return [
+      {
+        role: 'user',
+        content: [
+          STE_TEST_HEADER,
+          input.apiDescriptions,
+          'Call an API by writing "Action:" with its name, then "Action Input:" with its arguments as one JSON object. The API\'s answer comes back after "Observation:". Make a single call at a time.',
+          `The only names allowed after "Action:" are: ${input.apiNames.join(', ')}`,
+          'Once you know the answer, write "Final Answer:" followed by it.',
+          ...(demos !== '' ? [demos] : []),
+          `${STE_QUERY_LABEL} ${input.query}`,
+        ].join('\n\n'),
+      },
+    ];
+  },
+};
+
 export interface SteParaphraseInput {
   query: string;
 }

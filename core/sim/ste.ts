@@ -19,6 +19,7 @@
  * - call judge (STE's evaluation): Yes when every argument of the reference call is in the checked call with the
  *   same value once case, whitespace and number formatting are ignored (`"90"` = `90` = `90.0`); the verdict is
  *   flipped with probability `noise`.
+ * - test (STE's evaluation prompt): one call, see ste-test.ts.
  * - paraphrase: the same query kind and values in a wording not used yet in the conversation; a query of no
  *   kind gets a fixed rephrasing frame.
  */
@@ -31,6 +32,7 @@ import {
   STE_QUERY_LABEL,
   STE_QUERY_REQUEST,
   STE_REFLECT_QUESTION,
+  STE_TEST_HEADER,
 } from '../prompts/ste.ts';
 import { parseReact } from '../world/react-parse.ts';
 import type { Decider } from './decider.ts';
@@ -40,8 +42,9 @@ import { nextStepWith } from './policy.ts';
 import { type PromptStep, parseToolLine, type ToolLine } from './prompt-reader.ts';
 import type { SimSkills } from './skills.ts';
 import { QUERY_KINDS, type QueryKind, recogniseQuery, writeQuery } from './ste-queries.ts';
+import { steTestReply } from './ste-test.ts';
 
-export type SteKind = 'query' | 'step' | 'reflect' | 'judge' | 'call-judge' | 'paraphrase';
+export type SteKind = 'query' | 'step' | 'reflect' | 'judge' | 'call-judge' | 'test' | 'paraphrase';
 
 /** Probability of filling a slot with an observed value when one is known. */
 export const OBSERVED_VALUE_P = 0.8;
@@ -76,6 +79,7 @@ export function steKind(messages: readonly ChatMessage[]): SteKind | null {
   if (!last) return null;
   if (lastUser(messages)?.content.startsWith(STE_JUDGE_HEADER)) return 'judge';
   if (lastUser(messages)?.content.startsWith(STE_CALL_JUDGE_HEADER)) return 'call-judge';
+  if (lastUser(messages)?.content.startsWith(STE_TEST_HEADER)) return 'test';
   if (first.startsWith(STE_PARAPHRASE_HEADER)) return 'paraphrase';
   if (!first.startsWith(STE_EXPLORE_HEADER)) return null;
   if (last.role === 'user' && last.content.endsWith(STE_QUERY_REQUEST)) return 'query';
@@ -437,6 +441,8 @@ export function steReply(messages: readonly ChatMessage[], skills: SimSkills, d:
       return judge(messages, skills, d);
     case 'call-judge':
       return callJudge(messages, skills, d);
+    case 'test':
+      return steTestReply(lastUser(messages)?.content ?? '', skills, d);
     case 'paraphrase':
       return paraphrase(messages, d);
     default:

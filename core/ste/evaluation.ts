@@ -26,6 +26,7 @@
  */
 import type { TextModel } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
+import type { SteDemonstration } from '../prompts/ste.ts';
 import { closeMatches } from '../util/difflib.ts';
 import { PyDict, type PyRenderable, plainJson, pyRound, pyStr } from '../util/python-format.ts';
 import { pyJsonLoads } from '../world/kernel/json-decode.ts';
@@ -238,4 +239,52 @@ export function modelCallJudge(model: TextModel, signal?: AbortSignal): SteCallJ
     );
     return judgeVerdict(r.candidates[0]?.text ?? '');
   };
+}
+
+/** One query of STE's test set as the test-time prompt needs it (`tool_test.json`). */
+export interface SteTestQuery extends Omit<SteTestItem, 'output'> {
+  apiNames: readonly string[];
+  apiDescriptions: string;
+}
+
+/**
+ * STE's protocol run by a model: for each test query the `ste/test` prompt (with the demonstrations `demos` gives
+ * it, the 8 nearest exemplars in the paper), the model's **first** output only (stop at "Observation:"; temperature
+ * 0), then `scoreSteItems`. The 15-per-API test queries are evaluation data only: nothing here explores or stores
+ * them.
+ */
+export async function runSteTest(
+  model: TextModel,
+  queries: readonly SteTestQuery[],
+  opts: {
+    names: readonly string[];
+    stringMatch: ReadonlySet<string>;
+    judge: SteCallJudge;
+    demos?: (query: string) => Promise<readonly SteDemonstration[]>;
+    signal?: AbortSignal;
+  },
+): Promise<SteScores & { model: string }> {
+  const items: SteTestItem[] = [];
+  let name = model.model;
+  for (const q of queries) {
+    const demonstrations = opts.demos ? await opts.demos(q.query) : [];
+    const messages = renderPrompt('ste/test', {
+      apiDescriptions: q.apiDescriptions,
+      apiNames: q.apiNames,
+      query: q.query,
+      ...(demonstrations.length > 0 ? { demonstrations } : {}),
+    });
+    const r = await model.generate(
+      { messages, temperature: 0, maxTokens: 360, stop: ['Observation:'] },
+      opts.signal,
+    );
+    name = r.model;
+    items.push({
+      query: q.query,
+      action: q.action,
+      actionInput: q.actionInput,
+      output: r.candidates[0]?.text ?? '',
+    });
+  }
+  return { ...(await scoreSteItems(items, opts)), model: name };
 }

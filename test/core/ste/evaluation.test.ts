@@ -8,14 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createSimModel } from '../../../core/sim/index.ts';
+import type { TextModel } from '../../../core/models/types.ts';
+import { createSimModel, SIM_MODEL_LABEL } from '../../../core/sim/index.ts';
 import {
   argumentsStringMatch,
   judgeVerdict,
   modelCallJudge,
   parseSteOutput,
+  runSteTest,
   type SteCallJudge,
   type SteTestItem,
+  type SteTestQuery,
   scoreSteItems,
 } from '../../../core/ste/evaluation.ts';
 import { closeMatches, sequenceRatio } from '../../../core/util/difflib.ts';
@@ -259,5 +262,65 @@ describe('STE evaluation: the judge', () => {
     expect(
       await judge({ ...call, gold: { moneda: 'EUROS', monto: '2500' }, predicted: { monto: '2500' } }),
     ).toBe(false);
+  });
+});
+
+describe("STE's protocol run by a model on its 50-API test set", () => {
+  interface TestRecord {
+    query: string;
+    action: string;
+    action_input: string;
+    API_name_list: string[];
+    api_descriptions: string;
+  }
+  const test = data<Record<string, TestRecord[]>>('ft_datasets/tool_test.json');
+  const names = Object.keys(test);
+  const queries: SteTestQuery[] = names.flatMap((api) =>
+    test[api]!.map((r) => ({
+      query: r.query,
+      action: r.action,
+      actionInput: r.action_input,
+      apiNames: r.API_name_list,
+      apiDescriptions: r.api_descriptions,
+    })),
+  );
+
+  it('scores a model that writes the gold call: every call well-formed and matched, arguments correct', async () => {
+    const gold = new Map(queries.map((q) => [q.query, q]));
+    const oracle: TextModel = {
+      provider: 'test',
+      model: 'oracle',
+      capabilities: { n: false, logprobs: false, seed: true, embeddings: false, simulated: false },
+      async generate(request) {
+        const prompt = request.messages.at(-1)!.content;
+        const q = gold.get(prompt.slice(prompt.lastIndexOf('User Query: ') + 12))!;
+        return {
+          candidates: [{ text: `Action: ${q.action}\nAction Input: ${q.actionInput}`, finishReason: 'stop' }],
+          model: 'oracle',
+          usage: { calls: 1, inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 },
+        };
+      },
+    };
+    expect(queries).toHaveLength(750);
+    const s = await runSteTest(oracle, queries, {
+      names,
+      stringMatch: STRING_MATCH,
+      judge: modelCallJudge(createSimModel({ seed: 'j', skills: { noise: 0 } })),
+    });
+    expect([s.wellformed, s.apiMatch, s.correct]).toEqual([100, 100, 100]);
+  });
+
+  it('gives the simulator figures between 0 and 100, labelled as the simulator', async () => {
+    const sim = createSimModel({ seed: 'ste-test' });
+    const s = await runSteTest(sim, queries, {
+      names,
+      stringMatch: STRING_MATCH,
+      judge: modelCallJudge(sim),
+    });
+    expect(s.model).toBe(SIM_MODEL_LABEL);
+    expect(s.wellformed).toBe(100);
+    expect(s.apiMatch).toBe(100);
+    expect(s.correct).toBeGreaterThan(0);
+    expect(s.correct).toBeLessThan(100);
   });
 });
