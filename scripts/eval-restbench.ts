@@ -44,7 +44,13 @@ import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
 import { apiTarget } from '../core/sessions/targets.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
-import { modelCallJudge, runSteTest, type SteTestItem, scoreSteItems } from '../core/ste/evaluation.ts';
+import {
+  modelCallJudge,
+  runSteTest,
+  type SteTestItem,
+  scoreSteItems,
+  steTestQueries,
+} from '../core/ste/evaluation.ts';
 
 const seed = process.env.EVAL_SEED ?? 'eval';
 const encoderId = (process.env.EVAL_ENCODER ?? 'lexical') as EncoderId;
@@ -227,29 +233,15 @@ for (const [file, paper] of [
 }
 
 // STE's protocol run by tooldrift: the simulator's first call on each of the 750 test queries (no demonstrations).
-interface TestRecord {
-  query: string;
-  action: string;
-  action_input: string;
-  API_name_list: string[];
-  api_descriptions: string;
-}
-const steTest = json('ste/ft_datasets/tool_test.json') as Record<string, TestRecord[]>;
-const steNames = Object.keys(steTest);
-const steSim = createSimModel({ seed });
-const ran = await runSteTest(
-  steSim,
-  steNames.flatMap((api) =>
-    (steTest[api] ?? []).map((r) => ({
-      query: r.query,
-      action: r.action,
-      actionInput: r.action_input,
-      apiNames: r.API_name_list,
-      apiDescriptions: r.api_descriptions,
-    })),
-  ),
-  { names: steNames, stringMatch, judge: modelCallJudge(steSim) },
+const steTest = steTestQueries(
+  json('ste/ft_datasets/tool_test.json') as Record<string, Record<string, unknown>[]>,
 );
+const steSim = createSimModel({ seed });
+const ran = await runSteTest(steSim, steTest.queries, {
+  names: steTest.names,
+  stringMatch,
+  judge: modelCallJudge(steSim),
+});
 console.log(
   `| ${ran.model}, ste/test, no demonstrations (the judge of the 19 APIs: the simulator too) | ${ran.wellformed} | ${ran.apiMatch} | ${ran.correct} | — | — |`,
 );

@@ -37,7 +37,7 @@ import type { EmbeddingModel, GenerateRequest, TextModel, Usage } from '../model
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { DraftExplorationText, DraftToolText } from '../prompts/draft.ts';
 import { renderPrompt } from '../prompts/registry.ts';
-import { kernelTarget, type ToolTarget } from '../sessions/targets.ts';
+import { kernelTarget, type ToolTarget, targetOf } from '../sessions/targets.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
@@ -129,22 +129,19 @@ export type DraftContext = DraftContextBase &
     | { target: ToolTarget }
   );
 
-const targets = new WeakMap<DraftContext, ToolTarget>();
-
 /** The context's exploration target (a kernel surface's is built once per context). */
 export function draftTarget(ctx: DraftContext): ToolTarget {
   if (ctx.target) return ctx.target;
-  let t = targets.get(ctx);
-  if (!t) {
-    t = kernelTarget({
-      world: ctx.world,
-      surface: ctx.server,
-      deps: ctx.deps,
-      ...(ctx.now ? { now: ctx.now } : {}),
-    }) as ToolTarget;
-    targets.set(ctx, t);
-  }
-  return t;
+  return targetOf(
+    ctx,
+    () =>
+      kernelTarget({
+        world: ctx.world,
+        surface: ctx.server,
+        deps: ctx.deps,
+        ...(ctx.now ? { now: ctx.now } : {}),
+      }) as ToolTarget,
+  );
 }
 
 export function initialToolState(

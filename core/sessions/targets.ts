@@ -140,20 +140,6 @@ export interface ApiTargetSpec {
   query?: ApiSessionQuery;
 }
 
-/** The label of an API step's outcome, in the kernel's vocabulary (`error:<status>` for an error answer). */
-function apiLabel(outcome: ApiStepOutcome): string {
-  switch (outcome.kind) {
-    case 'ok':
-      return 'ok';
-    case 'finished':
-      return outcome.correct === null ? 'finished' : outcome.correct ? 'finished:correct' : 'finished:wrong';
-    case 'error':
-      return `error:${outcome.status}`;
-    case 'rejected':
-      return `rejected:${outcome.reason}`;
-  }
-}
-
 /**
  * An imported API as an exploration target. The environment is an API session's progress (the mock's overlay of
  * writes and materialised search results): a trial's calls see each other's effects, the next trial starts clean.
@@ -201,7 +187,7 @@ export function apiTarget(spec: ApiTargetSpec): ApiToolTarget {
         env: r.progress,
         observation: r.entry.observation,
         kind: outcome.kind,
-        label: apiLabel(outcome),
+        label: outcomeLabel(outcome),
         outcome,
       };
       if (r.entry.action !== undefined) out.action = r.entry.action;
@@ -229,6 +215,21 @@ export function apiTarget(spec: ApiTargetSpec): ApiToolTarget {
       );
     },
   };
+}
+
+const built = new WeakMap<object, ToolTarget>();
+
+/**
+ * The target a context owns, built once per context (STE's and DRAFT's contexts name a kernel surface and get its
+ * target on first use).
+ */
+export function targetOf(owner: object, build: () => ToolTarget): ToolTarget {
+  let t = built.get(owner);
+  if (!t) {
+    t = build();
+    built.set(owner, t);
+  }
+  return t;
 }
 
 /** The registry: how each session backend becomes an exploration target. */

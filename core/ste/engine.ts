@@ -55,7 +55,7 @@ import { addUsage, emptyUsage } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
 import { STE_NO_FEEDBACK, STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
-import { kernelTarget, type ToolTarget } from '../sessions/targets.ts';
+import { kernelTarget, type ToolTarget, targetOf } from '../sessions/targets.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
@@ -210,23 +210,20 @@ export type SteContext = SteContextBase &
     | { target: ToolTarget }
   );
 
-const targets = new WeakMap<SteContext, ToolTarget>();
-
 /** The context's exploration target (a kernel surface's is built once per context). */
 export function steTarget(ctx: SteContext): ToolTarget {
   if (ctx.target) return ctx.target;
-  let t = targets.get(ctx);
-  if (!t) {
-    t = kernelTarget({
-      world: ctx.world,
-      surface: ctx.surface,
-      ...(ctx.docs ? { docs: ctx.docs } : {}),
-      deps: ctx.deps ?? createKernelDeps({}),
-      ...(ctx.now ? { now: ctx.now } : {}),
-    }) as ToolTarget;
-    targets.set(ctx, t);
-  }
-  return t;
+  return targetOf(
+    ctx,
+    () =>
+      kernelTarget({
+        world: ctx.world,
+        surface: ctx.surface,
+        ...(ctx.docs ? { docs: ctx.docs } : {}),
+        deps: ctx.deps ?? createKernelDeps({}),
+        ...(ctx.now ? { now: ctx.now } : {}),
+      }) as ToolTarget,
+  );
 }
 
 /**

@@ -288,3 +288,26 @@ export async function runSteTest(
   }
   return { ...(await scoreSteItems(items, opts)), model: name };
 }
+
+/** STE's `tool_test.json` (`{api: [{query, action, action_input, API_name_list, api_descriptions}]}`) as test queries, in file order. */
+export function steTestQueries(file: Record<string, readonly Record<string, unknown>[]>): {
+  names: string[];
+  queries: SteTestQuery[];
+} {
+  const names = Object.keys(file);
+  const queries = names.flatMap((api) =>
+    (file[api] ?? []).map((r, i) => {
+      const { query, action, action_input, API_name_list, api_descriptions } = r;
+      if (typeof query !== 'string' || typeof action !== 'string' || typeof action_input !== 'string')
+        throw new TypeError(`/${api}/${i}: query, action and action_input must be strings`);
+      return {
+        query,
+        action,
+        actionInput: action_input,
+        apiNames: Array.isArray(API_name_list) ? (API_name_list as string[]) : [action],
+        apiDescriptions: typeof api_descriptions === 'string' ? api_descriptions : '',
+      };
+    }),
+  );
+  return { names, queries };
+}

@@ -18,8 +18,8 @@ import {
   runSteTest,
   type SteCallJudge,
   type SteTestItem,
-  type SteTestQuery,
   scoreSteItems,
+  steTestQueries,
 } from '../../../core/ste/evaluation.ts';
 import { closeMatches, sequenceRatio } from '../../../core/util/difflib.ts';
 import { PyDict, PyFloat, PyInt, pyRound } from '../../../core/util/python-format.ts';
@@ -266,24 +266,7 @@ describe('STE evaluation: the judge', () => {
 });
 
 describe("STE's protocol run by a model on its 50-API test set", () => {
-  interface TestRecord {
-    query: string;
-    action: string;
-    action_input: string;
-    API_name_list: string[];
-    api_descriptions: string;
-  }
-  const test = data<Record<string, TestRecord[]>>('ft_datasets/tool_test.json');
-  const names = Object.keys(test);
-  const queries: SteTestQuery[] = names.flatMap((api) =>
-    test[api]!.map((r) => ({
-      query: r.query,
-      action: r.action,
-      actionInput: r.action_input,
-      apiNames: r.API_name_list,
-      apiDescriptions: r.api_descriptions,
-    })),
-  );
+  const { names, queries } = steTestQueries(data('ft_datasets/tool_test.json'));
 
   it('scores a model that writes the gold call: every call well-formed and matched, arguments correct', async () => {
     const gold = new Map(queries.map((q) => [q.query, q]));
