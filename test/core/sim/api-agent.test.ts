@@ -56,10 +56,12 @@ function run(
   server: ApiSurface,
   docs: ApiSurface,
   descriptions?: Record<string, string>,
+  skills?: { pUpdate?: number; pReflect?: number; noise?: number },
+  subset?: number,
 ): Promise<ApiQueryReport> {
   return runApiQueries({
     method: 'greedy',
-    model: createSimModel({ seed: 'restbench' }),
+    model: createSimModel({ seed: 'restbench', ...(skills ? { skills } : {}) }),
     api: API,
     catalog,
     world: new MockWorld('tmdb', catalog, API.seed),
@@ -68,7 +70,7 @@ function run(
       kind: 'api',
       toolList: apiToolList(docs, { now: NOW, ...(descriptions ? { descriptions } : {}) }),
     },
-    items,
+    items: subset ? items.slice(0, subset) : items,
     maxSteps: 8,
     seed: 'restbench',
     now: NOW,
@@ -102,6 +104,14 @@ describe('the simulator on TMDB (RestBench, 100 queries)', () => {
     // With its own docs, wrong paths end in a Finish (incorrect output); stale docs add refused-tool failures.
     expect(raw.taxonomy['incorrect-output']).toBeGreaterThan(0);
     expect(Object.keys(stale.taxonomy).some((k) => k !== 'incorrect-output')).toBe(true);
+  }, 60_000);
+
+  it('recovers from stale docs only by reading the refusals: never with pUpdate 0, more often with pUpdate 1', async () => {
+    const never = await run(drifted, base, undefined, { pUpdate: 0, pReflect: 0, noise: 0 }, 40);
+    const always = await run(drifted, base, undefined, { pUpdate: 1, pReflect: 1, noise: 0 }, 40);
+    // Without following a refusal's successor, a renamed tool is never reached.
+    expect(never.taxonomy['deprecated-repeat'] ?? 0).toBeGreaterThan(0);
+    expect(always.correctPath.subsequence).toBeGreaterThan(never.correctPath.subsequence);
   }, 60_000);
 
   it('refuses a method that does not run on APIs, naming it', async () => {
