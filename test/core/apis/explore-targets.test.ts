@@ -286,7 +286,8 @@ describe('DRAFT on an imported API', () => {
         JSON.stringify({
           name: 'GET_search-person',
           parameters: [{ name: 'query', required: true, description: "the person's name (not `name`)" }],
-          description: 'Searches people by name; the results carry ids for /person/{person_id}.',
+          description:
+            'Searches people by name, given as `query` (not `name`); the results carry ids for /person/{person_id}.',
           explore_next: '',
         }),
       ],
@@ -316,6 +317,7 @@ describe('DRAFT on an imported API', () => {
       stop: 'max-iterations',
     });
     expect(entry.doc.route).toBe('GET /search/person');
+    // The second rewrite acted on the refusal (the text changed), so the loop ran its I = 2 iterations.
     // The example is the call that worked; the failed one does not replace it.
     expect(entry.doc.example).toEqual({ query: 'Sofia Coppola' });
     const [ok, failed] = r.states[0]!.explorations.map((e) => e.call);
@@ -333,13 +335,13 @@ describe('DRAFT on an imported API', () => {
     // The set documents the agent's prompt: its refined descriptions replace the API's own sentences.
     const list = apiToolList(base, { now: NOW, descriptions: docsetDescriptions(r.docset) });
     expect(list).toContain(
-      'GET_search-person[query, page, include_adult, region], GET /search/person: Searches people by name;',
+      'GET_search-person[query, page, include_adult, region], GET /search/person: Searches people by name, given as `query` (not `name`);',
     );
     expect(list).toContain(
       'GET_tv-popular[page], GET /tv/popular: Get a list of the current popular TV shows',
     );
     expect(docsetToolList(r.docset)).toContain(
-      'GET_search-person[query] (GET /search/person), Searches people by name; the results carry ids for /person/{person_id}.',
+      'GET_search-person[query] (GET /search/person), Searches people by name, given as `query` (not `name`); the results carry ids for /person/{person_id}.',
     );
   });
 });
