@@ -40,14 +40,15 @@ import {
   toolEvoStepPrompts,
 } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
-import type { FewShotMode } from '../prompts/toolevo.ts';
+import type { ApiPromptDocs, FewShotMode } from '../prompts/toolevo.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
-import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
+import type { ApiStepOutcome } from '../sessions/episode.ts';
+import { kernelTarget, type ToolTarget } from '../sessions/targets.ts';
+import type { StepOutcome } from '../surfaces/adapter.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { KernelDeps, KernelToolName } from '../world/kernel/kernel.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import { type EnvState, initialState } from '../world/kernel/state.ts';
 import { createKernelDeps } from '../world/kernel-deps.ts';
 import { formatStep } from '../world/react-parse.ts';
 import type { Gold } from '../world/tasks/types.ts';
@@ -66,19 +67,14 @@ export interface ReactTask {
   dataset?: string;
 }
 
-export interface ReactLoopOptions {
+interface ReactLoopBase {
   model: TextModel;
-  world: World;
   task: ReactTask;
-  /** The surface the server runs. */
-  surface: Surface;
-  /** The surface whose documentation the prompt shows (default P_c, as in ToolQA-D). */
-  docs?: Surface;
   /**
    * The documentation of the next step from the steps so far, instead of `docs` (the toolPool aid: only the tools
    * retrieved so far are documented, core/retrieval/tool-pool.ts).
    */
-  docsForStep?: (steps: readonly ReactEpisodeStep[]) => Promise<Surface>;
+  docsForStep?: (steps: readonly ReactEpisodeStep[]) => Promise<Surface | ApiPromptDocs>;
   maxSteps?: number;
   /** Default 0 (greedy). */
   temperature?: number;
@@ -101,19 +97,43 @@ export interface ReactLoopOptions {
   memory?: readonly string[];
   /** STE demonstrations for this question (the demonstrations aid), shown before the turn marker. */
   demonstrations?: readonly SteDemonstration[];
-  /** Kernel dependencies; default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
-  deps?: KernelDeps;
   /** The clock for surfaces with deprecation/sunset dates. */
   now?: Date;
   signal?: AbortSignal;
 }
+
+/**
+ * A ToolQA-D task on a kernel surface over the world (the fields below), or a query on any backend's tools through
+ * an exploration target (`core/sessions/targets.ts`: an imported API's operations through its session step) with
+ * the API's documentation.
+ */
+export type ReactLoopOptions = KernelReactLoopOptions | ApiReactLoopOptions;
+
+export type KernelReactLoopOptions = ReactLoopBase & {
+  world: World;
+  /** The surface the server runs. */
+  surface: Surface;
+  /** The surface whose documentation the prompt shows (default P_c, as in ToolQA-D). */
+  docs?: Surface;
+  /** Kernel dependencies; default: the Python sandbox, no SQL mirror, Finish judged against the task's gold. */
+  deps?: KernelDeps;
+  target?: undefined;
+};
+
+export type ApiReactLoopOptions = ReactLoopBase & {
+  /** Answers the steps (`apiTarget` with the query and its gold). */
+  target: ToolTarget;
+  /** The documentation the prompt shows (default: the target's own tool list). */
+  docs?: ApiPromptDocs;
+};
 
 export interface ReactEpisodeStep extends TrajectoryStep {
   /** Which prompt template produced the step's prompt. */
   prompt: StepPromptId;
   action?: string;
   kernel?: KernelToolName;
-  outcome: StepOutcome;
+  /** The kernel's outcome, or an API session's on an imported API. */
+  outcome: StepOutcome | ApiStepOutcome;
 }
 
 export type ReactEnding = 'finish' | 'budget' | 'empty-generation';
@@ -128,13 +148,15 @@ export interface ReactEpisode {
   ending: ReactEnding;
   /** UpdateTool lines at the end of the episode. */
   newTools: string[];
+  /** The target's environment at the end (an API episode's session progress, scored by `ApiToolTarget.score`). */
+  env: unknown;
   usage: Usage;
   /** The model as the provider names it (the simulator says so). */
   model: string;
   promptVersion: string;
 }
 
-function failed(outcome: StepOutcome): boolean {
+function failed(outcome: StepOutcome | ApiStepOutcome): boolean {
   return outcome.kind === 'rejected' || outcome.kind === 'error';
 }
 
@@ -166,15 +188,24 @@ async function generateWithin(
   }
 }
 
+/** The loop's target: the given one, or the kernel surface's (Finish judged against the task's gold). */
+function loopTarget(opts: ReactLoopOptions): { target: ToolTarget; docs: Surface | ApiPromptDocs } {
+  if (opts.target)
+    return { target: opts.target, docs: opts.docs ?? { kind: 'api', toolList: opts.target.toolList() } };
+  const target = kernelTarget({
+    world: opts.world,
+    surface: opts.surface,
+    deps: opts.deps ?? createKernelDeps({ gold: opts.task.gold }),
+    ...(opts.now ? { now: opts.now } : {}),
+  }) as ToolTarget;
+  return { target, docs: opts.docs ?? PC_SURFACE };
+}
+
 export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpisode> {
-  const docs = opts.docs ?? PC_SURFACE;
+  const { target, docs } = loopTarget(opts);
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
   const prompts = opts.prompts ?? toolEvoStepPrompts(opts.reflection === true);
-  const deps = opts.deps ?? createKernelDeps({ gold: opts.task.gold });
-  let state: EnvState = {
-    ...initialState(),
-    newTools: (opts.memory ?? []).map((d, i) => `(${14 + i}) ${pyStrip(d)}`),
-  };
+  let state: unknown = target.fresh((opts.memory ?? []).map((d, i) => `(${14 + i}) ${pyStrip(d)}`));
   const steps: ReactEpisodeStep[] = [];
   let usage = emptyUsage();
   let modelName = opts.model.model;
@@ -186,7 +217,7 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
     const messages: ChatMessage[] = renderPrompt(prompt, {
       question: opts.task.question,
       docs: opts.docsForStep ? await opts.docsForStep(steps) : docs,
-      newTools: state.newTools,
+      newTools: target.status(state).newTools,
       steps,
       now: opts.now,
       demonstrations: opts.demonstrations,
@@ -214,8 +245,8 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
       ending = 'empty-generation';
       break;
     }
-    const result = await stepSurface(opts.world, opts.surface, state, text, deps, { now: opts.now });
-    state = result.state;
+    const result = await target.step(state, text);
+    state = result.env;
     const step: ReactEpisodeStep = {
       text,
       observation: result.observation,
@@ -231,16 +262,18 @@ export async function runReactEpisode(opts: ReactLoopOptions): Promise<ReactEpis
     }
   }
 
+  const status = target.status(state);
   return {
     steps,
     transcript: [
       `Question: ${opts.task.question}`,
       ...steps.map((s) => formatStep(s.text, s.observation)),
     ].join('\n\n'),
-    answer: state.answer,
-    correct: state.correct === true,
+    answer: status.answer,
+    correct: status.correct === true,
     ending,
-    newTools: state.newTools,
+    newTools: status.newTools,
+    env: state,
     usage,
     model: modelName,
     promptVersion: PROMPT_VERSION,

@@ -8,6 +8,9 @@
  * family of the documentation surface's tool): retrieval, database, graph, code and control. Control tools
  * (Finish, UpdateTool) are part of the agent protocol, not of the drifting API: they are copied, not explored.
  */
+
+import { type ApiSurface, isApiSurface } from '../apis/surface/model.ts';
+import { servedTools } from '../apis/surface/tools.ts';
 import { docLine } from '../prompts/draft.ts';
 import { toolStatus } from '../surfaces/adapter.ts';
 import type { Surface, SurfaceTool } from '../surfaces/model.ts';
@@ -29,6 +32,8 @@ export interface ToolDoc {
   description: string;
   /** The parameters of the last exploration call under this name that worked. */
   example?: Record<string, unknown>;
+  /** An imported API's operation: its method and path as served (`GET /movie/{movie_id}`); kept across rewrites. */
+  route?: string;
 }
 
 export interface DocVersion {
@@ -58,11 +63,15 @@ export type StopReason = 'converged' | 'max-iterations' | 'rewrite-failed' | 'no
  */
 export type DocFlag = 'rewrite-failed' | 'no-success' | 'not-served';
 
-export type Category = 'retrieval' | 'database' | 'graph' | 'code' | 'control';
+/** The kernel's tool families; an imported API's categories are its resources (`movie`, `person`, …). */
+export type KernelCategory = 'retrieval' | 'database' | 'graph' | 'code' | 'control';
+export type Category = KernelCategory | (string & {});
 
 export interface DocEntry {
   /** The tool's name in the documentation DRAFT started from (stable across versions). */
   key: string;
+  /** For an imported API's set: the base operation the tool serves. */
+  operation?: string;
   category: Category;
   doc: ToolDoc;
   versions: DocVersion[];
@@ -84,6 +93,8 @@ export interface DocSet {
   format: typeof DOCSET_FORMAT;
   /** The surface whose documentation DRAFT started from, and the surface it explored. */
   source: { docs: string; server: string };
+  /** Set when the set documents an imported API's operations (its id): `DocEntry.operation` names them. */
+  api?: string;
   /** The documentation set this one continued from (docs that follow drift), or null. */
   parent: string | null;
   model: string;
@@ -96,7 +107,7 @@ export interface DocSet {
   categories: CategoryDoc[];
 }
 
-const CATEGORY_OF: Record<KernelToolName, Category> = {
+const CATEGORY_OF: Record<KernelToolName, KernelCategory> = {
   RetrieveAgenda: 'retrieval',
   RetrieveScirex: 'retrieval',
   LoadDB: 'database',
@@ -112,9 +123,9 @@ const CATEGORY_OF: Record<KernelToolName, Category> = {
   UpdateTool: 'control',
 };
 
-export const CATEGORIES: readonly Category[] = ['retrieval', 'database', 'graph', 'code', 'control'];
+export const CATEGORIES: readonly KernelCategory[] = ['retrieval', 'database', 'graph', 'code', 'control'];
 
-export function categoryOf(tool: SurfaceTool): Category {
+export function categoryOf(tool: SurfaceTool): KernelCategory {
   return CATEGORY_OF[tool.kernel];
 }
 
@@ -192,7 +203,8 @@ export function entryFlags(entry: Pick<DocEntry, 'flags'>): DocFlag[] {
 }
 
 /** Whether the server serves a tool under this name now (not retired, not sunset, not unknown). */
-export function servesName(server: Surface, name: string, now?: Date): boolean {
+export function servesName(server: Surface | ApiSurface, name: string, now?: Date): boolean {
+  if (isApiSurface(server)) return servedTools(server, now).some((t) => t.name === name);
   const tool = server.tools.find((t) => t.name === name);
   return tool !== undefined && toolStatus(tool, now) !== 'sunset';
 }
@@ -201,7 +213,7 @@ export function servesName(server: Surface, name: string, now?: Date): boolean {
  * The set with each tool's `not-served` flag checked against the explored server: set where the documented name
  * is not served there, cleared where it is (the other flags belong to the tool's last run and stay).
  */
-export function markServed(set: DocSet, server: Surface, now?: Date): DocSet {
+export function markServed(set: DocSet, server: Surface | ApiSurface, now?: Date): DocSet {
   const tools = set.tools.map((t) => {
     const flags: DocFlag[] = entryFlags(t).filter((f) => f !== 'not-served');
     if (!servesName(server, t.doc.name, now)) flags.push('not-served');

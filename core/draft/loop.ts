@@ -9,8 +9,9 @@
  * 1. explore — the Explorer answers {query, setup, parameters}; from iteration 2 the query must be diverse
  *    (rules.ts: cosine < φ to every earlier query, at most `diversityAttempts` attempts, the last accepted
  *    regardless); a rejection re-asks with the rejected queries listed as too similar;
- * 2. call — the preparatory calls and the explored call really run, in a fresh environment, through the surface
- *    adapter and the kernel; each response is truncated to `responseChars` characters;
+ * 2. call — the preparatory calls and the explored call really run, in a fresh environment, on the exploration
+ *    target (a kernel surface's adapter and the kernel, or an imported API's session step and its mock); each
+ *    response is truncated to `responseChars` characters;
  * 3. analyze — the Analyzer's suggestions;
  * 4. rewrite — the Rewriter's next documentation and direction; Δ (rules.ts) against the previous version; stop
  *    when Δ > τ (unless the w/o-adaptive-termination ablation), or after I rewrites.
@@ -31,17 +32,15 @@
  *   as convergence and the loop explores again).
  */
 
-import { outcomeLabel } from '../evals/run-task.ts';
 import { cosineSimilarity } from '../models/embeddings.ts';
 import type { EmbeddingModel, GenerateRequest, TextModel, Usage } from '../models/types.ts';
 import { addUsage, emptyUsage } from '../models/types.ts';
 import type { DraftExplorationText, DraftToolText } from '../prompts/draft.ts';
 import { renderPrompt } from '../prompts/registry.ts';
-import { type ResolveOptions, stepSurface } from '../surfaces/adapter.ts';
+import { kernelTarget, type ToolTarget, targetOf } from '../sessions/targets.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
-import { type EnvState, initialState } from '../world/kernel/state.ts';
 import type { World } from '../world/types.ts';
 import type { DraftOptions } from './config.ts';
 import type { Category, DocFlag, DocVersion, StopReason, ToolDoc } from './docset.ts';
@@ -105,16 +104,44 @@ export interface DraftToolState {
   model: string | null;
 }
 
-export interface DraftContext {
+interface DraftContextBase {
   model: TextModel;
   embedder: EmbeddingModel;
-  world: World;
-  /** The surface that answers the calls. */
-  server: Surface;
-  /** Kernel dependencies for one exploration (a fresh SQL/Python sandbox is fine). */
-  deps: KernelDeps;
   now?: Date;
   signal?: AbortSignal;
+}
+
+/**
+ * What answers the explorations: a kernel surface over the world (the fields below), or any backend's tools as an
+ * exploration target (`core/sessions/targets.ts`: an imported API's operations through its session step, the
+ * analyzer then reads the API's real answers and errors).
+ */
+export type DraftContext = DraftContextBase &
+  (
+    | {
+        world: World;
+        /** The surface that answers the calls. */
+        server: Surface;
+        /** Kernel dependencies for one exploration (a fresh SQL/Python sandbox is fine). */
+        deps: KernelDeps;
+        target?: undefined;
+      }
+    | { target: ToolTarget }
+  );
+
+/** The context's exploration target (a kernel surface's is built once per context). */
+export function draftTarget(ctx: DraftContext): ToolTarget {
+  if (ctx.target) return ctx.target;
+  return targetOf(
+    ctx,
+    () =>
+      kernelTarget({
+        world: ctx.world,
+        surface: ctx.server,
+        deps: ctx.deps,
+        ...(ctx.now ? { now: ctx.now } : {}),
+      }) as ToolTarget,
+  );
 }
 
 export function initialToolState(
@@ -251,28 +278,15 @@ function truncate(text: string, chars: number): string {
 
 async function oneCall(
   ctx: DraftContext,
-  env: EnvState,
+  env: unknown,
   call: ExploreCall,
   chars: number,
-): Promise<{ env: EnvState; record: CallRecord }> {
+): Promise<{ env: unknown; record: CallRecord }> {
   const parameters = JSON.stringify(call.parameters);
-  const opts: ResolveOptions = ctx.now ? { now: ctx.now } : {};
-  const step = await stepSurface(
-    ctx.world,
-    ctx.server,
-    env,
-    { action: call.tool, actionInput: parameters },
-    ctx.deps,
-    opts,
-  );
+  const step = await draftTarget(ctx).step(env, { action: call.tool, actionInput: parameters });
   return {
-    env: step.state,
-    record: {
-      tool: call.tool,
-      parameters,
-      response: truncate(step.observation, chars),
-      outcome: outcomeLabel(step.outcome),
-    },
+    env: step.env,
+    record: { tool: call.tool, parameters, response: truncate(step.observation, chars), outcome: step.label },
   };
 }
 
@@ -280,7 +294,7 @@ async function callStep(state: DraftToolState, ctx: DraftContext): Promise<Draft
   const c = state.candidate;
   if (!c) throw new Error('draft: call phase without an accepted exploration');
   const chars = state.options.responseChars;
-  let env = initialState();
+  let env = draftTarget(ctx).fresh();
   const setup: CallRecord[] = [];
   for (const s of c.setup) {
     const r = await oneCall(ctx, env, s, chars);

@@ -107,6 +107,8 @@ export function parseRewriteAnswer(text: string, current: ToolDoc): RewriteAnswe
     description: str(o.description) || current.description,
   };
   if (current.example) doc.example = current.example;
+  // An operation's route is what the server serves, not documentation the rewriter may change.
+  if (current.route) doc.route = current.route;
   return { doc, exploreNext: str(o.explore_next) ?? '' };
 }
 

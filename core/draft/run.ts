@@ -8,12 +8,17 @@
  * keep their documentation and history from the starting set. A continued set starts each explored tool from its
  * current documentation and appends to its version history.
  */
+
+import { type ApiSurface, isApiSurface } from '../apis/surface/model.ts';
+import type { ApiCatalog } from '../apis/types.ts';
 import type { EmbeddingModel, TextModel } from '../models/types.ts';
 import { addUsage, emptyUsage, type Usage } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
+import type { ToolTarget } from '../sessions/targets.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import type { World } from '../world/types.ts';
+import { apiDocSet } from './api.ts';
 import { type DraftOptionsInput, resolveDraftOptions } from './config.ts';
 import {
   type Category,
@@ -72,7 +77,7 @@ export interface SummaryContext {
    * The explored server: each tool's `not-served` flag is checked against it (docset.ts `markServed`), so a name
    * the server no longer serves is never presented as current documentation.
    */
-  server?: Surface;
+  server?: Surface | ApiSurface;
   now?: Date;
   signal?: AbortSignal;
 }
@@ -143,8 +148,10 @@ export function settleDocSet(
 }
 
 export interface StartDocSetInput {
-  /** The surface whose documentation a fresh set starts from. */
-  docs?: Surface;
+  /** The surface whose documentation a fresh set starts from (a kernel surface, or an imported API's). */
+  docs?: Surface | ApiSurface;
+  /** An API surface's catalog (its operations' tags name the categories of catalog tools). */
+  catalog?: ApiCatalog;
   /** A stored set to continue (docs that follow drift): its documentation and history are the start. */
   from?: { id: string; set: DocSet };
   server: string;
@@ -173,25 +180,16 @@ export function startDocSet(input: StartDocSetInput): DocSet {
     };
   }
   if (!input.docs) throw new Error('startDocSet needs docs or from');
-  const set = initialDocSet(
-    input.docs,
-    input.server,
-    input.model,
-    input.simulated,
-    resolveDraftOptions(input.options),
-  );
+  const options = resolveDraftOptions(input.options);
+  const set = isApiSurface(input.docs)
+    ? apiDocSet(input.docs, input.server, input.model, input.simulated, options, input.catalog)
+    : initialDocSet(input.docs, input.server, input.model, input.simulated, options);
   return input.encoder ? { ...set, encoder: input.encoder } : set;
 }
 
-export interface DraftRunInput {
+interface DraftRunBase {
   model: TextModel;
   embedder: EmbeddingModel;
-  world: World;
-  /** The surface whose documentation DRAFT starts from (ignored when `from` is given). */
-  docs: Surface;
-  server: Surface;
-  /** Kernel dependencies for the explorations. */
-  deps: KernelDeps;
   options?: DraftOptionsInput;
   /** Continue from this stored documentation set instead of the docs surface's. */
   from?: { id: string; set: DocSet };
@@ -203,6 +201,29 @@ export interface DraftRunInput {
   onTool?: (state: DraftToolState) => void;
 }
 
+/** A run on a kernel surface over the world, or on any exploration target (an imported API's operations). */
+export type DraftRunInput = DraftRunBase &
+  (
+    | {
+        world: World;
+        /** The surface whose documentation DRAFT starts from (ignored when `from` is given). */
+        docs: Surface;
+        server: Surface;
+        /** Kernel dependencies for the explorations. */
+        deps: KernelDeps;
+        target?: undefined;
+      }
+    | {
+        /** What answers the explorations (`apiTarget`: the API's session step over its mock). */
+        target: ToolTarget;
+        /** The API surface whose documentation DRAFT starts from (ignored when `from` is given). */
+        docs: ApiSurface;
+        catalog?: ApiCatalog;
+        /** The API surface the target serves: documented names it does not serve are flagged `not-served`. */
+        server?: ApiSurface;
+      }
+  );
+
 export interface DraftRunResult {
   docset: DocSet;
   states: DraftToolState[];
@@ -212,19 +233,22 @@ export interface DraftRunResult {
 export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
   const start = startDocSet({
     ...(input.from ? { from: input.from } : { docs: input.docs }),
-    server: input.server.id,
+    ...(input.target && input.catalog ? { catalog: input.catalog } : {}),
+    server: input.target ? input.target.surfaceId : input.server.id,
     model: input.model.model,
     simulated: input.model.capabilities.simulated,
     encoder: input.embedder.model,
     ...(input.options ? { options: input.options } : {}),
   });
-  const ctx: DraftContext = {
-    model: input.model,
-    embedder: input.embedder,
-    world: input.world,
-    server: input.server,
-    deps: input.deps,
-  };
+  const ctx: DraftContext = input.target
+    ? { model: input.model, embedder: input.embedder, target: input.target }
+    : {
+        model: input.model,
+        embedder: input.embedder,
+        world: input.world,
+        server: input.server,
+        deps: input.deps,
+      };
   if (input.now) ctx.now = input.now;
   if (input.signal) ctx.signal = input.signal;
   const states: DraftToolState[] = [];
@@ -237,7 +261,7 @@ export async function runDraft(input: DraftRunInput): Promise<DraftRunResult> {
   }
   const finished = await finishDocSet(start, states, {
     model: input.model,
-    server: input.server,
+    ...(input.target ? (input.server ? { server: input.server } : {}) : { server: input.server }),
     ...(input.now ? { now: input.now } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });

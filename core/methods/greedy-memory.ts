@@ -38,4 +38,9 @@ export const greedyMemory = defineMethod<'greedy-memory', ReactOptions, readonly
       prompts: toolEvoStepPrompts(false),
       ...(input.memory ? { memory: input.memory } : {}),
     }),
+  runApi: (input) =>
+    runReact(input, {
+      prompts: toolEvoStepPrompts(false),
+      ...(input.memory ? { memory: input.memory } : {}),
+    }),
 });

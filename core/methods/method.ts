@@ -8,6 +8,10 @@
 import type { z } from 'zod';
 import type { AidSlot, ResolvedAids } from '../aids/index.ts';
 import type { TextModel } from '../models/types.ts';
+import type { ApiPromptDocs } from '../prompts/toolevo.ts';
+import type { ApiScore } from '../sessions/api-state.ts';
+import type { ApiStepOutcome } from '../sessions/episode.ts';
+import type { ToolTarget } from '../sessions/targets.ts';
 import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
@@ -50,6 +54,8 @@ export interface MethodOutcome extends EvalOutcome {
   newTools: string[];
   /** Tree facts of a search method (null for single-path methods); `ending` is the answering node's own. */
   search: { nodes: number; iterations: number; solutions: number; ending: string | null } | null;
+  /** A run on an imported API: Correct Path Rate in both definitions and the answer against the gold answer. */
+  api?: ApiScore;
 }
 
 export interface MethodTask {
@@ -87,6 +93,21 @@ export interface MethodRunInput<O, M = never> {
   signal?: AbortSignal;
 }
 
+/**
+ * A method's run on an imported API (issue 23 §1): one query answered on the API's tools through an exploration
+ * target (`apiTarget`: the API session's step over the mock, scored with Correct Path Rate), the prompt showing
+ * `docs` (the API's own documentation, a drifted version's, a DRAFT docset's or an uploaded description file).
+ * Of the aids, the demonstrations apply (an API has no UpdateTool, so no tool-update memory); the documentation is
+ * `docs`.
+ */
+export interface ApiMethodRunInput<O, M = never>
+  extends Omit<MethodRunInput<O, M>, 'task' | 'world' | 'surface' | 'deps' | 'aids'> {
+  query: { question: string };
+  aids: Pick<ResolvedAids, 'updateMemory' | 'demonstrations'>;
+  target: ToolTarget;
+  docs?: ApiPromptDocs;
+}
+
 /** How a method carries memory across the tasks of a group (in task order, one surface and cell). */
 export interface MethodMemory<M> {
   /** The memory before a group's first task. */
@@ -111,6 +132,8 @@ export interface AgentMethod<Id extends string = string, O = unknown, M = unknow
    */
   modelCalls(options: O, limits: MethodRunInput<O, M>['limits']): number;
   run(input: MethodRunInput<O, M>): Promise<MethodOutcome>;
+  /** The run on an imported API; absent for methods that run on the kernel only (a suite naming an API refuses them). */
+  runApi?(input: ApiMethodRunInput<O, M>): Promise<MethodOutcome>;
 }
 
 /** Declares a method, keeping its id literal (so the registry's ids are a union type). */
@@ -120,15 +143,16 @@ export function defineMethod<Id extends string, O, M = never>(
   return method;
 }
 
-export function outcomeLabel(outcome: StepOutcome | null | undefined): string {
+/** A step's outcome as transcripts label it; an imported API's error answer is `error:<status>`. */
+export function outcomeLabel(outcome: StepOutcome | ApiStepOutcome | null | undefined): string {
   if (!outcome) return 'none';
   switch (outcome.kind) {
     case 'ok':
       return 'ok';
     case 'finished':
-      return outcome.correct ? 'finished:correct' : 'finished:wrong';
+      return outcome.correct === null ? 'finished' : outcome.correct ? 'finished:correct' : 'finished:wrong';
     case 'error':
-      return `error:${outcome.reason}`;
+      return 'status' in outcome ? `error:${outcome.status}` : `error:${outcome.reason}`;
     case 'refused':
       return `refused:${outcome.reason}`;
     case 'rejected':

@@ -13,10 +13,19 @@
  *   to guideline 4.
  */
 import { z } from 'zod';
-import { runReactEpisode } from '../agents/react-loop.ts';
+import { type ReactLoopOptions, runReactEpisode } from '../agents/react-loop.ts';
 import { SFT_STEP_PROMPTS, type StepPrompts, toolEvoStepPrompts } from '../prompts/registry.ts';
 import { FEW_SHOT_MODES } from '../prompts/toolevo.ts';
-import { defineMethod, type MethodOutcome, type MethodRunInput, memoryText, outcomeLabel } from './method.ts';
+import type { SessionProgress } from '../sessions/episode.ts';
+import type { ApiToolTarget } from '../sessions/targets.ts';
+import {
+  type ApiMethodRunInput,
+  defineMethod,
+  type MethodOutcome,
+  type MethodRunInput,
+  memoryText,
+  outcomeLabel,
+} from './method.ts';
 
 /** The prompts a ReAct method can evaluate a model with (see the module header). */
 export const REACT_PROMPTS = ['agent', 'sft'] as const;
@@ -32,30 +41,19 @@ export const ReactOptionsSchema = z.strictObject({
 export type ReactOptions = z.output<typeof ReactOptionsSchema>;
 
 export async function runReact(
-  input: MethodRunInput<ReactOptions, unknown>,
+  input: MethodRunInput<ReactOptions, unknown> | ApiMethodRunInput<ReactOptions, unknown>,
   choice: { prompts: StepPrompts; memory?: readonly string[] },
 ): Promise<MethodOutcome> {
   const options = input.options;
   const clock = input.clock ?? Date.now;
   const started = clock();
+  const question = 'target' in input ? input.query.question : input.task.question;
   // The aid's lines first, then the carried ones (which repeat the aid's lines after the first task).
   const memory = [...new Set([...input.aids.updateMemory, ...(choice.memory ?? [])])];
-  const demonstrations = input.aids.demonstrations
-    ? await input.aids.demonstrations(input.task.question)
-    : [];
-  const pool = input.aids.toolPool;
-  const episode = await runReactEpisode({
+  const demonstrations = input.aids.demonstrations ? await input.aids.demonstrations(question) : [];
+  const pool = 'target' in input ? undefined : input.aids.toolPool;
+  const common = {
     model: input.model,
-    world: input.world,
-    task: {
-      question: input.task.question,
-      gold: input.task.gold,
-      ...(input.task.dataset !== undefined ? { dataset: input.task.dataset } : {}),
-    },
-    surface: input.surface,
-    docs: input.aids.documentation,
-    ...(pool ? { docsForStep: (steps) => pool.docsFor(input.task.question, steps) } : {}),
-    deps: input.deps,
     maxSteps: input.limits.maxSteps,
     temperature: input.temperature ?? 0,
     seed: input.seeds.model,
@@ -66,7 +64,29 @@ export async function runReact(
     ...(demonstrations.length > 0 ? { demonstrations } : {}),
     ...(input.now ? { now: input.now } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
-  });
+  };
+  const loop: ReactLoopOptions =
+    'target' in input
+      ? {
+          ...common,
+          task: { question, gold: '' },
+          target: input.target,
+          ...(input.docs ? { docs: input.docs } : {}),
+        }
+      : {
+          ...common,
+          task: {
+            question,
+            gold: input.task.gold,
+            ...(input.task.dataset !== undefined ? { dataset: input.task.dataset } : {}),
+          },
+          world: input.world,
+          surface: input.surface,
+          docs: input.aids.documentation,
+          ...(pool ? { docsForStep: (steps) => pool.docsFor(question, steps) } : {}),
+          deps: input.deps,
+        };
+  const episode = await runReactEpisode(loop);
   return {
     answer: episode.answer,
     correct: episode.correct,
@@ -85,6 +105,9 @@ export async function runReact(
     model: episode.model,
     newTools: episode.newTools,
     search: null,
+    ...('target' in input && 'score' in input.target
+      ? { api: (input.target as ApiToolTarget).score(episode.env as SessionProgress) }
+      : {}),
   };
 }
 
@@ -105,5 +128,6 @@ export function reactMethod<const Id extends string>(id: Id, summary: string, re
     memory: null,
     modelCalls: reactModelCalls,
     run: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
+    runApi: (input) => runReact(input, { prompts: toolEvoStepPrompts(reflect) }),
   });
 }

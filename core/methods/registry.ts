@@ -31,6 +31,11 @@ export function getMethod(id: MethodId): AgentMethod<MethodId, any, any> {
   return m;
 }
 
+/** Whether a method runs on an imported API (it has `runApi`); the search methods run on the kernel only so far. */
+export function runsOnApi(id: MethodId): boolean {
+  return getMethod(id).runApi !== undefined;
+}
+
 /** The JSON Schema of options as a request writes them (zod 4's z.toJSONSchema, defaults shown, no `$schema`). */
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
@@ -73,6 +78,8 @@ export interface MethodListing {
   options: Record<string, unknown>;
   carriesMemory: boolean;
   aids: AidSlot[];
+  /** The backends the method runs on. */
+  backends: ('kernel' | 'api')[];
 }
 
 /** The registry as GET /v1/methods lists it. */
@@ -83,6 +90,7 @@ export function methodListing(): MethodListing[] {
     options: optionsJsonSchema(m),
     carriesMemory: m.memory !== null,
     aids: [...m.aids],
+    backends: m.runApi ? ['kernel', 'api'] : ['kernel'],
   }));
 }
 

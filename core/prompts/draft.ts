@@ -106,8 +106,10 @@ export function docLine(tool: {
   name: string;
   params: readonly { name: string }[];
   description: string;
+  /** An API operation's route (`GET /movie/{movie_id}`), shown after the call form. */
+  route?: string;
 }): string {
-  return `${callForm(tool)}, ${tool.description}`.trim();
+  return `${callForm(tool)}${tool.route ? ` (${tool.route})` : ''}, ${tool.description}`.trim();
 }
 
 function paramList(params: readonly DraftParamText[]): string {

@@ -28,6 +28,7 @@ import {
 import { type ReflectionPromptInput, TOOLEVO_REFLECTION_PROMPT } from './reflection.ts';
 import { MCP_INSTRUCTIONS_PROMPT, type McpInstructionsInput } from './session.ts';
 import {
+  STE_CALL_JUDGE_PROMPT,
   STE_DEMONSTRATIONS_PROMPT,
   STE_EXPLORE_PROMPT,
   STE_FOLLOW_UP_PROMPT,
@@ -36,6 +37,8 @@ import {
   STE_PARAPHRASE_MORE_PROMPT,
   STE_PARAPHRASE_PROMPT,
   STE_REFLECT_PROMPT,
+  STE_TEST_PROMPT,
+  type SteCallJudgeInput,
   type SteDemonstrationsInput,
   type SteExploreInput,
   type SteFollowUpInput,
@@ -43,6 +46,7 @@ import {
   type SteObservationInput,
   type SteParaphraseInput,
   type SteReflectInput,
+  type SteTestInput,
 } from './ste.ts';
 import { type AgentPromptInput, TOOLEVO_AGENT_PROMPT } from './toolevo.ts';
 import { SFT_PROMPT, type SftPromptInput, TRAINING_PROMPT, type TrainingPromptInput } from './training.ts';
@@ -60,6 +64,8 @@ export interface PromptInputs {
   'ste/observation': SteObservationInput;
   'ste/reflect': SteReflectInput;
   'ste/judge': SteJudgeInput;
+  'ste/call-judge': SteCallJudgeInput;
+  'ste/test': SteTestInput;
   'ste/paraphrase': SteParaphraseInput;
   'ste/paraphrase-more': Record<string, never>;
   'ste/demonstrations': SteDemonstrationsInput;
@@ -84,6 +90,8 @@ const TEMPLATES: Templates = {
   'ste/observation': STE_OBSERVATION_PROMPT,
   'ste/reflect': STE_REFLECT_PROMPT,
   'ste/judge': STE_JUDGE_PROMPT,
+  'ste/call-judge': STE_CALL_JUDGE_PROMPT,
+  'ste/test': STE_TEST_PROMPT,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT,
@@ -125,6 +133,8 @@ const PURPOSES: Record<PromptId, string> = {
   'ste/observation': STE_OBSERVATION_PROMPT.description,
   'ste/reflect': STE_REFLECT_PROMPT.description,
   'ste/judge': STE_JUDGE_PROMPT.description,
+  'ste/call-judge': STE_CALL_JUDGE_PROMPT.description,
+  'ste/test': STE_TEST_PROMPT.description,
   'ste/paraphrase': STE_PARAPHRASE_PROMPT.description,
   'ste/paraphrase-more': STE_PARAPHRASE_MORE_PROMPT.description,
   'ste/demonstrations': STE_DEMONSTRATIONS_PROMPT.description,

@@ -230,6 +230,84 @@ export const STE_JUDGE_PROMPT: PromptTemplate<SteJudgeInput> = {
   },
 };
 
+export interface SteCallJudgeInput {
+  api: string;
+  /** The gold and the predicted arguments as JSON text. */
+  gold: string;
+  predicted: string;
+}
+
+export const STE_CALL_JUDGE_HEADER = 'Is this API call correct, compared with the reference call?';
+
+/**
+ * STE's evaluation judge (the authors' `eval_pred_file`): is a predicted call semantically correct against the
+ * gold call — not necessarily identical, but missing no important detail of the arguments. The answer starts with
+ * "Yes." or "No." (core/ste/evaluation.ts reads it: correct unless it contains "No.").
+ */
+export const STE_CALL_JUDGE_PROMPT: PromptTemplate<SteCallJudgeInput> = {
+  id: 'ste/call-judge',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    "STE evaluation: judge whether a model's first API call is semantically correct against the gold call (Yes./No.).",
+  render(input): ChatMessage[] {
+    return [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      {
+        role: 'user',
+        content: [
+          STE_CALL_JUDGE_HEADER,
+          'The call need not be identical to the reference; it must mean the same and leave out no important detail of the arguments.',
+          `Reference call:\nAPI name: ${input.api}\nAPI arguments: ${input.gold}`,
+          `Call to check:\nAPI name: ${input.api}\nAPI arguments: ${input.predicted}`,
+          'Begin your answer with "Yes." or "No.".\nYour answer:',
+        ].join('\n\n'),
+      },
+    ];
+  },
+};
+
+export interface SteTestInput {
+  /** The documentation of the APIs the query may use (STE's `api_descriptions`). */
+  apiDescriptions: string;
+  apiNames: readonly string[];
+  query: string;
+  /** Retrieved demonstrations (STE's 8 nearest exemplars), when the protocol gives them. */
+  demonstrations?: readonly SteDemonstration[];
+}
+
+export const STE_TEST_HEADER = 'Answer the user query with the API below, one call at a time.';
+
+/**
+ * STE's test-time prompt (the authors' `prompt_template.txt` structure, tooldrift's wording): the API documentation,
+ * the call format, the allowed names, the JSON argument format, the demonstrations if any, then the query. Only the
+ * model's first output is scored (core/ste/evaluation.ts).
+ */
+export const STE_TEST_PROMPT: PromptTemplate<SteTestInput> = {
+  id: 'ste/test',
+  family: 'ste',
+  version: STE_VERSION,
+  description:
+    "STE evaluation: the test-time prompt (API documentation, call format, allowed names, demonstrations, the query); the model's first call is scored.",
+  render(input): ChatMessage[] {
+    const demos = renderDemonstrations(input.demonstrations ?? [], false);
+    return [
+      {
+        role: 'user',
+        content: [
+          STE_TEST_HEADER,
+          input.apiDescriptions,
+          'Call an API by writing "Action:" with its name, then "Action Input:" with its arguments as one JSON object. The API\'s answer comes back after "Observation:". Make a single call at a time.',
+          `The only names allowed after "Action:" are: ${input.apiNames.join(', ')}`,
+          'Once you know the answer, write "Final Answer:" followed by it.',
+          ...(demos !== '' ? [demos] : []),
+          `${STE_QUERY_LABEL} ${input.query}`,
+        ].join('\n\n'),
+      },
+    ];
+  },
+};
+
 export interface SteParaphraseInput {
   query: string;
 }

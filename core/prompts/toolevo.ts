@@ -107,10 +107,20 @@ const FORMAT_BLOCK = [
   '... (Thought, Action, Action Input and Observation repeat as often as needed)',
 ].join('\n\n');
 
+/**
+ * The documentation of an imported API as the agent prompt shows it: its numbered tool list (the API's own docs, a
+ * drifted version's, a DRAFT docset's or an uploaded description file), Finish included. The ToolQA worked
+ * examples are in the kernel's tools and are not shown with it.
+ */
+export interface ApiPromptDocs {
+  kind: 'api';
+  toolList: string;
+}
+
 export interface AgentPromptInput {
   question: string;
-  /** The surface whose documentation the agent reads (P_c in the ToolQA-D setting). */
-  docs: Surface;
+  /** The surface whose documentation the agent reads (P_c in the ToolQA-D setting), or an API's tool list. */
+  docs: Surface | ApiPromptDocs;
   /** The UpdateTool lines of the current path (`EnvState.newTools`), listed after the tools. */
   newTools?: readonly string[];
   /** The steps taken so far on this path. */
@@ -142,7 +152,9 @@ export interface AgentPromptInput {
  * example under `toolUpdate: false`. Under documentation chosen by retrieval (`docs.retrieved`) only the examples
  * that call documented tools are shown.
  */
-function renderExamples(input: Pick<AgentPromptInput, 'docs' | 'fewShots' | 'toolUpdate'>): string {
+function renderExamples(
+  input: Pick<AgentPromptInput, 'fewShots' | 'toolUpdate'> & { docs: Surface },
+): string {
   const { docs } = input;
   const shown = (e: FewShotExample) => !docs.retrieved || usesDocumentedTools(e, docs);
   if (!input.fewShots)
@@ -162,22 +174,45 @@ export function withoutUpdateTool(surface: Surface): Surface {
   return { ...surface, tools: surface.tools.filter((t) => t.kernel !== 'UpdateTool') };
 }
 
+function isApiDocs(docs: AgentPromptInput['docs']): docs is ApiPromptDocs {
+  return (docs as ApiPromptDocs).kind === 'api';
+}
+
+/** The documentation's tool list: a surface's rendered, an imported API's as given; UpdateTool lines after it. */
+export function docsToolList(
+  docs: Surface | ApiPromptDocs,
+  opts: { newTools?: readonly string[]; now?: ResolveOptions['now'] } = {},
+): string {
+  const newTools = opts.newTools ?? [];
+  if (!isApiDocs(docs)) return renderToolList(docs, { newTools, now: opts.now });
+  return newTools.length > 0 ? `${docs.toolList}\n${newTools.join('\n')}` : docs.toolList;
+}
+
 /**
  * The instructions of the agent prompt: tool list, guidelines, format and examples, ending with TURN_MARKER (no
  * question). The training prompt (training.ts) uses it as its system message.
  */
 export function agentInstructions(input: Omit<AgentPromptInput, 'question' | 'steps'>): string {
   const noUpdate = input.toolUpdate === false;
-  const docs = noUpdate ? withoutUpdateTool(input.docs) : input.docs;
-  const tools = renderToolList(docs, { newTools: input.newTools ?? [], now: input.now });
+  const newTools = input.newTools ?? [];
+  let tools: string;
+  let examples: string;
+  if (isApiDocs(input.docs)) {
+    // An imported API's tool list as given; ToolQA's worked examples are in the kernel's tools: none shown.
+    tools = docsToolList(input.docs, { newTools });
+    examples = '';
+  } else {
+    const docs = noUpdate ? withoutUpdateTool(input.docs) : input.docs;
+    tools = docsToolList(docs, { newTools, now: input.now });
+    examples = renderExamples({ ...input, docs: input.docs });
+  }
   const shown = guidelines(input.driftHint).filter(
     (g) => !noUpdate || (g !== UPDATE_TOOL_GUIDELINE && g !== DRIFT_HINT_GUIDELINE),
   );
   const numbered = shown.map((g, i) => `${i + 1}. ${g}`).join('\n');
-  const examples = renderExamples(input);
   const demos = renderDemonstrations(input.demonstrations ?? [], false);
   const block = demos === '' ? '' : `${demos}\n\n`;
-  // Retrieved documentation may leave no example to show: then the examples heading goes too.
+  // Retrieved documentation (or an API's) may leave no example to show: then the examples heading goes too.
   const exampleBlock = examples === '' ? '' : `Here are some examples:\n\n${examples}\n\n`;
   return `${TOOLEVO_HEADER}\n\n${tools}\n\n${numbered}\n\n${FORMAT_BLOCK}\n\n${exampleBlock}${block}${TURN_MARKER}`;
 }

@@ -6,13 +6,13 @@
  * their observations (what the agent prompt shows after the question at that state).
  */
 import type { ChatMessage } from '../messages/chat.ts';
-import { renderToolList } from '../surfaces/docs.ts';
 import type { Surface } from '../surfaces/model.ts';
 import type { TrajectoryStep } from './react-format.ts';
 import {
   type AgentPromptInput,
   agentInstructions,
   agentPromptTail,
+  docsToolList,
   TOOLEVO_AGENT_VERSION,
   TOOLEVO_HEADER,
 } from './toolevo.ts';
@@ -65,7 +65,7 @@ export const SFT_PROMPT: PromptTemplate<SftPromptInput> = {
   description:
     'ToolEvo\'s SFT prompt (SFT records; the ReAct methods\' prompt: "sft"): the header and the tool list as the system message, the question as the user message, then each step as an assistant turn and its observation as a user turn.',
   render(input): ChatMessage[] {
-    const tools = renderToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
+    const tools = docsToolList(input.docs, { newTools: input.newTools ?? [], now: input.now });
     const turns: ChatMessage[] = [];
     for (const step of input.steps ?? [])
       turns.push({ role: 'assistant', content: step.text }, observationTurn(step.observation));

@@ -12,6 +12,9 @@
  * gold answer when the query has one, differing numbers never matching (its reward is then ±1; without one it
  * stays null and the answer is kept).
  *
+ * ReAct text is parsed as ToolQA-D parses it, except that `Action Input: {}` (nothing between the braces, which
+ * ToolQA-D's pattern refuses) calls an operation without arguments.
+ *
  * Observations (what ReAct and MCP clients read): a 2xx answer is its JSON body; an error is
  * `Error <status>: <body>`; a call the surface refuses is its message (naming the parameter, or the successor of
  * a retired name). Every observation is cut to 1024 tokens, as ToolQA-D cuts tool outputs (spec §3.0).
@@ -146,9 +149,11 @@ function parseNamed(input: Exclude<SessionInput, { http: unknown }>): Parsed {
   let raw: unknown;
   if (typeof input === 'string') {
     const parsed = parseReact(input, API_FILTERED_MESSAGE);
-    if (!parsed.ok) return { ok: false, reason: 'filtered', message: parsed.observation };
-    action = parsed.action.trim();
-    raw = parsed.actionInput;
+    // ToolQA-D's parse needs a character between the braces; an operation without parameters is called with `{}`.
+    const empty = parsed.ok ? null : /Action:\s*(\S[^\n]*?)\s*Action Input:\s*\{\s*\}\s*$/.exec(input);
+    if (!parsed.ok && !empty) return { ok: false, reason: 'filtered', message: parsed.observation };
+    action = parsed.ok ? parsed.action.trim() : String(empty?.[1] ?? '').trim();
+    raw = parsed.ok ? parsed.actionInput : '{}';
   } else {
     action = input.action.trim();
     raw = input.actionInput;

@@ -32,6 +32,7 @@
 import { reactStepText, writeActionInput, writeJsonEntries } from '../prompts/react-format.ts';
 import { KERNEL_TOOL_PARAMS, type KernelCall, type KernelToolName } from '../world/kernel/kernel.ts';
 import type { Solver } from '../world/tasks/types.ts';
+import { apiStep, isApiPrompt } from './api-agent.ts';
 import type { Decider } from './decider.ts';
 import type { History, HistoryStep, Knowledge, MemoryEntry } from './knowledge.ts';
 import { readHistory } from './knowledge.ts';
@@ -308,6 +309,8 @@ function pickNoise(kinds: readonly NoiseKind[], skills: SimSkills, d: Decider): 
 
 export function nextStep(prompt: ReadPrompt, skills: SimSkills, d: Decider): PolicyStep {
   const match = prompt.question ? matchQuestion(prompt.question) : null;
+  // A question of no ToolQA-D template on a prompt documenting HTTP operations: the generic API mode.
+  if (!match && isApiPrompt(prompt)) return apiStep(prompt, skills, d);
   return nextStepWith(prompt, skills, d, match ? () => match.template.solve(match.slots) : null);
 }
 

@@ -16,17 +16,23 @@
  * - judge: the three criteria from the judged call alone — (1) informative: an answer other than "unknown" to
  *   an observation that is a result; (2) faithful: the answer's words occur in the observation; (3)
  *   appropriate: the call reached the tool (no rejection or error message).
+ * - call judge (STE's evaluation): Yes when every argument of the reference call is in the checked call with the
+ *   same value once case, whitespace and number formatting are ignored (`"90"` = `90` = `90.0`); the verdict is
+ *   flipped with probability `noise`.
+ * - test (STE's evaluation prompt): one call, see ste-test.ts.
  * - paraphrase: the same query kind and values in a wording not used yet in the conversation; a query of no
  *   kind gets a fixed rephrasing frame.
  */
 import type { ChatMessage } from '../models/types.ts';
 import {
+  STE_CALL_JUDGE_HEADER,
   STE_EXPLORE_HEADER,
   STE_JUDGE_HEADER,
   STE_PARAPHRASE_HEADER,
   STE_QUERY_LABEL,
   STE_QUERY_REQUEST,
   STE_REFLECT_QUESTION,
+  STE_TEST_HEADER,
 } from '../prompts/ste.ts';
 import { parseReact } from '../world/react-parse.ts';
 import type { Decider } from './decider.ts';
@@ -36,8 +42,9 @@ import { nextStepWith } from './policy.ts';
 import { type PromptStep, parseToolLine, type ToolLine } from './prompt-reader.ts';
 import type { SimSkills } from './skills.ts';
 import { QUERY_KINDS, type QueryKind, recogniseQuery, writeQuery } from './ste-queries.ts';
+import { steTestReply } from './ste-test.ts';
 
-export type SteKind = 'query' | 'step' | 'reflect' | 'judge' | 'paraphrase';
+export type SteKind = 'query' | 'step' | 'reflect' | 'judge' | 'call-judge' | 'test' | 'paraphrase';
 
 /** Probability of filling a slot with an observed value when one is known. */
 export const OBSERVED_VALUE_P = 0.8;
@@ -71,6 +78,8 @@ export function steKind(messages: readonly ChatMessage[]): SteKind | null {
   const last = messages.at(-1);
   if (!last) return null;
   if (lastUser(messages)?.content.startsWith(STE_JUDGE_HEADER)) return 'judge';
+  if (lastUser(messages)?.content.startsWith(STE_CALL_JUDGE_HEADER)) return 'call-judge';
+  if (lastUser(messages)?.content.startsWith(STE_TEST_HEADER)) return 'test';
   if (first.startsWith(STE_PARAPHRASE_HEADER)) return 'paraphrase';
   if (!first.startsWith(STE_EXPLORE_HEADER)) return null;
   if (last.role === 'user' && last.content.endsWith(STE_QUERY_REQUEST)) return 'query';
@@ -374,6 +383,38 @@ function judge(messages: readonly ChatMessage[], skills: SimSkills, d: Decider):
   return criteria.map((c, i) => `${i + 1}. ${c ? 'Yes' : 'No'}`).join('\n');
 }
 
+function normalisedValue(v: unknown): string {
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'string') {
+    const t = v.trim().toLowerCase();
+    return t !== '' && Number.isFinite(Number(t)) ? String(Number(t)) : t.replace(/\s+/g, ' ');
+  }
+  return JSON.stringify(v);
+}
+
+function callJudge(messages: readonly ChatMessage[], skills: SimSkills, d: Decider): string {
+  const text = lastUser(messages)?.content ?? '';
+  const args = [...text.matchAll(/^API arguments: (.*)$/gm)].map((m) => {
+    try {
+      const v = JSON.parse(m[1] as string) as unknown;
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  });
+  const [gold, mine] = args;
+  let same =
+    gold !== null &&
+    mine !== null &&
+    gold !== undefined &&
+    mine !== undefined &&
+    Object.entries(gold).every(([k, v]) => k in mine && normalisedValue(mine[k]) === normalisedValue(v));
+  if (d.chance('call-judge:noise', skills.noise)) same = !same;
+  return same
+    ? 'Yes. The call means the same as the reference.'
+    : 'No. An argument differs from the reference.';
+}
+
 function paraphrase(messages: readonly ChatMessage[], d: Decider): string {
   const first = messages.find((m) => m.role === 'user')?.content ?? '';
   const query = first.slice(first.lastIndexOf(STE_QUERY_LABEL) + STE_QUERY_LABEL.length).trim();
@@ -398,6 +439,10 @@ export function steReply(messages: readonly ChatMessage[], skills: SimSkills, d:
       return reflect(messages, skills, d);
     case 'judge':
       return judge(messages, skills, d);
+    case 'call-judge':
+      return callJudge(messages, skills, d);
+    case 'test':
+      return steTestReply(lastUser(messages)?.content ?? '', skills, d);
     case 'paraphrase':
       return paraphrase(messages, d);
     default:

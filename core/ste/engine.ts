@@ -13,9 +13,10 @@
  *    prompt without it; later trials of the episode append `ste/follow-up` to the same conversation (short-term
  *    memory), with the block too when `longTermMemory: 'trial'` (the paper's text: "loaded into the context at
  *    the beginning of every trial … and then offloaded"). Stop at "Thought:".
- * 2. `step` — ReAct steps (stop at "Observation:"), each run on the server surface through the surface adapter
- *    (`stepSurface`, the same kernel and adapter as sessions); at most `maxCalls` per trial, a parse error uses a
- *    turn and its error text is the observation; Finish ends the trial with a final answer. Without execution
+ * 2. `step` — ReAct steps (stop at "Observation:"), each run on the exploration target
+ *    (`core/sessions/targets.ts`: a kernel surface through its adapter, or an imported API through its session
+ *    step); at most `maxCalls` per trial, a parse error uses a turn and its error text is the observation; Finish
+ *    ends the trial with a final answer. Without execution
  *    feedback (Table 2) the calls still run — the exemplar and the judge see the real result — but the model is
  *    shown `STE_NO_FEEDBACK` instead.
  * 3. `reflect` — `ste/reflect`; the trial failed if the reply contains "No" anywhere (the authors' parse). The
@@ -54,14 +55,11 @@ import { addUsage, emptyUsage } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
 import { STE_NO_FEEDBACK, STE_QUERY_LABEL, type SteMemoryLine } from '../prompts/ste.ts';
 import { PROMPT_VERSION } from '../prompts/types.ts';
-import { stepSurface } from '../surfaces/adapter.ts';
-import { renderToolList } from '../surfaces/docs.ts';
+import { kernelTarget, type ToolTarget, targetOf } from '../sessions/targets.ts';
 import type { Surface } from '../surfaces/model.ts';
-import { toolCallText } from '../surfaces/signature.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import { type EnvState, initialState } from '../world/kernel/state.ts';
 import { createKernelDeps } from '../world/kernel-deps.ts';
 import { parseReact } from '../world/react-parse.ts';
 import type { World } from '../world/types.ts';
@@ -168,8 +166,8 @@ export interface SteState {
   trial: number;
   /** The current episode's conversation (short-term memory), without the long-term-memory block. */
   conversation: ChatMessage[];
-  /** The trial in progress. */
-  current: { query: string; steps: SteStep[]; env: EnvState; finalAnswer: string | null } | null;
+  /** The trial in progress; `env` is the target's environment (a JSON value: the kernel's state, an API session's). */
+  current: { query: string; steps: SteStep[]; env: unknown; finalAnswer: string | null } | null;
   /** Long-term memory: every query explored for the tool, with the reflection's mark. */
   memory: SteMemoryLine[];
   trials: SteTrial[];
@@ -186,18 +184,46 @@ export interface SteState {
   promptVersion: string;
 }
 
-export interface SteContext {
+interface SteContextBase {
   model: TextModel;
   /** The filter's judge (the authors used a stronger model); default: `model`. */
   judge?: TextModel;
-  world: World;
-  /** The surface the server runs; tool calls go through its adapter. */
-  surface: Surface;
-  /** The surface whose documentation the prompts show (default: `surface`). */
-  docs?: Surface;
-  deps?: KernelDeps;
   now?: Date;
   signal?: AbortSignal;
+}
+
+/**
+ * Where the explored tool lives: a kernel surface over the world (the fields below), or any backend's tools as an
+ * exploration target (`core/sessions/targets.ts`: an imported API's operations through its session step).
+ */
+export type SteContext = SteContextBase &
+  (
+    | {
+        world: World;
+        /** The surface the server runs; tool calls go through its adapter. */
+        surface: Surface;
+        /** The surface whose documentation the prompts show (default: `surface`). */
+        docs?: Surface;
+        deps?: KernelDeps;
+        target?: undefined;
+      }
+    | { target: ToolTarget }
+  );
+
+/** The context's exploration target (a kernel surface's is built once per context). */
+export function steTarget(ctx: SteContext): ToolTarget {
+  if (ctx.target) return ctx.target;
+  return targetOf(
+    ctx,
+    () =>
+      kernelTarget({
+        world: ctx.world,
+        surface: ctx.surface,
+        ...(ctx.docs ? { docs: ctx.docs } : {}),
+        deps: ctx.deps ?? createKernelDeps({}),
+        ...(ctx.now ? { now: ctx.now } : {}),
+      }) as ToolTarget,
+  );
 }
 
 /**
@@ -255,13 +281,9 @@ export function initialSteState(input: SteOptionsInput): SteState {
   };
 }
 
-/** The explored tool's documentation line and the whole tool list, from the documentation surface. */
-export function toolDocs(docs: Surface, tool: string, now?: Date): { tool: string; toolList: string } {
-  const t = docs.tools.find((x) => x.name === tool);
-  return {
-    tool: t ? `${toolCallText(t)}, ${t.description}` : tool,
-    toolList: renderToolList(docs, { now }),
-  };
+/** The explored tool's documentation line and the whole tool list, as the target documents them. */
+export function toolDocs(target: ToolTarget, tool: string): { tool: string; toolList: string } {
+  return { tool: target.toolLine(tool), toolList: target.toolList() };
 }
 
 function requestSeed(state: SteState, label: string): number {
@@ -365,7 +387,7 @@ async function queryCall(ctx: SteContext, state: SteState): Promise<void> {
   // conversation keeps the prompt without it.
   const ltm = state.options.longTermMemory;
   if (state.trial === 0) {
-    const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
+    const docs = toolDocs(steTarget(ctx), state.options.tool);
     sent = renderPrompt('ste/explore', { ...docs, memory: ltm === 'off' ? [] : state.memory });
     kept = renderPrompt('ste/explore', { ...docs, memory: [] });
   } else {
@@ -381,7 +403,7 @@ async function queryCall(ctx: SteContext, state: SteState): Promise<void> {
   );
   const query = parseQuery(reply);
   state.conversation = [...kept, { role: 'assistant', content: `${STE_QUERY_LABEL} ${query}` }];
-  state.current = { query, steps: [], env: initialState(), finalAnswer: null };
+  state.current = { query, steps: [], env: steTarget(ctx).fresh(), finalAnswer: null };
   state.phase = 'step';
 }
 
@@ -397,15 +419,14 @@ async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
       STE_STEP_STOP,
     ),
   );
-  const deps = ctx.deps ?? createKernelDeps({});
-  const result = await stepSurface(ctx.world, ctx.surface, current.env, text, deps, { now: ctx.now });
-  current.env = result.state;
-  const parsed = parseReact(text, ctx.surface.messages.filtered);
-  const finished = result.outcome.kind === 'finished';
+  const result = await steTarget(ctx).step(current.env, text);
+  current.env = result.env;
+  const parsed = parseReact(text, '');
+  const finished = result.kind === 'finished';
   const step: SteStep = {
     text,
     observation: finished ? '' : result.observation,
-    ok: result.outcome.kind === 'ok' || finished,
+    ok: result.kind === 'ok' || finished,
   };
   if (parsed.ok) {
     step.action = parsed.action;
@@ -415,7 +436,7 @@ async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
   current.steps.push(step);
   state.conversation.push({ role: 'assistant', content: text });
   if (finished) {
-    current.finalAnswer = result.state.answer ?? '';
+    current.finalAnswer = result.answer ?? '';
     state.phase = 'reflect';
     return;
   }
@@ -477,7 +498,7 @@ async function judgeNext(ctx: SteContext, state: SteState): Promise<boolean> {
   if (trial.finalAnswer === null) state.verdicts.push({ kind: 'no-final-answer' });
   else if (!last) state.verdicts.push({ kind: 'no-call' });
   else {
-    const docs = toolDocs(ctx.docs ?? ctx.surface, state.options.tool, ctx.now);
+    const docs = toolDocs(steTarget(ctx), state.options.tool);
     const messages = renderPrompt('ste/judge', {
       tool: docs.tool,
       query: trial.query,

@@ -1,6 +1,7 @@
 /**
  * GET /v1/methods: the agent methods of the registry (core/methods) — id, one-line summary, the JSON Schema of
- * their options, whether they carry memory across tasks and the aid slots they use — and the aid slots
+ * their options, whether they carry memory across tasks, the aid slots they use and the backends they run on —
+ * and the aid slots
  * (core/aids) with their option schemas and whether they are available yet. The CLI and the dashboard read it.
  */
 import { z } from '@hono/zod-openapi';
@@ -25,6 +26,9 @@ const MethodsSchema = component('MethodCatalog', {
         .boolean()
         .openapi({ description: 'Carries memory from one task to the next of a group.' }),
       aids: z.array(z.enum(AID_SLOTS)).openapi({ description: 'The aid slots the method uses.' }),
+      backends: z
+        .array(z.enum(['kernel', 'api']))
+        .openapi({ description: "The backends the method runs on: ToolQA-D's kernel, imported APIs." }),
     }),
   ).shape,
   aids: z.array(

@@ -125,19 +125,30 @@ export function toolAbout(tool: ApiTool): string {
   return firstSentence(text) || firstSentence(summary);
 }
 
-function toolText(surface: ApiSurface, tool: ApiTool, now?: Date): string {
+function toolText(surface: ApiSurface, tool: ApiTool, now?: Date, about?: string): string {
   const route = toolRoute(tool);
-  const about = toolAbout(tool) || 'No description.';
+  about ||= toolAbout(tool) || 'No description.';
   return `${route ? `${route}: ` : ''}${about} ${paramsText(tool)}${lifecycleText(surface, tool, now)}`;
 }
 
 /** The ReAct tool list (see the module header); `newTools` are UpdateTool's lines, appended after a newline. */
 export function apiToolList(
   surface: ApiSurface,
-  opts: { now?: Date; newTools?: readonly string[] } = {},
+  opts: {
+    now?: Date;
+    newTools?: readonly string[];
+    /**
+     * Descriptions by base operation that replace a tool's own sentence, whole (an uploaded description file such
+     * as DRAFT's `TMDB_DRAFT.json`, or a DRAFT docset's refined descriptions).
+     */
+    descriptions?: Readonly<Record<string, string>>;
+  } = {},
 ): string {
   const tools = servedTools(surface, opts.now);
-  const lines = tools.map((t, i) => `(${i + 1}) ${toolSignature(t)}, ${toolText(surface, t, opts.now)}`);
+  const lines = tools.map(
+    (t, i) =>
+      `(${i + 1}) ${toolSignature(t)}, ${toolText(surface, t, opts.now, opts.descriptions?.[t.operation]?.trim())}`,
+  );
   lines.push(`(${tools.length + 1}) ${FINISH_LINE}`);
   const added = opts.newTools ?? [];
   return added.length > 0 ? `${lines.join('\n')}\n${added.join('\n')}` : lines.join('\n');

@@ -19,6 +19,11 @@ export type { Pagination } from '../types.ts';
 /** The backend discriminator of a stored surface: kernel surfaces have none, API surfaces `'api'`. */
 export const API_BACKEND = 'api' as const;
 
+/** Whether a stored surface is an imported API's (kernel surfaces have no `backend`). */
+export function isApiSurface<S extends object>(surface: S | ApiSurface): surface is ApiSurface {
+  return (surface as { backend?: unknown }).backend === API_BACKEND;
+}
+
 export type KeyCase = 'snake' | 'camel' | 'pascal' | 'kebab';
 
 /**

@@ -56,7 +56,11 @@ function hexValue(c: number): number {
 
 class Scanner {
   private depth = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    /** CPython's `strict=True` (the default of `json.loads`): control characters inside strings are errors. */
+    private readonly strict = false,
+  ) {}
 
   skipWs(i: number): number {
     const s = this.s;
@@ -137,8 +141,9 @@ class Scanner {
     let i = begin;
     for (;;) {
       let j = i;
-      while (j < n && s[j] !== '"' && s[j] !== '\\') j++;
+      while (j < n && s[j] !== '"' && s[j] !== '\\' && !(this.strict && s.charCodeAt(j) < 0x20)) j++;
       if (j >= n) throw new JsonError('Unterminated string starting at', quote);
+      if (this.strict && s.charCodeAt(j) < 0x20) throw new JsonError('Invalid control character at', j);
       out += s.slice(i, j);
       if (s[j] === '"') return [out, j + 1];
       // backslash at j
@@ -257,12 +262,15 @@ function isHigh(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-/** CPython `json.loads(text, strict=False)`; on failure `message` is the exception text. */
-export function pyJsonLoads(text: string): JsonDecodeResult {
+/**
+ * CPython `json.loads(text, strict=False)` (`{ strict: true }`: plain `json.loads(text)`); on failure `message` is
+ * the exception text.
+ */
+export function pyJsonLoads(text: string, opts: { strict?: boolean } = {}): JsonDecodeResult {
   if (text.startsWith('\ufeff')) {
     return { ok: false, message: formatError(text, 'Unexpected UTF-8 BOM (decode using utf-8-sig)', 0) };
   }
-  const scanner = new Scanner(text);
+  const scanner = new Scanner(text, opts.strict ?? false);
   try {
     const start = scanner.skipWs(0);
     const [value, end] = scanner.value(start);

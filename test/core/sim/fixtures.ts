@@ -3,8 +3,8 @@
  * dataset × difficulty group that the small world can fill) and greedy ReAct episodes over it on any surface with any skills.
  */
 import {
+  type KernelReactLoopOptions,
   type ReactEpisode,
-  type ReactLoopOptions,
   runReactEpisode,
 } from '../../../core/agents/react-loop.ts';
 import { createSimModel, type SimModelOptions } from '../../../core/sim/index.ts';
@@ -33,7 +33,7 @@ export interface SuiteResult {
   tasks: Task[];
 }
 
-export type SuiteOptions = Omit<ReactLoopOptions, 'model' | 'world' | 'task' | 'surface'> & {
+export type SuiteOptions = Omit<KernelReactLoopOptions, 'model' | 'world' | 'task' | 'surface'> & {
   skills?: SimSkillsInput;
   preset?: SimModelOptions['preset'];
 };

@@ -1,0 +1,134 @@
+/**
+ * A method over a query set of an imported API (issue 23 §4, in one process): every item answered by a method that
+ * runs on APIs (`runApi`) on one server surface with one documentation, each episode in a fresh session of the
+ * API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both definitions (the paper's
+ * ordered subsequence, the released code's set containment), success where the set has gold answers, and calls per
+ * query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
+ * `npm run eval:restbench` and tests; the queue-fanned suites of the edge are the next step.
+ */
+import type { MockWorld } from '../apis/mock/world.ts';
+import type { QueryItem } from '../apis/querysets.ts';
+import type { ApiSurface } from '../apis/surface/model.ts';
+import type { ApiCatalog } from '../apis/types.ts';
+import type { MethodId } from '../methods/registry.ts';
+import { getMethod } from '../methods/registry.ts';
+import type { TextModel } from '../models/types.ts';
+import type { ApiPromptDocs } from '../prompts/toolevo.ts';
+import type { ApiRef } from '../sessions/api.ts';
+import { apiTarget } from '../sessions/targets.ts';
+import { hash128 } from '../util/random.ts';
+import { classifyRun } from './taxonomy.ts';
+
+/** Thrown for a method without an API run (the search methods, so far). */
+export class MethodNotOnApiError extends Error {
+  constructor(readonly method: string) {
+    super(`method ${method} does not run on imported APIs (it runs on the ToolQA-D kernel only)`);
+    this.name = 'MethodNotOnApiError';
+  }
+}
+
+export interface ApiQueryRunInput {
+  method: MethodId;
+  model: TextModel;
+  api: ApiRef;
+  catalog: ApiCatalog;
+  world: MockWorld;
+  server: ApiSurface;
+  docs: ApiPromptDocs;
+  items: readonly QueryItem[];
+  maxSteps?: number;
+  seed: string;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export interface ApiQueryResult {
+  index: number;
+  correctPath: { subsequence: boolean; set: boolean } | null;
+  correct: boolean | null;
+  /** Steps that were not Finish. */
+  calls: number;
+  ending: string;
+  /**
+   * The Table 7 label of a failed run (`taxonomy.ts`, from the trajectory alone), null for a success: the answer
+   * when the item has a gold answer, else the path (the paper's subsequence definition).
+   */
+  failure: string | null;
+}
+
+export interface ApiQueryReport {
+  results: ApiQueryResult[];
+  /** Percentages over the items with a gold path (one decimal). */
+  correctPath: { subsequence: number; set: number; n: number };
+  /** Percentage of correct answers over the items with a gold answer; null when none has one. */
+  success: number | null;
+  callsPerQuery: number;
+  /** Failed runs per Table 7 label. */
+  taxonomy: Record<string, number>;
+  model: string;
+}
+
+const pct = (x: number, n: number) => (n === 0 ? 0 : Math.round((1000 * x) / n) / 10);
+
+export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryReport> {
+  const method = getMethod(input.method);
+  if (!method.runApi) throw new MethodNotOnApiError(input.method);
+  const results: ApiQueryResult[] = [];
+  let model = input.model.model;
+  for (const item of input.items) {
+    const target = apiTarget({
+      api: input.api,
+      server: { kind: 'surface', surface: input.server },
+      deps: { catalog: input.catalog, world: input.world, backend: { mode: 'seeded' } },
+      now: input.now,
+      query: { text: item.query, index: item.index, gold: item.gold },
+    });
+    const outcome = await method.runApi({
+      query: { question: item.query },
+      target,
+      docs: input.docs,
+      options: method.options.parse({}),
+      model: input.model,
+      aids: { updateMemory: [] },
+      limits: { maxSteps: input.maxSteps ?? 20 },
+      seeds: {
+        model: hash128(`${input.seed}/${item.index}`)[0] as number,
+        search: `${input.seed}/${item.index}`,
+      },
+      now: input.now,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    model = outcome.model;
+    const correctPath = outcome.api?.correctPath ?? null;
+    const correct = outcome.api?.correct ?? null;
+    const success = correct ?? correctPath?.subsequence ?? false;
+    results.push({
+      index: item.index,
+      correctPath,
+      correct,
+      calls: outcome.steps.filter((s) => s.action !== 'Finish').length,
+      ending: outcome.ending,
+      failure: classifyRun({ correct: success, ending: outcome.ending, steps: outcome.steps }),
+    });
+  }
+  const scored = results.filter((r) => r.correctPath !== null);
+  const judged = results.filter((r) => r.correct !== null);
+  return {
+    results,
+    correctPath: {
+      subsequence: pct(scored.filter((r) => r.correctPath?.subsequence).length, scored.length),
+      set: pct(scored.filter((r) => r.correctPath?.set).length, scored.length),
+      n: scored.length,
+    },
+    success: judged.length > 0 ? pct(judged.filter((r) => r.correct).length, judged.length) : null,
+    taxonomy: results.reduce<Record<string, number>>((t, r) => {
+      if (r.failure !== null) t[r.failure] = (t[r.failure] ?? 0) + 1;
+      return t;
+    }, {}),
+    callsPerQuery:
+      results.length === 0
+        ? 0
+        : Math.round((100 * results.reduce((s, r) => s + r.calls, 0)) / results.length) / 100,
+    model,
+  };
+}
