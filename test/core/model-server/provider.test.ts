@@ -222,6 +222,9 @@ describe('openai provider × local model server (real engine)', () => {
     await expect(
       m.generate({
         messages: [{ role: 'user', content: 'Question: hi' }],
+        // 16 sampled choices, generated one after another: whatever length the committed model's answers have
+        // (it may stop after a few dozen tokens), the request outlasts a 150 ms deadline by far.
+        n: 16,
         maxTokens: 3000,
         temperature: 1,
         seed: 2,
