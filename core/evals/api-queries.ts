@@ -18,6 +18,8 @@
  * - `maxSteps` — the ReAct methods' step budget (the searches use their `maxDepth`); `seed` — seeds every item's
  *   model calls and search (`<seed>/<index>`).
  */
+
+import { apiToolPool } from '../aids/api-pool.ts';
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
@@ -25,7 +27,6 @@ import type { ApiCatalog } from '../apis/types.ts';
 import type { MethodId } from '../methods/registry.ts';
 import { getMethod } from '../methods/registry.ts';
 import type { TextModel } from '../models/types.ts';
-import { apiToolPool } from '../aids/api-pool.ts';
 import type { ApiPromptDocs } from '../prompts/toolevo.ts';
 import type { ApiRef } from '../sessions/api.ts';
 import { apiTarget } from '../sessions/targets.ts';

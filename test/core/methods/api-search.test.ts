@@ -6,12 +6,12 @@
  * ordered subsequence of the calls (ToolEvo's environment verdict, read against RestBench's gold).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { surfaceApiDocs } from '../../../core/aids/api-docs.ts';
 import { MockWorld } from '../../../core/apis/mock/index.ts';
 import { parseQuerySet, type QueryItem } from '../../../core/apis/querysets.ts';
 import { baseApiSurface } from '../../../core/apis/surface/base.ts';
 import type { ApiSurface } from '../../../core/apis/surface/model.ts';
 import type { ApiCatalog } from '../../../core/apis/types.ts';
-import { surfaceApiDocs } from '../../../core/aids/api-docs.ts';
 import { runApiQueries } from '../../../core/evals/api-queries.ts';
 import { getMethod, METHOD_IDS, methodListing, runsOnApi } from '../../../core/methods/registry.ts';
 import type { GenerateRequest, GenerateResponse, TextModel } from '../../../core/models/types.ts';
@@ -22,7 +22,14 @@ import { type ApiToolTarget, apiTarget } from '../../../core/sessions/targets.ts
 import { imported } from '../apis/data.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const API = { id: 'weather', title: 'Weather', mode: 'seeded' as const, seed: 'w', worldSize: 50, upstream: null };
+const API = {
+  id: 'weather',
+  title: 'Weather',
+  mode: 'seeded' as const,
+  seed: 'w',
+  worldSize: 50,
+  upstream: null,
+};
 
 /** A small API: find a city by name, then read its weather by id; and a distractor. */
 const DOCUMENT = JSON.stringify({
@@ -207,7 +214,7 @@ describe('methods on an imported API', () => {
     }
   });
 
-  it("refuses by name what cannot run on an API: w/o tool update (an API has no UpdateTool, so it would be mcts)", () => {
+  it('refuses by name what cannot run on an API: w/o tool update (an API has no UpdateTool, so it would be mcts)', () => {
     expect(runsOnApi('mcts-no-tool-update')).toBe(false);
     expect(methodListing().find((m) => m.id === 'mcts-no-tool-update')!.backends).toEqual(['kernel']);
     expect(methodListing().find((m) => m.id === 'mcts-oracle')!.backends).toEqual(['kernel', 'api']);
