@@ -8,7 +8,8 @@
  *   (api-docs.ts): what the ranker reads is its name and its line — the docs the agent would read, stale or not.
  * - **Retrieval per step** — the same rule as the kernel's Chain-of-Tools pool (core/retrieval/tool-pool.ts
  *   `PoolRetrieval`): the question before the first step, the question and the previous step's text after it; the
- *   top `k` join the documented tools, which accumulate; after a deprecation message (`name (GET /route) is
+ *   top `k` join the documented tools, which accumulate (a pool of at most `k` tools is shown whole: the
+ *   candidate setting gives the agent its 5 candidates); after a deprecation message (`name (GET /route) is
  *   deprecated …`) the retired tool's nearest neighbours are retrieved as well. Untrained rankers (bm25, char), no
  *   Tool Judge: every step retrieves.
  * - **Only retrieved tools are shown** (issue 25 item 21's rule): the tool list is the retrieved tools and Finish;
@@ -44,12 +45,14 @@ export function retiredApiTool(observation: string): string | null {
 
 export class ApiToolPool implements ApiDocsRetriever {
   readonly #retrieval: PoolRetrieval<PoolEntry>;
+  readonly #all: readonly ApiDocTool[] | null;
   /** The operations in the pool, in the documentation's order. */
   readonly operations: readonly string[];
 
   constructor(tools: readonly ApiDocTool[], options: Pick<ApiToolPoolOptions, 'k' | 'ranker'>) {
     const pool: PoolEntry[] = tools.map((t) => ({ name: t.name, description: t.line, tool: t }));
     this.operations = tools.map((t) => t.operation);
+    this.#all = tools.length <= options.k ? tools : null;
     this.#retrieval = new PoolRetrieval({
       pool,
       ranker: options.ranker === 'char' ? new CharRanker(pool) : new Bm25Ranker(pool),
@@ -63,8 +66,10 @@ export class ApiToolPool implements ApiDocsRetriever {
   }
 
   async docsFor(question: string, steps: readonly PoolStep[]): Promise<ApiPromptDocs> {
-    const { tools } = await this.#retrieval.retrieveFor(question, steps);
-    return { ...apiPromptDocs(tools.map((t) => t.tool)), retrieved: { pool: this.size } };
+    // A pool no larger than k is shown whole (RestBench's candidate setting: the agent is given the 5 candidates;
+    // a lexical ranker would drop those sharing no word with the query).
+    const tools = this.#all ?? (await this.#retrieval.retrieveFor(question, steps)).tools.map((t) => t.tool);
+    return { ...apiPromptDocs(tools), retrieved: { pool: this.size } };
   }
 }
 
