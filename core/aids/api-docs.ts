@@ -9,9 +9,10 @@
  *   surface answers, the route as served, DRAFT's parameters and description, the example call that worked;
  *   entries DRAFT flagged (`not-served`, `rewrite-failed`, `no-success`: documentation the server never confirmed
  *   or no longer serves) and names the served surface does not answer are left out — never shown as current;
- * - `{description}` — an uploaded description file (`descriptionApiDocs`): a DRAFT tool-instruction file such as
- *   `TMDB_Initial.json` / `TMDB_DRAFT.json` (core/draft/restbench.ts reads it), its descriptions replacing the
- *   imported documentation's sentences operation by operation (the names stay the API's as imported).
+ * - `{description}` — an uploaded description file (`readDescriptionFile` when it is uploaded, then
+ *   `descriptionApiDocs`): a DRAFT tool-instruction file such as `TMDB_Initial.json` / `TMDB_DRAFT.json`
+ *   (core/draft/restbench.ts reads it), its descriptions replacing the imported documentation's sentences operation
+ *   by operation (the names stay the API's as imported).
  *
  * Every kind is an `ApiPromptDocs` with its tools one by one (`tools`), so the toolPool aid (api-pool.ts) can
  * retrieve over them and list a subset.
@@ -62,18 +63,34 @@ export function docsetApiDocs(set: DocSet, served: ApiSurface, now?: Date): ApiP
   return apiPromptDocs(tools);
 }
 
+/** A description file read against an API: descriptions by base operation, and the file's tools that match none. */
+export interface DescriptionFile {
+  /** Tools in the file. */
+  tools: number;
+  descriptions: Record<string, string>;
+  unmatched: string[];
+}
+
 /**
- * An uploaded description file over the API's own documentation: the file's descriptions (matched to operations
- * by method and path, `descriptionsByOperation`) replace the imported docs' sentences. `file` is the file as
- * uploaded; a malformed one throws `RestBenchFileError` naming its JSON pointer.
+ * Reads an uploaded description file (DRAFT's tool-instruction format: `{"0": {ID, tool_name, description, url,
+ * …}, …}`) against the API's operations: a file tool documents the operation whose method is its name's prefix and
+ * whose path ends its url (core/draft/restbench.ts). A malformed file throws `RestBenchFileError` naming its JSON
+ * pointer.
  */
-export function descriptionApiDocs(
+export function readDescriptionFile(
   file: unknown,
-  imported: ApiSurface,
   operations: readonly { name: string; method?: string; path?: string }[],
+): DescriptionFile {
+  const tools = parseToolInstructions(file);
+  return { tools: tools.length, ...descriptionsByOperation(tools, operations) };
+}
+
+/** The API's own documentation with a description file's descriptions (by operation) replacing its sentences. */
+export function descriptionApiDocs(
+  descriptions: Readonly<Record<string, string>>,
+  imported: ApiSurface,
   now?: Date,
 ): ApiPromptDocs {
-  const { descriptions } = descriptionsByOperation(parseToolInstructions(file), operations);
   return surfaceApiDocs(imported, { ...(now ? { now } : {}), descriptions });
 }
 
@@ -83,11 +100,9 @@ export interface ApiDocsSources {
   imported: ApiSurface;
   /** The surface that answers the calls. */
   served: ApiSurface;
-  /** The API's operations (for matching a description file's tools). */
-  operations: readonly { name: string; method?: string; path?: string }[];
   docsets?: ReadonlyMap<string, DocSet>;
-  /** Uploaded description files by id, as uploaded. */
-  descriptions?: ReadonlyMap<string, unknown>;
+  /** Uploaded description files by id: their descriptions by operation (`readDescriptionFile`, as stored). */
+  descriptions?: ReadonlyMap<string, Readonly<Record<string, string>>>;
   now?: Date;
 }
 
@@ -101,7 +116,7 @@ export function resolveApiDocs(choice: ApiDocsChoice, sources: ApiDocsSources): 
     if (!set) throw new RangeError(`no documentation set ${choice.docset}`);
     return docsetApiDocs(set, sources.served, sources.now);
   }
-  const file = sources.descriptions?.get(choice.description);
-  if (file === undefined) throw new RangeError(`no description file ${choice.description}`);
-  return descriptionApiDocs(file, sources.imported, sources.operations, sources.now);
+  const descriptions = sources.descriptions?.get(choice.description);
+  if (descriptions === undefined) throw new RangeError(`no description file ${choice.description}`);
+  return descriptionApiDocs(descriptions, sources.imported, sources.now);
 }

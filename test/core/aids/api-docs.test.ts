@@ -6,7 +6,12 @@
  * prompt to the retrieved operations: the item's 5 candidates, or the top k of the whole API.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { docsetApiDocs, resolveApiDocs, surfaceApiDocs } from '../../../core/aids/api-docs.ts';
+import {
+  docsetApiDocs,
+  readDescriptionFile,
+  resolveApiDocs,
+  surfaceApiDocs,
+} from '../../../core/aids/api-docs.ts';
 import { apiToolPool, retiredApiTool } from '../../../core/aids/api-pool.ts';
 import { generateApiSurface } from '../../../core/apis/drift/index.ts';
 import { MockWorld } from '../../../core/apis/mock/index.ts';
@@ -108,7 +113,7 @@ async function prompts(
   return model.prompts;
 }
 
-const sources = () => ({ imported: base, served: drifted, operations: catalog.operations, now: NOW });
+const sources = () => ({ imported: base, served: drifted, now: NOW });
 
 describe('documentation kinds on an API', () => {
   it('imported docs are stale on a drifted surface; the surface docs list the names it answers', async () => {
@@ -168,10 +173,14 @@ describe('documentation kinds on an API', () => {
   });
 
   it('an uploaded description file replaces the imported descriptions, names unchanged', async () => {
-    const file = dataJson('restbench-tmdb/draft/tool_instruction/TMDB_DRAFT.json');
+    const file = readDescriptionFile(
+      dataJson('restbench-tmdb/draft/tool_instruction/TMDB_DRAFT.json'),
+      catalog.operations,
+    );
+    expect(file).toMatchObject({ tools: 54, unmatched: [] });
     const docs = resolveApiDocs(
       { description: 'f' },
-      { ...sources(), served: base, descriptions: new Map([['f', file]]) },
+      { ...sources(), served: base, descriptions: new Map([['f', file.descriptions]]) },
     );
     const own = surfaceApiDocs(base, { now: NOW });
     expect(docs.tools!.map((t) => t.name)).toEqual(own.tools!.map((t) => t.name));
@@ -180,12 +189,9 @@ describe('documentation kinds on an API', () => {
     expect(own.toolList).not.toContain('This API retrieves the keywords associated with a specific movie');
     const [prompt] = await prompts(items[0]!, base, docs);
     expect(prompt).toContain(keywords);
-    expect(() =>
-      resolveApiDocs(
-        { description: 'bad' },
-        { ...sources(), descriptions: new Map([['bad', { '0': { ID: 0, tool_name: '' } }]]) },
-      ),
-    ).toThrow(RestBenchFileError);
+    expect(() => readDescriptionFile({ '0': { ID: 0, tool_name: '' } }, catalog.operations)).toThrow(
+      RestBenchFileError,
+    );
     expect(() => resolveApiDocs({ description: 'none' }, sources())).toThrow('no description file none');
   });
 });
