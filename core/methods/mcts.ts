@@ -17,6 +17,18 @@
  * cap, off by default as in the original, which has only a per-question wall clock; a search stopped by it
  * without a Finish ends as `call-budget`). The temperature is the search's own (0.5) unless the model choice sets
  * one.
+ *
+ * On an imported API (`runApi`, issue 23 §1) the same search runs over the API's target (`apiTarget`: each node's
+ * state is its path's session — the mock's overlay and the calls — and every candidate is the API session's step);
+ * the prompt lists the chosen documentation (or the toolPool aid's retrieved operations). `mcts-no-tool-update`
+ * does not run there (an API has no UpdateTool: the ablation would be `mcts` itself).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - On an imported API the Finish reward stands for ToolEvo's environment verdict (the answer judged against the
+ *   task's gold, ±1): it is the answer matcher when the query-set item has a gold answer, else — RestBench and
+ *   DRAFT's sets have gold paths only — the item's gold path as an ordered subsequence of the path's calls (Correct
+ *   Path Rate, the DRAFT paper's definition). So `mcts-oracle` on an API answers with the first Finish whose path
+ *   (or answer) matches the gold, and both rules read rewards computed from that gold, as on the kernel.
  */
 import { z } from 'zod';
 import type { AidSlot } from '../aids/index.ts';
