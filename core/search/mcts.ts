@@ -1,6 +1,8 @@
 /**
  * ToolEvo's Monte Carlo tree search over a drifting tool surface (ToolEVO Algorithm 1, spec §8.2), in resumable
- * chunks. One iteration: select by PUCT (puct.ts, eq. 2) → expand the selected leaf with k candidates
+ * chunks. It does not know its backend: candidates are stepped by the environment's target (core/sessions/
+ * targets.ts) — the kernel surface over the world (`searchEnv`) or an imported API's session (`targetSearchEnv`,
+ * the tree rooted at `target.fresh()`), see expand.ts. One iteration: select by PUCT (puct.ts, eq. 2) → expand the selected leaf with k candidates
  * (expand.ts; reflection prompt on error states, eq. 5) or, at a node whose children all come from a cached
  * rollout, take those children → evaluate every new child (its reward, or a rollout to a terminal state,
  * rollout.ts) → back-propagate each child's value to the root (eq. 4).
