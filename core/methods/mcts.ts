@@ -169,7 +169,9 @@ function apiRun(answerRule: AnswerRule, ablation: SearchConfigInput) {
     );
     const outcome = searchOutcome(tree, target, answerRule, clock() - started, input.model.model);
     const leaf = answerLeaf(tree, answerRule);
-    return { ...outcome, api: target.score(leaf === null ? target.fresh() : node(tree, leaf).state) };
+    const api = target.score(leaf === null ? target.fresh() : node(tree, leaf).state);
+    // `correct` is the answer's verdict, as for the ReAct methods on an API (the path's is `api.correctPath`).
+    return { ...outcome, correct: api.correct === true, api };
   };
 }
 

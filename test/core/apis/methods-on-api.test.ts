@@ -86,7 +86,11 @@ function promptReader(): TextModel & { prompts: string[] } {
   };
 }
 
-function run(id: 'greedy' | 'greedy-memory' | 'react-reflexion', surface: ApiSurface, docs: ApiSurface) {
+function run(
+  id: 'greedy' | 'greedy-memory' | 'react-reflexion' | 'mcts' | 'mcts-oracle',
+  surface: ApiSurface,
+  docs: ApiSurface,
+) {
   const model = promptReader();
   const target = apiTarget({
     api: API,
@@ -101,7 +105,7 @@ function run(id: 'greedy' | 'greedy-memory' | 'react-reflexion', surface: ApiSur
     query: { question: q0.query },
     target,
     docs: { kind: 'api', toolList: apiToolList(docs, { now: NOW }) },
-    options: method.options.parse({}),
+    options: method.options.parse(id.startsWith('mcts') ? { simulations: 3, k: 2, maxDepth: 6 } : {}),
     model,
     aids: { updateMemory: [] },
     limits: { maxSteps: 6 },
@@ -153,6 +157,29 @@ describe('agent methods on an imported API', () => {
     expect(fresh.steps.map((s) => s.outcome)).toEqual(['ok', 'ok', 'finished']);
     expect(fresh.steps[0]!.action).toBe(renamed.name);
     expect(fresh.api!.correctPath).toEqual({ subsequence: true, set: true });
+  });
+
+  it('the tree searches answer the same TMDB query through the API session, scored the same way', async () => {
+    for (const id of ['mcts', 'mcts-oracle'] as const) {
+      const { model, outcome } = run(id, base, base);
+      const o = await outcome;
+      expect(o.ending, id).toBe('finish');
+      expect(o.steps.map((s) => s.action)).toEqual([
+        'GET_search-person',
+        'GET_person-person_id-movie_credits',
+        'Finish',
+      ]);
+      expect(o.api!.correctPath, id).toEqual({ subsequence: true, set: true });
+      // The gold path is the search's reward (the set has no gold answer): the tree holds a Finish judged correct;
+      // the outcome's `correct` is the answer's verdict, none here, as for the ReAct methods.
+      expect(o.search!.solutions, id).toBeGreaterThan(0);
+      expect(o.api!.correct, id).toBeNull();
+      expect(o.correct, id).toBe(false);
+      expect(model.prompts[0]).toContain('(55) Finish[answer]');
+      const stale = await run(id, drifted, base).outcome;
+      expect(stale.api!.correctPath, id).toEqual({ subsequence: false, set: false });
+      expect(stale.search!.solutions, id).toBe(0);
+    }
   });
 
   it('says which methods run on an API: the ReAct methods and the tree searches, not the w/o-tool-update ablation', () => {
