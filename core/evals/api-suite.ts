@@ -16,8 +16,9 @@
  *
  * The zod schema checks the shape, the methods (a method without an API run is refused, named) and that every
  * method uses the aids asked for; `checkApiSuite` checks it against what the API has — its query sets, its
- * surfaces, the documentation sets and description files, candidate lists for the `candidates` pool — and that
- * every gold operation of the chosen items is served by every chosen surface. Problems carry the JSON pointer of
+ * surfaces, the documentation sets and description files, candidate lists for the `candidates` pool — that every
+ * gold operation of the chosen items is served by every chosen surface, and that the episodes (methods × surfaces ×
+ * docs × aid rows × items) stay within `MAX_TASK_RUNS`. Problems carry the JSON pointer of
  * the field, for the route's problem+json answer.
  */
 import { z } from 'zod';
@@ -34,6 +35,7 @@ import {
   runsOnApi,
 } from '../methods/registry.ts';
 import { ModelChoiceSchema } from '../models/choice.ts';
+import { MAX_TASK_RUNS } from './suite.ts';
 
 const Id = z
   .string()
@@ -197,6 +199,18 @@ export function checkApiSuite(suite: ApiSuite, ctx: ApiSuiteContext): ApiSuitePr
       });
   });
   if (set) {
+    // One episode per method × surface × documentation × aid row × item, bounded as ToolQA-D suites are.
+    const runs =
+      suite.methods.length *
+      (suite.surfaces ?? [suite.api]).length *
+      suite.docs.length *
+      suite.aids.length *
+      suiteItems(suite, set.items).length;
+    if (runs > MAX_TASK_RUNS)
+      problems.push({
+        pointer: '/sampleSize',
+        detail: `the suite asks for ${runs} episodes; at most ${MAX_TASK_RUNS} (lower sampleSize or fewer methods, surfaces, docs or aids)`,
+      });
     suite.aids.forEach((a, i) => {
       if (a.toolPool?.pool !== 'candidates') return;
       const bare = suiteItems(suite, set.items).find((item) => itemCandidates(item) === null);

@@ -192,5 +192,21 @@ describe('API suites', () => {
       },
     ]);
     expect(check({ aids: [{ toolPool: { pool: 'all' } }] })).toEqual([]);
+    // 5 methods × 2 surfaces × 4 docs × 3 aid rows × 100 items = 12,000 episodes: over the bound.
+    const drifted = [...ctx.surfaces.keys()].find((k) => k.startsWith('tmdb-drift'))!;
+    const big = {
+      methods: ['greedy', 'greedy-memory', 'react-reflexion', 'mcts', 'mcts-oracle'],
+      surfaces: ['tmdb', drifted],
+      docs: ['imported', 'surface', { docset: 'ds-tmdb' }, { description: 'tmdb-draft' }],
+      aids: [{}, { toolPool: { pool: 'all' } }, { toolPool: { pool: 'all', k: 3 } }],
+    };
+    expect(check({ ...big, sampleSize: 80 })).toEqual([]);
+    expect(check(big)).toEqual([
+      {
+        pointer: '/sampleSize',
+        detail:
+          'the suite asks for 12000 episodes; at most 10000 (lower sampleSize or fewer methods, surfaces, docs or aids)',
+      },
+    ]);
   });
 });
