@@ -5,10 +5,13 @@
  *
  * - `imported` — the API's own documentation as imported (its base surface; stale once the served surface drifted);
  * - `surface` — the served surface's own documentation;
- * - `{docset}` — a DRAFT documentation set of the API (`docsetApiDocs`): its entries under the names the served
- *   surface answers, the route as served, DRAFT's parameters and description, the example call that worked;
- *   entries DRAFT flagged (`not-served`, `rewrite-failed`, `no-success`: documentation the server never confirmed
- *   or no longer serves) and names the served surface does not answer are left out — never shown as current;
+ * - `{docset}` — a DRAFT documentation set of the API (`docsetApiDocs`): its current entries (render.ts
+ *   `currentTools`: an entry flagged `not-served` is never shown as current documentation) under the names the
+ *   served surface answers — a documented name the served surface does not answer is left out too —, each with the
+ *   route as served, DRAFT's parameters and description, and the example call that worked. Entries flagged
+ *   `rewrite-failed` or `no-success` stay listed, as in every other rendering of a set (render.ts; `flaggedTools`
+ *   reports them): hiding them would hide operations the agent needs (the simulator's DRAFT on TMDB leaves 32 of 54
+ *   unconfirmed);
  * - `{description}` — an uploaded description file (`readDescriptionFile` when it is uploaded, then
  *   `descriptionApiDocs`): a DRAFT tool-instruction file such as `TMDB_Initial.json` / `TMDB_DRAFT.json`
  *   (core/draft/restbench.ts reads it), its descriptions replacing the imported documentation's sentences operation
@@ -21,7 +24,7 @@ import { type ApiDocTool, apiToolLines, numberedApiToolList } from '../apis/surf
 import type { ApiSurface } from '../apis/surface/model.ts';
 import { servedTools, toolRoute } from '../apis/surface/tools.ts';
 import type { DocSet } from '../draft/docset.ts';
-import { entryFlags } from '../draft/docset.ts';
+import { currentTools } from '../draft/render.ts';
 import { descriptionsByOperation, parseToolInstructions } from '../draft/restbench.ts';
 import type { ApiDocsChoice } from '../evals/api-suite.ts';
 import { docLine } from '../prompts/draft.ts';
@@ -41,15 +44,14 @@ export function surfaceApiDocs(
 }
 
 /**
- * A DRAFT documentation set of the API as the agent's tool list (see the module header): per entry, in the set's
- * order, `name[params] (ROUTE), description` plus the example call that worked — when the entry carries no flag and
- * the served surface answers its documented name at `now`.
+ * A DRAFT documentation set of the API as the agent's tool list (see the module header): per current entry, in the
+ * set's order, `name[params] (ROUTE), description` plus the example call that worked — when the served surface
+ * answers its documented name at `now`.
  */
 export function docsetApiDocs(set: DocSet, served: ApiSurface, now?: Date): ApiPromptDocs {
   const byName = new Map(servedTools(served, now).map((t) => [t.name, t]));
   const tools: ApiDocTool[] = [];
-  for (const entry of set.tools) {
-    if (entryFlags(entry).length > 0) continue;
+  for (const entry of currentTools(set)) {
     const tool = byName.get(entry.doc.name);
     if (!tool) continue;
     const route = toolRoute(tool) ?? entry.doc.route;
