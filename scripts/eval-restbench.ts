@@ -18,14 +18,15 @@
  *   API as imported, and the drifted version starting from the stale docs — descriptions only: the names stay the
  *   API's as imported). Then the tree searches (`mcts`, and `mcts-oracle`, an upper bound: its Finish is chosen
  *   with the gold path) on three of those settings with a small budget, and greedy with the toolPool aid in
- *   RestBench's two settings (the item's 5 candidate APIs from DRAFT's test file; the top 5 of all 54 by bm25).
+ *   RestBench's two settings (the item's 5 candidate APIs from DRAFT's test file; the top 5 of all 54 by bm25), and
+ *   greedy with tooldrift's own DRAFT docsets as the whole tool list (their names and lines, core/aids/api-docs.ts).
  *
  * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_SEED (default eval: the simulator's and the
  * mock's seed in Table 1; Tables 3 and STE's do not depend on it).
  */
 import { readFileSync } from 'node:fs';
 import { ENCODER_IDS, type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
-import { readDescriptionFile, surfaceApiDocs } from '../core/aids/api-docs.ts';
+import { docsetApiDocs, readDescriptionFile, surfaceApiDocs } from '../core/aids/api-docs.ts';
 import { generateApiSurface } from '../core/apis/drift/index.ts';
 import { importApi } from '../core/apis/import/index.ts';
 import { MockWorld } from '../core/apis/mock/index.ts';
@@ -33,6 +34,7 @@ import { parseQuerySet } from '../core/apis/querysets.ts';
 import { baseApiSurface } from '../core/apis/surface/base.ts';
 import type { ApiSurface } from '../core/apis/surface/model.ts';
 import { docsetDescriptions } from '../core/draft/api.ts';
+import type { DocSet } from '../core/draft/docset.ts';
 import { parseToolInstructions, restBenchQueries, retrievalPool } from '../core/draft/restbench.ts';
 import { runDraft } from '../core/draft/run.ts';
 import { runApiQueries } from '../core/evals/api-queries.ts';
@@ -98,13 +100,15 @@ const ownDraft = async (server: ApiSurface) => {
     catalog,
     options: { seed },
   });
-  return docsetDescriptions(r.docset);
+  return r.docset;
 };
+const ownBase = await ownDraft(base);
+const ownDrifted = await ownDraft(drifted);
 const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> | undefined][] = [
   ['as imported', base, 'its own', base, undefined],
   ['as imported', base, 'TMDB_Initial.json', base, fileDocs('TMDB_Initial.json')],
   ['as imported', base, 'TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
-  ['as imported', base, 'tooldrift DRAFT descriptions (simulator)', base, await ownDraft(base)],
+  ['as imported', base, 'tooldrift DRAFT descriptions (simulator)', base, docsetDescriptions(ownBase)],
   [`drifted (${drifted.id})`, drifted, 'stale (as imported)', base, undefined],
   [`drifted (${drifted.id})`, drifted, 'stale TMDB_DRAFT.json', base, fileDocs('TMDB_DRAFT.json')],
   [
@@ -112,7 +116,7 @@ const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> 
     drifted,
     'tooldrift DRAFT descriptions, explored on it (simulator)',
     base,
-    await ownDraft(drifted),
+    docsetDescriptions(ownDrifted),
   ],
   [`drifted (${drifted.id})`, drifted, "the drifted version's", drifted, undefined],
 ];
@@ -123,6 +127,8 @@ const SEARCH = { simulations: 4, k: 2, maxDepth: 8 };
 interface Row {
   method: MethodId;
   options?: object;
+  /** The documentation is this DRAFT docset as the tool list (`docsetApiDocs`), not the setting's surface. */
+  docset?: DocSet;
   setting: (typeof settings)[number];
   aids?: ApiAidsChoice;
   aidLabel?: string;
@@ -142,6 +148,22 @@ const rows: Row[] = [
       setting: setting as (typeof settings)[number],
     })),
   ),
+  {
+    method: 'greedy',
+    setting: ['as imported', base, 'tooldrift DRAFT docset as the tool list (simulator)', base, undefined],
+    docset: ownBase,
+  },
+  {
+    method: 'greedy',
+    setting: [
+      `drifted (${drifted.id})`,
+      drifted,
+      'tooldrift DRAFT docset, explored on it, as the tool list (simulator)',
+      base,
+      undefined,
+    ],
+    docset: ownDrifted,
+  },
   {
     method: 'greedy',
     setting: asImported,
@@ -175,7 +197,9 @@ for (const row of rows) {
     catalog,
     world: new MockWorld('tmdb', catalog, seed),
     server,
-    docs: surfaceApiDocs(docs, { now, ...(descriptions ? { descriptions } : {}) }),
+    docs: row.docset
+      ? docsetApiDocs(row.docset, server, now)
+      : surfaceApiDocs(docs, { now, ...(descriptions ? { descriptions } : {}) }),
     ...(row.options ? { options: row.options } : {}),
     ...(row.aids ? { aids: row.aids } : {}),
     items: row.aids ? draftSet.set.items : parsed.set.items,

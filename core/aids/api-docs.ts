@@ -53,7 +53,8 @@ export function docsetApiDocs(set: DocSet, served: ApiSurface, now?: Date): ApiP
   const tools: ApiDocTool[] = [];
   for (const entry of currentTools(set)) {
     const tool = byName.get(entry.doc.name);
-    if (!tool) continue;
+    // A name the served surface does not answer is left out; of two entries under one name, the first is listed.
+    if (!tool || tools.some((t) => t.name === tool.name)) continue;
     const route = toolRoute(tool) ?? entry.doc.route;
     const example = entry.doc.example ? ` Example: ${JSON.stringify(entry.doc.example)}.` : '';
     tools.push({
