@@ -2,8 +2,8 @@
  * Agent methods on an imported API (issue 23 §1): the ReAct methods answer a RestBench query on TMDB through the
  * API's exploration target (the session step over the seeded mock), their prompt lists the API's operations (no
  * ToolQA worked examples), and the run is scored with Correct Path Rate in both definitions; on a drifted surface
- * the stale documentation costs the path, the drifted version's documentation restores it. The search methods do
- * not run on APIs yet, and the registry says so.
+ * the stale documentation costs the path, the drifted version's documentation restores it. The tree searches run
+ * on APIs too (test/core/methods/api-search.test.ts); the registry says which methods do.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiSurface } from '../../../core/apis/drift/index.ts';
@@ -86,7 +86,11 @@ function promptReader(): TextModel & { prompts: string[] } {
   };
 }
 
-function run(id: 'greedy' | 'greedy-memory' | 'react-reflexion', surface: ApiSurface, docs: ApiSurface) {
+function run(
+  id: 'greedy' | 'greedy-memory' | 'react-reflexion' | 'mcts' | 'mcts-oracle',
+  surface: ApiSurface,
+  docs: ApiSurface,
+) {
   const model = promptReader();
   const target = apiTarget({
     api: API,
@@ -101,7 +105,7 @@ function run(id: 'greedy' | 'greedy-memory' | 'react-reflexion', surface: ApiSur
     query: { question: q0.query },
     target,
     docs: { kind: 'api', toolList: apiToolList(docs, { now: NOW }) },
-    options: method.options.parse({}),
+    options: method.options.parse(id.startsWith('mcts') ? { simulations: 3, k: 2, maxDepth: 6 } : {}),
     model,
     aids: { updateMemory: [] },
     limits: { maxSteps: 6 },
@@ -155,13 +159,37 @@ describe('agent methods on an imported API', () => {
     expect(fresh.api!.correctPath).toEqual({ subsequence: true, set: true });
   });
 
-  it('says which methods run on an API: the ReAct methods do, the tree searches not yet', () => {
+  it('the tree searches answer the same TMDB query through the API session, scored the same way', async () => {
+    for (const id of ['mcts', 'mcts-oracle'] as const) {
+      const { model, outcome } = run(id, base, base);
+      const o = await outcome;
+      expect(o.ending, id).toBe('finish');
+      expect(o.steps.map((s) => s.action)).toEqual([
+        'GET_search-person',
+        'GET_person-person_id-movie_credits',
+        'Finish',
+      ]);
+      expect(o.api!.correctPath, id).toEqual({ subsequence: true, set: true });
+      // The gold path is the search's reward (the set has no gold answer): the tree holds a Finish judged correct;
+      // the outcome's `correct` is the answer's verdict, none here, as for the ReAct methods.
+      expect(o.search!.solutions, id).toBeGreaterThan(0);
+      expect(o.api!.correct, id).toBeNull();
+      expect(o.correct, id).toBe(false);
+      expect(model.prompts[0]).toContain('(55) Finish[answer]');
+      const stale = await run(id, drifted, base).outcome;
+      expect(stale.api!.correctPath, id).toEqual({ subsequence: false, set: false });
+      expect(stale.search!.solutions, id).toBe(0);
+    }
+  });
+
+  it('says which methods run on an API: the ReAct methods and the tree searches, not the w/o-tool-update ablation', () => {
     const onApi = METHOD_IDS.filter((id) => runsOnApi(id));
-    expect(onApi).toEqual(['greedy', 'greedy-memory', 'react-reflexion']);
-    expect(runsOnApi('mcts')).toBe(false);
-    expect(runsOnApi('mcts-oracle')).toBe(false);
+    expect(onApi).toContain('mcts');
+    expect(onApi).toContain('mcts-oracle');
+    expect(runsOnApi('mcts-no-tool-update')).toBe(false);
     const listing = methodListing();
     expect(listing.find((m) => m.id === 'greedy')!.backends).toEqual(['kernel', 'api']);
-    expect(listing.find((m) => m.id === 'mcts')!.backends).toEqual(['kernel']);
+    expect(listing.find((m) => m.id === 'mcts')!.backends).toEqual(['kernel', 'api']);
+    expect(listing.find((m) => m.id === 'mcts-no-tool-update')!.backends).toEqual(['kernel']);
   });
 });
