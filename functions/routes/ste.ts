@@ -338,7 +338,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
       responses: dryRunResponse,
     },
     async (c, { body: { dryRun, ...body }, owner }) => {
-      const plan = await planSteRun(c.env, body);
+      const plan = await planSteRun(c.env, body, owner);
       requireExplicitScope(
         plan.estimate,
         body.tools !== undefined || body.since !== undefined,
