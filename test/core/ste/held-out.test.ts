@@ -12,13 +12,16 @@ import { baseApiSurface } from '../../../core/apis/surface/base.ts';
 import type { ApiSurface } from '../../../core/apis/surface/model.ts';
 import { toolForOperation } from '../../../core/apis/surface/tools.ts';
 import type { ApiCatalog } from '../../../core/apis/types.ts';
+import { LexicalEmbeddingModel } from '../../../core/models/lexical.ts';
 import type { TextModel } from '../../../core/models/types.ts';
 import type { SteDemonstration } from '../../../core/prompts/ste.ts';
 import { apiTarget } from '../../../core/sessions/targets.ts';
 import { paraphraseCount } from '../../../core/ste/constants.ts';
+import { demonstrationsFor } from '../../../core/ste/demonstrations.ts';
 import { exploreTool } from '../../../core/ste/engine.ts';
 import { runSteTest, steTestQueries } from '../../../core/ste/evaluation.ts';
 import { heldOutKey, heldOutKeys, heldOutTest, normalizeQuery } from '../../../core/ste/held-out.ts';
+import { ExemplarMemory } from '../../../core/ste/memory.ts';
 import { dataText, imported } from '../apis/data.ts';
 import { scripted, step } from './scripted.ts';
 
@@ -119,6 +122,35 @@ describe('STE exploration never keeps a held-out test query', () => {
     );
     expect(state.verdicts.map((v) => v.kind)).toEqual(['kept', 'kept']);
     expect(state.exemplars.map((e) => e.query)).toContain(TEST_QUERY);
+  });
+});
+
+describe('the demonstrations aid never answers a question with itself', () => {
+  it('leaves out an exemplar whose query is the question, and still gives k', async () => {
+    const exemplar = (query: string, i: number) => ({
+      id: `add_date/0.${i}`,
+      tool: 'add_date',
+      query,
+      action: 'add_date',
+      actionInput: '{"date": "2022-10-14", "days": 90}',
+      observation: '"2023-01-12"',
+      finalAnswer: '2023-01-12',
+      episode: 0,
+      trial: i,
+    });
+    const memory = new ExemplarMemory(new LexicalEmbeddingModel());
+    await memory.add([
+      exemplar(TEST_QUERY, 0),
+      exemplar('What is the date 30 days from 2022-10-14?', 1),
+      exemplar('What is the date 90 days after 2021-01-01?', 2),
+      exemplar('Which date is 10 days from 2022-10-14?', 3),
+    ]);
+    const demos = await demonstrationsFor(memory, TEST_QUERY.toUpperCase(), 3);
+    expect(demos).toHaveLength(3);
+    expect(demos.map((d) => d.query)).not.toContain(TEST_QUERY);
+    // Another question is shown the exemplar (what the filter removed above was the question's own).
+    const other = await demonstrationsFor(memory, 'What is the date 90 days from 2022-10-15?', 4);
+    expect(other.map((d) => d.query)).toContain(TEST_QUERY);
   });
 });
 
