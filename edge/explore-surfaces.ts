@@ -15,7 +15,7 @@ import type { ApiCatalog } from '../core/apis/types.ts';
 import type { ApiRef } from '../core/sessions/api.ts';
 import { type ApiToolTarget, apiTarget } from '../core/sessions/targets.ts';
 import type { Surface } from '../core/surfaces/model.ts';
-import { apiCatalog, apiStepDeps } from './apis.ts';
+import { allowedOrigins, apiCatalog, apiStepDeps, proxyTarget } from './apis.ts';
 import type { Bindings } from './env.ts';
 import { InvalidInputError } from './errors.ts';
 import { type ApiRecord, findApi } from './stores/apis.ts';
@@ -85,6 +85,14 @@ export async function requireExploreSurface(
     throw fieldError(
       field,
       `Unknown surface ${id}: neither a kernel surface nor a surface of an API this key owns (an API's id, or one from POST /v1/apis/{id}/surfaces).`,
+    );
+  }
+  // A proxy-mode API whose upstream the operator no longer allows cannot be explored (its calls would fail).
+  const { api } = found.backend === 'api' ? found : { api: null };
+  if (api?.mode === 'proxy' && (!api.upstream || !proxyTarget(env, api.upstream))) {
+    throw fieldError(
+      field,
+      `The upstream of API ${api.id} is no longer an allowed origin (API_PROXY_ORIGINS allows: ${allowedOrigins(env).join(', ') || 'none'}).`,
     );
   }
   return found;
