@@ -3,7 +3,9 @@
  * starting that tool's Durable Object), and the `draft-finalize` job the last finished tool enqueues (the
  * tool-level rewrite per category and the stored documentation set). Both jobs are idempotent: their ids are
  * fixed (`draft-tool:<run>:<tool>`, `draft-finalize:<run>`), the object's `start` leaves an existing tool alone,
- * and the set is stored under `docset-<run>` with insert-or-ignore.
+ * and the set is stored under `docset-<run>` with insert-or-ignore. A run explores a kernel surface or an imported
+ * API's surface (issue 23 §2, edge/explore-surfaces.ts): the API's id or a drifted version of it, each served
+ * operation one tool, its set carrying the API (`DocSet.api`) for an API evaluation's documentation aid.
  */
 import {
   type DraftEncoder,

@@ -1,5 +1,6 @@
 /**
- * DRAFT (issue 16): documentation refined by exploring a server surface. A run is one Durable Object per
+ * DRAFT (issue 16): documentation refined by exploring a server surface — a kernel surface, or an imported API's
+ * operations against its mock (issue 23 §2: `surface` names the API or a drifted version). A run is one Durable Object per
  * (run, tool) fanned out through the JOBS queue (edge/jobs/draft.ts); D1 holds the run, per-tool progress
  * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
  * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
