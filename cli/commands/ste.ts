@@ -100,10 +100,12 @@ export function steRunReport(r: SteRun): string {
     ]),
   });
   const since = r.since ? ` (tools changed since ${r.since})` : '';
+  const n = r.config.heldOutQueries;
+  const held = n ? `${n} evaluation queries of the API held out (never exemplars)\n` : '';
   return (
     `STE run ${r.id} — ${r.status}: surface ${r.surface}@${r.surfaceVersion}${since}, docs ${r.docs}\n` +
     `${r.progress.toolsDone}/${r.progress.tools} tools done, ${r.progress.trialsDone}/${r.progress.trialsTotal} trials, ` +
-    `${r.progress.exemplars} exemplars, ${r.progress.modelCalls} model calls\n${table}`
+    `${r.progress.exemplars} exemplars, ${r.progress.modelCalls} model calls\n${held}${table}`
   );
 }
 
