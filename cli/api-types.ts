@@ -119,7 +119,8 @@ export interface SteRun {
     modelCalls: number;
     error: string | null;
   }[];
-  config: Record<string, unknown>;
+  /** The resolved request; `heldOutQueries` on an imported API (its evaluation queries, never exemplars). */
+  config: Record<string, unknown> & { heldOutQueries?: number };
   createdAt: string;
   updatedAt: string;
   links: Record<string, string>;

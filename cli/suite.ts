@@ -108,6 +108,11 @@ export function listValue(raw: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** A `--tools` value: `all` (every explorable tool, said explicitly), or a comma-separated list. */
+export function toolsValue(raw: string): string[] | 'all' {
+  return raw.trim() === 'all' ? 'all' : listValue(raw);
+}
+
 /** Flags as parseArgs gives them, for the functions that turn them into request bodies. */
 export type FlagValues = Record<string, string | boolean | undefined>;
 

@@ -8,6 +8,9 @@
  * reached D1) and `state` (the JSON DraftToolState). A chunk writes both in one synchronous transaction, so
  * storage always holds the state after a whole number of steps.
  *
+ * The explored surface is a kernel surface (the kernel answers) or an imported API's surface (issue 23 §2: its
+ * operations through the API session's step over the seeded mock, so the analyzer reads the API's real answers).
+ *
  * Resumption: every alarm reloads the state before it works. An alarm that fails or is cut off (eviction, a
  * provider error) has stored nothing of its unfinished chunk, and every model call's seed is a function of (run
  * seed, tool, iteration, role, attempt), so the retried chunk recomputes the same steps: the finished
@@ -22,6 +25,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
 import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import type { Bindings } from '../edge/env.ts';
+import { exploreTarget, findExploreSurface } from '../edge/explore-surfaces.ts';
 import {
   draftEmbedderFor,
   draftEncoderProvider,
@@ -43,7 +47,6 @@ import {
   finishDraftTool,
   reportDraftToolProgress,
 } from '../edge/stores/draft.ts';
-import { findSurface } from '../edge/stores/surfaces.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
 
@@ -183,15 +186,20 @@ export class DraftToolObject extends DurableObject<Bindings> {
     const embedder = countingEncoder(draftEmbedderFor(this.env, state.options.encoder));
     const embedsBill = embeddingBills(draftEncoderProvider(this.env, state.options.encoder));
     try {
-      const server = await findSurface(this.env, params.serverSurface);
+      const server = await findExploreSurface(this.env, params.serverSurface);
       if (!server) throw new Error(`unknown surface ${params.serverSurface}`);
-      const ctx: DraftContext = {
-        model: meteredModel(textModelFor(this.env, params.model), meter, { runId: params.runId }),
-        embedder,
-        world: worldFor(this.env),
-        server,
-        deps: edgeKernelDeps(this.env),
-      };
+      const model = meteredModel(textModelFor(this.env, params.model), meter, { runId: params.runId });
+      // A kernel surface answers through the kernel; an imported API's through its session step over the mock.
+      const ctx: DraftContext =
+        server.backend === 'api'
+          ? { model, embedder, target: await exploreTarget(this.env, server, { now: new Date() }) }
+          : {
+              model,
+              embedder,
+              world: worldFor(this.env),
+              server: server.surface,
+              deps: edgeKernelDeps(this.env),
+            };
       const next = await advanceTool(state, ctx, params.chunkSteps ?? CHUNK_STEPS);
       const nextMeta: Meta = {
         ...meta,

@@ -8,6 +8,9 @@
  * first `meta`) and `meta` (the engine state, status, failures, whether the outcome reached D1; one `put` after
  * each chunk) — storage always holds the state after a whole chunk.
  *
+ * The explored tool is a kernel surface's tool (the kernel answers) or an imported API's operation (issue 23 §3:
+ * the trials call the API's mock through the session step).
+ *
  * Resumption: every alarm reloads the state. An alarm cut off by eviction or a provider error has stored
  * nothing of its chunk, and every model request's seed derives from the run seed and the call's position, so
  * the retried chunk makes exactly the same calls: the finished exploration equals an uninterrupted one. `resume`
@@ -21,15 +24,16 @@ import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import {
   advance,
   initialSteState,
+  type SteContext,
   type SteOptionsInput,
   type SteState,
   steProgress,
 } from '../core/ste/engine.ts';
 import type { Bindings } from '../edge/env.ts';
+import { exploreTarget, findExploreSurface } from '../edge/explore-surfaces.ts';
 import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
 import { cancelSteRun, findSteRun, reportSteOutcome, reportSteProgress } from '../edge/stores/ste.ts';
-import { jobSurfaces } from '../edge/stores/surfaces.ts';
 import { steStub } from '../edge/stubs.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
 import { afterFailedChunk, type ChunkedJobMeta, retryAt } from './chunked-job.ts';
@@ -149,19 +153,34 @@ export class SteExplorerObject extends DurableObject<Bindings> {
     const metered = (choice: SteToolParams['model']) =>
       meteredModel(textModelFor(this.env, choice), meter, { runId: params.runId });
     try {
-      const { surface, docs } = await jobSurfaces(this.env, params.surfaceId, params.docsSurfaceId);
-      const state = await advance(
-        {
-          model: metered(params.model),
-          ...(params.judge ? { judge: metered(params.judge) } : {}),
-          world: worldFor(this.env),
-          surface,
-          docs,
-          deps: edgeKernelDeps(this.env),
-        },
-        meta.state,
-        { calls: params.chunkCalls ?? CHUNK_CALLS },
-      );
+      const [server, docs] = await Promise.all([
+        findExploreSurface(this.env, params.surfaceId),
+        findExploreSurface(this.env, params.docsSurfaceId),
+      ]);
+      if (!server || !docs)
+        throw new Error(`unknown surface ${server ? params.docsSurfaceId : params.surfaceId}`);
+      const models = {
+        model: metered(params.model),
+        ...(params.judge ? { judge: metered(params.judge) } : {}),
+      };
+      // A kernel surface's tools run on the kernel; an imported API's operations through its session step (the mock).
+      const ctx: SteContext =
+        server.backend === 'api'
+          ? {
+              ...models,
+              target: await exploreTarget(this.env, server, {
+                ...(docs.backend === 'api' ? { docs: docs.surface } : {}),
+                now: new Date(),
+              }),
+            }
+          : {
+              ...models,
+              world: worldFor(this.env),
+              surface: server.surface,
+              ...(docs.backend === 'kernel' ? { docs: docs.surface } : {}),
+              deps: edgeKernelDeps(this.env),
+            };
+      const state = await advance(ctx, meta.state, { calls: params.chunkCalls ?? CHUNK_CALLS });
       const next: Meta = {
         ...meta,
         state,

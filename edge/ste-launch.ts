@@ -5,18 +5,23 @@
  * (`planSteRun`), then the estimate against the owner's quota, the run and tool rows, and one `ste-tool` job per
  * tool (`launchSteRun`).
  */
+
+import { isApiSurface } from '../core/apis/surface/model.ts';
 import { steToolModelCalls } from '../core/ste/constants.ts';
+import { heldOutKeys } from '../core/ste/held-out.ts';
 import type { CreateSteRunInput, SteRunConfig } from '../core/ste/run-request.ts';
 import { steTargetTools, surfaceVersion } from '../core/ste/targets.ts';
 import type { Bindings } from './env.ts';
 import { InvalidInputError } from './errors.ts';
+import { requireExploreSurface, requireSameBackend } from './explore-surfaces.ts';
 import { enqueueJob } from './jobs/enqueue.ts';
 import { STE_TOOL } from './jobs/ste-tool.ts';
 import { checkQuota, type Estimate } from './metering.ts';
 import { textModelFor } from './models.ts';
+import { apiQueryTexts } from './stores/apis.ts';
+import type { Owner } from './stores/owners.ts';
 import { insertSpend } from './stores/spend.ts';
 import { createSteRun, findSteRun, type SteRunRow, steRunByTrigger } from './stores/ste.ts';
-import { requireSurface } from './stores/surfaces.ts';
 
 /** A checked run request: what it explores, its stored configuration and its model-call estimate. */
 export interface StePlan {
@@ -30,18 +35,29 @@ export interface StePlan {
   estimate: Estimate;
 }
 
-/** Checks a run request against the surfaces and the model choice (InvalidInputError naming the field otherwise). */
-export async function planSteRun(env: Bindings, body: CreateSteRunInput): Promise<StePlan> {
-  const surface = await requireSurface(env, body.surface, 'surface');
+/**
+ * Checks a run request against the surfaces and the model choice (InvalidInputError naming the field otherwise).
+ * `surface` is a kernel surface or an imported API's surface the key may use (issue 23 §3); `docs` and `since` are
+ * then surfaces of the same API. A run on an API carries the keys of its evaluation queries (every query set of
+ * the API: STE's held-out test set among them), which never become exemplars (core/ste/held-out.ts).
+ */
+export async function planSteRun(env: Bindings, body: CreateSteRunInput, owner?: Owner): Promise<StePlan> {
+  const resolved = await requireExploreSurface(env, body.surface, 'surface', owner);
+  const surface = resolved.surface;
   const docsId = body.docs ?? body.surface;
-  await requireSurface(env, docsId, 'docs');
-  const since = body.since ? await requireSurface(env, body.since, 'since') : undefined;
+  requireSameBackend(resolved, await requireExploreSurface(env, docsId, 'docs', owner), 'docs');
+  const sinceResolved = body.since ? await requireExploreSurface(env, body.since, 'since', owner) : undefined;
+  if (sinceResolved) requireSameBackend(resolved, sinceResolved, 'since');
+  const since = sinceResolved?.surface;
   textModelFor(env, body.model); // a 400 when this deployment cannot serve the model choice
   if (body.judge) textModelFor(env, body.judge);
-  let tools = steTargetTools(surface, since ? { since } : {});
+  let tools = isApiSurface(surface)
+    ? steTargetTools(surface, since && isApiSurface(since) ? { since } : {})
+    : steTargetTools(surface, since && !isApiSurface(since) ? { since } : {});
   const named = Array.isArray(body.tools) ? body.tools : null;
   if (named) {
-    const unknown = named.filter((t) => !surface.tools.some((x) => x.name === t));
+    const names = new Set<string>(surface.tools.map((x) => x.name));
+    const unknown = named.filter((t) => !names.has(t));
     if (unknown.length > 0) {
       throw new InvalidInputError(
         `Surface ${surface.id} has no tool ${unknown[0]}.`,
@@ -67,6 +83,8 @@ export async function planSteRun(env: Bindings, body: CreateSteRunInput): Promis
       ],
     );
   }
+  const heldOut =
+    resolved.backend === 'api' ? heldOutKeys(await apiQueryTexts(env, resolved.api.id, owner)) : [];
   const config: SteRunConfig = {
     surface: surface.id,
     docs: docsId,
@@ -84,6 +102,7 @@ export async function planSteRun(env: Bindings, body: CreateSteRunInput): Promis
     shortTermMemory: body.shortTermMemory,
     selfReflection: body.selfReflection,
     ...(body.chunkCalls ? { chunkCalls: body.chunkCalls } : {}),
+    ...(heldOut.length > 0 ? { heldOut } : {}),
   };
   return {
     surfaceId: surface.id,

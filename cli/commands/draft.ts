@@ -11,12 +11,12 @@ import { followRun } from '../progress.ts';
 import {
   type FlagValues,
   flagValue,
-  listValue,
   MODEL_HELP,
   MODEL_OPTIONS,
   modelFromFlags,
   setFlags,
   stringFlag,
+  toolsValue,
 } from '../suite.ts';
 
 export const DRAFT_HELP = `Usage: tooldrift draft run --surface ID [options]
@@ -27,11 +27,16 @@ DRAFT rewrites tool documentation from exploring a server surface: an explorer t
 answers are analysed, a rewriter writes the next version, until Δ = (BLEU + cos) / 2 > τ or I iterations.
 
 run:
-  --surface ID             the server surface to explore (required)
-  --docs ID                start from this surface's documentation (default pc)
+  --surface ID             the server surface to explore (required): a kernel surface, or an imported API —
+                           its id (the API as imported) or a drifted version's id — whose every served
+                           operation is explored against the API's mock
+  --docs ID                start from this surface's documentation (default pc; for an API surface, the API
+                           as imported)
   --from DOCSET_ID         continue a documentation set instead
-  --tools LIST             tool keys to re-document (default: every explorable tool)
+  --tools LIST|all         tool keys to re-document (default: every explorable tool; say all when that costs
+                           1,000 model calls or more)
   --iterations N           I (default 5)
+  --setup-calls N          preparatory calls an explorer may make before the tool's call (default 3)
   --tau X                  τ (default 0.75)
   --phi X                  φ (default 0.9)
   --no-diversity           ablation: accept every explored query
@@ -69,9 +74,14 @@ export function draftRunBody(values: FlagValues): Record<string, unknown> {
   if (surface === undefined) throw new CliError(['--surface is required.', DRAFT_HELP], EXIT_USAGE);
   const body: Record<string, unknown> = { surface };
   setFlags(body, values, { docsSurface: 'docs', fromDocset: 'from' });
-  setFlags(body, values, { tools: 'tools' }, listValue);
+  setFlags(body, values, { tools: 'tools' }, toolsValue);
   const options: Record<string, unknown> = {};
-  setFlags(options, values, { iterations: 'iterations', tau: 'tau', phi: 'phi' }, flagValue);
+  setFlags(
+    options,
+    values,
+    { iterations: 'iterations', tau: 'tau', phi: 'phi', setupCalls: 'setup-calls' },
+    flagValue,
+  );
   if (values['no-diversity']) options.diversity = false;
   if (values['no-adaptive-termination']) options.adaptiveTermination = false;
   setFlags(options, values, { seed: 'seed', failedRewrite: 'failed-rewrite', encoder: 'encoder' });
@@ -213,6 +223,7 @@ export const draftCommand = command({
     from: { type: 'string' },
     tools: { type: 'string' },
     iterations: { type: 'string' },
+    'setup-calls': { type: 'string' },
     tau: { type: 'string' },
     phi: { type: 'string' },
     'no-diversity': { type: 'boolean' },

@@ -15,12 +15,12 @@ import { followRun } from '../progress.ts';
 import {
   type FlagValues,
   flagValue,
-  listValue,
   MODEL_HELP,
   MODEL_OPTIONS,
   modelFromFlags,
   setFlags,
   stringFlag,
+  toolsValue,
 } from '../suite.ts';
 import { renderTable } from '../table.ts';
 
@@ -30,10 +30,12 @@ STE (simulated trial and error): the model imagines queries for each tool of a s
 and keeps the good trials as exemplars (demonstrations, or SFT data: tooldrift export is /v1/exports/ste-sft.jsonl).
 
 ste run:
-  --surface ID           surface to explore (default pc)
+  --surface ID           surface to explore (default pc): a kernel surface, or an imported API — its id or a
+                         drifted version's — whose operations the trials call on the API's mock (the API's
+                         evaluation queries, e.g. STE's tool_test.json, never become exemplars)
   --docs ID              surface whose documentation the prompts show (default: --surface)
   --since ID             explore only the tools changed since this surface (continual learning)
-  --tools LIST           explore only these tools
+  --tools LIST|all       explore only these tools, or all of them (say all when that costs 1,000 calls or more)
   --episodes N           episodes per tool (default 15)
   --trials N             trials per episode (default 4)
   --max-calls N          tool calls per trial (default 4)
@@ -59,7 +61,7 @@ Exit codes: 0 succeeded, 1 the server refused or the run failed or was cancelled
 export function steRunBody(values: FlagValues): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   setFlags(body, values, { surface: 'surface', docs: 'docs', since: 'since', seed: 'seed' });
-  setFlags(body, values, { tools: 'tools' }, listValue);
+  setFlags(body, values, { tools: 'tools' }, toolsValue);
   setFlags(body, values, { episodes: 'episodes', trials: 'trials', maxCalls: 'max-calls' }, flagValue);
   if (values['no-paraphrase']) body.paraphrase = false;
   setFlags(body, values, { longTermMemory: 'long-term-memory' });
@@ -98,10 +100,12 @@ export function steRunReport(r: SteRun): string {
     ]),
   });
   const since = r.since ? ` (tools changed since ${r.since})` : '';
+  const n = r.config.heldOutQueries;
+  const held = n ? `${n} evaluation queries of the API held out (never exemplars)\n` : '';
   return (
     `STE run ${r.id} — ${r.status}: surface ${r.surface}@${r.surfaceVersion}${since}, docs ${r.docs}\n` +
     `${r.progress.toolsDone}/${r.progress.tools} tools done, ${r.progress.trialsDone}/${r.progress.trialsTotal} trials, ` +
-    `${r.progress.exemplars} exemplars, ${r.progress.modelCalls} model calls\n${table}`
+    `${r.progress.exemplars} exemplars, ${r.progress.modelCalls} model calls\n${held}${table}`
   );
 }
 

@@ -35,6 +35,7 @@ import {
   STE_TEST_HEADER,
 } from '../prompts/ste.ts';
 import { parseReact } from '../world/react-parse.ts';
+import { apiStep, isApiPrompt } from './api-agent.ts';
 import type { Decider } from './decider.ts';
 import { kernelOfToolLine } from './knowledge.ts';
 import { classifyObservation, unwrapObservation } from './observations.ts';
@@ -331,12 +332,13 @@ function answerStep(messages: readonly ChatMessage[], skills: SimSkills, d: Deci
   const trial = readTrials(messages).at(-1);
   const question = trial?.query ?? null;
   const known = question ? recogniseQuery(question) : null;
-  const step = nextStepWith(
-    { question, tools: ex.tools, steps: trial?.steps ?? [], reflection: false },
-    skills,
-    d,
-    known ? () => known.kind.plan(known.values) : null,
-  );
+  const prompt = { question, tools: ex.tools, steps: trial?.steps ?? [], reflection: false };
+  // A query of none of its kinds about a tool that is no kernel tool — an imported API's operation (the tool list
+  // documents HTTP operations) or a function catalog's tool: the generic API mode, as in an agent episode
+  // (api-agent.ts).
+  const foreign = isApiPrompt(prompt) || (ex.explored !== null && kernelOfToolLine(ex.explored) === null);
+  if (!known && foreign) return apiStep(prompt, skills, d).text;
+  const step = nextStepWith(prompt, skills, d, known ? () => known.kind.plan(known.values) : null);
   return step.text;
 }
 

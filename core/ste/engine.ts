@@ -36,8 +36,9 @@
  * 6. `done`.
  *
  * The environment state is fresh for each trial (every imagined query is a new task); the conversation keeps
- * the earlier trials of the episode. Not implemented: the paper's hold-out of 15 examples per tool as test data
- * (tooldrift evaluates on its own task splits).
+ * the earlier trials of the episode. The paper's 15 held-out test queries per API are never exploration data: a
+ * run given their keys (`heldOut`, held-out.ts) records a trial that imagined one as `held-out` (not judged, no
+ * exemplar) and drops a paraphrase reproducing one.
  *
  * Deliberate differences from the STE paper and the authors' code:
  * - Long-term memory defaults to the query call that opens an episode (the spec's reading of the authors' code);
@@ -77,6 +78,7 @@ import {
   STE_TRIALS,
   type SteLongTermMemory,
 } from './constants.ts';
+import { heldOutTest } from './held-out.ts';
 
 export interface SteOptions {
   /** The exposed name of the explored tool on the server surface. */
@@ -104,6 +106,11 @@ export interface SteOptions {
   shortTermMemory: boolean;
   /** Table 2 "− self-reflection" when false: no reflection call; memory lines carry no Solved mark. */
   selfReflection: boolean;
+  /**
+   * Keys of held-out test queries (held-out.ts): a trial whose query is one never becomes an exemplar (verdict
+   * `held-out`, not judged) and a paraphrase reproducing one is dropped. Absent: none.
+   */
+  heldOut?: string[];
 }
 
 export type SteOptionsInput = Pick<SteOptions, 'tool' | 'seed'> & Partial<Omit<SteOptions, 'tool' | 'seed'>>;
@@ -139,7 +146,9 @@ export type SteVerdict =
   | { kind: 'kept'; reply: string; criteria: (boolean | null)[] }
   | { kind: 'rejected'; reply: string; criteria: (boolean | null)[] }
   | { kind: 'no-final-answer' }
-  | { kind: 'no-call' };
+  | { kind: 'no-call' }
+  /** The query is one of the held-out test queries: never exploration data (held-out.ts). */
+  | { kind: 'held-out' };
 
 export interface SteExemplar {
   /** `{tool}/{episode}.{trial}` for an explored exemplar, `…/p{n}` for its paraphrases. */
@@ -247,6 +256,7 @@ export function steOptions(input: SteOptionsInput): SteOptions {
     shortTermMemory,
     selfReflection: input.selfReflection ?? true,
   };
+  if (input.heldOut && input.heldOut.length > 0) o.heldOut = [...input.heldOut];
   if (!STE_LONG_TERM_MEMORY.includes(o.longTermMemory))
     throw new RangeError(`STE longTermMemory must be one of ${STE_LONG_TERM_MEMORY.join(', ')}`);
   for (const [k, v] of [
@@ -431,6 +441,11 @@ async function stepCall(ctx: SteContext, state: SteState): Promise<void> {
   if (parsed.ok) {
     step.action = parsed.action;
     step.actionInput = parsed.actionInput;
+  } else if ((result.kind === 'ok' || result.kind === 'error') && result.action !== undefined) {
+    // The target ran a call ToolQA-D's pattern does not parse: an imported API's operation without parameters,
+    // called with `{}` (the kernel pattern needs a character inside the braces). It is a call all the same.
+    step.action = result.action;
+    step.actionInput = /Action Input:\s*([\s\S]*)$/.exec(text)?.[1]?.trim() ?? '{}';
   }
   if (finished) step.final = true;
   current.steps.push(step);
@@ -495,7 +510,8 @@ async function judgeNext(ctx: SteContext, state: SteState): Promise<boolean> {
   const trial = state.trials[state.judged] as SteTrial;
   const last = lastCall(trial.steps);
   let called = false;
-  if (trial.finalAnswer === null) state.verdicts.push({ kind: 'no-final-answer' });
+  if (heldOutTest(state.options.heldOut)(trial.query)) state.verdicts.push({ kind: 'held-out' });
+  else if (trial.finalAnswer === null) state.verdicts.push({ kind: 'no-final-answer' });
   else if (!last) state.verdicts.push({ kind: 'no-call' });
   else {
     const docs = toolDocs(steTarget(ctx), state.options.tool);
@@ -552,7 +568,7 @@ async function paraphraseNext(ctx: SteContext, state: SteState): Promise<boolean
   const seen = state.exemplars.some(
     (e) => (e.id === source.id || e.paraphraseOf === source.id) && e.query === query,
   );
-  if (query !== '' && !seen) {
+  if (query !== '' && !seen && !heldOutTest(state.options.heldOut)(query)) {
     state.exemplars.push({ ...source, id: `${source.id}/p${p.made}`, query, paraphraseOf: source.id });
   }
   if (p.made >= count) state.paraphrasing = { index: p.index + 1, made: 0, conversation: [] };

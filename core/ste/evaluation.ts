@@ -24,12 +24,14 @@
  * One deliberate difference: when no benchmark name shares a single character with the predicted one, the authors'
  * `get_close_matches(...)[0]` raises IndexError; here the name stays as predicted and the call cannot match.
  */
+
 import type { TextModel } from '../models/types.ts';
 import { renderPrompt } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
 import { closeMatches } from '../util/difflib.ts';
 import { PyDict, type PyRenderable, plainJson, pyRound, pyStr } from '../util/python-format.ts';
 import { pyJsonLoads } from '../world/kernel/json-decode.ts';
+import { heldOutKeys, heldOutTest } from './held-out.ts';
 
 export type SteParse =
   | { kind: 'no-call'; finalAnswer: string }
@@ -251,7 +253,7 @@ export interface SteTestQuery extends Omit<SteTestItem, 'output'> {
  * STE's protocol run by a model: for each test query the `ste/test` prompt (with the demonstrations `demos` gives
  * it, the 8 nearest exemplars in the paper), the model's **first** output only (stop at "Observation:"; temperature
  * 0), then `scoreSteItems`. The 15-per-API test queries are evaluation data only: nothing here explores or stores
- * them.
+ * them, and a demonstration whose query is a test query is dropped before the prompt.
  */
 export async function runSteTest(
   model: TextModel,
@@ -261,13 +263,18 @@ export async function runSteTest(
     stringMatch: ReadonlySet<string>;
     judge: SteCallJudge;
     demos?: (query: string) => Promise<readonly SteDemonstration[]>;
+    /** Keys of further held-out queries (held-out.ts: the whole test set when only part of it is asked). */
+    heldOut?: readonly string[];
     signal?: AbortSignal;
   },
 ): Promise<SteScores & { model: string }> {
   const items: SteTestItem[] = [];
   let name = model.model;
+  // A demonstration whose query is one of the test queries is never shown (held-out.ts): whatever the source of
+  // the demonstrations, the test set stays evaluation data only.
+  const isTest = heldOutTest([...heldOutKeys(queries.map((q) => q.query)), ...(opts.heldOut ?? [])]);
   for (const q of queries) {
-    const demonstrations = opts.demos ? await opts.demos(q.query) : [];
+    const demonstrations = opts.demos ? (await opts.demos(q.query)).filter((d) => !isTest(d.query)) : [];
     const messages = renderPrompt('ste/test', {
       apiDescriptions: q.apiDescriptions,
       apiNames: q.apiNames,

@@ -8,7 +8,14 @@ import { type ModelChoice, ModelChoiceSchema } from '../models/choice.ts';
 import { STE_LONG_TERM_MEMORY, type SteLongTermMemory } from './constants.ts';
 
 export const CreateSteRun = z.strictObject({
-  surface: z.string().min(1).max(100).default('pc').describe('The server surface to explore.'),
+  surface: z
+    .string()
+    .min(1)
+    .max(100)
+    .default('pc')
+    .describe(
+      "The server surface to explore: a kernel surface, or an imported API's surface (the API's id, or a drifted version's) whose operations are explored against its mock.",
+    ),
   docs: z
     .string()
     .min(1)
@@ -86,6 +93,8 @@ export interface SteRunConfig {
   shortTermMemory?: boolean;
   selfReflection?: boolean;
   chunkCalls?: number;
+  /** Keys of the held-out evaluation queries of the explored API (core/ste/held-out.ts); absent: none. */
+  heldOut?: string[];
 }
 
 /** The engine options of a stored run's configuration (core/ste/engine.ts `SteOptionsInput`, without the tool). */
@@ -100,5 +109,6 @@ export function steEngineOptions(config: SteRunConfig) {
     executionFeedback: config.executionFeedback ?? true,
     shortTermMemory: config.shortTermMemory ?? true,
     selfReflection: config.selfReflection ?? true,
+    ...(config.heldOut ? { heldOut: config.heldOut } : {}),
   };
 }

@@ -3,21 +3,31 @@
  * surface, or its schedule's stage in force) is fingerprinted per kernel tool (core/draft/follow.ts); when the
  * fingerprint differs from the one last launched for, a DRAFT run re-documents only the changed tools, starting
  * from the watch's last documentation set. The run's trigger (`watch:<id>:<fingerprint hash>`) is unique in D1,
- * so a change seen by several ticks — or by a tick fired twice — launches one run.
+ * so a change seen by several ticks — or by a tick fired twice — launches one run. A watch may follow an imported
+ * API's surface or a schedule of its surfaces (issue 23 §2): its changed operations are re-documented.
  */
 
+import type { ApiSurface } from '../../core/apis/surface/model.ts';
 import { type DraftOptionsInput, DraftOptionsSchema } from '../../core/draft/config.ts';
 import {
+  apiSurfaceFingerprint,
   changedKernels,
   type Fingerprint,
   followTrigger,
   keysForKernels,
+  keysForOperations,
   surfaceFingerprint,
   watchedSurfaceId,
 } from '../../core/draft/follow.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Schedule } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../env.ts';
+import {
+  findExploreSurface,
+  type ResolvedSurface,
+  requireExploreSurface,
+  requireSameBackend,
+} from '../explore-surfaces.ts';
 import type { Logger } from '../log.ts';
 import { type ModelChoice, textModelFor } from '../models.ts';
 import {
@@ -27,7 +37,6 @@ import {
   markDraftWatchLaunched,
 } from '../stores/draft.ts';
 import type { Owner } from '../stores/owners.ts';
-import { findSurface } from '../stores/surfaces.ts';
 import { bodyError, type DraftRunConfig, explorableTools, launchDraftRun, runStartDocset } from './draft.ts';
 
 export type WatchTarget = { surface: string } | { schedule: Schedule };
@@ -47,11 +56,11 @@ export interface FollowOutcome {
   error?: string;
 }
 
-async function surfacesOf(env: Bindings, target: WatchTarget): Promise<Map<string, Surface>> {
+async function surfacesOf(env: Bindings, target: WatchTarget): Promise<Map<string, ResolvedSurface>> {
   const ids = 'surface' in target ? [target.surface] : target.schedule.stages.map((s) => s.surface);
-  const out = new Map<string, Surface>();
+  const out = new Map<string, ResolvedSurface>();
   for (const id of new Set(ids)) {
-    const s = await findSurface(env, id);
+    const s = await findExploreSurface(env, id);
     if (!s) throw new Error(`unknown surface ${id}`);
     out.set(id, s);
   }
@@ -62,13 +71,20 @@ async function followOne(env: Bindings, watch: DraftWatchRow, now: Date): Promis
   const target = watch.target as WatchTarget;
   const config = watch.config as DraftWatchConfig;
   const surfaces = await surfacesOf(env, target);
-  const surfaceId = watchedSurfaceId(target, surfaces, now);
-  const fingerprint = surfaceFingerprint(surfaces.get(surfaceId)!);
+  const bare = new Map([...surfaces].map(([id, s]) => [id, s.surface]));
+  const surfaceId = watchedSurfaceId(target, bare as Map<string, Surface> | Map<string, ApiSurface>, now);
+  const served = surfaces.get(surfaceId)!;
+  // Kernel surfaces are fingerprinted per kernel tool, an imported API's per base operation.
+  const fingerprint =
+    served.backend === 'api' ? apiSurfaceFingerprint(served.surface) : surfaceFingerprint(served.surface);
   const changed = changedKernels((watch.fingerprint as Fingerprint | null) ?? null, fingerprint);
   if (changed.length === 0) return { watchId: watch.id, surface: surfaceId };
-  const docs = await findSurface(env, watch.docsSurface);
+  const docs = await findExploreSurface(env, watch.docsSurface);
   if (!docs) throw new Error(`unknown surface ${watch.docsSurface}`);
-  const tools = keysForKernels(docs, changed, config.tools);
+  const tools =
+    docs.backend === 'api'
+      ? keysForOperations(docs.surface, changed, config.tools)
+      : keysForKernels(docs.surface, changed, config.tools);
   if (tools.length === 0) {
     await markDraftWatchLaunched(env, watch.id, fingerprint, null);
     return { watchId: watch.id, surface: surfaceId, tools: [] };
@@ -111,7 +127,8 @@ export async function followDrift(
 export interface DraftWatchRequest {
   surface?: string | undefined;
   schedule?: Schedule | undefined;
-  docsSurface: string;
+  /** Default: `pc` for kernel surfaces, the API as imported for an API's surfaces. */
+  docsSurface?: string | undefined;
   tools?: string[] | undefined;
   options?: DraftOptionsInput | undefined;
   model: ModelChoice;
@@ -134,15 +151,25 @@ export async function createWatch(
   const target: WatchTarget =
     body.surface !== undefined ? { surface: body.surface } : { schedule: body.schedule! };
   const ids = 'surface' in target ? [target.surface] : target.schedule.stages.map((s) => s.surface);
-  for (const id of [body.docsSurface, ...ids]) {
-    if (!(await findSurface(env, id))) {
-      const field = id === body.docsSurface ? 'docsSurface' : 'surface' in target ? 'surface' : 'schedule';
-      throw bodyError(field, `no surface named ${id}`, `Unknown surface ${id}.`);
-    }
+  // Kernel surfaces, or surfaces of one API this key may use (the docs of the same kind: `pc`, or the API as
+  // imported by default).
+  const followed: ResolvedSurface[] = [];
+  for (const [i, id] of ids.entries()) {
+    const field = 'surface' in target ? 'surface' : `schedule.stages.${i}.surface`;
+    const s = await requireExploreSurface(env, id, field, owner);
+    if (followed[0]) requireSameBackend(followed[0], s, field);
+    followed.push(s);
   }
+  const first = followed[0]!;
+  const docsSurface = body.docsSurface ?? (first.backend === 'api' ? first.api.id : 'pc');
+  requireSameBackend(
+    first,
+    await requireExploreSurface(env, docsSurface, 'docsSurface', owner),
+    'docsSurface',
+  );
   textModelFor(env, body.model);
   const docs = await runStartDocset(env, {
-    docsSurface: body.docsSurface,
+    docsSurface,
     serverSurface: ids[0]!,
     parentDocset: null,
     config: { options: DraftOptionsSchema.parse({}), model: body.model, tools: [] },
@@ -158,9 +185,5 @@ export async function createWatch(
     ...(body.tools ? { tools: [...new Set(body.tools)] } : {}),
     ...(body.chunkSteps ? { chunkSteps: body.chunkSteps } : {}),
   };
-  return createDraftWatch(
-    env,
-    { id: crypto.randomUUID(), docsSurface: body.docsSurface, target, config },
-    owner,
-  );
+  return createDraftWatch(env, { id: crypto.randomUUID(), docsSurface, target, config }, owner);
 }

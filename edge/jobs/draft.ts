@@ -3,7 +3,9 @@
  * starting that tool's Durable Object), and the `draft-finalize` job the last finished tool enqueues (the
  * tool-level rewrite per category and the stored documentation set). Both jobs are idempotent: their ids are
  * fixed (`draft-tool:<run>:<tool>`, `draft-finalize:<run>`), the object's `start` leaves an existing tool alone,
- * and the set is stored under `docset-<run>` with insert-or-ignore.
+ * and the set is stored under `docset-<run>` with insert-or-ignore. A run explores a kernel surface or an imported
+ * API's surface (issue 23 §2, edge/explore-surfaces.ts): the API's id or a drifted version of it, each served
+ * operation one tool, its set carrying the API (`DocSet.api`) for an API evaluation's documentation aid.
  */
 import {
   type DraftEncoder,
@@ -20,6 +22,7 @@ import type { EmbeddingModel } from '../../core/models/types.ts';
 import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import { type Bindings, type Config, readConfig } from '../env.ts';
 import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from '../errors.ts';
+import { findExploreSurface, requireExploreSurface, requireSameBackend } from '../explore-surfaces.ts';
 import {
   chargeSpend,
   checkQuota,
@@ -43,7 +46,6 @@ import {
 } from '../stores/draft.ts';
 import { type Owner, ownerIdOf } from '../stores/owners.ts';
 import { insertSpend } from '../stores/spend.ts';
-import { findSurface } from '../stores/surfaces.ts';
 import { draftToolStub } from '../stubs.ts';
 import { enqueueJob } from './enqueue.ts';
 import type { JobContext, JobKind } from './types.ts';
@@ -110,9 +112,13 @@ export async function runStartDocset(
     if (!set) throw new Error(`documentation set ${run.parentDocset} is missing`);
     return startDocSet({ ...common, from: { id: run.parentDocset, set } });
   }
-  const docs = await findSurface(env, run.docsSurface);
+  const docs = await findExploreSurface(env, run.docsSurface);
   if (!docs) throw new Error(`surface ${run.docsSurface} is missing`);
-  return startDocSet({ ...common, docs });
+  return startDocSet({
+    ...common,
+    docs: docs.surface,
+    ...(docs.backend === 'api' ? { catalog: docs.catalog } : {}),
+  });
 }
 
 export interface LaunchDraftRun {
@@ -138,8 +144,10 @@ export function explorableTools(set: DocSet): string[] {
 
 /** A request to start a DRAFT run (POST /v1/draft/runs, validated). */
 export interface DraftRunRequest {
+  /** A kernel surface, or an imported API's surface (the API's id or a drifted version's). */
   surface: string;
-  docsSurface: string;
+  /** Default: `pc` for a kernel surface, the API as imported for an API surface. */
+  docsSurface?: string | undefined;
   fromDocset?: string | undefined;
   tools?: string[] | 'all' | undefined;
   options?: DraftOptionsInput | undefined;
@@ -168,13 +176,28 @@ export async function planDraftRun(
   body: DraftRunRequest,
   owner?: Owner,
 ): Promise<{ launch: LaunchDraftRun; estimate: Estimate }> {
-  for (const field of ['surface', 'docsSurface'] as const) {
-    if (!(await findSurface(env, body[field]))) {
-      throw bodyError(field, `no surface named ${body[field]}`, `Unknown surface ${body[field]}.`);
+  // A kernel surface, or an imported API's surface this key may use; the documentation is of the same kind (an
+  // API's own documentation by default, the P_c surface for a kernel surface).
+  const server = await requireExploreSurface(env, body.surface, 'surface', owner);
+  const docsSurface = body.docsSurface ?? (server.backend === 'api' ? server.api.id : 'pc');
+  requireSameBackend(
+    server,
+    await requireExploreSurface(env, docsSurface, 'docsSurface', owner),
+    'docsSurface',
+  );
+  if (body.fromDocset) {
+    const from = await getDocset(env, body.fromDocset, owner);
+    if (!from) {
+      throw bodyError('fromDocset', `no documentation set ${body.fromDocset}`, `Unknown documentation set.`);
     }
-  }
-  if (body.fromDocset && !(await getDocset(env, body.fromDocset, owner))) {
-    throw bodyError('fromDocset', `no documentation set ${body.fromDocset}`, `Unknown documentation set.`);
+    const api = server.backend === 'api' ? server.api.id : undefined;
+    if (from.api !== api) {
+      throw bodyError(
+        'fromDocset',
+        `documents ${from.api ? `API ${from.api}` : 'kernel tools'}, not ${api ? `API ${api}` : 'kernel tools'}`,
+        `Documentation set ${body.fromDocset} does not document the explored surface's tools.`,
+      );
+    }
   }
   textModelFor(env, body.model); // an InvalidInputError when this deployment cannot serve the model choice
   const config: DraftRunConfig = {
@@ -184,7 +207,7 @@ export async function planDraftRun(
     ...(body.chunkSteps ? { chunkSteps: body.chunkSteps } : {}),
   };
   const start = await runStartDocset(env, {
-    docsSurface: body.docsSurface,
+    docsSurface,
     serverSurface: body.surface,
     parentDocset: body.fromDocset ?? null,
     config,
@@ -209,7 +232,7 @@ export async function planDraftRun(
   );
   return {
     launch: {
-      docsSurface: body.docsSurface,
+      docsSurface,
       serverSurface: body.surface,
       parentDocset: body.fromDocset ?? null,
       config,
@@ -347,7 +370,7 @@ async function finalizeDraftRun(payload: unknown, { env }: JobContext) {
   const config = run.config as DraftRunConfig;
   const spend = { kind: 'draft' as const, id: runId, ownerId: run.ownerId };
   // The server's names decide what is current documentation (a retired name never is).
-  const server = await findSurface(env, run.serverSurface);
+  const server = (await findExploreSurface(env, run.serverSurface))?.surface;
   const served = { ...(server ? { server } : {}), now: new Date() };
   // The tool-level rewrites are the run's last batch: with the quota used up the run ends with the tools' own
   // documentation, and what the rewrites' calls were is charged whether they succeed or not.

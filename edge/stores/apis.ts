@@ -298,3 +298,18 @@ export async function deleteQuerySet(
   ]);
   return true;
 }
+
+/** The query texts of every query set of an API the owner may see (its evaluation queries), in set and index order. */
+export async function apiQueryTexts(
+  env: Bindings,
+  apiId: string,
+  owner: Owner | undefined,
+): Promise<string[]> {
+  const rows = await database(env.DB)
+    .select({ query: apiQueries.query })
+    .from(apiQueries)
+    .innerJoin(apiQuerySets, eq(apiQuerySets.id, apiQueries.querysetId))
+    .where(and(eq(apiQuerySets.apiId, apiId), visibleTo(apiQuerySets.ownerId, owner)))
+    .orderBy(asc(apiQuerySets.createdAt), asc(apiQueries.querysetId), asc(apiQueries.idx));
+  return rows.map((r) => r.query);
+}

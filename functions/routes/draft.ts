@@ -1,12 +1,13 @@
 /**
- * DRAFT (issue 16): documentation refined by exploring a server surface. A run is one Durable Object per
+ * DRAFT (issue 16): documentation refined by exploring a server surface — a kernel surface, or an imported API's
+ * operations against its mock (issue 23 §2: `surface` names the API or a drifted version). A run is one Durable Object per
  * (run, tool) fanned out through the JOBS queue (edge/jobs/draft.ts); D1 holds the run, per-tool progress
  * with the Δ history, and the documentation sets with every revision (edge/stores/draft.ts). A documentation set
  * renders like a surface's documentation: the prompt-style tool list, JSON Schemas, or an OpenAPI fragment.
  */
 import { z } from '@hono/zod-openapi';
 import { DraftOptionsSchema } from '../../core/draft/config.ts';
-import { entryFlags, initialDocSet } from '../../core/draft/docset.ts';
+import { entryFlags } from '../../core/draft/docset.ts';
 import {
   docsetDiff,
   docsetJsonSchema,
@@ -14,8 +15,10 @@ import {
   docsetToolList,
   flaggedTools,
 } from '../../core/draft/render.ts';
+import { startDocSet } from '../../core/draft/run.ts';
 import { ScheduleSchema } from '../../core/surfaces/schedule.ts';
 import type { Bindings } from '../../edge/env.ts';
+import { requireExploreSurface } from '../../edge/explore-surfaces.ts';
 import { launchDraftRun, planDraftRun, stopDraftRun } from '../../edge/jobs/draft.ts';
 import { createWatch } from '../../edge/jobs/draft-follow.ts';
 import { spendView } from '../../edge/metering.ts';
@@ -30,7 +33,6 @@ import {
   listDraftRuns,
   listDraftWatches,
 } from '../../edge/stores/draft.ts';
-import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { pageAnswer, pageAnswerEach, pageParams } from '../http/keyset.ts';
 import {
   byId,
@@ -49,11 +51,17 @@ const Id = z.string().min(1).max(100);
 
 const CreateDraftRun = requestBody('CreateDraftRun', {
   surface: namesResource(
-    Id.openapi({ description: 'The server surface DRAFT explores (its answers are the evidence).' }),
+    Id.openapi({
+      description:
+        'The server surface DRAFT explores (its answers are the evidence): a kernel surface, or an imported API’s surface — the API’s id (the API as imported) or a drifted version from POST /v1/apis/{id}/surfaces; every served operation is then explored against the API’s mock.',
+    }),
     'surface',
   ),
   docsSurface: namesResource(
-    Id.default('pc').openapi({ description: 'Start from this surface’s documentation.' }),
+    Id.optional().openapi({
+      description:
+        'Start from this surface’s documentation (default: `pc` for a kernel surface, the API as imported for an API surface; a surface of the same API).',
+    }),
     'surface',
   ),
   fromDocset: namesResource(
@@ -131,11 +139,17 @@ const DraftRunView = component('DraftRun', {
 const DOCSET_FORMATS = ['json', 'prompt', 'json-schema', 'openapi'] as const;
 
 const CreateDraftWatch = requestBody('CreateDraftWatch', {
-  surface: Id.optional().openapi({ description: 'Follow this surface (re-document it when it changes).' }),
-  schedule: ScheduleSchema.optional().openapi({
-    description: 'Or follow a drift schedule: re-document when a new stage takes over.',
+  surface: Id.optional().openapi({
+    description:
+      'Follow this surface (re-document it when it changes): a kernel surface, or an imported API’s (its id or a drifted version’s).',
   }),
-  docsSurface: Id.default('pc'),
+  schedule: ScheduleSchema.optional().openapi({
+    description:
+      'Or follow a drift schedule (of kernel surfaces, or of one API’s surfaces): re-document when a new stage takes over.',
+  }),
+  docsSurface: Id.optional().openapi({
+    description: 'Default: `pc` for kernel surfaces, the API as imported for an API’s surfaces.',
+  }),
   tools: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
   options: DraftOptionsSchema.optional(),
   model: ModelChoiceSchema.default({}),
@@ -331,8 +345,15 @@ export const registerDraftRoutes = routeModule('DRAFT', 'user', (routes) => {
     },
     async (c, { resource: set, params: { id }, query: { against }, owner }) => {
       if (against === 'source') {
-        const docs = await requireSurface(c.env, set.source.docs, 'against');
-        const source = initialDocSet(docs, set.source.server, set.model, set.simulated, set.options);
+        const docs = await requireExploreSurface(c.env, set.source.docs, 'against', owner);
+        const source = startDocSet({
+          docs: docs.surface,
+          ...(docs.backend === 'api' ? { catalog: docs.catalog } : {}),
+          server: set.source.server,
+          model: set.model,
+          simulated: set.simulated,
+          options: set.options,
+        });
         return { id, against: 'source', source: set.source.docs, tools: docsetDiff(set, source) };
       }
       const otherId = against === 'parent' ? set.parent : against;

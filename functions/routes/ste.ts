@@ -80,7 +80,10 @@ const SteRunView = component('SteRun', {
     modelCalls: z.number().int(),
   }),
   tools: z.array(ToolProgress),
-  config: z.record(z.string(), z.unknown()),
+  config: z.record(z.string(), z.unknown()).openapi({
+    description:
+      'The resolved request. On an imported API, `heldOutQueries` counts the API’s evaluation queries (its query sets) that the run never turns into exemplars.',
+  }),
   ...spendMembers,
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -132,6 +135,12 @@ const SteScheduleView = component('SteSchedule', {
 
 const ScheduleId = z.object({ id: z.string().min(1).max(100) });
 
+/** A run's stored configuration as its view shows it: the held-out queries' keys as their count. */
+function configView(config: SteRunConfig): Record<string, unknown> {
+  const { heldOut, ...rest } = config;
+  return heldOut ? { ...rest, heldOutQueries: heldOut.length } : rest;
+}
+
 async function scheduleView(
   env: Bindings,
   id: string,
@@ -181,7 +190,7 @@ async function runView(env: Bindings, run: SteRunRow): Promise<SteRunView> {
       modelCalls: t.modelCalls,
       error: t.error,
     })),
-    config: run.config as Record<string, unknown>,
+    config: configView(run.config as SteRunConfig),
     ...spendFields(await spendView(env, 'ste', run.id)),
     createdAt: new Date(run.createdAt).toISOString(),
     updatedAt: new Date(run.updatedAt).toISOString(),
@@ -338,7 +347,7 @@ export const registerSteRoutes = routeModule('STE', 'user', (routes) => {
       responses: dryRunResponse,
     },
     async (c, { body: { dryRun, ...body }, owner }) => {
-      const plan = await planSteRun(c.env, body);
+      const plan = await planSteRun(c.env, body, owner);
       requireExplicitScope(
         plan.estimate,
         body.tools !== undefined || body.since !== undefined,

@@ -97,6 +97,41 @@ describe('tooldrift draft', () => {
     );
   });
 
+  it('run on an imported API: `--tools all` asks for every operation explicitly, --setup-calls is an option', async () => {
+    const api = await start({
+      'POST /v1/draft/runs': (_req, res) => sendJson(res, 202, { ...run('queued', 0), surface: 'tmdb-1' }),
+    });
+    const r = await runCli(
+      [
+        'draft',
+        'run',
+        '--url',
+        api.url,
+        '--surface',
+        'tmdb-1',
+        '--tools',
+        'all',
+        '--setup-calls',
+        '1',
+        '--no-wait',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(0);
+    expect(api.requests[0]?.body).toEqual({ surface: 'tmdb-1', tools: 'all', options: { setupCalls: 1 } });
+    const ste = await runCli(
+      ['ste', 'run', '--url', api.url, '--surface', 'tmdb-1', '--tools', 'all', '--no-wait'],
+      {
+        env,
+      },
+    );
+    expect(api.requests[1]).toMatchObject({
+      path: '/v1/ste/runs',
+      body: { surface: 'tmdb-1', tools: 'all' },
+    });
+    expect(ste.code).not.toBe(2);
+  });
+
   it('status and docs: the report, the prompt-style list labelled as simulator output, and a diff', async () => {
     const api = await start({
       'GET /v1/draft/runs/dr_1': (_req, res) => sendJson(res, 200, run('failed', 1)),
