@@ -301,6 +301,24 @@ describe('sessions on a stream', () => {
     expect((await move(releasedAt + 601_000)).status).toBe(200);
     const gone = await expectProblem(await tool(old.name, old.example), 410, 'gone');
     expect(gone.successor).toBe(dropped.successor);
+    // the same over ReAct: the deprecation message names the successor
+    const react = (await (
+      await send(`/v1/sessions/${session.id}/step`, 'POST', {
+        text: `Thought: x\nAction: ${old.name}\nAction Input: ${JSON.stringify(old.example)}`,
+      })
+    ).json()) as { observation: string };
+    expect(react.observation).toMatch(new RegExp(`is deprecated.*Use ${dropped.successor}`, 's'));
+
+    // the agent can read the stream's docs: the successor is documented, the dropped name only while it works
+    const docs = (await (
+      await send('/v1/sessions', 'POST', {
+        taskId: task.id,
+        surface: `stream:${s.id}`,
+        promptSurface: `stream:${s.id}`,
+      })
+    ).json()) as { tools: string; promptSurface: string };
+    expect(docs.promptSurface).toBe(`stream-${s.id}-r1`);
+    expect(docs.tools).toContain(`${dropped.successor}[`);
 
     // a pinned release: release 0 is pc itself, no drift at all
     const pinned = (await (
