@@ -5,7 +5,12 @@
  * delivered, sessions naming `stream:<id>` that answer a dropped name with Deprecation/Sunset headers during the
  * window and 410 naming the successor after it, a stream over an imported API, and the bad-input problems.
  */
-import { createMessageBatch } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +19,10 @@ import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { jobs, streamReleases } from '../../db/schema.ts';
 import { consumeJobBatch } from '../../edge/jobs/consumer.ts';
-import { runScheduledTick } from '../../edge/jobs/scheduled.ts';
 import { createLogger } from '../../edge/log.ts';
 import { findStream } from '../../edge/stores/streams.ts';
 import { advanceForDueTime } from '../../edge/streams.ts';
+import worker from '../../functions/index.ts';
 import { importTmdb } from './api-helpers.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
@@ -227,14 +232,19 @@ describe('the cron tick', () => {
   it('advances a due stream once per due time, however often the tick fires and its job is delivered', async () => {
     const s = await create(kernelStream({ name: 'cron', seed: '12' }));
     const due = Date.parse(s.nextDueAt as string);
-    const cron = '*/5 * * * *';
+    /** One invocation of the Worker's cron handler, awaited to the end of its waitUntil work. */
+    const tick = async (scheduledTime: number) => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: '*/5 * * * *', scheduledTime }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    };
     // before the due time: nothing
-    await runScheduledTick(cron, due - 60_000, env, log);
+    await tick(due - 60_000);
     expect((await detail(s.id)).currentRelease).toBe(0);
-    // the same tick twice, and a later tick before the next due time
-    await runScheduledTick(cron, due + 1000, env, log);
-    await runScheduledTick(cron, due + 1000, env, log);
-    await runScheduledTick(cron, due + 2000, env, log);
+    // the scheduled() handler twice for the same tick, and a later tick before the next due time
+    await tick(due + 1000);
+    await tick(due + 1000);
+    await tick(due + 2000);
     const jobId = `stream-advance:${s.id}:${due}`;
     await waitUntil(
       'the advance job',
