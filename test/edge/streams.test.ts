@@ -219,6 +219,32 @@ describe('streams over HTTP', () => {
       'not-found',
     );
     expect((missing.errors as { pointer: string }[])[0]?.pointer).toBe('/backend');
+    // any value in any field: a 4xx problem, never a 5xx
+    const odd: unknown[] = [
+      null,
+      true,
+      -1,
+      1e308,
+      '',
+      'x'.repeat(300),
+      [],
+      {},
+      { cron: 5 },
+      { releases: 1.5 },
+      ['a'],
+    ];
+    for (const key of ['name', 'backend', 'seed', 'intensity', 'cadence', 'window']) {
+      for (const value of odd) {
+        const res = await send('/v1/streams', 'POST', { ...kernelStream(), [key]: value });
+        if (res.status === 201) continue; // e.g. a long but valid name
+        const body = await expectProblem(
+          res,
+          res.status,
+          res.status === 404 ? 'not-found' : 'validation-error',
+        );
+        expect(res.status, `${key}=${JSON.stringify(value)}: ${JSON.stringify(body)}`).toBeLessThan(500);
+      }
+    }
     // path parameters
     await expectProblem(
       await call('/v1/streams/x/releases/minus-one', { key: USER_KEY }),
