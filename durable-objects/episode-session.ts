@@ -54,7 +54,7 @@ import { ToolCallRefused } from '../core/world/kernel/kernel.ts';
 import { apiStepDeps } from '../edge/apis.ts';
 import type { Bindings } from '../edge/env.ts';
 import { createLogger } from '../edge/log.ts';
-import { appendJournal, type NewJournalRow } from '../edge/stores/journal.ts';
+import { appendJournalJson, type NewJournalRow } from '../edge/stores/journal.ts';
 import type { Owner } from '../edge/stores/owners.ts';
 import { sessionVisible } from '../edge/stores/sessions.ts';
 import { edgeKernelDeps, worldFor } from '../edge/world-runtime.ts';
@@ -102,11 +102,14 @@ const PROGRESS = 'progress';
 
 /**
  * A session writes its journal to D1 at most once in this interval: a call after a quiet spell is written at once,
- * the calls of a busy session go together (a D1 write per step was a large part of a step's cost, issue 24 item 5).
+ * the calls of a busy session go together. A D1 write costs the same few milliseconds of CPU whether it carries
+ * one row or fifty (profiled in `bench:world`, issue 24 item 5: at 500 ms the writes of four busy sessions were a
+ * third of a step's CPU; at 2 s a step answers at 55 % of the bare route instead of 46 %).
  */
-export const JOURNAL_INTERVAL_MS = 500;
-/** Journal rows written to D1 in one batch at most. */
-const JOURNAL_BATCH = 50;
+export const JOURNAL_INTERVAL_MS = 2000;
+/** Journal rows written to D1 in one statement at most, and their JSON's length at most (D1 takes 2 MB a value). */
+const JOURNAL_BATCH = 100;
+const JOURNAL_BATCH_CHARS = 1_000_000;
 
 /** Set on the 404 `fetch` answers for a session that does not exist (or expired), for the route to report. */
 export const SESSION_MISSING_HEADER = 'tooldrift-session-missing';
@@ -443,7 +446,7 @@ export class EpisodeSession extends DurableObject<Bindings> {
    * the same step as the transcript, so an evicted object loses none) and one writer takes the outbox to D1 in
    * call order, at most once per JOURNAL_INTERVAL_MS — a call after a quiet spell is written at once, a busy
    * session's calls go together in one batch —, so a step never waits on D1. The journal is a record for admins
-   * and the session list, read after the fact: a row is in D1 at most about half a second after its answer. A
+   * and the session list, read after the fact: a row is in D1 at most about two seconds after its answer. A
    * failed write is logged and kept for the next flush (or the alarm), never the step's failure.
    */
   private journal(
@@ -502,22 +505,27 @@ export class EpisodeSession extends DurableObject<Bindings> {
     return run;
   }
 
-  /** Writes the outbox to D1, a batch at a time in call order, deleting what D1 has taken. */
+  /**
+   * Writes the outbox to D1, a batch at a time in call order, deleting what D1 has taken. A batch is one statement
+   * over the rows' JSON as the outbox keeps it (appendJournalJson): nothing is parsed or rebuilt per row.
+   */
   private async writeOutbox(): Promise<void> {
     for (;;) {
-      const rows = this.ctx.storage.sql
+      const found = this.ctx.storage.sql
         .exec<{ id: number; row: string }>(
           'SELECT id, row FROM journal_outbox ORDER BY id LIMIT ?',
           JOURNAL_BATCH,
         )
         .toArray();
+      let chars = 0;
+      const rows = found.filter((r, i) => {
+        chars += r.row.length;
+        return i === 0 || chars <= JOURNAL_BATCH_CHARS;
+      });
       const last = rows.at(-1);
       if (!last) return;
       try {
-        await appendJournal(
-          this.env,
-          rows.map((r) => JSON.parse(r.row) as NewJournalRow),
-        );
+        await appendJournalJson(this.env, `[${rows.map((r) => r.row).join(',')}]`);
       } catch (err) {
         createLogger('error', { sessionId: this.state?.config.id }).error('journal write failed', {
           rows: rows.length,

@@ -2,7 +2,7 @@
  * `npm run fuzz`: the black-box API fuzz (scripts/lib/api-fuzz.ts) against a LOCAL tooldrift server — seeded
  * requests over every operation of /openapi.json with two user keys — and its report: requests by status and
  * every finding (5xx, an error that is not problem+json, an unpaged list, a body or query with an unknown field
- * accepted, another key's resource answered). Exits 1 on any finding.
+ * accepted, another key's resource answered, an unknown id answered). Exits 1 on any finding.
  *
  *     npm run fuzz -- --url http://127.0.0.1:8787 --key dev-user-key --admin-key dev-admin-key --requests 10000
  *
@@ -64,9 +64,16 @@ else {
   );
   const c = report.checked;
   console.log(
-    `checked: ${c.strictBodies} bodies with an unknown field, ${c.strictQueries} queries with an unknown parameter, ${c.lists} list pages, ${c.foreign} requests for the other key's resources`,
+    `checked: ${c.strictBodies} bodies with an unknown field, ${c.strictQueries} queries with an unknown parameter, ${c.lists} list pages, ${c.foreign} requests for the other key's resources, ${c.unknownIds} naming an unknown id`,
   );
-  const kinds = ['server-error', 'not-a-problem', 'unpaged-list', 'not-strict', 'foreign-access'] as const;
+  const kinds = [
+    'server-error',
+    'not-a-problem',
+    'unpaged-list',
+    'not-strict',
+    'foreign-access',
+    'unknown-id',
+  ] as const;
   for (const kind of kinds)
     console.log(`${kind.padEnd(15)} ${report.findings.filter((f) => f.kind === kind).length}`);
   for (const f of report.findings.slice(0, 30))

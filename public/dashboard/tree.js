@@ -7,7 +7,7 @@
  *
  * A tree of thousands of nodes squeezed into a page width is unreadable (issue 24 item 8), so subtrees are
  * collapsed: only the children of *expanded* nodes are drawn, and a collapsed node with descendants carries a
- * `+N` badge (N hidden nodes). `defaultExpanded` opens the best path and the paths to correct Finishes, so the
+ * `+N` badge (N hidden nodes). `defaultExpanded` opens the best path and the ways to a few correct Finishes, so the
  * tree opens on what the search found, at a fixed node size.
  */
 import { svg } from './charts.js';
@@ -24,7 +24,17 @@ export function valueColor(q) {
   return `rgb(${lerp(from[0], to[0], u)}, ${lerp(from[1], to[1], u)}, ${lerp(from[2], to[2], u)})`;
 }
 
-/** The nodes to open first: the root, the best path (most visited child at each level) and every correct Finish's ancestors. */
+/**
+ * Correct Finishes whose ways are opened besides the best path. A search with rollouts ends many of its cached
+ * rollout nodes (N = 0) on a correct Finish: opening the ways to all of them opened nearly the whole tree (all 331
+ * nodes of a 6-simulation search), so only searched ones (N > 0) count, and only the first few.
+ */
+export const OPENED_SOLUTIONS = 3;
+
+/**
+ * The nodes to open first: the root, the best path (most visited child at each level) and the ancestors of the
+ * first OPENED_SOLUTIONS correct Finishes the search backed up (not cached rollout nodes).
+ */
 export function defaultExpanded(view) {
   const nodes = view.nodes ?? [];
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -46,7 +56,11 @@ export function defaultExpanded(view) {
     }
   }
   for (const id of path) open.add(id);
-  for (const id of view.summary?.solutions ?? []) {
+  const searched = (view.summary?.solutions ?? []).filter((id) => {
+    const n = byId.get(id);
+    return n && !n.cached && n.visits > 0;
+  });
+  for (const id of searched.slice(0, OPENED_SOLUTIONS)) {
     for (let n = byId.get(id)?.parent; n !== null && n !== undefined; n = byId.get(n)?.parent) open.add(n);
   }
   return open;

@@ -8,7 +8,9 @@
  *    for, and no answer inlines an array of more than `maxInline` entries outside a page;
  *  - strict requests: a body with an unknown field (at the top or nested) or a query with an unknown parameter
  *    is never a 2xx;
- *  - ownership: what the first key created is never a 2xx for the second key (public resources excepted).
+ *  - ownership: what the first key created is never a 2xx for the second key (public resources excepted);
+ *  - unknown ids: a path id or an id filter (`?run=`, `?session=`, …) naming nothing is never a 2xx (a 404, or a 400
+ *    for a malformed one), as an unknown resource is everywhere.
  *
  * Requests are built from each operation's documented parts: its request body example (sent as is, with a field
  * added, removed, retyped, or replaced by random or broken JSON), its query parameters (valid, out of range,
@@ -52,7 +54,7 @@ export interface FuzzOptions {
 }
 
 export interface FuzzFinding {
-  kind: 'server-error' | 'not-a-problem' | 'unpaged-list' | 'not-strict' | 'foreign-access';
+  kind: 'server-error' | 'not-a-problem' | 'unpaged-list' | 'not-strict' | 'foreign-access' | 'unknown-id';
   request: string;
   status: number;
   detail: string;
@@ -66,11 +68,20 @@ export interface FuzzReport {
   byStatus: Record<string, number>;
   findings: FuzzFinding[];
   /** Requests that carried an unknown field or parameter, and lists checked. */
-  checked: { strictBodies: number; strictQueries: number; lists: number; foreign: number };
+  checked: {
+    strictBodies: number;
+    strictQueries: number;
+    lists: number;
+    foreign: number;
+    /** Requests naming an id that does not exist (in the path or an id filter). */
+    unknownIds: number;
+  };
 }
 
 /** Paths whose resources belong to nobody (readable by any key). */
 const PUBLIC = /^\/(v1\/(surfaces|tasks|datasets|methods|models)|health|openapi\.json|docs|problems)(\/|$)/;
+/** Query parameters that name one resource by its id (a filter on it): an unknown one is a 404. */
+const ID_QUERY = new Set(['session', 'exploration', 'scheduleId', 'run', 'task']);
 /** POST operations that start work (model calls, queue jobs, Durable Objects). */
 const SPENDING =
   /^\/v1\/(explorations|evals|ste\/runs|draft\/runs|solve|toolsets\/\{id\}\/train|schedules|ste\/schedules|draft\/watches)$/;
@@ -241,7 +252,7 @@ export async function runApiFuzz(o: FuzzOptions): Promise<FuzzReport> {
     covered: 0,
     byStatus: {},
     findings: [],
-    checked: { strictBodies: 0, strictQueries: 0, lists: 0, foreign: 0 },
+    checked: { strictBodies: 0, strictQueries: 0, lists: 0, foreign: 0, unknownIds: 0 },
   };
   const covered = new Set<string>();
 
@@ -275,6 +286,7 @@ export async function runApiFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const { url, foreign, ownId } = pathFor(path, mine || key === o.adminKey);
     const query = new URLSearchParams();
     let unknownQuery = false;
+    let unknownIdQuery = false;
     let limit: number | null = null;
     for (const p of op.parameters ?? []) {
       if (p.in !== 'query' || !rng.chance(0.5)) continue;
@@ -286,6 +298,8 @@ export async function runApiFuzz(o: FuzzOptions): Promise<FuzzReport> {
         value = String(n);
       } else value = String(randomValue(rng)).slice(0, 120);
       if (p.name === 'limit') limit = Number(value);
+      // A random value never names an existing resource ('' means no filter).
+      if (ID_QUERY.has(p.name) && value !== '') unknownIdQuery = true;
       query.set(p.name, value);
     }
     if (rng.chance(0.1)) {
@@ -378,6 +392,11 @@ export async function runApiFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (foreign && ownId) {
       report.checked.foreign++;
       if (res.status < 300) finding('foreign-access', text);
+    }
+    if (!ownId || unknownIdQuery) {
+      report.checked.unknownIds++;
+      if (res.status < 300)
+        finding('unknown-id', `${!ownId ? 'an unknown path id' : 'an unknown id filter'} answered: ${text}`);
     }
     if (res.status < 300 && type.includes('application/json') && text !== '') {
       const json = JSON.parse(text) as unknown;

@@ -1,8 +1,9 @@
 /**
  * Issue 24's black-box check, in CI: the API fuzz (scripts/lib/api-fuzz.ts) over every operation of /openapi.json
  * with two user keys against the shared local instance finds no 5xx, no error that is not problem+json, no unpaged
- * list, no body or query with an unknown field accepted and no answer to the other key's resources. The 10,000-
- * request run is `npm run fuzz -- --requests 10000` against `npm start`; CI runs a smaller seeded sample.
+ * list, no body or query with an unknown field accepted, no answer to the other key's resources and no 2xx for an
+ * id that names nothing (in the path or an id filter such as `?run=`). The 10,000-request run is
+ * `npm run fuzz -- --requests 10000` against `npm start`; CI runs a smaller seeded sample.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { runApiFuzz } from '../../scripts/lib/api-fuzz.ts';
@@ -22,5 +23,6 @@ describe('API fuzz against the local instance (issue 24)', () => {
     expect(report.checked.strictQueries).toBeGreaterThan(10);
     expect(report.checked.lists).toBeGreaterThan(10);
     expect(report.checked.foreign).toBeGreaterThan(5);
+    expect(report.checked.unknownIds).toBeGreaterThan(10);
   }, 600_000);
 });

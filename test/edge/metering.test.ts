@@ -1,20 +1,25 @@
 /**
  * Model-spend metering (issue 24, edge/metering.ts) on every route that spends model calls — solve, STE, DRAFT,
- * explorations, evaluations (trainings spend only with a billed encoder: tested in toolset-training.test.ts):
+ * explorations, evaluations, and trainings when the deployment's encoder bills each request (a provider's):
  * - a key with quota 0 starts nothing on any of them (403 quota-exhausted, with the estimate), and spends nothing;
+ *   nor does its STE drift schedule at the cron tick (the launch checks the quota as a POST does);
  * - every `POST` answer carries `estimate.modelCalls`; `dryRun: true` answers the estimate alone and creates nothing;
  * - an estimate above what the key has left is refused; one within it starts;
  * - what a run spends is charged to the key and its ledger row, call for call;
  * - a run stops within one batch once the quota is used up (here by other spending), and reports the overshoot;
  * - a default that costs thousands of calls (`POST /v1/ste/runs {}`) needs `tools: "all"` or a list.
  */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { S_OOD_SURFACE } from '../../core/surfaces/builtin.ts';
 import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
-import { apiKeys, draftRuns, evals, explorations, steRuns } from '../../db/schema.ts';
+import { apiKeys, draftRuns, evals, explorations, steRuns, toolsetTrainings } from '../../db/schema.ts';
+import { launchSteStageChanges } from '../../edge/jobs/ste-schedules.ts';
+import { createLogger } from '../../edge/log.ts';
+import worker from '../../functions/index.ts';
 import { ADMIN_KEY, call, expectProblem, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
 
@@ -276,5 +281,73 @@ describe('model-call metering', () => {
       key.secret,
     );
     expect(draft.status).toBe(200);
+  });
+
+  it('starts no training for a key with quota 0 when the encoder bills (a provider embeds), and one when it does not', async () => {
+    const key = await issue('broke trainer', 0);
+    const created = await send(
+      '/v1/toolsets',
+      { source: 'synthetic', name: 'metered', tools: 120, seed: 'meter' },
+      key.secret,
+    );
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    // The same deployment with a provider's embeddings (Workers AI): every encoder request is a model call.
+    const billed = { ...env, EMBEDDING_PROVIDER: 'workers-ai', AI: {} } as unknown as typeof env;
+    const train = async (body: unknown, on: typeof env) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request(`https://tooldrift.test/v1/toolsets/${id}/train`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+        on,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const problem = await expectProblem(await train({}, billed), 403, 'quota-exhausted');
+    expect(problem.modelCallsLeft).toBe(0);
+    expect((problem.estimate as { modelCalls: number }).modelCalls).toBeGreaterThan(0);
+    const dry = await train({ dryRun: true }, billed);
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toMatchObject({ dryRun: true, modelCallsLeft: 0 });
+    const d = database(env.DB);
+    expect(await d.select().from(toolsetTrainings).where(eq(toolsetTrainings.toolsetId, id))).toEqual([]);
+    // The local encoder costs no model call: the estimate is 0 and the same key may train.
+    const local = await train({ dryRun: true }, env);
+    expect(((await local.json()) as { estimate: { modelCalls: number } }).estimate.modelCalls).toBe(0);
+    expect(await used(key.id)).toBe(0);
+  });
+
+  it('launches no scheduled STE run for a key with quota 0 at the cron tick', async () => {
+    const key = await issue('broke scheduler', 0);
+    // A schedule spends nothing when it is made: its runs are launched at the cron tick, each checked then.
+    const made = await send(
+      '/v1/ste/schedules',
+      {
+        schedule: {
+          id: 'broke-drift',
+          stages: [
+            { surface: 's-in', effectiveFrom: '2026-01-01' },
+            { surface: 's-ood', effectiveFrom: '2026-02-01' },
+          ],
+        },
+        run: { episodes: 1, trials: 1, paraphrase: false, seed: 'broke' },
+      },
+      key.secret,
+    );
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const launched = (
+      await launchSteStageChanges(env, Date.parse('2026-03-01'), createLogger('error'))
+    ).filter((l) => l.scheduleId === id);
+    expect(launched).toEqual([
+      expect.objectContaining({ created: false, error: expect.stringMatching(/quota/i) }),
+    ]);
+    expect(await database(env.DB).select().from(steRuns).where(eq(steRuns.ownerId, key.id))).toEqual([]);
+    expect(await used(key.id)).toBe(0);
   });
 });
