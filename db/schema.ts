@@ -778,3 +778,57 @@ export const toolsetTrainingBlobs = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.trainingId, t.kind, t.part] })],
 );
+
+/**
+ * Drift streams (issue 26, core/streams): a named, seeded sequence of releases of the kernel's tools
+ * (`backend` = `kernel`) or an imported API (`api:<id>`, `api_id` set). `current_release` is the latest release
+ * made; the cron tick advances a stream whose `next_due_at` has come, once per due time (a conditional update on
+ * `current_release`, edge/stores/streams.ts).
+ */
+export const streams = sqliteTable(
+  'streams',
+  {
+    id: text('id').primaryKey(),
+    ownerId: ownerId(),
+    name: text('name').notNull(),
+    backend: text('backend').notNull(),
+    apiId: text('api_id'),
+    seed: text('seed').notNull(),
+    /** Changes per drift kind per release (core/streams IntensitySchema). */
+    intensity: text('intensity', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    /** `{cron}` or `{everySeconds}` (core/streams CadenceSchema). */
+    cadence: text('cadence', { mode: 'json' }).$type<unknown>().notNull(),
+    /** `{releases}` or `{seconds}` (core/streams WindowSchema). */
+    window: text('window', { mode: 'json' }).$type<unknown>().notNull(),
+    currentRelease: integer('current_release').notNull().default(0),
+    /** The next due time of the cadence (ms); null when the cadence has none. */
+    nextDueAt: integer('next_due_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('streams_due').on(t.nextDueAt), index('streams_owner').on(t.ownerId, t.createdAt)],
+);
+
+/**
+ * One row per release of a stream: its surface (a kernel `Surface` or an `ApiSurface`, stored so a release never
+ * changes once made), its diff against release n−1, when it was released and when the names it dropped are
+ * sunset. The (stream, n) key makes a release happen once however often it is asked for.
+ */
+export const streamReleases = sqliteTable(
+  'stream_releases',
+  {
+    streamId: text('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    surfaceId: text('surface_id').notNull(),
+    surface: text('surface', { mode: 'json' }).$type<unknown>().notNull(),
+    diff: text('diff', { mode: 'json' }).$type<unknown>(),
+    releasedAt: integer('released_at').notNull(),
+    sunsetAt: integer('sunset_at'),
+    /** The cadence's due time this release was made for (null: made by hand or at creation). */
+    dueAt: integer('due_at'),
+    trigger: text('trigger', { enum: ['create', 'cron', 'manual'] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.n] })],
+);
