@@ -17,6 +17,7 @@
  * queries per release, default 40), DEMO_STREAMS (`kernel,tmdb`).
  */
 import { readFileSync } from 'node:fs';
+import { Progress } from '../cli/progress.ts';
 import { importApi } from '../core/apis/import/index.ts';
 import { MockWorld } from '../core/apis/mock/index.ts';
 import { parseQuerySet } from '../core/apis/querysets.ts';
@@ -46,7 +47,6 @@ import { createKernelDeps } from '../core/world/kernel-deps.ts';
 import { generateTasks } from '../core/world/tasks/generate.ts';
 import { TASK_TEMPLATES } from '../core/world/tasks/registry.ts';
 import { generateWorld } from '../core/world/world.ts';
-import { Progress } from '../cli/progress.ts';
 
 const seed = process.env.DEMO_SEED ?? 'living-drift';
 const releases = Number(process.env.DEMO_RELEASES ?? 8);
@@ -55,7 +55,9 @@ const streams = (process.env.DEMO_STREAMS ?? 'kernel,tmdb').split(',');
 const now = new Date('2026-06-01T00:00:00Z');
 const policy = MaintenancePolicySchema.parse({});
 
-console.log(`tooldrift demo:stream — seed ${seed}; model ${SIM_MODEL_LABEL}: every figure describes the simulator`);
+console.log(
+  `tooldrift demo:stream — seed ${seed}; model ${SIM_MODEL_LABEL}: every figure describes the simulator`,
+);
 console.log(
   `${releases} releases per stream after release 0; ${perRelease} tasks per release (the same at every release); maintenance policy ${JSON.stringify(policy)}`,
 );
@@ -187,10 +189,12 @@ if (streams.includes('kernel')) {
   ).tasks.filter((t) => t.dataset !== 'gsm8k');
   // The fixed suite: round-robin over the dataset × difficulty groups, so every dataset is in it.
   const groups = new Map<string, typeof all>();
-  for (const t of all) groups.set(`${t.dataset}/${t.difficulty}`, [...(groups.get(`${t.dataset}/${t.difficulty}`) ?? []), t]);
+  for (const t of all)
+    groups.set(`${t.dataset}/${t.difficulty}`, [...(groups.get(`${t.dataset}/${t.difficulty}`) ?? []), t]);
   const tasks: typeof all = [];
   for (let i = 0; tasks.length < perRelease && i < 3; i++)
-    for (const g of groups.values()) if (g[i] && tasks.length < perRelease) tasks.push(g[i] as (typeof all)[number]);
+    for (const g of groups.values())
+      if (g[i] && tasks.length < perRelease) tasks.push(g[i] as (typeof all)[number]);
   const deps = createKernelDeps({});
   const distractors = syntheticCatalog({
     seed,

@@ -11,7 +11,7 @@
  * The tool-update memory of a memory-carrying method is carried task to task and release to release, as the
  * agent built it (the method's `memory.carry`); maintenance never edits it.
  */
-import { AidsSchema, type AidContext, type AidSlot, resolveAids } from '../aids/index.ts';
+import { type AidContext, type AidSlot, AidsSchema, resolveAids } from '../aids/index.ts';
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
 import { apiToolList } from '../apis/surface/docs.ts';
@@ -111,6 +111,7 @@ export type EvaluationSuite =
   | {
       kind: 'kernel';
       world: World;
+      /** The kernel's sandboxes; each task's run judges Finish against that task's gold. */
       deps: KernelDeps;
       tasks: readonly Task[];
       /** The retrieval pool's base distractors (a toolset's tools); retired names join them. */
@@ -222,11 +223,14 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
     const method = getMethod(c.method);
     let memory: readonly string[] = input.memory[c.id] ?? [];
     const aids = AidsSchema.parse(
-      presetAids({ ...combined, method: c.method, aids: c.aids }, {
-        ...refs,
-        poolSurfaces: [release.surface.id],
-        memory,
-      }),
+      presetAids(
+        { ...combined, method: c.method, aids: c.aids },
+        {
+          ...refs,
+          poolSurfaces: [release.surface.id],
+          memory,
+        },
+      ),
     );
     const total = suite.kind === 'kernel' ? suite.tasks.length : suite.items.length;
     if (suite.kind === 'kernel') {
@@ -248,7 +252,8 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
           world: suite.world,
           surface: release.surface as Surface,
           docs: resolved.documentation,
-          deps: suite.deps,
+          // Finish is judged against the task's gold (the edge's eval group does the same per task).
+          deps: { ...suite.deps, gold: task.gold },
           ...(method.memory ? { memory } : {}),
           now: input.now,
           ...(input.signal ? { signal: input.signal } : {}),
@@ -273,7 +278,10 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
       if (!method.runApi) throw new Error(`method ${c.method} does not run on imported APIs`);
       const docs: ApiPromptDocs =
         c.aids.includes('documentation') && input.state?.docset
-          ? { kind: 'api', toolList: apiDocsetToolList(input.state.docset, input.base as ApiSurface, input.now) }
+          ? {
+              kind: 'api',
+              toolList: apiDocsetToolList(input.state.docset, input.base as ApiSurface, input.now),
+            }
           : { kind: 'api', toolList: apiToolList(input.base as ApiSurface, { now: input.now }) };
       const lookup = aids.demonstrations
         ? await ctx.demonstrations?.(aids.demonstrations.set, aids.demonstrations.count)
@@ -324,7 +332,11 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
  * A DRAFT set of an imported API as the agent's tool list: the set's current tools (`(n) Name[params], …`, their
  * names and routes as DRAFT found them on the server), then the API's Finish line.
  */
-export function apiDocsetToolList(set: Parameters<typeof docsetToolList>[0], base: ApiSurface, now: Date): string {
+export function apiDocsetToolList(
+  set: Parameters<typeof docsetToolList>[0],
+  base: ApiSurface,
+  now: Date,
+): string {
   const lines = docsetToolList(set).split('\n').filter(Boolean);
   const finish = apiToolList(base, { now }).split('\n').at(-1) as string;
   return [...lines, finish.replace(/^\(\d+\)/, `(${lines.length + 1})`)].join('\n');

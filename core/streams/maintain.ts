@@ -42,7 +42,10 @@ import type { World } from '../world/types.ts';
 /** What a stream's maintenance does on each release (stored with the stream; defaults = the papers'). */
 export const MaintenancePolicySchema = z.strictObject({
   draft: z.boolean().default(true).meta({ description: 'DRAFT re-documents the changed operations.' }),
-  ste: z.boolean().default(true).meta({ description: 'STE explores the changed tools (one round per release).' }),
+  ste: z
+    .boolean()
+    .default(true)
+    .meta({ description: 'STE explores the changed tools (one round per release).' }),
   pool: z
     .boolean()
     .default(true)
@@ -164,7 +167,11 @@ export function changedTargets(release: MaintainedRelease): string[] {
 }
 
 /** The documentation keys of a set (or of the backend's starting docs) that document the changed targets. */
-export function draftKeys(backend: MaintenanceBackend, set: DocSet | null, targets: readonly string[]): string[] {
+export function draftKeys(
+  backend: MaintenanceBackend,
+  set: DocSet | null,
+  targets: readonly string[],
+): string[] {
   if (backend.kind === 'kernel') return keysForKernels(backend.docs, targets);
   const entries = set?.tools ?? backend.docs.tools.map((t) => ({ key: t.name, operation: t.operation }));
   return entries.filter((t) => t.operation !== undefined && targets.includes(t.operation)).map((t) => t.key);
@@ -310,9 +317,8 @@ export async function maintain(
     const known = new Set(retired.map((t) => t.name));
     retired = [...retired, ...gone.filter((t) => !known.has(t.name))];
     const served = new Set((release.surface.tools as { name: string }[]).map((t) => t.name));
-    const added = input.previous
-      ? [...served].filter((name) => !(input.previous?.tools as { name: string }[]).some((t) => t.name === name))
-      : [...served];
+    const before = new Set((input.previous?.tools ?? []).map((t: { name: string }) => t.name));
+    const added = [...served].filter((name) => !before.has(name));
     steps.push({
       step: 'pool',
       targets: added,

@@ -15,7 +15,10 @@ export interface SeriesInput {
   /** The releases so far, in order, with the names each retired (release 0 retires none). */
   releases: readonly { n: number; retired: readonly string[] }[];
   configurations: readonly { id: string; label: string }[];
-  records: readonly Pick<TaskRecord, 'release' | 'configuration' | 'answer' | 'gold' | 'called' | 'goldPath'>[];
+  records: readonly Pick<
+    TaskRecord,
+    'release' | 'configuration' | 'answer' | 'gold' | 'called' | 'goldPath'
+  >[];
   maintenance: readonly ReleaseMaintenance[];
 }
 
@@ -49,7 +52,8 @@ export interface StreamSeries {
 
 /** A recorded run's verdict, recomputed: kernel answers by ToolQA's match, API paths by Correct Path Rate. */
 export function recomputedCorrect(r: Pick<TaskRecord, 'answer' | 'gold' | 'called' | 'goldPath'>): boolean {
-  if (r.goldPath !== undefined) return r.goldPath.length > 0 && correctPath(r.goldPath, r.called ?? []).subsequence;
+  if (r.goldPath !== undefined)
+    return r.goldPath.length > 0 && correctPath(r.goldPath, r.called ?? []).subsequence;
   if (r.gold === undefined || r.answer === null || r.answer === undefined) return false;
   return answerMatches(r.gold, r.answer);
 }
@@ -108,8 +112,6 @@ const BARS = '▁▂▃▄▅▆▇█';
 /** A plain-text sparkline of rates in [0, 1] (one character per release; `·` where there is no value). */
 export function sparkline(values: readonly (number | null)[]): string {
   return values
-    .map((v) =>
-      v === null ? '·' : (BARS[Math.min(BARS.length - 1, Math.floor(v * BARS.length))] as string),
-    )
+    .map((v) => (v === null ? '·' : (BARS[Math.min(BARS.length - 1, Math.floor(v * BARS.length))] as string)))
     .join('');
 }
