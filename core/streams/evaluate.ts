@@ -151,8 +151,11 @@ export interface ReleaseEvaluation {
   records: TaskRecord[];
   /** The memory each memory-carrying configuration ends this release with. */
   memory: Record<string, readonly string[]>;
-  /** Configurations that could not run at this release, with the reason (e.g. no exemplars without STE). */
-  skipped: { configuration: string; reason: string }[];
+  /**
+   * What maintenance could not give: a single-aid configuration whose aid has nothing is skipped (`slot` absent:
+   * the configuration did not run); the combined configuration runs without that aid (`slot` names it).
+   */
+  notes: { configuration: string; slot?: AidSlot; reason: string }[];
 }
 
 /** Ids of what maintenance left at a release, as the aids name them. */
@@ -190,20 +193,18 @@ export function maintenanceAidContext(input: {
   };
 }
 
-/** Whether a configuration can run with this maintenance state (and why not). */
-function unavailable(c: StreamConfiguration, state: MaintenanceState | null): string | null {
-  for (const slot of c.aids) {
-    if (slot === 'documentation' && !state?.docset) return 'no documentation set (maintenance without DRAFT)';
-    if (slot === 'demonstrations' && !state?.demonstrations.length)
-      return 'no STE exemplars (maintenance without STE)';
-  }
+/** Why an aid slot has nothing to give with this maintenance state (null: it has). */
+function missing(slot: AidSlot, state: MaintenanceState | null): string | null {
+  if (slot === 'documentation' && !state?.docset) return 'no documentation set (maintenance without DRAFT)';
+  if (slot === 'demonstrations' && !state?.demonstrations.length)
+    return 'no STE exemplars (maintenance without STE, or an exploration that kept none)';
   return null;
 }
 
 export async function evaluateRelease(input: EvaluateReleaseInput): Promise<ReleaseEvaluation> {
   const records: TaskRecord[] = [];
   const memoryOut: Record<string, readonly string[]> = {};
-  const skipped: ReleaseEvaluation['skipped'] = [];
+  const notes: ReleaseEvaluation['notes'] = [];
   const { release, suite } = input;
   const refs = releaseRefs(release.n);
   const ctx = maintenanceAidContext({
@@ -215,11 +216,14 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
   });
   for (const c of input.configurations) {
     if (!c.backends.includes(suite.kind)) continue;
-    const why = unavailable(c, input.state);
-    if (why) {
-      skipped.push({ configuration: c.id, reason: why });
+    const gaps = c.aids.map((slot) => ({ slot, reason: missing(slot, input.state) }));
+    const lacking = gaps.filter((g) => g.reason !== null) as { slot: AidSlot; reason: string }[];
+    if (lacking.length > 0 && lacking.length === c.aids.length) {
+      notes.push({ configuration: c.id, reason: lacking.map((g) => g.reason).join('; ') });
       continue;
     }
+    for (const g of lacking) notes.push({ configuration: c.id, slot: g.slot, reason: g.reason });
+    const slots = c.aids.filter((slot) => !lacking.some((g) => g.slot === slot));
     const method = getMethod(c.method);
     let memory: readonly string[] = input.memory[c.id] ?? [];
     const aids = AidsSchema.parse(
@@ -277,7 +281,7 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
     } else {
       if (!method.runApi) throw new Error(`method ${c.method} does not run on imported APIs`);
       const docs: ApiPromptDocs =
-        c.aids.includes('documentation') && input.state?.docset
+        slots.includes('documentation') && input.state?.docset
           ? {
               kind: 'api',
               toolList: apiDocsetToolList(input.state.docset, input.base as ApiSurface, input.now),
@@ -325,7 +329,7 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
     }
     if (method.memory) memoryOut[c.id] = memory;
   }
-  return { records, memory: memoryOut, skipped };
+  return { records, memory: memoryOut, notes };
 }
 
 /**
