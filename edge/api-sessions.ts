@@ -1,6 +1,6 @@
 /**
  * What an API session is made of (issue 22 §5), loaded for `POST /v1/sessions {"api": …}`: the API the key owns,
- * the server surface (the API as imported, a drifted version of it, or a schedule of them), the surface whose
+ * the server surface (the API as imported, a drifted version of it, a schedule of them, or a drift stream's releases), the surface whose
  * documentation the agent reads, and the query — free text, or an item of one of the API's query sets with its
  * gold. Errors name the request field: an unknown API or query set is a 404, a surface of another API or a gold
  * path the chosen surfaces cannot serve a 400.
@@ -18,6 +18,7 @@ import { InvalidInputError, NotFoundError } from './errors.ts';
 import { type ApiRecord, findApi, findQuerySet, queryItem } from './stores/apis.ts';
 import type { Owner } from './stores/owners.ts';
 import { findApiSurface } from './stores/surfaces.ts';
+import { streamServer } from './streams.ts';
 
 export interface ApiSessionRequest {
   api: string;
@@ -100,9 +101,17 @@ export async function apiSessionParts(
     }
     server = { kind: 'schedule', schedule: req.schedule, surfaces };
   } else {
-    const surface = await surfaceOf(env, api, base, req.surface ?? api.id, 'surface', owner);
-    stages.push(surface);
-    server = { kind: 'surface', surface };
+    const stream = await streamServer(env, req.surface ?? api.id, owner, 'surface');
+    if (stream) {
+      if (stream.kind !== 'api' || stream.api !== api.id)
+        throw fieldError('surface', `Stream ${stream.stream.id} does not drift API ${api.id}.`);
+      stages.push(...Object.values(stream.surfaces));
+      server = { kind: 'schedule', schedule: stream.schedule, surfaces: stream.surfaces };
+    } else {
+      const surface = await surfaceOf(env, api, base, req.surface ?? api.id, 'surface', owner);
+      stages.push(surface);
+      server = { kind: 'surface', surface };
+    }
   }
   const promptSurface = await surfaceOf(env, api, base, req.promptSurface ?? api.id, 'promptSurface', owner);
 

@@ -45,6 +45,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSteRoutes } from './routes/ste.ts';
+import { registerStreamRoutes } from './routes/streams.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerToolsetRoutes } from './routes/toolsets.ts';
 import { registerTrajectoryRoutes } from './routes/trajectories.ts';
@@ -157,6 +158,7 @@ const ROUTE_MODULES = [
   registerKeyRoutes,
   registerApiRoutes,
   registerApiQuerySetRoutes,
+  registerStreamRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

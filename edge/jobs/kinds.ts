@@ -8,6 +8,7 @@ import { draftFinalizeJob, draftToolJob } from './draft.ts';
 import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
 import { steToolJob } from './ste-tool.ts';
+import { streamAdvanceJob } from './stream-advance.ts';
 import { trainToolsetJob } from './train-toolset.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
@@ -19,6 +20,7 @@ export const JOB_KINDS: readonly JobKind[] = [
   draftFinalizeJob,
   steToolJob,
   trainToolsetJob,
+  streamAdvanceJob,
 ];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */

@@ -3,7 +3,8 @@
  * with an insert that fails on conflict, so retried or overlapping invocations do nothing. A tick enqueues the
  * canary job, launches the evaluation schedules due since the previous tick (edge/jobs/schedules.ts) and the STE
  * runs of drift-schedule stage changes (edge/jobs/ste-schedules.ts), lets DRAFT watches re-document the
- * tools of surfaces that changed (edge/jobs/draft-follow.ts), and starts again the work whose job or alarm
+ * tools of surfaces that changed (edge/jobs/draft-follow.ts), enqueues the advance of the drift streams that are due
+ * (edge/jobs/stream-advance.ts), and starts again the work whose job or alarm
  * vanished (edge/jobs/sweeper.ts).
  */
 import type { Bindings } from '../env.ts';
@@ -14,6 +15,7 @@ import { followDrift } from './draft-follow.ts';
 import { enqueueJob } from './enqueue.ts';
 import { launchDueSchedules } from './schedules.ts';
 import { launchSteStageChanges } from './ste-schedules.ts';
+import { enqueueDueStreams } from './stream-advance.ts';
 import { sweepStalledWork } from './sweeper.ts';
 
 export interface TickOutcome {
@@ -40,6 +42,7 @@ export async function runScheduledTick(
   const launches = await launchDueSchedules(env, scheduledTime, log);
   const steLaunches = await launchSteStageChanges(env, scheduledTime, log);
   const follows = await followDrift(env, scheduledTime, log);
+  const streams = await enqueueDueStreams(env, scheduledTime, log);
   const swept = await sweepStalledWork(env, Date.now(), log);
   const summary = {
     canaryJobId: canary.id,
@@ -52,6 +55,7 @@ export async function runScheduledTick(
     })),
     ste: steLaunches,
     draft: follows.filter((f) => f.runId || f.error),
+    streams: streams.filter((s) => s.created),
     swept,
   };
   await finishCronTick(env, cron, scheduledTime, summary);

@@ -35,6 +35,7 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
+import { streamServer } from '../../edge/streams.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
@@ -71,7 +72,10 @@ const CreateSession = z
       })
       .optional()
       .openapi({ description: 'Or pick a task matching this filter (chosen by `seed`).' }),
-    surface: surfaceChoice('pc', 'Server surface id (ignored with `schedule`).'),
+    surface: surfaceChoice(
+      'pc',
+      'Server surface id (ignored with `schedule`), or a drift stream: `stream:<id>` (the release in force) or `stream:<id>@<n>`.',
+    ),
     schedule: ScheduleSchema.optional().openapi({
       description: 'Surfaces over time instead of one surface.',
     }),
@@ -119,7 +123,7 @@ const CreateApiSession = z
       'API',
     ),
     surface: ApiSurfaceId(
-      'The server surface: the API as imported (its id, the default) or a drifted version (POST /v1/apis/{id}/surfaces). Ignored with `schedule`.',
+      'The server surface: the API as imported (its id, the default), a drifted version (POST /v1/apis/{id}/surfaces), or a drift stream of the API (`stream:<id>`, `stream:<id>@<n>`). Ignored with `schedule`.',
     ),
     schedule: ScheduleSchema.optional().openapi({
       description: 'Surfaces of this API over time instead of one.',
@@ -378,6 +382,16 @@ function publicView(view: SessionView) {
   };
 }
 
+/** A kernel session naming a stream over an imported API: the body needs `api` too. */
+function streamOfApi(api: string): ProblemError {
+  return new ProblemError('validation-error', {
+    detail: `The stream drifts the imported API ${api}: start the session with {"api": "${api}", "surface": …}.`,
+    errors: [
+      { in: 'body', field: 'surface', pointer: '/surface', message: `a stream of API ${api}; add "api"` },
+    ],
+  });
+}
+
 /** The server and prompt surfaces of a kernel session, with a documentation set's descriptions when one is named. */
 async function kernelSessionParts(c: Context<AppEnv>, body: z.infer<typeof CreateSession>, owner: Owner) {
   let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
@@ -401,7 +415,11 @@ async function kernelSessionParts(c: Context<AppEnv>, body: z.infer<typeof Creat
     }
     server = { kind: 'schedule', schedule: body.schedule, surfaces };
   } else {
-    server = { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
+    const stream = await streamServer(c.env, body.surface, owner, 'surface');
+    if (stream?.kind === 'api') throw streamOfApi(stream.api);
+    server = stream
+      ? { kind: 'schedule', schedule: stream.schedule, surfaces: stream.surfaces }
+      : { kind: 'surface', surface: await requireSurface(c.env, body.surface, 'surface') };
   }
   return { server, promptSurface, toolDescriptions };
 }

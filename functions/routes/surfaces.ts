@@ -7,12 +7,9 @@ import type { Context } from 'hono';
 import { baseApiSurface } from '../../core/apis/surface/base.ts';
 import { describeApiDrift } from '../../core/apis/surface/diff.ts';
 import { apiToolList } from '../../core/apis/surface/docs.ts';
-import type { ApiSurface } from '../../core/apis/surface/model.ts';
-import { apiSurfaceOpenApi } from '../../core/apis/surface/openapi.ts';
-import type { ApiCatalog } from '../../core/apis/types.ts';
 import { validateSurface } from '../../core/surfaces/adapter.ts';
 import { builtinSurface } from '../../core/surfaces/builtin.ts';
-import { renderToolList, surfaceOpenApi } from '../../core/surfaces/docs.ts';
+import { renderToolList } from '../../core/surfaces/docs.ts';
 import {
   DRIFT_KINDS,
   describeDrift,
@@ -38,6 +35,7 @@ import { optionalPrincipal } from '../http/auth.ts';
 import { arrayPage, pageAnswer, pageParams } from '../http/keyset.ts';
 import { component, itemsPage, namedSchema, requestBody, routeModule } from '../http/openapi.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
+import { type AnySurface, surfaceDocument } from '../schemas/surface-document.ts';
 
 const SurfaceJson = namedSchema(SurfaceSchema, 'Surface', {
   description:
@@ -69,10 +67,6 @@ function summary(surface: Surface, kind: 'builtin' | 'custom' | 'generated') {
     response: surface.response.kind,
   };
 }
-
-type AnySurface =
-  | { kind: 'kernel'; surface: Surface }
-  | { kind: 'api'; surface: ApiSurface; catalog: ApiCatalog };
 
 /**
  * A surface by id: a kernel one (public), else — for the key that owns it — an imported API's own (the API's id)
@@ -182,27 +176,7 @@ export const registerSurfaceRoutes = routeModule('Surfaces', 'public', (routes) 
     '/v1/surfaces/{id}/openapi.json',
     "This surface as an OpenAPI 3.1 document: a kernel surface's session REST endpoints in its shape, or the drifted API itself",
     { params: IdParam, ok: [200, 'OpenAPI document', z.record(z.string(), z.unknown())], problems: [404] },
-    async (c, { params: { id } }) => {
-      const found = await anySurface(c, id);
-      if (found.kind === 'api') return apiSurfaceOpenApi(found.surface, found.catalog);
-      const surface = found.surface;
-      const fragment = surfaceOpenApi(surface);
-      return {
-        openapi: '3.1.0',
-        info: {
-          title: `tooldrift surface ${surface.id}: ${surface.title}`,
-          version: '1',
-          description: `${surface.description}\n\nEach path is a tool of this surface, called inside a session (POST /v1/sessions).`,
-        },
-        servers: [{ url: '/' }],
-        security: [{ bearerAuth: [] }],
-        ...fragment,
-        components: {
-          ...(fragment.components as Record<string, unknown>),
-          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
-        },
-      };
-    },
+    async (c, { params: { id } }) => surfaceDocument(await anySurface(c, id)),
   );
 
   routes.post(
