@@ -45,6 +45,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSteRoutes } from './routes/ste.ts';
+import { registerStreamLivingRoutes } from './routes/stream-living.ts';
 import { registerStreamRoutes } from './routes/streams.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerToolsetRoutes } from './routes/toolsets.ts';
@@ -159,6 +160,7 @@ const ROUTE_MODULES = [
   registerApiRoutes,
   registerApiQuerySetRoutes,
   registerStreamRoutes,
+  registerStreamLivingRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

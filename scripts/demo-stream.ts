@@ -23,12 +23,12 @@ import { MockWorld } from '../core/apis/mock/index.ts';
 import { parseQuerySet } from '../core/apis/querysets.ts';
 import { baseApiSurface } from '../core/apis/surface/base.ts';
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
-import { syntheticCatalog } from '../core/retrieval/catalog.ts';
 import { createSimModel, SIM_MODEL_LABEL } from '../core/sim/index.ts';
 import {
   configurationsFor,
   type EvaluationSuite,
   evaluateRelease,
+  poolDistractors,
   type StreamConfiguration,
   type TaskRecord,
 } from '../core/streams/evaluate.ts';
@@ -141,7 +141,9 @@ async function runStream(input: {
     });
     memory = e.memory;
     for (const note of e.notes)
-      notes.add(`${note.configuration}: ${note.slot ? `without ${note.slot} — ` : 'not run — '}${note.reason}`);
+      notes.add(
+        `${note.configuration}: ${note.slot ? `without ${note.slot} — ` : 'not run — '}${note.reason}`,
+      );
     records.push(...e.records);
     wall.push({ release: n, maintenanceMs: t1 - t0, evaluationMs: Date.now() - t1, runs: e.records.length });
   }
@@ -205,15 +207,7 @@ if (streams.includes('kernel')) {
     for (const g of groups.values())
       if (g[i] && tasks.length < perRelease) tasks.push(g[i] as (typeof all)[number]);
   const deps = createKernelDeps({});
-  const distractors = syntheticCatalog({
-    seed,
-    tools: 500,
-    seenTools: 10,
-    trainPerTool: 1,
-    dev: 0,
-    testSeen: 0,
-    testUnseen: 0,
-  }).tools.map((t) => ({ name: t.name, description: t.description }));
+  const distractors = poolDistractors(seed);
   results.push(
     await runStream({
       title: 'Kernel tools (ToolQA-D, from P_c)',

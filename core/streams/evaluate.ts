@@ -18,12 +18,13 @@ import { apiToolList } from '../apis/surface/docs.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
 import type { ApiCatalog } from '../apis/types.ts';
 import { docsetToolList } from '../draft/render.ts';
-import { runEvalTask } from '../evals/run-task.ts';
+import { type EvalTaskInput, runEvalTask } from '../evals/run-task.ts';
 import { EvalSuiteSchema } from '../evals/suite.ts';
 import { getPreset, type MethodPreset, presetAids } from '../methods/presets.ts';
 import { getMethod, type MethodId } from '../methods/registry.ts';
 import type { EmbeddingModel, TextModel } from '../models/types.ts';
 import type { ApiPromptDocs } from '../prompts/toolevo.ts';
+import { syntheticCatalog } from '../retrieval/catalog.ts';
 import type { Tool } from '../retrieval/types.ts';
 import type { ApiRef } from '../sessions/api.ts';
 import { apiTarget } from '../sessions/targets.ts';
@@ -32,7 +33,7 @@ import { ExemplarMemory } from '../ste/memory.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
 import type { KernelDeps } from '../world/kernel/kernel.ts';
-import type { Gold, Task } from '../world/tasks/types.ts';
+import type { Gold } from '../world/tasks/types.ts';
 import type { World } from '../world/types.ts';
 import type { MaintenanceState } from './maintain.ts';
 
@@ -113,7 +114,8 @@ export type EvaluationSuite =
       world: World;
       /** The kernel's sandboxes; each task's run judges Finish against that task's gold. */
       deps: KernelDeps;
-      tasks: readonly Task[];
+      /** The fixed tasks, in the order a memory-carrying method meets them. */
+      tasks: readonly EvalTaskInput['task'][];
       /** The retrieval pool's base distractors (a toolset's tools); retired names join them. */
       distractors: readonly Tool[];
       maxSteps: number;
@@ -156,6 +158,19 @@ export interface ReleaseEvaluation {
    * the configuration did not run); the combined configuration runs without that aid (`slot` names it).
    */
   notes: { configuration: string; slot?: AidSlot; reason: string }[];
+}
+
+/** Distractors of a kernel stream's retrieval pool: a seeded slice of the synthetic tool catalog. */
+export function poolDistractors(seed: string, size = 500): Tool[] {
+  return syntheticCatalog({
+    seed,
+    tools: size,
+    seenTools: 10,
+    trainPerTool: 1,
+    dev: 0,
+    testSeen: 0,
+    testUnseen: 0,
+  }).tools.map((t) => ({ name: t.name, description: t.description }));
 }
 
 /** Ids of what maintenance left at a release, as the aids name them. */
