@@ -14,6 +14,7 @@ import { methodsCommand } from './commands/methods.ts';
 import { retrieveCommand } from './commands/retrieve.ts';
 import { schedulesCommand } from './commands/schedules.ts';
 import { steCommand } from './commands/ste.ts';
+import { streamCommand } from './commands/stream.ts';
 import { type CliIO, printHelp } from './context.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './http.ts';
 import { CliError } from './problem.ts';
@@ -33,6 +34,7 @@ Commands:
   draft run | status | docs DRAFT: documentation rewritten from exploring a drifted surface
   retrieve bench            rank tools for queries from your own JSON Lines files (local, no server)
   api import | list | show | drift | queries   your own APIs: import an OpenAPI document, drift it, add queries
+  stream create | list | status ID | advance ID   drift streams: an API released again and again on a schedule
 
 Every command takes --url (default $TOOLDRIFT_URL or http://localhost:8787), --key (default $TOOLDRIFT_KEY),
 --json and --help. Run \`tooldrift <command> --help\` for its options.`;
@@ -48,6 +50,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   draft: draftCommand,
   retrieve: retrieveCommand,
   api: apiCommand,
+  stream: streamCommand,
 };
 
 /** Runs one command line; returns the exit code. Never throws. */

@@ -45,17 +45,15 @@ const CreateStream = requestBody('CreateStream', {
       description: "`kernel` (the kernel's tools, from `pc`) or `api:<id>` (an imported API you own).",
     }),
   seed: z.string().min(1).max(200),
-  intensity: IntensitySchema.openapi({
-    description:
-      'Changes per release by drift kind, in the generators\' vocabulary: `{"rename-tool": 2, "rename-params": 1}` (kernel), `{"rename-operation": 2}` (API). 1–20 each.',
-  }),
-  cadence: CadenceSchema.openapi({
-    description: 'When the cron tick releases: `{"cron": "0 9 * * 1"}` (UTC) or `{"everySeconds": 604800}`.',
-  }),
-  window: WindowSchema.default({ releases: 2 }).openapi({
-    description:
-      'How long a dropped name keeps working (deprecated, with Deprecation and Sunset headers) before it answers 410 naming its successor: `{"releases": k}` (k due times of the cadence) or `{"seconds": s}`; 0 retires at once.',
-  }),
+  intensity: IntensitySchema.describe(
+    'Changes per release by drift kind, in the generators\' vocabulary: `{"rename-tool": 2, "rename-params": 1}` (kernel), `{"rename-operation": 2}` (API). 1–20 each.',
+  ),
+  cadence: CadenceSchema.describe(
+    'When the cron tick releases: `{"cron": "0 9 * * 1"}` (UTC) or `{"everySeconds": 604800}`.',
+  ),
+  window: WindowSchema.default({ releases: 2 }).describe(
+    'How long a dropped name keeps working (deprecated, with Deprecation and Sunset headers) before it answers 410 naming its successor: `{"releases": k}` (k due times of the cadence) or `{"seconds": s}`; 0 retires at once.',
+  ),
 });
 
 const Dropped = z.object({
