@@ -104,6 +104,10 @@ export const registerStreamLivingRoutes = routeModule('Streams', 'user', (routes
       description:
         'From now on each release is maintained (DRAFT, STE, the retrieval pool; once per release through the queue) and then evaluated with the plan’s suite. The current release and any before it not maintained yet are enqueued now.',
       body: PlanBody,
+      example: {
+        maintenance: { draft: true, ste: true, pool: true, rehearsal: true, steEpisodes: 15, steTrials: 4 },
+        evaluation: { configurations: ['stale', 'memory', 'draft', 'ste', 'pool', 'combined'], sampleSize: 3 },
+      },
       ok: [200, 'The plan', PlanView],
     },
     async (c, { resource: row, body, owner }) => {
