@@ -51,11 +51,22 @@ export interface StreamSeries {
 }
 
 /** A recorded run's verdict, recomputed: kernel answers by ToolQA's match, API paths by Correct Path Rate. */
-export function recomputedCorrect(r: Pick<TaskRecord, 'answer' | 'gold' | 'called' | 'goldPath'>): boolean {
+export function recomputedCorrect(
+  r: Pick<TaskRecord, 'answer' | 'gold' | 'called' | 'goldPath'>,
+  memo?: Map<string, boolean>,
+): boolean {
   if (r.goldPath !== undefined)
     return r.goldPath.length > 0 && correctPath(r.goldPath, r.called ?? []).subsequence;
   if (r.gold === undefined || r.answer === null || r.answer === undefined) return false;
-  return answerMatches(r.gold, r.answer);
+  if (!memo) return answerMatches(r.gold, r.answer);
+  // The same task answered the same way at many releases and by many configurations is matched once.
+  const key = `${typeof r.gold === 'string' ? `s:${r.gold}` : `j:${JSON.stringify(r.gold)}`}\u0000${r.answer}`;
+  let hit = memo.get(key);
+  if (hit === undefined) {
+    hit = answerMatches(r.gold, r.answer);
+    memo.set(key, hit);
+  }
+  return hit;
 }
 
 export function buildSeries(input: SeriesInput): StreamSeries {
@@ -64,12 +75,13 @@ export function buildSeries(input: SeriesInput): StreamSeries {
   const counts = new Map<string, { ok: number[]; runs: number[] }>();
   for (const c of input.configurations)
     counts.set(c.id, { ok: releases.map(() => 0), runs: releases.map(() => 0) });
+  const memo = new Map<string, boolean>();
   for (const r of input.records) {
     const line = counts.get(r.configuration);
     const i = index.get(r.release);
     if (!line || i === undefined) continue;
     line.runs[i] = (line.runs[i] as number) + 1;
-    if (recomputedCorrect(r)) line.ok[i] = (line.ok[i] as number) + 1;
+    if (recomputedCorrect(r, memo)) line.ok[i] = (line.ok[i] as number) + 1;
   }
   return {
     releases,
