@@ -84,15 +84,24 @@ async function releaseLedger(env: Bindings, stream: StreamRow, n: number) {
   return run;
 }
 
-async function runMaintain(env: Bindings, { streamId, n }: LivingPayload) {
+/** What both jobs work with: the stream, its plan, its base and backend, the plan's model; or why there is none. */
+async function livingContext(env: Bindings, streamId: string) {
   const stream = await findStream(env, streamId, undefined);
-  if (!stream) return { skipped: 'the stream was deleted' };
+  if (!stream) return { skipped: 'the stream was deleted' } as const;
   const plan = await getPlan(env, streamId);
-  if (!plan) return { skipped: 'the stream has no plan' };
+  if (!plan) return { skipped: 'the stream has no plan' } as const;
   const base = await streamBase(env, stream);
   const backend = await maintenanceBackend(env, stream, base);
   const model = textModelFor(env, plan.evaluation.model ?? {});
+  // DRAFT's φ and Δ and the exemplar retrieval run on the local lexical encoder: no billed embedding calls.
   const embedder = embeddingModelFor(env, 'lexical');
+  return { stream, plan, base, backend, model, embedder };
+}
+
+async function runMaintain(env: Bindings, { streamId, n }: LivingPayload) {
+  const ctx = await livingContext(env, streamId);
+  if ('skipped' in ctx) return { skipped: ctx.skipped };
+  const { stream, plan, backend, model, embedder } = ctx;
   const made: number[] = [];
   for (let k = 0; k <= n; k++) {
     if (await maintained(env, streamId, k)) continue;
@@ -186,18 +195,13 @@ async function suiteOf(
 }
 
 async function runEvaluate(env: Bindings, { streamId, n }: LivingPayload) {
-  const stream = await findStream(env, streamId, undefined);
-  if (!stream) return { skipped: 'the stream was deleted' };
-  const plan = await getPlan(env, streamId);
-  if (!plan) return { skipped: 'the stream has no plan' };
-  const base = await streamBase(env, stream);
-  const backend = await maintenanceBackend(env, stream, base);
+  const ctx = await livingContext(env, streamId);
+  if ('skipped' in ctx) return { skipped: ctx.skipped };
+  const { stream, plan, base, backend, model, embedder } = ctx;
   const suite = await suiteOf(env, stream, plan, backend);
   const configurations = configurationsFor(suite.kind).filter((c) =>
     plan.evaluation.configurations.includes(c.id),
   );
-  const model = textModelFor(env, plan.evaluation.model ?? {});
-  const embedder = embeddingModelFor(env, 'lexical');
   const evaluated: { release: number; configurations: string[] }[] = [];
   let previous = new Map<string, string[] | null>();
   for (let k = 0; k <= n; k++) {

@@ -14,13 +14,13 @@ export function renderList() {
       h('h2', {}, 'Drift streams'),
       table(
         'Streams',
-        ['Stream', 'Backend', 'Release', 'Next due'],
-        list.items.map((s) => [
-          h('a', { href: `#/streams/${s.id}` }, s.name),
-          s.backend,
-          String(s.currentRelease),
-          s.nextDueAt ? when(Date.parse(s.nextDueAt)) : '—',
-        ]),
+        [
+          { label: 'Stream', cell: (s) => h('a', { href: `#/streams/${s.id}` }, s.name) },
+          { label: 'Backend', cell: (s) => s.backend },
+          { label: 'Release', cell: (s) => String(s.currentRelease), num: true },
+          { label: 'Next due', cell: (s) => (s.nextDueAt ? when(Date.parse(s.nextDueAt)) : '—') },
+        ],
+        list.items,
         { empty: 'No streams yet (POST /v1/streams, tooldrift stream create).', testid: 'streams' },
       ),
     );
@@ -55,25 +55,37 @@ export function renderStream(id) {
             'No release evaluated yet: give the stream a plan (PUT /v1/streams/{id}/plan, tooldrift stream plan).',
           ),
       table(
-        'Success per configuration and release',
-        ['Configuration', ...series.releases.map((r) => `r${r}`)],
-        series.configurations.map((c) => [c.label, ...c.success.map((x) => (x === null ? '—' : pct(x)))]),
+        'Success per configuration and release (recomputed from the recorded runs)',
+        [
+          { label: 'Configuration', cell: (c) => c.label },
+          ...series.releases.map((r, i) => ({
+            label: `r${r}`,
+            cell: (c) => (c.success[i] === null ? '—' : pct(c.success[i])),
+            num: true,
+          })),
+        ],
+        series.configurations,
         { testid: 'stream-series-table' },
       ),
       table(
         'Releases',
-        ['Release', 'Released', 'Retired (→ successor)', 'Maintenance calls'],
-        stream.releases.map((r) => {
-          const m = series.maintenance.find((x) => x.release === r.n);
-          return [
-            String(r.n),
-            when(Date.parse(r.releasedAt)),
-            r.diff?.retired.length
-              ? r.diff.retired.map((d) => `${d.name} → ${d.successor ?? '∅'}`).join(', ')
-              : '—',
-            m ? String(m.modelCalls) : '—',
-          ];
-        }),
+        [
+          { label: 'Release', cell: (r) => String(r.n), num: true },
+          { label: 'Released', cell: (r) => when(Date.parse(r.releasedAt)) },
+          {
+            label: 'Retired (→ successor)',
+            cell: (r) =>
+              r.diff?.retired.length
+                ? r.diff.retired.map((d) => `${d.name} → ${d.successor ?? '∅'}`).join(', ')
+                : '—',
+          },
+          {
+            label: 'Maintenance model calls',
+            cell: (r) => String(series.maintenance.find((x) => x.release === r.n)?.modelCalls ?? '—'),
+            num: true,
+          },
+        ],
+        stream.releases,
         { testid: 'stream-releases' },
       ),
     );
