@@ -411,12 +411,14 @@ export function streamChart({ title, series, testid }) {
   const top = 10;
   const width = 560;
   const height = 190;
-  const barTop = top + height + 34;
+  const barTop = top + height + 50;
   const barHeight = 70;
   const releases = series.releases;
   const n = releases.length;
-  const step = n > 1 ? width / (n - 1) : 0;
-  const px = (i) => left + (n > 1 ? i * step : width / 2);
+  // Releases sit inside the axis (an inset on both sides), so the first and last bars stay clear of the labels.
+  const inset = 18;
+  const step = n > 1 ? (width - 2 * inset) / (n - 1) : 0;
+  const px = (i) => left + inset + (n > 1 ? i * step : (width - 2 * inset) / 2);
   const py = (y) => top + height - y * height;
   const chart = canvas(left + width + 24, barTop + barHeight + 28);
   chart.append(yAxis(left, top, height, width));
@@ -467,7 +469,7 @@ export function streamChart({ title, series, testid }) {
   chart.append(
     svg(
       'text',
-      { x: left - 6, y: barTop - 8, 'text-anchor': 'start', class: 'axis-title' },
+      { x: left, y: barTop - 12, 'text-anchor': 'start', class: 'axis-title' },
       'maintenance model calls per release',
     ),
     svg('line', {
@@ -509,7 +511,7 @@ export function streamChart({ title, series, testid }) {
     chart,
     [
       ...series.configurations.map((c, i) => ({ label: c.label, color: seriesColor(i) })),
-      { label: 'names retired (✕, dashed)', color: '#fff', border: '#868e96' },
+      { label: 'names retired (✕, dashed line)', color: '#868e96' },
       { label: 'maintenance model calls', color: '#adb5bd' },
     ],
     testid,
