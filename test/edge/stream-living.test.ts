@@ -137,6 +137,15 @@ describe('maintenance and evaluation per release', () => {
     const one = (await (await series(id, '?from=1&to=1', ADMIN_KEY)).json()) as Series;
     expect(one.releases).toEqual([1]);
     expect(one.configurations[0]?.success).toEqual([done.configurations[0]?.success[1]]);
+
+    // Deleting the stream removes its maintenance rows, results and state blobs.
+    expect((await env.BLOBS.list({ prefix: `streams/${id}/` })).objects.length).toBe(2);
+    expect((await call(`/v1/streams/${id}`, { method: 'DELETE', key: USER_KEY })).status).toBe(204);
+    expect((await env.BLOBS.list({ prefix: `streams/${id}/` })).objects).toEqual([]);
+    expect(await maintainedRows(id)).toEqual([]);
+    expect(await database(env.DB).select().from(streamResults).where(eq(streamResults.streamId, id))).toEqual(
+      [],
+    );
   }, 120_000);
 });
 
