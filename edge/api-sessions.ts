@@ -18,7 +18,7 @@ import { InvalidInputError, NotFoundError } from './errors.ts';
 import { type ApiRecord, findApi, findQuerySet, queryItem } from './stores/apis.ts';
 import type { Owner } from './stores/owners.ts';
 import { findApiSurface } from './stores/surfaces.ts';
-import { streamServer } from './streams.ts';
+import { streamServer, streamSurfaceAt } from './streams.ts';
 
 export interface ApiSessionRequest {
   api: string;
@@ -113,7 +113,12 @@ export async function apiSessionParts(
       server = { kind: 'surface', surface };
     }
   }
-  const promptSurface = await surfaceOf(env, api, base, req.promptSurface ?? api.id, 'promptSurface', owner);
+  const promptStream = await streamServer(env, req.promptSurface ?? api.id, owner, 'promptSurface');
+  if (promptStream && (promptStream.kind !== 'api' || promptStream.api !== api.id))
+    throw fieldError('promptSurface', `Stream ${promptStream.stream.id} does not drift API ${api.id}.`);
+  const promptSurface = promptStream
+    ? (streamSurfaceAt(promptStream) as ApiSurface)
+    : await surfaceOf(env, api, base, req.promptSurface ?? api.id, 'promptSurface', owner);
 
   let query: ApiSessionQuery | null = req.query !== undefined ? { text: req.query } : null;
   if (req.queryset !== undefined) {

@@ -8,6 +8,7 @@
  */
 import { baseApiSurface } from '../core/apis/surface/base.ts';
 import type { ApiSurface } from '../core/apis/surface/model.ts';
+import { resolveApiSchedule } from '../core/apis/surface/schedule.ts';
 import {
   type Cadence,
   type DeprecationWindow,
@@ -26,7 +27,7 @@ import {
 } from '../core/streams/index.ts';
 import { PC_SURFACE } from '../core/surfaces/builtin.ts';
 import type { Surface } from '../core/surfaces/model.ts';
-import type { Schedule } from '../core/surfaces/schedule.ts';
+import { resolveSchedule, type Schedule } from '../core/surfaces/schedule.ts';
 import { hash128 } from '../core/util/random.ts';
 import { apiCatalog } from './apis.ts';
 import type { Bindings } from './env.ts';
@@ -278,4 +279,15 @@ export async function streamServer(
     };
   }
   return { kind: 'kernel', stream, release: upTo, schedule, surfaces: surfaces as Record<string, Surface> };
+}
+
+/**
+ * The surface a stream serves at `now` as one surface (the schedule resolved: the release in force, plus the
+ * names still in their window as deprecated tools and the retired ones): what an agent reads as documentation
+ * when a request names `stream:<id>` as its prompt surface.
+ */
+export function streamSurfaceAt(server: StreamServer, now = Date.now()): ReleaseSurface {
+  return server.kind === 'api'
+    ? resolveApiSchedule(server.schedule, server.surfaces, new Date(now)).current
+    : resolveSchedule(server.schedule, server.surfaces, new Date(now)).current;
 }

@@ -10,7 +10,7 @@ import type { ApiSurface } from '../apis/surface/model.ts';
 import type { ApiCatalog } from '../apis/types.ts';
 import { DRIFT_KINDS } from '../surfaces/drift/kinds/index.ts';
 import type { Surface } from '../surfaces/model.ts';
-import { checkCron } from '../util/cron.ts';
+import { cronExpression } from '../util/cron.ts';
 
 /** Most changes one kind may make in one release. */
 export const MAX_INTENSITY = 20;
@@ -33,16 +33,7 @@ export type Intensity = z.infer<typeof IntensitySchema>;
  * five minutes, so shorter intervals release once per tick).
  */
 export const CadenceSchema = z.union([
-  z.strictObject({
-    cron: z
-      .string()
-      .min(1)
-      .max(100)
-      .superRefine((expr, ctx) => {
-        const check = checkCron(expr);
-        if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
-      }),
-  }),
+  z.strictObject({ cron: cronExpression() }),
   z.strictObject({
     everySeconds: z
       .number()

@@ -7,9 +7,9 @@
  * `resolveApiSchedule` — exactly what a session given that schedule serves over REST, ReAct, MCP and HTTP.
  */
 
-import type { ApiSurface } from '../apis/surface/model.ts';
+import type { ApiRetired, ApiSurface } from '../apis/surface/model.ts';
 import { resolveApiSchedule } from '../apis/surface/schedule.ts';
-import type { Surface } from '../surfaces/model.ts';
+import type { Lifecycle, RetiredName, Surface } from '../surfaces/model.ts';
 import { resolveSchedule, type Schedule } from '../surfaces/schedule.ts';
 import { nextDue } from '../util/cron.ts';
 import type { Cadence, DeprecationWindow, ReleaseSurface } from './model.ts';
@@ -107,33 +107,15 @@ export function lifecycleAt(
   const schedule = streamSchedule(streamId, releases, upTo);
   const first = surfaces.get(schedule.stages[0]?.surface ?? '');
   const now = new Date(t);
-  if (first && 'backend' in first) {
-    const resolved = resolveApiSchedule(schedule, surfaces as ReadonlyMap<string, ApiSurface>, now);
-    return {
-      release: releases.find((r) => r.surfaceId === schedule.stages[resolved.stageIndex]?.surface)?.n ?? 0,
-      deprecated: resolved.current.tools
-        .filter((tool) => tool.lifecycle.status === 'deprecated')
-        .map((tool) => ({
-          name: tool.name,
-          successor: tool.lifecycle.successor ?? null,
-          deprecatedAt: tool.lifecycle.deprecatedAt ?? null,
-          sunsetAt: tool.lifecycle.sunsetAt ?? null,
-        })),
-      gone: resolved.current.retired.map((r) => ({
-        ...(r.name !== undefined ? { name: r.name } : {}),
-        ...(r.method !== undefined && r.path !== undefined
-          ? { route: `${r.method.toUpperCase()} ${r.path}` }
-          : {}),
-        successor: r.successor,
-        message: r.message,
-      })),
-      nextChangeAt: resolved.nextChangeAt?.toISOString() ?? null,
-    };
-  }
-  const resolved = resolveSchedule(schedule, surfaces as ReadonlyMap<string, Surface>, now);
+  const resolved =
+    first && 'backend' in first
+      ? resolveApiSchedule(schedule, surfaces as ReadonlyMap<string, ApiSurface>, now)
+      : resolveSchedule(schedule, surfaces as ReadonlyMap<string, Surface>, now);
+  const tools: readonly { name: string; lifecycle: Lifecycle }[] = resolved.current.tools;
+  const retired: readonly (RetiredName | ApiRetired)[] = resolved.current.retired;
   return {
     release: releases.find((r) => r.surfaceId === schedule.stages[resolved.stageIndex]?.surface)?.n ?? 0,
-    deprecated: resolved.current.tools
+    deprecated: tools
       .filter((tool) => tool.lifecycle.status === 'deprecated')
       .map((tool) => ({
         name: tool.name,
@@ -141,7 +123,18 @@ export function lifecycleAt(
         deprecatedAt: tool.lifecycle.deprecatedAt ?? null,
         sunsetAt: tool.lifecycle.sunsetAt ?? null,
       })),
-    gone: resolved.current.retired.map((r) => ({ name: r.name, successor: r.successor, message: r.message })),
+    gone: retired.map((r) => {
+      const route =
+        'method' in r && r.method !== undefined && r.path !== undefined
+          ? `${r.method.toUpperCase()} ${r.path}`
+          : undefined;
+      return {
+        ...(r.name !== undefined ? { name: r.name } : {}),
+        ...(route !== undefined ? { route } : {}),
+        successor: r.successor,
+        message: r.message,
+      };
+    }),
     nextChangeAt: resolved.nextChangeAt?.toISOString() ?? null,
   };
 }

@@ -4,6 +4,7 @@
  * (dependency-free, runs in workerd and Node); this module only pins the dialect and the questions asked.
  */
 import { Cron } from 'croner';
+import { z } from 'zod';
 
 export type CronCheck = { ok: true } | { ok: false; message: string };
 
@@ -43,4 +44,19 @@ export function latestDueIn(expr: string, after: number, until: number): number 
     latest = t.getTime();
   }
   return latest;
+}
+
+/**
+ * A five-field UTC cron expression as a zod string (at most 100 characters), refused with `checkCron`'s message.
+ * A function, so each caller gets its own schema (routes add their OpenAPI description to theirs).
+ */
+export function cronExpression() {
+  return z
+    .string()
+    .min(1)
+    .max(100)
+    .superRefine((expr, ctx) => {
+      const check = checkCron(expr);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+    });
 }

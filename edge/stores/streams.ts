@@ -4,7 +4,7 @@
  * sunset). A release is recorded once: the (stream, n) key refuses a second insert, and the stream moves to
  * release n only from n−1 (a conditional update), in one batch.
  */
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import { database } from '../../db/client.ts';
 import { streamReleases, streams } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -88,6 +88,23 @@ export async function releaseSummaries(
     .orderBy(asc(streamReleases.n));
 }
 
+/** When each release of the stream happened and when its dropped names are sunset, in order (lists, timelines). */
+export async function releaseTimeRows(
+  env: Db,
+  streamId: string,
+): Promise<Pick<StreamReleaseRow, 'n' | 'surfaceId' | 'releasedAt' | 'sunsetAt'>[]> {
+  return database(env.DB)
+    .select({
+      n: streamReleases.n,
+      surfaceId: streamReleases.surfaceId,
+      releasedAt: streamReleases.releasedAt,
+      sunsetAt: streamReleases.sunsetAt,
+    })
+    .from(streamReleases)
+    .where(eq(streamReleases.streamId, streamId))
+    .orderBy(asc(streamReleases.n));
+}
+
 /** The stream's releases 0…`upTo` with their surfaces, in order. */
 export async function releasesWithSurfaces(
   env: Db,
@@ -155,13 +172,4 @@ export async function dueStreams(env: Db, at: number): Promise<StreamRow[]> {
     .from(streams)
     .where(and(isNotNull(streams.nextDueAt), lte(streams.nextDueAt, at)))
     .orderBy(asc(streams.nextDueAt));
-}
-
-/** How many releases a stream has (for checks; the stream row's `currentRelease` is the usual answer). */
-export async function releaseCount(env: Db, streamId: string): Promise<number> {
-  const [row] = await database(env.DB)
-    .select({ count: sql<number>`count(*)` })
-    .from(streamReleases)
-    .where(eq(streamReleases.streamId, streamId));
-  return row?.count ?? 0;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { type EvalSuite, EvalSuiteSchema } from '../../core/evals/suite.ts';
-import { checkCron, nextDue } from '../../core/util/cron.ts';
+import { cronExpression, nextDue } from '../../core/util/cron.ts';
 import type { Bindings } from '../../edge/env.ts';
 import { InvalidInputError, nestIssues } from '../../edge/errors.ts';
 import { assertSurfacesExist } from '../../edge/jobs/eval-group.ts';
@@ -23,18 +23,10 @@ import { byId, component, itemsPage, routeModule } from '../http/openapi.ts';
 import { ownedOr404 } from '../http/problem.ts';
 import { EvalSummary, listEvalSummaries } from '../schemas/evals.ts';
 
-const Cron = z
-  .string()
-  .min(1)
-  .max(100)
-  .superRefine((expr, ctx) => {
-    const check = checkCron(expr);
-    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
-  })
-  .openapi({
-    description: 'Five-field cron expression in UTC, e.g. `0 3 * * *` (daily at 03:00).',
-    example: '0 3 * * *',
-  });
+const Cron = cronExpression().openapi({
+  description: 'Five-field cron expression in UTC, e.g. `0 3 * * *` (daily at 03:00).',
+  example: '0 3 * * *',
+});
 
 const Threshold = z.number().min(0).max(1).openapi({
   description:

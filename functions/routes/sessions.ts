@@ -35,7 +35,7 @@ import type { Owner } from '../../edge/stores/owners.ts';
 import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
 import { requireSurface } from '../../edge/stores/surfaces.ts';
 import { getTask, type TaskRow, taskIdsMatching } from '../../edge/stores/tasks.ts';
-import { streamServer } from '../../edge/streams.ts';
+import { streamServer, streamSurfaceAt } from '../../edge/streams.ts';
 import { sessionStub } from '../../edge/stubs.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ownerOf } from '../http/auth.ts';
@@ -79,7 +79,10 @@ const CreateSession = z
     schedule: ScheduleSchema.optional().openapi({
       description: 'Surfaces over time instead of one surface.',
     }),
-    promptSurface: surfaceChoice('pc', 'Surface whose docs the agent sees.'),
+    promptSurface: surfaceChoice(
+      'pc',
+      'Surface whose docs the agent sees (`stream:<id>[@<n>]`: the stream’s surface in force, deprecated names included).',
+    ),
     docset: z.string().min(1).max(100).optional().openapi({
       description:
         'Or a DRAFT documentation set: the agent sees its refined documentation, and MCP tools/list serves its descriptions.',
@@ -383,18 +386,20 @@ function publicView(view: SessionView) {
 }
 
 /** A kernel session naming a stream over an imported API: the body needs `api` too. */
-function streamOfApi(api: string): ProblemError {
+function streamOfApi(api: string, field = 'surface'): ProblemError {
   return new ProblemError('validation-error', {
-    detail: `The stream drifts the imported API ${api}: start the session with {"api": "${api}", "surface": …}.`,
-    errors: [
-      { in: 'body', field: 'surface', pointer: '/surface', message: `a stream of API ${api}; add "api"` },
-    ],
+    detail: `The stream drifts the imported API ${api}: start the session with {"api": "${api}", "${field}": …}.`,
+    errors: [{ in: 'body', field, pointer: `/${field}`, message: `a stream of API ${api}; add "api"` }],
   });
 }
 
 /** The server and prompt surfaces of a kernel session, with a documentation set's descriptions when one is named. */
 async function kernelSessionParts(c: Context<AppEnv>, body: z.infer<typeof CreateSession>, owner: Owner) {
-  let promptSurface = await requireSurface(c.env, body.promptSurface, 'promptSurface');
+  const promptStream = await streamServer(c.env, body.promptSurface, owner, 'promptSurface');
+  if (promptStream?.kind === 'api') throw streamOfApi(promptStream.api, 'promptSurface');
+  let promptSurface = promptStream
+    ? (streamSurfaceAt(promptStream) as Surface)
+    : await requireSurface(c.env, body.promptSurface, 'promptSurface');
   let toolDescriptions: Record<string, string> | undefined;
   if (body.docset !== undefined) {
     const set = await getDocset(c.env, body.docset, owner);

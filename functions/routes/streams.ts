@@ -19,6 +19,7 @@ import {
   listStreams,
   type ReleaseSummaryRow,
   releaseSummaries,
+  releaseTimeRows,
   type StreamRow,
 } from '../../edge/stores/streams.ts';
 import { advanceStream, createStream, releaseTimes, streamBase } from '../../edge/streams.ts';
@@ -147,7 +148,7 @@ function releaseView(streamId: string, r: ReleaseSummaryRow, now: number): z.inf
 
 function streamView(
   row: StreamRow,
-  releases: readonly ReleaseSummaryRow[],
+  releases: readonly Pick<ReleaseSummaryRow, 'n' | 'surfaceId' | 'releasedAt' | 'sunsetAt'>[],
   now: number,
 ): z.infer<typeof StreamView> {
   return {
@@ -219,7 +220,7 @@ export const registerStreamRoutes = routeModule('Streams', 'user', (routes) => {
       const page = await listStreams(c.env, query, owner);
       const now = Date.now();
       const views = await Promise.all(
-        page.items.map(async (row) => streamView(row, await releaseSummaries(c.env, row.id), now)),
+        page.items.map(async (row) => streamView(row, await releaseTimeRows(c.env, row.id), now)),
       );
       return pageAnswer(c, { items: views, nextCursor: page.nextCursor }, (v) => v);
     },

@@ -5,7 +5,12 @@
  * delivered, sessions naming `stream:<id>` that answer a dropped name with Deprecation/Sunset headers during the
  * window and 410 naming the successor after it, a stream over an imported API, and the bad-input problems.
  */
-import { createMessageBatch } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +19,10 @@ import type { Task } from '../../core/world/tasks/types.ts';
 import { database } from '../../db/client.ts';
 import { jobs, streamReleases } from '../../db/schema.ts';
 import { consumeJobBatch } from '../../edge/jobs/consumer.ts';
-import { runScheduledTick } from '../../edge/jobs/scheduled.ts';
 import { createLogger } from '../../edge/log.ts';
 import { findStream } from '../../edge/stores/streams.ts';
 import { advanceForDueTime } from '../../edge/streams.ts';
+import worker from '../../functions/index.ts';
 import { importTmdb } from './api-helpers.ts';
 import { ADMIN_KEY, call, expectProblem, USER_KEY, waitUntil } from './helpers.ts';
 import { seedTestWorld } from './world-fixture.ts';
@@ -214,6 +219,32 @@ describe('streams over HTTP', () => {
       'not-found',
     );
     expect((missing.errors as { pointer: string }[])[0]?.pointer).toBe('/backend');
+    // any value in any field: a 4xx problem, never a 5xx
+    const odd: unknown[] = [
+      null,
+      true,
+      -1,
+      1e308,
+      '',
+      'x'.repeat(300),
+      [],
+      {},
+      { cron: 5 },
+      { releases: 1.5 },
+      ['a'],
+    ];
+    for (const key of ['name', 'backend', 'seed', 'intensity', 'cadence', 'window']) {
+      for (const value of odd) {
+        const res = await send('/v1/streams', 'POST', { ...kernelStream(), [key]: value });
+        if (res.status === 201) continue; // e.g. a long but valid name
+        const body = await expectProblem(
+          res,
+          res.status,
+          res.status === 404 ? 'not-found' : 'validation-error',
+        );
+        expect(res.status, `${key}=${JSON.stringify(value)}: ${JSON.stringify(body)}`).toBeLessThan(500);
+      }
+    }
     // path parameters
     await expectProblem(
       await call('/v1/streams/x/releases/minus-one', { key: USER_KEY }),
@@ -227,14 +258,19 @@ describe('the cron tick', () => {
   it('advances a due stream once per due time, however often the tick fires and its job is delivered', async () => {
     const s = await create(kernelStream({ name: 'cron', seed: '12' }));
     const due = Date.parse(s.nextDueAt as string);
-    const cron = '*/5 * * * *';
+    /** One invocation of the Worker's cron handler, awaited to the end of its waitUntil work. */
+    const tick = async (scheduledTime: number) => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: '*/5 * * * *', scheduledTime }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    };
     // before the due time: nothing
-    await runScheduledTick(cron, due - 60_000, env, log);
+    await tick(due - 60_000);
     expect((await detail(s.id)).currentRelease).toBe(0);
-    // the same tick twice, and a later tick before the next due time
-    await runScheduledTick(cron, due + 1000, env, log);
-    await runScheduledTick(cron, due + 1000, env, log);
-    await runScheduledTick(cron, due + 2000, env, log);
+    // the scheduled() handler twice for the same tick, and a later tick before the next due time
+    await tick(due + 1000);
+    await tick(due + 1000);
+    await tick(due + 2000);
     const jobId = `stream-advance:${s.id}:${due}`;
     await waitUntil(
       'the advance job',
@@ -301,6 +337,24 @@ describe('sessions on a stream', () => {
     expect((await move(releasedAt + 601_000)).status).toBe(200);
     const gone = await expectProblem(await tool(old.name, old.example), 410, 'gone');
     expect(gone.successor).toBe(dropped.successor);
+    // the same over ReAct: the deprecation message names the successor
+    const react = (await (
+      await send(`/v1/sessions/${session.id}/step`, 'POST', {
+        text: `Thought: x\nAction: ${old.name}\nAction Input: ${JSON.stringify(old.example)}`,
+      })
+    ).json()) as { observation: string };
+    expect(react.observation).toMatch(new RegExp(`is deprecated.*Use ${dropped.successor}`, 's'));
+
+    // the agent can read the stream's docs: the successor is documented, the dropped name only while it works
+    const docs = (await (
+      await send('/v1/sessions', 'POST', {
+        taskId: task.id,
+        surface: `stream:${s.id}`,
+        promptSurface: `stream:${s.id}`,
+      })
+    ).json()) as { tools: string; promptSurface: string };
+    expect(docs.promptSurface).toBe(`stream-${s.id}-r1`);
+    expect(docs.tools).toContain(`${dropped.successor}[`);
 
     // a pinned release: release 0 is pc itself, no drift at all
     const pinned = (await (
