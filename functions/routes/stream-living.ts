@@ -106,7 +106,10 @@ export const registerStreamLivingRoutes = routeModule('Streams', 'user', (routes
       body: PlanBody,
       example: {
         maintenance: { draft: true, ste: true, pool: true, rehearsal: true, steEpisodes: 15, steTrials: 4 },
-        evaluation: { configurations: ['stale', 'memory', 'draft', 'ste', 'pool', 'combined'], sampleSize: 3 },
+        evaluation: {
+          configurations: ['stale', 'memory', 'draft', 'ste', 'pool', 'combined'],
+          sampleSize: 3,
+        },
       },
       ok: [200, 'The plan', PlanView],
     },
