@@ -36,6 +36,10 @@ export class ApiClient {
     return this.json<T>('POST', path, body);
   }
 
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.json<T>('PUT', path, body);
+  }
+
   delete<T>(path: string): Promise<T> {
     return this.json<T>('DELETE', path);
   }

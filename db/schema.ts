@@ -832,3 +832,59 @@ export const streamReleases = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.streamId, t.n] })],
 );
+
+/**
+ * A stream's living-drift plan (issue 26 §2, §4): the maintenance policy run once per release
+ * (core/streams/maintain.ts `MaintenancePolicySchema`) and the evaluation run after it — the same seeded tasks
+ * (`sampleSize` per dataset × difficulty of the test split, or the first `sampleSize` queries of an API's query set)
+ * for the named configurations (core/streams/evaluate.ts).
+ */
+export const streamPlans = sqliteTable('stream_plans', {
+  streamId: text('stream_id')
+    .primaryKey()
+    .references(() => streams.id, { onDelete: 'cascade' }),
+  maintenance: text('maintenance', { mode: 'json' }).$type<unknown>().notNull(),
+  evaluation: text('evaluation', { mode: 'json' }).$type<unknown>().notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * One row per maintained release: what each step spent (`ReleaseMaintenance`) and the R2 key of the state it left
+ * (documentation set, STE rounds, retired pool tools — too large for a row). The (stream, n) key makes a release's
+ * maintenance happen once however often its job is delivered.
+ */
+export const streamMaintenance = sqliteTable(
+  'stream_maintenance',
+  {
+    streamId: text('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    spend: text('spend', { mode: 'json' }).$type<unknown>().notNull(),
+    stateKey: text('state_key').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.n] })],
+);
+
+/**
+ * One row per (stream, release, configuration) of the evaluation over time: every task run's record (what its
+ * verdict is recomputed from), the tool-update memory the configuration ended the release with, and what
+ * maintenance could not give it.
+ */
+export const streamResults = sqliteTable(
+  'stream_results',
+  {
+    streamId: text('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    configuration: text('configuration').notNull(),
+    records: text('records', { mode: 'json' }).$type<unknown>().notNull(),
+    memory: text('memory', { mode: 'json' }).$type<string[]>(),
+    notes: text('notes', { mode: 'json' }).$type<unknown>(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.n, t.configuration] })],
+);

@@ -27,7 +27,7 @@ import { modelCallsLeft } from './stores/api-keys.ts';
 import { addSpend, findSpend, insertSpend } from './stores/spend.ts';
 
 /** What spends model calls, as the ledger names it. */
-export type SpendKind = 'evaluation' | 'exploration' | 'ste' | 'draft' | 'training' | 'solve';
+export type SpendKind = 'evaluation' | 'exploration' | 'ste' | 'draft' | 'training' | 'solve' | 'stream';
 
 /** What a `POST` answer carries: the most model calls the request can make (an upper bound). */
 export interface Estimate {

@@ -32,6 +32,7 @@ import { hash128 } from '../core/util/random.ts';
 import { apiCatalog } from './apis.ts';
 import type { Bindings } from './env.ts';
 import { type FieldIssue, InvalidInputError, NotFoundError } from './errors.ts';
+import { enqueueLiving } from './living.ts';
 import { findApi } from './stores/apis.ts';
 import type { Owner } from './stores/owners.ts';
 import {
@@ -182,6 +183,8 @@ export async function advanceStream(
     const existing = await getRelease(env, stream.id, n);
     return { release: existing ?? row, created: false };
   }
+  // Living drift: a stream with a plan maintains (then evaluates) the new release through the queue, once.
+  await enqueueLiving(env, stream, n);
   return { release: row, created: true };
 }
 

@@ -46,6 +46,7 @@ import { registerSessionListRoutes } from './routes/session-list.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
 import { registerSolveRoutes } from './routes/solve.ts';
 import { registerSteRoutes } from './routes/ste.ts';
+import { registerStreamLivingRoutes } from './routes/stream-living.ts';
 import { registerStreamRoutes } from './routes/streams.ts';
 import { registerSurfaceRoutes } from './routes/surfaces.ts';
 import { registerToolsetRoutes } from './routes/toolsets.ts';
@@ -161,6 +162,7 @@ const ROUTE_MODULES = [
   registerApiQuerySetRoutes,
   registerApiDescriptionRoutes,
   registerStreamRoutes,
+  registerStreamLivingRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

@@ -3,7 +3,7 @@ import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { renderTable } from '../table.ts';
 
 export const METHODS_HELP = `Usage:
-  tooldrift methods        agent methods (id, summary, options, memory, aids) and aid slots
+  tooldrift methods        agent methods (id, summary, options, memory, aids), aid slots and presets
 
 ${CONNECTION_HELP}`;
 
@@ -11,6 +11,8 @@ ${CONNECTION_HELP}`;
 export interface MethodCatalog {
   items: { id: string; summary: string; options: JsonSchema; carriesMemory: boolean; aids: string[] }[];
   aids: { slot: string; summary: string; available: boolean; options: JsonSchema }[];
+  /** Named configurations: a method with a set of aids (absent from servers before presets existed). */
+  presets?: { id: string; summary: string; method: string; aids: string[]; carriesMemory: boolean }[];
 }
 
 interface JsonSchema {
@@ -46,7 +48,13 @@ export function methodsTables(catalog: MethodCatalog): string {
       a.summary,
     ]),
   });
-  return `${methods}\n${aids}`;
+  if (!catalog.presets?.length) return `${methods}\n${aids}`;
+  const presets = renderTable({
+    header: [['preset', 'method', 'aids', 'summary'].map((text) => ({ text }))],
+    align: ['left', 'left', 'left', 'left'],
+    rows: catalog.presets.map((p) => [p.id, p.method, p.aids.join(','), p.summary]),
+  });
+  return `${methods}\n${aids}\n${presets}`;
 }
 
 export const methodsCommand = command({

@@ -1,13 +1,15 @@
 /**
- * `tooldrift stream create | list | status ID | advance ID`: drift streams (issue 26) — a seeded sequence of
- * releases of the kernel's tools or an imported API (POST/GET /v1/streams, GET /v1/streams/{id},
- * POST /v1/streams/{id}/advance). A subcommand is one entry of `ACTIONS`.
+ * `tooldrift stream create | list | status ID | advance ID | plan ID | series ID`: drift streams (issue 26) — a
+ * seeded sequence of releases of the kernel's tools or an imported API (POST/GET /v1/streams,
+ * GET /v1/streams/{id}, POST /v1/streams/{id}/advance), their maintenance and evaluation plan and the
+ * success-over-time series (stream-series.ts). A subcommand is one entry of `ACTIONS`.
  */
 import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import type { ApiClient } from '../http.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { isoTime, renderTable } from '../table.ts';
+import { planBody, type SeriesView, seriesReport } from './stream-series.ts';
 
 export interface StreamDropped {
   name: string;
@@ -58,6 +60,12 @@ export const STREAM_HELP = `Usage:
   tooldrift stream list [--cursor C]     your streams, newest first
   tooldrift stream status ID             the stream's releases: what changed, what is deprecated or gone
   tooldrift stream advance ID            make the next release now (owner or admin)
+  tooldrift stream plan ID [--configurations LIST] [--sample-size N] [--queryset Q]
+                           [--ste-episodes N] [--ste-trials N]
+                                         maintain each release (DRAFT, STE, the retrieval pool) and evaluate it
+  tooldrift stream series ID [--from N] [--to N]
+                                         success per configuration over releases (table and sparklines),
+                                         retired names and maintenance spend per release
 
 Create:
   --name NAME            stream name
@@ -208,7 +216,7 @@ const needId = (args: string[], action: string): string => {
   return encodeURIComponent(args[0] as string);
 };
 
-/** The subcommands; s26b's `series` is one more entry. */
+/** The subcommands. */
 export const STREAM_ACTIONS: Record<string, Action> = {
   async create(values, args, connect) {
     if (args.length > 0) throw new CliError(['stream create takes no positional arguments.'], EXIT_USAGE);
@@ -234,6 +242,25 @@ export const STREAM_ACTIONS: Record<string, Action> = {
     const r = await connect().post<StreamReleaseView>(`/v1/streams/${id}/advance`, {});
     return { result: r, text: releaseLine(decodeURIComponent(id), r) };
   },
+  async plan(values, args, connect) {
+    const id = needId(args, 'plan');
+    const p = await connect().put<{ stream: string; enqueued?: string | null }>(
+      `/v1/streams/${id}/plan`,
+      planBody(values),
+    );
+    return {
+      result: p,
+      text: `Stream ${p.stream} is maintained and evaluated on every release${p.enqueued ? ` (started: ${p.enqueued})` : ''}.\n`,
+    };
+  },
+  async series(values, args, connect) {
+    const id = needId(args, 'series');
+    const s = await connect().get<SeriesView>(`/v1/streams/${id}/series`, {
+      from: typeof values.from === 'string' ? values.from : undefined,
+      to: typeof values.to === 'string' ? values.to : undefined,
+    });
+    return { result: s, text: seriesReport(s) };
+  },
 };
 
 export const streamCommand = command({
@@ -249,6 +276,13 @@ export const streamCommand = command({
     'window-releases': { type: 'string' },
     'window-seconds': { type: 'string' },
     cursor: { type: 'string' },
+    configurations: { type: 'string' },
+    'sample-size': { type: 'string' },
+    queryset: { type: 'string' },
+    'ste-episodes': { type: 'string' },
+    'ste-trials': { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
   },
   positionals: 'subcommand',
   async run(values, positionals, connect, io) {

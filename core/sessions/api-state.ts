@@ -22,6 +22,8 @@ export interface ApiScore {
   correctPath: { subsequence: boolean; set: boolean } | null;
   /** The gold path in the base API's terms (operation names). */
   goldPath: string[];
+  /** The operations the episode called, in call order (what `correctPath` compared with the gold path). */
+  called: string[];
   /** The same path on the surface in force at the end (its routes or names; null where no tool serves it). */
   goldOnSurface: (string | null)[];
   /** The Finish answer (null when the budget ran out first), kept for later judging. */

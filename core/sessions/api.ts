@@ -196,6 +196,7 @@ export function scoreApiSession(
           )
         : null,
     goldPath: gold.map((g) => g.operation),
+    called,
     goldOnSurface: gold.map((g) => {
       const t = translateGoldCall(surface, g);
       return t ? (t.method && t.path ? `${t.method.toUpperCase()} ${t.path}` : t.name) : null;

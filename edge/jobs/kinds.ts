@@ -9,6 +9,7 @@ import { evalGroupJob } from './eval-group.ts';
 import { exploreTreeJob } from './explore-tree.ts';
 import { steToolJob } from './ste-tool.ts';
 import { streamAdvanceJob } from './stream-advance.ts';
+import { streamEvaluateJob, streamMaintainJob } from './stream-living.ts';
 import { trainToolsetJob } from './train-toolset.ts';
 import type { JobHandler, JobKind } from './types.ts';
 
@@ -21,6 +22,8 @@ export const JOB_KINDS: readonly JobKind[] = [
   steToolJob,
   trainToolsetJob,
   streamAdvanceJob,
+  streamMaintainJob,
+  streamEvaluateJob,
 ];
 
 /** Kinds added at run time (tests add throwaway kinds); the listed kinds cannot be replaced. */

@@ -11,6 +11,7 @@ import { CadenceSchema, IntensitySchema, WindowSchema } from '../../core/streams
 import { releaseInForce } from '../../core/streams/timeline.ts';
 import type { Surface } from '../../core/surfaces/model.ts';
 import type { Bindings } from '../../edge/env.ts';
+import { deleteLivingBlobs } from '../../edge/stores/stream-living.ts';
 import {
   deleteStream,
   findStream,
@@ -238,6 +239,8 @@ export const registerStreamRoutes = routeModule('Streams', 'user', (routes) => {
     { ok: [204, 'Deleted'] },
     async (c, { resource: row }) => {
       await deleteStream(c.env, row.id);
+      // Living drift: its rows go with the stream (foreign keys); the maintenance states are R2 blobs.
+      await deleteLivingBlobs(c.env, row.id);
     },
   );
 

@@ -1,6 +1,6 @@
 /**
  * The dashboard shell: hash routing (#/surfaces, #/explorations/…, #/evals/…, #/schedules/…, #/trajectories/…,
- * #/sessions/…, #/ste/…, #/draft/…, #/toolsets/…, #/apis/…), the API-key gate, and each view's lifetime: a view gets an
+ * #/sessions/…, #/ste/…, #/draft/…, #/toolsets/…, #/apis/…, #/streams/…), the API-key gate, and each view's lifetime: a view gets an
  * AbortSignal that aborts when the route changes, so its polling and event streams stop.
  */
 import { getKey, setKey } from './api.js';
@@ -12,6 +12,7 @@ import * as explorations from './views/explorations.js';
 import * as schedules from './views/schedules.js';
 import * as sessions from './views/sessions.js';
 import * as ste from './views/ste.js';
+import * as streams from './views/streams.js';
 import * as surfaces from './views/surfaces.js';
 import * as toolsets from './views/toolsets.js';
 import * as trajectories from './views/trajectories.js';
@@ -37,6 +38,8 @@ const ROUTES = [
   [/^\/ste\/([^/]+)$/, 'ste', (m) => ste.renderRun(m[1])],
   [/^\/draft$/, 'draft', () => draft.renderList()],
   [/^\/draft\/([^/]+)$/, 'draft', (m) => draft.renderRun(m[1])],
+  [/^\/streams$/, 'streams', () => streams.renderList()],
+  [/^\/streams\/([^/]+)$/, 'streams', (m) => streams.renderStream(m[1])],
   [/^\/apis$/, 'apis', () => apis.renderList()],
   [/^\/apis\/([^/]+)(?:\/([^/]+))?$/, 'apis', (m) => apis.renderApi(m[1], m[2])],
 ];

@@ -398,3 +398,122 @@ export function epochChart({ title, series, testid }) {
   });
   return figure(title, chart, legendOf(series), testid);
 }
+
+/**
+ * Success over the releases of a drift stream (issue 26): one line per agent configuration on a 0–100% axis, a
+ * dashed marker at every release that retired names (its <title> lists them), and beneath, on its own axis, the
+ * maintenance spend of each release as bars (model calls; the <title> adds tokens and wall time).
+ * `series`: { releases: [n…], configurations: [{ label, success: [0..1 | null …] }], retirements: [{ release,
+ * names }], maintenance: [{ release, modelCalls, inputTokens, outputTokens, wallMs }] }.
+ */
+export function streamChart({ title, series, testid }) {
+  const left = 52;
+  const top = 10;
+  const width = 560;
+  const height = 190;
+  const barTop = top + height + 50;
+  const barHeight = 70;
+  const releases = series.releases;
+  const n = releases.length;
+  // Releases sit inside the axis (an inset on both sides), so the first and last bars stay clear of the labels.
+  const inset = 18;
+  const step = n > 1 ? (width - 2 * inset) / (n - 1) : 0;
+  const px = (i) => left + inset + (n > 1 ? i * step : (width - 2 * inset) / 2);
+  const py = (y) => top + height - y * height;
+  const chart = canvas(left + width + 24, barTop + barHeight + 28);
+  chart.append(yAxis(left, top, height, width));
+  // Release labels along x (every one up to 16 releases, then every k-th).
+  const every = Math.max(1, Math.ceil(n / 16));
+  releases.forEach((r, i) => {
+    if (i % every === 0 || i === n - 1)
+      chart.append(svg('text', { x: px(i), y: top + height + 16, 'text-anchor': 'middle' }, `r${r}`));
+  });
+  // Retirements: a dashed vertical marker with the retired names in its title.
+  const at = new Map(releases.map((r, i) => [r, i]));
+  for (const ret of series.retirements) {
+    const i = at.get(ret.release);
+    if (i === undefined) continue;
+    chart.append(
+      svg(
+        'g',
+        { class: 'retirement' },
+        svg('line', {
+          x1: px(i),
+          x2: px(i),
+          y1: top,
+          y2: top + height,
+          stroke: '#868e96',
+          'stroke-dasharray': '4 3',
+        }),
+        svg('text', { x: px(i), y: top + 9, 'text-anchor': 'middle', class: 'marker' }, '✕'),
+        svg('title', {}, `release ${ret.release} retired ${ret.names.length}: ${ret.names.join(', ')}`),
+      ),
+    );
+  }
+  series.configurations.forEach((c, si) => {
+    const color = seriesColor(si);
+    const pts = c.success.map((y, i) => ({ x: i, y })).filter((p) => p.y !== null && p.y !== undefined);
+    if (pts.length > 1) chart.append(seriesLine(pts, px, py, color));
+    for (const p of pts)
+      chart.append(
+        svg(
+          'circle',
+          { class: 'point', cx: px(p.x), cy: py(p.y), r: 3.5, fill: color, stroke: color },
+          svg('title', {}, `${c.label} · release ${releases[p.x]}: ${fmt(p.y)}`),
+        ),
+      );
+  });
+  // Maintenance spend beneath: model calls per release.
+  const spend = new Map(series.maintenance.map((m) => [m.release, m]));
+  const maxCalls = Math.max(1, ...series.maintenance.map((m) => m.modelCalls));
+  chart.append(
+    svg(
+      'text',
+      { x: left, y: barTop - 12, 'text-anchor': 'start', class: 'axis-title' },
+      'maintenance model calls per release',
+    ),
+    svg('line', {
+      x1: left,
+      x2: left + width,
+      y1: barTop + barHeight,
+      y2: barTop + barHeight,
+      class: 'grid',
+    }),
+    svg('text', { x: left - 6, y: barTop + 8, 'text-anchor': 'end' }, String(maxCalls)),
+    svg('text', { x: left - 6, y: barTop + barHeight, 'text-anchor': 'end' }, '0'),
+  );
+  const barW = Math.max(3, Math.min(24, (n > 1 ? step : width) * 0.6));
+  releases.forEach((r, i) => {
+    const m = spend.get(r);
+    if (!m) return;
+    const h = (m.modelCalls / maxCalls) * barHeight;
+    chart.append(
+      svg(
+        'rect',
+        {
+          class: 'bar',
+          x: px(i) - barW / 2,
+          y: barTop + barHeight - h,
+          width: barW,
+          height: h,
+          fill: '#adb5bd',
+        },
+        svg(
+          'title',
+          {},
+          `release ${r} maintenance: ${m.modelCalls} model calls, ${m.inputTokens + m.outputTokens} tokens, ${(m.wallMs / 1000).toFixed(1)} s`,
+        ),
+      ),
+    );
+  });
+  return figure(
+    title,
+    chart,
+    [
+      ...series.configurations.map((c, i) => ({ label: c.label, color: seriesColor(i) })),
+      { label: 'names retired (✕, dashed line)', color: '#868e96' },
+      { label: 'maintenance model calls', color: '#adb5bd' },
+    ],
+    testid,
+  );
+}

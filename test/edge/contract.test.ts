@@ -182,9 +182,18 @@ describe('one list envelope', () => {
     };
     const resolve = (s: Schema | undefined): Schema | undefined =>
       s?.$ref ? resolve(doc.components.schemas[s.$ref.split('/').at(-1) as string]) : s;
-    // Not lists: the world's seven datasets and the configured model providers are fixed catalogues, and the
-    // methods page carries the aids beside its items.
-    const catalogues = ['/v1/datasets datasets', '/v1/models providers', '/v1/methods aids'];
+    // Not lists: the world's seven datasets and the configured model providers are fixed catalogues, the
+    // methods page carries the aids and the presets beside its items, and a stream's series is one computed
+    // document of its releases (narrowed by `from` / `to`: a chart's data, one entry per release and configuration).
+    const catalogues = [
+      '/v1/datasets datasets',
+      '/v1/models providers',
+      '/v1/methods aids',
+      '/v1/methods presets',
+      ...['releases', 'configurations', 'retirements', 'maintenance'].map(
+        (k) => `/v1/streams/{id}/series ${k}`,
+      ),
+    ];
     const lists: string[] = [];
     const offenders: string[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {

@@ -24,6 +24,7 @@ interface Catalog {
     aids: string[];
   }[];
   aids: { slot: string; summary: string; available: boolean; options: { type: string } }[];
+  presets: { id: string; method: string; aids: string[]; carriesMemory: boolean }[];
 }
 
 async function pointers(res: Response): Promise<{ pointer: string; message: string }[]> {
@@ -44,6 +45,12 @@ describe('GET /v1/methods', () => {
     }
     expect(body.items.find((m) => m.id === 'mcts')?.options.properties?.simulations?.default).toBe(8);
     expect(body.aids.map((a) => [a.slot, a.available])).toEqual(AID_SLOTS.map((s) => [s, true]));
+    // The combined agent of a drift stream is a preset: a listed method with every aid it uses on.
+    const combined = body.presets.find((p) => p.id === 'combined-greedy');
+    expect(combined).toMatchObject({ method: 'greedy-memory', carriesMemory: true });
+    expect(combined?.aids.sort()).toEqual([...AID_SLOTS].sort());
+    for (const p of body.presets)
+      for (const slot of p.aids) expect(body.items.find((m) => m.id === p.method)?.aids).toContain(slot);
   });
 
   it('is described in /openapi.json, and solve and suites carry the aid fields', async () => {

@@ -1,5 +1,6 @@
 /** `tooldrift methods`: reads GET /v1/methods and prints the methods and aid slots the server lists. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { presetListing } from '../../../core/methods/presets.ts';
 import { aidListing, methodListing } from '../../../core/methods/registry.ts';
 import { type FakeApi, fakeApi, runCli, sendJson } from './harness.ts';
 
@@ -11,7 +12,7 @@ afterEach(async () => {
 
 describe('tooldrift methods', () => {
   it('prints every method the server lists, with memory, aids and option defaults, and the aid slots', async () => {
-    const catalog = { items: methodListing(), aids: aidListing() };
+    const catalog = { items: methodListing(), aids: aidListing(), presets: presetListing() };
     api = await fakeApi({ 'GET /v1/methods': (_req, res) => sendJson(res, 200, catalog) });
     const run = await runCli(['methods', '--url', api.url], { env: { TOOLDRIFT_KEY: 'k' } });
     expect(run.code).toBe(0);
@@ -27,6 +28,9 @@ describe('tooldrift methods', () => {
     expect(lines.find((l) => l.startsWith('demonstrations '))).toMatch(/^demonstrations\s+yes\s/);
     expect(lines.find((l) => l.startsWith('toolPool '))).toMatch(/^toolPool\s+yes\s/);
     expect(lines.find((l) => l.startsWith('updateMemory '))).toMatch(/^updateMemory\s+yes\s/);
+    expect(lines.find((l) => l.startsWith('combined-greedy '))).toMatch(
+      /^combined-greedy\s+greedy-memory\s+documentation,updateMemory,demonstrations,toolPool\s/,
+    );
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/methods']);
 
     const json = await runCli(['methods', '--url', api.url, '--json'], { env: { TOOLDRIFT_KEY: 'k' } });
