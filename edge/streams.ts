@@ -199,7 +199,13 @@ export async function advanceForDueTime(
   now = Date.now(),
 ): Promise<{ release: number | null; created: boolean }> {
   const stream = await findStream(env, streamId, undefined);
-  if (!stream || stream.nextDueAt !== due) return { release: null, created: false };
+  if (!stream) return { release: null, created: false };
+  if (stream.nextDueAt !== due) {
+    // The due time was handled — perhaps by a run that recorded the release and died before enqueueing its
+    // maintenance; the redelivered job asks for it again (its id is per (stream, release): enqueued at most once).
+    await enqueueLiving(env, stream, stream.currentRelease);
+    return { release: null, created: false };
+  }
   const { release, created } = await advanceStream(env, stream, { due, now });
   return { release: release.n, created };
 }
