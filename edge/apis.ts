@@ -136,7 +136,10 @@ export function proxyTarget(env: Bindings, baseUrl: string): ProxyTarget | null 
 }
 
 /** What an API session's step needs: the catalog, the mock world, and how the backend answers. */
-export async function apiStepDeps(env: Bindings, config: ApiSessionConfig): Promise<ApiStepDeps> {
+export async function apiStepDeps(
+  env: Bindings,
+  config: Pick<ApiSessionConfig, 'api'>,
+): Promise<ApiStepDeps> {
   const world = await mockWorld(env, config.api);
   if (config.api.mode !== 'proxy')
     return { catalog: world.catalog, world, backend: { mode: config.api.mode } };

@@ -154,7 +154,28 @@ export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
 type Issue = z.ZodError['issues'][number];
 
 /**
- * A union none of whose options matched: when one option failed only on unknown keys, that is the option the
+ * Of a union's failed options, the one that knows the most of the value's keys: the single option with the fewest
+ * unknown keys at the union's own level (`{"api": …, "queryset": …}` is an API suite even when a method is wrong,
+ * not a ToolQA-D suite with two unknown fields); undefined when no single option stands out.
+ */
+function knowsMostKeys(options: readonly (readonly Issue[])[]): readonly Issue[] | undefined {
+  // An option of another type altogether (a list where an object came) is not the one meant.
+  const unknown = options.map((option) =>
+    option.some((i) => i.code === 'invalid_type' && i.path.length === 0)
+      ? Number.POSITIVE_INFINITY
+      : option
+          .filter((i) => i.code === 'unrecognized_keys' && i.path.length === 0)
+          .reduce((n, i) => n + (i as { keys: string[] }).keys.length, 0),
+  );
+  const fewest = Math.min(...unknown);
+  if (fewest === Number.POSITIVE_INFINITY) return undefined;
+  const at = unknown.flatMap((n, i) => (n === fewest ? [i] : []));
+  return at.length === 1 ? options[at[0] as number] : undefined;
+}
+
+/**
+ * A union none of whose options matched: the option that knows the most of the value's keys is the one the body
+ * meant (`knowsMostKeys`); failing that, when one option failed only on unknown keys, that is the option the
  * body meant (`{"action": …, "action_input": …, "extra": 1}` for a step), and its unknown keys are the errors,
  * each named, instead of the union's summary. The options' issue paths are relative to the union's.
  */
@@ -170,9 +191,11 @@ function issueFieldErrors(at: string, issues: readonly Issue[], base: readonly s
       }));
     }
     if (issue.code === 'invalid_union') {
-      const meant = issue.errors.find(
-        (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
-      );
+      const meant =
+        knowsMostKeys(issue.errors) ??
+        issue.errors.find(
+          (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
+        );
       if (meant) return issueFieldErrors(at, meant, path);
     }
     return [{ in: at, field: path.join('.'), pointer: pointerOf(path), message: issue.message }];
