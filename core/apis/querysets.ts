@@ -4,7 +4,8 @@
  * - `restbench`: RestBench's `[{query, solution: ["GET /search/person", …]}]` — gold *paths* of route templates;
  * - `draft`: DRAFT's test files `[{query, "relevant APIs": [...], api_list, query_id}]`; relevant APIs are DRAFT
  *   tool names (`GET_person_person_id_movie_credits`: method and path segments joined by `_`) or ToolBench
- *   `[tool, api]` pairs;
+ *   `[tool, api]` pairs; the candidate APIs of `api_list` are kept as operation names in `meta.candidates` (the
+ *   toolPool aid's `candidates` setting);
  * - `ste`: STE's `tool_test.json` (`{api: [{query, action, action_input}]}`, or the flat list) — call level: the
  *   gold tool and its arguments (`action_input` is JSON text);
  * - `toolalpaca`: ToolAlpaca's eval file (10 APIs, each with `Instructions` and `Golden_Answers`): the entry
@@ -243,7 +244,21 @@ function readDraft(input: unknown, catalog: ApiCatalog, c: Collector): QueryItem
       path.push(goldOf(op));
     });
     const id = raw.query_id;
-    return { index: i, query, gold: { path }, ...(id !== undefined ? { meta: { queryId: id } } : {}) };
+    // The candidate APIs of the item (`api_list`: RestBench's 5-candidate setting), as operation names.
+    const candidates: string[] = [];
+    if (Array.isArray(raw.api_list))
+      raw.api_list.forEach((entry, j) => {
+        const name = isJsonObject(entry) && typeof entry.tool_name === 'string' ? entry.tool_name.trim() : '';
+        const op = byName.get(name);
+        if (op) candidates.push(op.name);
+        else
+          c.warn(jsonPointer(String(i), 'api_list', j), `candidate API "${name}" is no operation of the API`);
+      });
+    const meta = {
+      ...(id !== undefined ? { queryId: id } : {}),
+      ...(candidates.length > 0 ? { candidates } : {}),
+    };
+    return { index: i, query, gold: { path }, ...(Object.keys(meta).length > 0 ? { meta } : {}) };
   });
 }
 
