@@ -408,8 +408,10 @@ export const apiEvalResults = sqliteTable(
     evalId: text('eval_id').notNull(),
     method: text('method').notNull(),
     surface: text('surface').notNull(),
-    /** `imported`, `surface` or `docset:<id>`. */
+    /** `imported`, `surface`, `docset:<id>` or `description:<id>`. */
     docs: text('docs').notNull(),
+    /** `none`, or the aid row as JSON (core/evals/api-table.ts `apiAidsKey`). */
+    aids: text('aids').notNull(),
     item: integer('item').notNull(),
     query: text('query').notNull(),
     answer: text('answer'),
@@ -430,7 +432,7 @@ export const apiEvalResults = sqliteTable(
   },
   (t) => [
     // A redelivered group job finds its finished queries here and does not run them again.
-    uniqueIndex('api_eval_results_run').on(t.evalId, t.method, t.surface, t.docs, t.item),
+    uniqueIndex('api_eval_results_run').on(t.evalId, t.method, t.surface, t.docs, t.aids, t.item),
     index('api_eval_results_list').on(t.evalId, t.id),
   ],
 );

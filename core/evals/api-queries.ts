@@ -41,6 +41,8 @@ export interface ApiQueryRunInput {
   server: ApiSurface;
   docs: ApiPromptDocs;
   items: readonly QueryItem[];
+  /** The method's options, validated (default: its defaults). */
+  options?: unknown;
   maxSteps?: number;
   seed: string;
   now: Date;
@@ -108,7 +110,7 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       query: { question: item.query },
       target,
       docs: input.docs,
-      options: method.options.parse({}),
+      options: input.options ?? method.options.parse({}),
       model: input.model,
       aids: { updateMemory: [] },
       limits: { maxSteps: input.maxSteps ?? 20 },

@@ -21,10 +21,10 @@
  * the field, for the route's problem+json answer.
  */
 import { z } from 'zod';
+import { TOOL_POOL_RANKERS } from '../aids/slots.ts';
 import type { QueryItem } from '../apis/querysets.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
 import { translateGoldCall } from '../apis/surface/translate.ts';
-import { TOOL_POOL_RANKERS } from '../aids/slots.ts';
 import {
   getMethod,
   isMethodId,

@@ -7,6 +7,7 @@
  * the rates and apart from the taxonomy's labels).
  */
 import { summarizeApiResults } from './api-queries.ts';
+import type { ApiAidsChoice, ApiDocsChoice } from './api-suite.ts';
 import {
   BUDGET_EXHAUSTED,
   ERROR_CATEGORIES,
@@ -17,12 +18,14 @@ import {
   RUN_ERROR,
 } from './taxonomy.ts';
 
-/** What a group of the plan is: one method on one surface with one documentation, over the chosen items. */
+/** What a group of the plan is: one method on one surface with one documentation and aid, over the chosen items. */
 export interface ApiEvalGroup {
   method: string;
   surface: string;
-  /** `imported`, `surface` or `docset:<id>` (`apiDocsKey`). */
+  /** `imported`, `surface`, `docset:<id>` or `description:<id>` (`apiDocsKey`). */
   docs: string;
+  /** `none` or the aid row as JSON (`apiAidsKey`). */
+  aids: string;
   /** Query-set item indices, in order. */
   items: number[];
 }
@@ -32,6 +35,7 @@ export interface ApiResultRow {
   method: string;
   surface: string;
   docs: string;
+  aids: string;
   /** Null: the item has no gold answer. */
   correct: boolean | null;
   /** Null: the item has no gold path. */
@@ -49,6 +53,7 @@ export interface ApiTableRow {
   method: string;
   surface: string;
   docs: string;
+  aids: string;
   total: number;
   done: number;
   /** Percent over the finished runs whose item has a gold path (one decimal); null before any. */
@@ -62,6 +67,7 @@ export interface ApiTaxonomyRow {
   method: string;
   surface: string;
   docs: string;
+  aids: string;
   failures: number;
   runErrors: number;
   budgetExhausted: number;
@@ -79,8 +85,23 @@ export interface ApiEvalTable {
 }
 
 /** A documentation choice as one string (result rows and group keys). */
-export function apiDocsKey(docs: 'imported' | 'surface' | { docset: string }): string {
-  return typeof docs === 'string' ? docs : `docset:${docs.docset}`;
+export function apiDocsKey(docs: ApiDocsChoice): string {
+  if (typeof docs === 'string') return docs;
+  return 'docset' in docs ? `docset:${docs.docset}` : `description:${docs.description}`;
+}
+
+/** An aid row as one string: `none`, or its JSON with its keys sorted (result rows and group keys). */
+export function apiAidsKey(aids: ApiAidsChoice): string {
+  if (Object.keys(aids).length === 0) return 'none';
+  const sorted = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+  return JSON.stringify(sorted(aids));
 }
 
 /** A run's success as the summaries count it: its answer where the item has a gold answer, else its path. */
@@ -88,8 +109,8 @@ export function apiRunSuccess(r: Pick<ApiResultRow, 'correct' | 'pathSubsequence
   return r.correct ?? r.pathSubsequence ?? false;
 }
 
-const key = (r: Pick<ApiResultRow, 'method' | 'surface' | 'docs'>) =>
-  `${r.method}\u0000${r.surface}\u0000${r.docs}`;
+const key = (r: Pick<ApiResultRow, 'method' | 'surface' | 'docs' | 'aids'>) =>
+  `${r.method}\u0000${r.surface}\u0000${r.docs}\u0000${r.aids}`;
 
 export function apiEvalTable(groups: readonly ApiEvalGroup[], rows: readonly ApiResultRow[]): ApiEvalTable {
   const byGroup = new Map<string, ApiResultRow[]>();
@@ -121,6 +142,7 @@ export function apiEvalTable(groups: readonly ApiEvalGroup[], rows: readonly Api
       method: g.method,
       surface: g.surface,
       docs: g.docs,
+      aids: g.aids,
       total: g.items.length,
       done: done.length,
       correctPath: {
@@ -135,6 +157,7 @@ export function apiEvalTable(groups: readonly ApiEvalGroup[], rows: readonly Api
       method: g.method,
       surface: g.surface,
       docs: g.docs,
+      aids: g.aids,
       failures: 0,
       runErrors: 0,
       budgetExhausted: 0,

@@ -4,6 +4,7 @@ CREATE TABLE `api_eval_results` (
 	`method` text NOT NULL,
 	`surface` text NOT NULL,
 	`docs` text NOT NULL,
+	`aids` text NOT NULL,
 	`item` integer NOT NULL,
 	`query` text NOT NULL,
 	`answer` text,
@@ -22,5 +23,5 @@ CREATE TABLE `api_eval_results` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `api_eval_results_run` ON `api_eval_results` (`eval_id`,`method`,`surface`,`docs`,`item`);--> statement-breakpoint
+CREATE UNIQUE INDEX `api_eval_results_run` ON `api_eval_results` (`eval_id`,`method`,`surface`,`docs`,`aids`,`item`);--> statement-breakpoint
 CREATE INDEX `api_eval_results_list` ON `api_eval_results` (`eval_id`,`id`);

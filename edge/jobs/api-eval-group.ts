@@ -18,10 +18,10 @@ import type { ApiSurface } from '../../core/apis/surface/model.ts';
 import { docsetDescriptions } from '../../core/draft/api.ts';
 import { runApiQueries } from '../../core/evals/api-queries.ts';
 import { type ApiDocsChoice, type ApiSuite, checkApiSuite, suiteItems } from '../../core/evals/api-suite.ts';
-import { type ApiEvalGroup, apiDocsKey, apiEvalTable } from '../../core/evals/api-table.ts';
+import { type ApiEvalGroup, apiAidsKey, apiDocsKey, apiEvalTable } from '../../core/evals/api-table.ts';
 import { MAX_TASK_RUNS } from '../../core/evals/suite.ts';
 import { RUN_ERROR } from '../../core/evals/taxonomy.ts';
-import { getMethod, type MethodId } from '../../core/methods/registry.ts';
+import { getMethod, type MethodId, suiteMethodOptions } from '../../core/methods/registry.ts';
 import { ModelError } from '../../core/models/errors.ts';
 import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { ApiPromptDocs } from '../../core/prompts/toolevo.ts';
@@ -145,7 +145,7 @@ export async function planApiSuite(
   }
   const docsets = new Map<string, { api: string | undefined }>();
   for (const d of suite.docs) {
-    if (typeof d !== 'object') continue;
+    if (typeof d !== 'object' || !('docset' in d)) continue;
     const found = await getDocset(env, d.docset, owner);
     if (found) docsets.set(d.docset, { api: found.api });
   }
@@ -161,6 +161,18 @@ export async function planApiSuite(
       })),
     );
   }
+  // The toolPool aid on APIs (RestBench's candidate lists, the whole API) is core's (core/aids/api-pool.ts); the
+  // queued runs do not give it to the agent yet, so a suite asking for it is refused rather than run without it.
+  const pooled = suite.aids.findIndex((a) => a.toolPool !== undefined);
+  if (pooled >= 0)
+    throw new InvalidInputError('Queued API evaluations do not run the toolPool aid yet.', [
+      {
+        in: 'body',
+        field: `aids.${pooled}.toolPool`,
+        pointer: `/aids/${pooled}/toolPool`,
+        message: 'the toolPool aid is not run by queued API evaluations yet',
+      },
+    ]);
   const items = suiteItems(suite, set ? (querysets.get(set.id)?.items ?? []) : []).map((i) => i.index);
   if (items.length === 0)
     throw new InvalidInputError(`Query set ${suite.queryset} has no items.`, [
@@ -169,7 +181,9 @@ export async function planApiSuite(
   const groups: ApiEvalGroup[] = [];
   for (const method of suite.methods)
     for (const surface of suite.surfaces ?? [api.id])
-      for (const docs of suite.docs) groups.push({ method, surface, docs: apiDocsKey(docs), items });
+      for (const docs of suite.docs)
+        for (const aids of suite.aids)
+          groups.push({ method, surface, docs: apiDocsKey(docs), aids: apiAidsKey(aids), items });
   const total = groups.length * items.length;
   if (total > MAX_TASK_RUNS)
     throw new InvalidInputError(`The suite plans ${total} query runs; at most ${MAX_TASK_RUNS}.`, [
@@ -178,7 +192,8 @@ export async function planApiSuite(
   let modelCalls = 0;
   for (const g of groups) {
     const method = getMethod(g.method as MethodId);
-    modelCalls += g.items.length * method.modelCalls(method.options.parse({}), { maxSteps: suite.maxSteps });
+    modelCalls +=
+      g.items.length * method.modelCalls(suiteMethodOptions(suite, method), { maxSteps: suite.maxSteps });
   }
   return { api, groups, total, estimate: { modelCalls } };
 }
@@ -232,6 +247,7 @@ async function groupDocs(
 ): Promise<ApiPromptDocs | null> {
   if (docs === 'imported') return { kind: 'api', toolList: apiToolList(base, { now }) };
   if (docs === 'surface') return { kind: 'api', toolList: apiToolList(server, { now }) };
+  if (!('docset' in docs)) return null; // description files: refused at launch until their store exists
   const set = await getDocset(env, docs.docset);
   if (!set) return null;
   // The set's refined descriptions over the surface it documents (its names), the API as imported when that
@@ -317,6 +333,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
           server: setup.server,
           docs: setup.docs,
           items: [item],
+          options: suiteMethodOptions(suite, getMethod(plan.method as MethodId)),
           maxSteps: suite.maxSteps,
           seed: suite.seed,
           now,
@@ -339,6 +356,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
       method: plan.method,
       surface: plan.surface,
       docs: plan.docs,
+      aids: plan.aids,
       item: index,
       query: item?.query ?? '',
       answer: result?.answer ?? null,

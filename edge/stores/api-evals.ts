@@ -1,6 +1,6 @@
 /**
  * The results of evaluations over an imported API's query set (issue 23 §4) in D1: one row per method × surface ×
- * documentation × query (`api_eval_results`). The evaluation rows themselves are the ToolQA-D suites' (`evals`,
+ * documentation × aid × query (`api_eval_results`). The evaluation rows themselves are the ToolQA-D suites' (`evals`,
  * edge/stores/evaluations.ts); the `api-eval-group` job (edge/jobs/api-eval-group.ts) writes these rows.
  */
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
@@ -23,7 +23,7 @@ export async function insertApiResult(env: Bindings, row: typeof apiEvalResults.
 export async function finishedApiItems(
   env: Bindings,
   evalId: string,
-  group: { method: string; surface: string; docs: string },
+  group: { method: string; surface: string; docs: string; aids: string },
 ): Promise<Set<number>> {
   const rows = await database(env.DB)
     .select({ item: apiEvalResults.item })
@@ -34,6 +34,7 @@ export async function finishedApiItems(
         eq(apiEvalResults.method, group.method),
         eq(apiEvalResults.surface, group.surface),
         eq(apiEvalResults.docs, group.docs),
+        eq(apiEvalResults.aids, group.aids),
       ),
     );
   return new Set(rows.map((r) => r.item));
@@ -46,6 +47,7 @@ export async function apiResultRows(env: Bindings, evalId: string) {
       method: apiEvalResults.method,
       surface: apiEvalResults.surface,
       docs: apiEvalResults.docs,
+      aids: apiEvalResults.aids,
       correct: apiEvalResults.correct,
       pathSubsequence: apiEvalResults.pathSubsequence,
       pathSet: apiEvalResults.pathSet,

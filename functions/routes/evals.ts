@@ -137,7 +137,10 @@ const ApiEvalView = EvalSummary.extend({
     z.object({
       method: z.string(),
       surface: z.string(),
-      docs: z.string().openapi({ description: '`imported`, `surface` or `docset:<id>`.' }),
+      docs: z
+        .string()
+        .openapi({ description: '`imported`, `surface`, `docset:<id>` or `description:<id>`.' }),
+      aids: z.string().openapi({ description: '`none`, or the aid row as JSON.' }),
       total: z.number().int(),
       done: z.number().int(),
       correctPath: z.object({
@@ -165,6 +168,7 @@ const ApiEvalView = EvalSummary.extend({
         method: z.string(),
         surface: z.string(),
         docs: z.string(),
+        aids: z.string(),
         failures: z.number().int(),
         runErrors: z.number().int(),
         budgetExhausted: z.number().int(),
@@ -213,6 +217,7 @@ const ApiEvalResultSchema = component('ApiEvalResult', {
   method: z.string(),
   surface: z.string(),
   docs: z.string(),
+  aids: z.string(),
   item: z.number().int().openapi({ description: "The query set's item index." }),
   query: z.string(),
   answer: z.string().nullable(),
@@ -475,6 +480,7 @@ function apiResultView(r: ApiEvalResultRow): z.infer<typeof ApiEvalResultSchema>
     method: r.method,
     surface: r.surface,
     docs: r.docs,
+    aids: r.aids,
     item: r.item,
     query: r.query,
     answer: r.answer,

@@ -268,6 +268,12 @@ describe('evaluations over a query set of an imported API', () => {
       'validation-error',
     );
     expect(unknownDocset.errors).toEqual([expect.objectContaining({ pointer: '/docs/1/docset' })]);
+    const pool = await expectProblem(
+      await post('/v1/evals', { ...base, aids: [{}, { toolPool: { pool: 'all' } }] }),
+      400,
+      'validation-error',
+    );
+    expect(pool.errors).toEqual([expect.objectContaining({ pointer: '/aids/1/toolPool' })]);
     // Strict bodies stay strict on both kinds of suite.
     const typo = await expectProblem(
       await post('/v1/evals', { ...base, sample: 2 }),
