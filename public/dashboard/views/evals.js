@@ -2,7 +2,8 @@
  * Evaluations (.team/evals-contract.md): a start form (POST /v1/evals), the runs list, and one evaluation —
  * progress (polled while it runs), the results table (method · surface × dataset/difficulty, averages), charts
  * (success by dataset × difficulty, averages by surface, error taxonomy), the comparison with the previous run
- * of its schedule (flagged drops), usage, and the task results with their trajectories.
+ * of its schedule (flagged drops), usage, and the task results with their trajectories. An evaluation over an
+ * imported API's query set is drawn by api-evals.js.
  */
 import { api, apiAll, query } from '../api.js';
 import { barChart, heatmap, stackedBars } from '../charts.js';
@@ -22,6 +23,7 @@ import {
   table,
   when,
 } from '../ui.js';
+import { renderApiEval, renderApiResult } from './api-evals.js';
 import { readSuite, suiteFields } from './suite-form.js';
 
 export function summaryColumns(linkBase = '#/evals/') {
@@ -301,6 +303,8 @@ export function renderEval(id) {
     const body = h('div');
     append(main, h('p', {}, h('a', { href: '#/evals' }, '← Evaluations')), body);
     let ev = await api(`/v1/evals/${id}`, { signal });
+    // An evaluation over an imported API's query set has its own tables (Correct Path Rate).
+    if (ev.kind === 'api') return renderApiEval(body, ev, signal);
     let browser = null;
     const draw = () => {
       append(
@@ -391,6 +395,7 @@ export function renderEval(id) {
 export function renderResult(evalId, resultId) {
   return async (main, signal) => {
     const r = await api(`/v1/evals/${evalId}/results/${resultId}`, { signal });
+    if ('docs' in r) return renderApiResult(main, evalId, r);
     append(
       main,
       h('p', {}, h('a', { href: `#/evals/${evalId}` }, '← Evaluation')),

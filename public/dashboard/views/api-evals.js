@@ -1,0 +1,345 @@
+/**
+ * One evaluation over an imported API's query set (`kind: "api"`, issue 23 §4): progress, DRAFT Table 1's figures
+ * per method × surface × documentation — Correct Path Rate in both definitions, success where the set has gold
+ * answers, calls per query —, a heatmap of the paper's Correct Path Rate by surface and documentation, the Table
+ * 7-style taxonomy, and the query runs with their recorded calls. Figures measured with the simulator say so.
+ */
+import { api, query } from '../api.js';
+import { heatmap } from '../charts.js';
+import {
+  append,
+  attempt,
+  clear,
+  field,
+  h,
+  kv,
+  pct,
+  select,
+  shortId,
+  sleep,
+  statusTag,
+  table,
+  when,
+} from '../ui.js';
+
+/** A percentage the API gives as 0–100 (one decimal), or – before any run. */
+const percent = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(1)}%`);
+const rowLabel = (r) =>
+  `${r.method} · ${r.surface} · ${r.docs}${r.aids && r.aids !== 'none' ? ` · ${r.aids}` : ''}`;
+
+function simulatorNote(ev) {
+  return ev.model.simulated
+    ? h(
+        'p',
+        { class: 'tag flag', 'data-testid': 'simulator-note' },
+        'Simulator: every figure was measured with the simulated policy, not a model — it describes the simulator.',
+      )
+    : null;
+}
+
+function cprTable(ev) {
+  const withSuccess = ev.table.some((r) => r.success !== null);
+  const withAids = ev.table.some((r) => r.aids !== 'none');
+  return table(
+    'Correct Path Rate per method · surface · documentation (finished query runs)',
+    [
+      { label: 'Method', cell: (r) => r.method },
+      { label: 'Surface', cell: (r) => r.surface },
+      { label: 'Docs', cell: (r) => r.docs },
+      ...(withAids ? [{ label: 'Aids', cell: (r) => h('code', {}, r.aids) }] : []),
+      {
+        label: 'Done',
+        num: true,
+        cell: (r) =>
+          h(
+            'span',
+            {},
+            h('progress', { max: r.total, value: r.done, 'aria-label': 'Query runs done' }),
+            ` ${r.done}/${r.total}`,
+          ),
+      },
+      {
+        label: h(
+          'span',
+          { title: 'DRAFT paper: the gold path is an ordered subsequence of the calls' },
+          'CP% (subsequence)',
+        ),
+        num: true,
+        cell: (r) => h('strong', {}, percent(r.correctPath.subsequence)),
+      },
+      {
+        label: h('span', { title: "DRAFT's released code: every gold operation was called" }, 'CP% (set)'),
+        num: true,
+        cell: (r) => percent(r.correctPath.set),
+      },
+      ...(withSuccess ? [{ label: 'Success', num: true, cell: (r) => percent(r.success) }] : []),
+      {
+        label: 'Calls / query',
+        num: true,
+        cell: (r) => (r.callsPerQuery === null ? '–' : r.callsPerQuery.toFixed(2)),
+      },
+    ],
+    ev.table,
+    { testid: 'api-results-table' },
+  );
+}
+
+/** A surface as a chart labels it: the API as imported, or its drifted version's own suffix. */
+function surfaceLabel(ev, surface) {
+  const api = ev.suite.api;
+  return surface === api
+    ? 'as imported'
+    : surface.startsWith(`${api}-`)
+      ? surface.slice(api.length + 1)
+      : surface;
+}
+
+/** The paper's Correct Path Rate as a heatmap: a row per method, a column per documentation under each surface. */
+function charts(ev) {
+  const surfaces = [...new Set(ev.table.map((r) => r.surface))];
+  const docs = [...new Set(ev.table.map((r) => (r.aids === 'none' ? r.docs : `${r.docs} ${r.aids}`)))];
+  const methods = [...new Set(ev.table.map((r) => r.method))];
+  const cell = (m, s, d) =>
+    ev.table.find(
+      (r) => r.method === m && r.surface === s && (r.aids === 'none' ? r.docs : `${r.docs} ${r.aids}`) === d,
+    );
+  return h(
+    'div',
+    { class: 'charts' },
+    heatmap({
+      title: 'Correct Path Rate (subsequence) by surface and documentation',
+      rows: methods.map((m) => ({
+        label: m,
+        values: surfaces.flatMap((s) =>
+          docs.map((d) => {
+            const v = cell(m, s, d)?.correctPath.subsequence;
+            return v === null || v === undefined ? null : v / 100;
+          }),
+        ),
+      })),
+      columns: surfaces.flatMap(() => docs),
+      groups: surfaces.map((s) => ({ label: surfaceLabel(ev, s), span: docs.length })),
+      testid: 'cpr-chart',
+    }),
+  );
+}
+
+function taxonomyTable(ev) {
+  return table(
+    'Failed query runs by category (each failure has exactly one): share of the failures',
+    [
+      { label: 'Method · surface · docs', cell: (r) => rowLabel(r) },
+      { label: 'Failures', num: true, cell: (r) => r.failures },
+      ...ev.taxonomy.categories.map((c) => ({
+        label: c.label,
+        num: true,
+        cell: (r) => {
+          const n = r.counts[c.id] ?? 0;
+          return h(
+            'span',
+            { title: `${n} of ${r.failures} failures` },
+            r.failures === 0 ? '–' : pct(n / r.failures),
+            h('div', { class: 'muted' }, String(n)),
+          );
+        },
+      })),
+      { label: 'Run errors', num: true, cell: (r) => r.runErrors },
+    ],
+    ev.taxonomy.rows,
+    { testid: 'api-taxonomy-table' },
+  );
+}
+
+const ANY = { value: '', label: 'any' };
+
+function resultsBrowser(ev, signal) {
+  const box = h('div');
+  const values = (k) => [...new Set(ev.table.map((r) => r[k]))];
+  const filters = h(
+    'form',
+    { class: 'fields', 'aria-label': 'Filter query runs' },
+    field('Method', select('method', [ANY, ...values('method')], '')),
+    field('Surface', select('surface', [ANY, ...values('surface')], '')),
+    field('Docs', select('docs', [ANY, ...values('docs')], '')),
+    field('Succeeded', select('correct', [ANY, 'true', 'false'], '')),
+    h('button', { type: 'submit' }, 'Show query runs'),
+  );
+  const rows = [];
+  let cursor = null;
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More query runs');
+  const path = (r) =>
+    r.correctPath === null
+      ? '–'
+      : r.correctPath.subsequence
+        ? h('span', { class: 'tag ok' }, 'yes')
+        : h('span', { class: 'tag fail' }, r.correctPath.set ? 'set only' : 'no');
+  const draw = () => {
+    append(
+      clear(box),
+      table(
+        null,
+        [
+          { label: 'Method', cell: (r) => r.method },
+          { label: 'Surface', cell: (r) => r.surface },
+          { label: 'Docs', cell: (r) => r.docs },
+          {
+            label: 'Item',
+            num: true,
+            cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, String(r.item)),
+          },
+          { label: 'Query', cell: (r) => r.query },
+          { label: 'Correct path', cell: path },
+          { label: 'Error class', cell: (r) => r.errorClass ?? '' },
+          { label: 'Calls', num: true, cell: (r) => r.calls },
+        ],
+        rows,
+        { testid: 'api-eval-results', empty: 'No finished query run matches.' },
+      ),
+    );
+    more.hidden = !cursor;
+  };
+  const load = async (reset) => {
+    if (reset) {
+      rows.length = 0;
+      cursor = null;
+    }
+    const f = Object.fromEntries(new FormData(filters));
+    const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
+    rows.push(...page.items);
+    cursor = page.nextCursor;
+    draw();
+  };
+  filters.addEventListener('submit', (e) => {
+    e.preventDefault();
+    attempt(() => load(true));
+  });
+  more.addEventListener('click', () => attempt(() => load(false)));
+  return { el: h('div', {}, filters, box, more), load };
+}
+
+/** Draws an API evaluation into `body`, polling while it runs. */
+export async function renderApiEval(body, first, signal) {
+  let ev = first;
+  let browser = null;
+  const s = ev.suite;
+  const draw = () => {
+    append(
+      clear(body),
+      h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
+      simulatorNote(ev),
+      kv([
+        ['Id', h('code', {}, ev.id)],
+        ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
+        [
+          'Progress',
+          h(
+            'span',
+            {},
+            h('progress', {
+              max: ev.progress.total,
+              value: ev.progress.done,
+              'aria-label': 'Query runs done',
+            }),
+            ` ${ev.progress.done} / ${ev.progress.total} query runs`,
+          ),
+        ],
+        ['API', h('a', { href: `#/apis/${s.api}` }, s.api)],
+        ['Query set', h('code', {}, s.queryset)],
+        ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
+        [
+          'Suite',
+          h(
+            'code',
+            {},
+            `methods ${s.methods.join(', ')} · surfaces ${(s.surfaces ?? [s.api]).join(', ')} · ${s.sampleSize === 'all' ? 'all items' : `first ${s.sampleSize} items`} · ≤ ${s.maxSteps} steps · seed ${s.seed}`,
+          ),
+        ],
+        [
+          'Usage',
+          `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
+        ],
+        ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
+      ]),
+      ev.status === 'running'
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              onclick: async () => {
+                const c = await attempt(() => api(`/v1/evals/${ev.id}`, { method: 'DELETE' }));
+                if (c) ev = { ...ev, ...c };
+                draw();
+              },
+            },
+            'Cancel evaluation',
+          )
+        : null,
+      h('h3', {}, 'Correct Path Rate'),
+      cprTable(ev),
+      charts(ev),
+      h('h3', {}, 'Error taxonomy'),
+      taxonomyTable(ev),
+      h('h3', {}, 'Query runs'),
+    );
+    browser ??= resultsBrowser(ev, signal);
+    append(body, browser.el);
+  };
+  draw();
+  await browser.load(true);
+  while (ev.status === 'running') {
+    await sleep(1000, signal);
+    ev = await api(`/v1/evals/${ev.id}`, { signal });
+    draw();
+    if (ev.status !== 'running') await browser.load(true);
+  }
+}
+
+/** One query run with its trajectory, the calls the session recorded and the gold path. */
+export function renderApiResult(main, evalId, r) {
+  append(
+    main,
+    h('p', {}, h('a', { href: `#/evals/${evalId}` }, '← Evaluation')),
+    h('h2', {}, `Query run ${r.item} · ${r.method}`),
+    kv([
+      ['Surface · docs', `${r.surface} · ${r.docs}`],
+      ['Query', r.query],
+      ['Answer', r.answer ?? '–'],
+      [
+        'Correct path',
+        r.correctPath === null
+          ? 'no gold path'
+          : `subsequence ${r.correctPath.subsequence ? 'yes' : 'no'} · set ${r.correctPath.set ? 'yes' : 'no'}`,
+      ],
+      ['Gold path', h('code', {}, r.trajectory.goldPath.join(' → ') || '–')],
+      ['Error class', r.errorClass ?? '–'],
+      [
+        'Usage',
+        `${r.calls} calls · ${r.steps} steps · ${r.modelCalls} model calls · ${r.inputTokens} in / ${r.outputTokens} out tokens`,
+      ],
+    ]),
+    h('h3', {}, 'Calls that reached an operation'),
+    table(
+      null,
+      [
+        { label: '#', num: true, cell: (c) => String(r.trajectory.calls.indexOf(c) + 1) },
+        { label: 'Operation', cell: (c) => h('code', {}, c.operation) },
+        { label: 'Called as', cell: (c) => h('code', {}, c.exposed) },
+        { label: 'Status', num: true, cell: (c) => String(c.status) },
+      ],
+      r.trajectory.calls,
+      { testid: 'api-run-calls', empty: 'No call reached an operation.' },
+    ),
+    h('h3', {}, 'Trajectory'),
+    r.trajectory.steps.map((st, i) =>
+      h(
+        'div',
+        { class: 'react-step' },
+        h('strong', {}, `Step ${i + 1}`, st.outcome ? ` · ${st.outcome}` : ''),
+        h('pre', {}, st.text),
+        h('pre', {}, `Observation: ${st.observation}`),
+      ),
+    ),
+    r.trajectory.error ? h('p', { class: 'bad' }, r.trajectory.error) : null,
+  );
+}
