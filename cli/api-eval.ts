@@ -12,8 +12,8 @@ import {
   type FlagValues,
   flagValue,
   listValue,
-  modelFromFlags,
   readJsonFile,
+  setAidsAndModel,
   setFlags,
   stringFlag,
 } from './suite.ts';
@@ -72,16 +72,7 @@ export function apiSuiteFromFlags(values: FlagValues): Record<string, unknown> {
   setFlags(suite, values, { methods: 'methods', surfaces: 'surfaces' }, listValue);
   setFlags(suite, values, { docs: 'docs' }, (raw) => listValue(raw).map(docsValue));
   setFlags(suite, values, { sampleSize: 'sample', maxSteps: 'max-steps' }, flagValue);
-  const aids = stringFlag(values, 'aids');
-  if (aids !== undefined) {
-    try {
-      suite.aids = JSON.parse(aids);
-    } catch (err) {
-      throw new CliError([`--aids is not valid JSON: ${(err as Error).message}`], EXIT_USAGE);
-    }
-  }
-  const model = modelFromFlags(values, suite.model);
-  if (model !== undefined) suite.model = model;
+  setAidsAndModel(suite, values);
   return suite;
 }
 

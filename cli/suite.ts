@@ -218,6 +218,12 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
         };
       }
   }
+  setAidsAndModel(suite, values);
+  return suite;
+}
+
+/** `suite.aids` from `--aids JSON` and `suite.model` from the model flags, when given (either kind of suite). */
+export function setAidsAndModel(suite: Record<string, unknown>, values: FlagValues): void {
   const aids = stringFlag(values, 'aids');
   if (aids !== undefined) {
     try {
@@ -228,7 +234,6 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   }
   const model = modelFromFlags(values, suite.model);
   if (model !== undefined) suite.model = model;
-  return suite;
 }
 
 /** Validates a suite as POST /v1/evals does; a failure is the API's validation problem, exit code 2. */

@@ -4,7 +4,9 @@
  * API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both definitions (the paper's
  * ordered subsequence, the released code's set containment), success where the set has gold answers, and calls per
  * query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
- * `npm run eval:restbench` and tests; the queue-fanned suites of the edge are the next step.
+ * `npm run eval:restbench`, tests, and one query at a time by the edge's queued suites (edge/jobs/api-eval-group.ts),
+ * which store each result with the raw calls it was scored from (`apiCalls`) and rebuild the report from the rows
+ * (`summarizeApiResults`, api-table.ts).
  */
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';

@@ -25,7 +25,6 @@ import { getMethod, type MethodId, suiteMethodOptions } from '../../core/methods
 import { ModelError } from '../../core/models/errors.ts';
 import { meteredModel, UsageMeter } from '../../core/models/usage.ts';
 import type { ApiPromptDocs } from '../../core/prompts/toolevo.ts';
-import type { ApiRef } from '../../core/sessions/api.ts';
 import { apiCatalog, apiStepDeps, proxyTarget } from '../apis.ts';
 import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
@@ -34,6 +33,7 @@ import { textModelFor } from '../models.ts';
 import { apiResultRows, finishedApiItems, insertApiResult } from '../stores/api-evals.ts';
 import {
   type ApiRecord,
+  apiRefOf,
   findApi,
   findQuerySet,
   listQuerySets,
@@ -61,17 +61,6 @@ export interface ApiEvalGroupPayload {
 /** Whether a stored suite is one over an imported API's query set (the ToolQA-D suites have no `api`). */
 export function isApiSuite(suite: unknown): suite is ApiSuite {
   return typeof suite === 'object' && suite !== null && typeof (suite as { api?: unknown }).api === 'string';
-}
-
-function ref(api: ApiRecord): ApiRef {
-  return {
-    id: api.id,
-    title: api.title,
-    mode: api.mode,
-    seed: api.seed,
-    worldSize: api.worldSize,
-    upstream: api.upstream,
-  };
 }
 
 /** The query set's first `n` items (all of them for Infinity), read a page at a time. */
@@ -293,7 +282,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
     else if (!docs) missing = `documentation set ${plan.docs.replace(/^docset:/, '')} was deleted`;
     else if (api.mode === 'proxy' && (!api.upstream || !proxyTarget(env, api.upstream)))
       missing = `the upstream of API ${api.id} is no longer an allowed origin`;
-    else setup = { base, server, docs, deps: await apiStepDeps(env, { api: ref(api) }) };
+    else setup = { base, server, docs, deps: await apiStepDeps(env, { api: apiRefOf(api) }) };
   }
   const model = textModelFor(env, suite.model);
   const setId = suite.queryset;
@@ -326,7 +315,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
         const report = await runApiQueries({
           method: plan.method as MethodId,
           model: meteredModel(model, meter, { runId: `${evalId}/${group}/${index}` }),
-          api: ref(api),
+          api: apiRefOf(api),
           catalog: setup.deps.catalog,
           world: setup.deps.world,
           backend: setup.deps.backend,

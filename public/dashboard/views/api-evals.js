@@ -4,7 +4,7 @@
  * answers, calls per query —, a heatmap of the paper's Correct Path Rate by surface and documentation, the Table
  * 7-style taxonomy, and the query runs with their recorded calls. Figures measured with the simulator say so.
  */
-import { api, query } from '../api.js';
+import { api } from '../api.js';
 import { heatmap } from '../charts.js';
 import {
   append,
@@ -21,6 +21,7 @@ import {
   table,
   when,
 } from '../ui.js';
+import { resultsBrowser } from './eval-results.js';
 
 /** A percentage the API gives as 0–100 (one decimal), or – before any run. */
 const percent = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(1)}%`);
@@ -152,69 +153,45 @@ function taxonomyTable(ev) {
 
 const ANY = { value: '', label: 'any' };
 
-function resultsBrowser(ev, signal) {
-  const box = h('div');
+function queryRuns(ev, signal) {
   const values = (k) => [...new Set(ev.table.map((r) => r[k]))];
-  const filters = h(
-    'form',
-    { class: 'fields', 'aria-label': 'Filter query runs' },
-    field('Method', select('method', [ANY, ...values('method')], '')),
-    field('Surface', select('surface', [ANY, ...values('surface')], '')),
-    field('Docs', select('docs', [ANY, ...values('docs')], '')),
-    field('Succeeded', select('correct', [ANY, 'true', 'false'], '')),
-    h('button', { type: 'submit' }, 'Show query runs'),
-  );
-  const rows = [];
-  let cursor = null;
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More query runs');
   const path = (r) =>
     r.correctPath === null
       ? '–'
       : r.correctPath.subsequence
         ? h('span', { class: 'tag ok' }, 'yes')
         : h('span', { class: 'tag fail' }, r.correctPath.set ? 'set only' : 'no');
-  const draw = () => {
-    append(
-      clear(box),
-      table(
-        null,
-        [
-          { label: 'Method', cell: (r) => r.method },
-          { label: 'Surface', cell: (r) => r.surface },
-          { label: 'Docs', cell: (r) => r.docs },
-          {
-            label: 'Item',
-            num: true,
-            cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, String(r.item)),
-          },
-          { label: 'Query', cell: (r) => r.query },
-          { label: 'Correct path', cell: path },
-          { label: 'Error class', cell: (r) => r.errorClass ?? '' },
-          { label: 'Calls', num: true, cell: (r) => r.calls },
-        ],
-        rows,
-        { testid: 'api-eval-results', empty: 'No finished query run matches.' },
-      ),
-    );
-    more.hidden = !cursor;
-  };
-  const load = async (reset) => {
-    if (reset) {
-      rows.length = 0;
-      cursor = null;
-    }
-    const f = Object.fromEntries(new FormData(filters));
-    const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
-    rows.push(...page.items);
-    cursor = page.nextCursor;
-    draw();
-  };
-  filters.addEventListener('submit', (e) => {
-    e.preventDefault();
-    attempt(() => load(true));
-  });
-  more.addEventListener('click', () => attempt(() => load(false)));
-  return { el: h('div', {}, filters, box, more), load };
+  return resultsBrowser(
+    ev,
+    {
+      label: 'Filter query runs',
+      filters: [
+        field('Method', select('method', [ANY, ...values('method')], '')),
+        field('Surface', select('surface', [ANY, ...values('surface')], '')),
+        field('Docs', select('docs', [ANY, ...values('docs')], '')),
+        field('Succeeded', select('correct', [ANY, 'true', 'false'], '')),
+      ],
+      submit: 'Show query runs',
+      columns: [
+        { label: 'Method', cell: (r) => r.method },
+        { label: 'Surface', cell: (r) => r.surface },
+        { label: 'Docs', cell: (r) => r.docs },
+        {
+          label: 'Item',
+          num: true,
+          cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, String(r.item)),
+        },
+        { label: 'Query', cell: (r) => r.query },
+        { label: 'Correct path', cell: path },
+        { label: 'Error class', cell: (r) => r.errorClass ?? '' },
+        { label: 'Calls', num: true, cell: (r) => r.calls },
+      ],
+      testid: 'api-eval-results',
+      empty: 'No finished query run matches.',
+      more: 'More query runs',
+    },
+    signal,
+  );
 }
 
 /** Draws an API evaluation into `body`, polling while it runs. */
@@ -282,7 +259,7 @@ export async function renderApiEval(body, first, signal) {
       taxonomyTable(ev),
       h('h3', {}, 'Query runs'),
     );
-    browser ??= resultsBrowser(ev, signal);
+    browser ??= queryRuns(ev, signal);
     append(body, browser.el);
   };
   draw();

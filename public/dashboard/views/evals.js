@@ -5,7 +5,7 @@
  * of its schedule (flagged drops), usage, and the task results with their trajectories. An evaluation over an
  * imported API's query set is drawn by api-evals.js.
  */
-import { api, apiAll, query } from '../api.js';
+import { api, apiAll } from '../api.js';
 import { barChart, heatmap, stackedBars } from '../charts.js';
 import {
   append,
@@ -24,6 +24,7 @@ import {
   when,
 } from '../ui.js';
 import { renderApiEval, renderApiResult } from './api-evals.js';
+import { resultsBrowser } from './eval-results.js';
 import { readSuite, suiteFields } from './suite-form.js';
 
 export function summaryColumns(linkBase = '#/evals/') {
@@ -239,63 +240,39 @@ function comparison(ev) {
 
 const ANY = { value: '', label: 'any' };
 
-function resultsBrowser(ev, signal) {
-  const box = h('div');
-  const filters = h(
-    'form',
-    { class: 'fields', 'aria-label': 'Filter task results' },
-    field('Method', select('method', [ANY, ...ev.suite.methods], '')),
-    field('Surface', select('surface', [ANY, ...ev.suite.surfaces], '')),
-    field('Dataset', select('dataset', [ANY, ...ev.suite.datasets], '')),
-    field('Difficulty', select('difficulty', [ANY, ...ev.suite.difficulties], '')),
-    field('Correct', select('correct', [ANY, 'true', 'false'], '')),
-    h('button', { type: 'submit' }, 'Show results'),
+function taskResults(ev, signal) {
+  return resultsBrowser(
+    ev,
+    {
+      label: 'Filter task results',
+      filters: [
+        field('Method', select('method', [ANY, ...ev.suite.methods], '')),
+        field('Surface', select('surface', [ANY, ...ev.suite.surfaces], '')),
+        field('Dataset', select('dataset', [ANY, ...ev.suite.datasets], '')),
+        field('Difficulty', select('difficulty', [ANY, ...ev.suite.difficulties], '')),
+        field('Correct', select('correct', [ANY, 'true', 'false'], '')),
+      ],
+      submit: 'Show results',
+      columns: [
+        { label: 'Method', cell: (r) => r.method },
+        { label: 'Surface', cell: (r) => r.surface },
+        { label: 'Task', cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, r.taskId) },
+        { label: 'Question', cell: (r) => r.question },
+        { label: 'Answer', cell: (r) => r.answer ?? '–' },
+        {
+          label: 'Correct',
+          cell: (r) =>
+            r.correct ? h('span', { class: 'tag ok' }, 'yes') : h('span', { class: 'tag fail' }, 'no'),
+        },
+        { label: 'Error class', cell: (r) => r.errorClass ?? '' },
+        { label: 'Steps', num: true, cell: (r) => r.steps },
+      ],
+      testid: 'eval-results',
+      empty: 'No finished task run matches.',
+      more: 'More results',
+    },
+    signal,
   );
-  const rows = [];
-  let cursor = null;
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More results');
-  const draw = () => {
-    append(
-      clear(box),
-      table(
-        null,
-        [
-          { label: 'Method', cell: (r) => r.method },
-          { label: 'Surface', cell: (r) => r.surface },
-          { label: 'Task', cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, r.taskId) },
-          { label: 'Question', cell: (r) => r.question },
-          { label: 'Answer', cell: (r) => r.answer ?? '–' },
-          {
-            label: 'Correct',
-            cell: (r) =>
-              r.correct ? h('span', { class: 'tag ok' }, 'yes') : h('span', { class: 'tag fail' }, 'no'),
-          },
-          { label: 'Error class', cell: (r) => r.errorClass ?? '' },
-          { label: 'Steps', num: true, cell: (r) => r.steps },
-        ],
-        rows,
-        { testid: 'eval-results', empty: 'No finished task run matches.' },
-      ),
-    );
-    more.hidden = !cursor;
-  };
-  const load = async (reset) => {
-    if (reset) {
-      rows.length = 0;
-      cursor = null;
-    }
-    const f = Object.fromEntries(new FormData(filters));
-    const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
-    rows.push(...page.items);
-    cursor = page.nextCursor;
-    draw();
-  };
-  filters.addEventListener('submit', (e) => {
-    e.preventDefault();
-    attempt(() => load(true));
-  });
-  more.addEventListener('click', () => attempt(() => load(false)));
-  return { el: h('div', {}, filters, box, more), load };
 }
 
 export function renderEval(id) {
@@ -378,7 +355,7 @@ export function renderEval(id) {
         comparison(ev),
         h('h3', {}, 'Task results'),
       );
-      browser ??= resultsBrowser(ev, signal);
+      browser ??= taskResults(ev, signal);
       append(body, browser.el);
     };
     draw();
