@@ -26,6 +26,7 @@ import {
   validationProblem,
 } from './http/problem.ts';
 import { expectedBodyTypes, requestContract } from './http/strict-body.ts';
+import { registerApiDescriptionRoutes } from './routes/api-descriptions.ts';
 import { registerApiQuerySetRoutes } from './routes/api-querysets.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerDocsRoutes } from './routes/docs.ts';
@@ -157,6 +158,7 @@ const ROUTE_MODULES = [
   registerKeyRoutes,
   registerApiRoutes,
   registerApiQuerySetRoutes,
+  registerApiDescriptionRoutes,
 ];
 
 export function createApp(): OpenAPIHono<AppEnv> {

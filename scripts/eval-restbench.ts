@@ -16,29 +16,27 @@
  *   version (rename-operation, rename-params, rename-path, seed 5) with the stale docs, the stale DRAFT docs and
  *   the drifted version's docs; and with tooldrift's own DRAFT docs (the simulator in DRAFT's roles, exploring the
  *   API as imported, and the drifted version starting from the stale docs — descriptions only: the names stay the
- *   API's as imported).
+ *   API's as imported). Then the tree searches (`mcts`, and `mcts-oracle`, an upper bound: its Finish is chosen
+ *   with the gold path) on three of those settings with a small budget, and greedy with the toolPool aid in
+ *   RestBench's two settings (the item's 5 candidate APIs from DRAFT's test file; the top 5 of all 54 by bm25).
  *
  * Environment: EVAL_ENCODER (lexical | use; default lexical), EVAL_SEED (default eval: the simulator's and the
  * mock's seed in Table 1; Tables 3 and STE's do not depend on it).
  */
 import { readFileSync } from 'node:fs';
 import { ENCODER_IDS, type EncoderId, loadEncoder } from '../cli/retrieval/encoders.ts';
+import { readDescriptionFile, surfaceApiDocs } from '../core/aids/api-docs.ts';
 import { generateApiSurface } from '../core/apis/drift/index.ts';
 import { importApi } from '../core/apis/import/index.ts';
 import { MockWorld } from '../core/apis/mock/index.ts';
 import { parseQuerySet } from '../core/apis/querysets.ts';
 import { baseApiSurface } from '../core/apis/surface/base.ts';
-import { apiToolList } from '../core/apis/surface/docs.ts';
 import type { ApiSurface } from '../core/apis/surface/model.ts';
 import { docsetDescriptions } from '../core/draft/api.ts';
-import {
-  descriptionsByOperation,
-  parseToolInstructions,
-  restBenchQueries,
-  retrievalPool,
-} from '../core/draft/restbench.ts';
+import { parseToolInstructions, restBenchQueries, retrievalPool } from '../core/draft/restbench.ts';
 import { runDraft } from '../core/draft/run.ts';
 import { runApiQueries } from '../core/evals/api-queries.ts';
+import type { ApiAidsChoice } from '../core/evals/api-suite.ts';
 import type { MethodId } from '../core/methods/registry.ts';
 import { LexicalEmbeddingModel } from '../core/models/lexical.ts';
 import { type RankerId, runBench } from '../core/retrieval/bench.ts';
@@ -81,10 +79,7 @@ const drifted = generateApiSurface(base, catalog, {
   kinds: ['rename-operation', 'rename-params', 'rename-path'],
 });
 const fileDocs = (name: string) =>
-  descriptionsByOperation(
-    parseToolInstructions(json(`restbench-tmdb/draft/tool_instruction/${name}`)),
-    catalog.operations,
-  ).descriptions;
+  readDescriptionFile(json(`restbench-tmdb/draft/tool_instruction/${name}`), catalog.operations).descriptions;
 const now = new Date('2026-06-01T00:00:00Z');
 const api = { id: 'tmdb', title: 'TMDB', mode: 'seeded' as const, seed, worldSize: 10_000, upstream: null };
 /** tooldrift's own DRAFT (the simulator in DRAFT's roles) over the 54 operations, explored on `server`. */
@@ -121,38 +116,81 @@ const settings: [string, ApiSurface, string, ApiSurface, Record<string, string> 
   ],
   [`drifted (${drifted.id})`, drifted, "the drifted version's", drifted, undefined],
 ];
+const draftSet = parseQuerySet(json('restbench-tmdb/draft/test_data/TMDB.json'), catalog);
+if (!draftSet.ok) throw new Error("DRAFT's TMDB test file does not parse");
+/** The searches' budget in this table (small: the simulator's k candidates rarely differ). */
+const SEARCH = { simulations: 4, k: 2, maxDepth: 8 };
+interface Row {
+  method: MethodId;
+  options?: object;
+  setting: (typeof settings)[number];
+  aids?: ApiAidsChoice;
+  aidLabel?: string;
+}
+const [asImported, , , , driftedStale, , , driftedFresh] = settings as [
+  (typeof settings)[number],
+  ...(typeof settings)[number][],
+];
+const rows: Row[] = [
+  ...(['greedy', 'react-reflexion'] as MethodId[]).flatMap((method) =>
+    settings.map((setting) => ({ method, setting })),
+  ),
+  ...(['mcts', 'mcts-oracle'] as MethodId[]).flatMap((method) =>
+    [asImported, driftedStale, driftedFresh].map((setting) => ({
+      method,
+      options: SEARCH,
+      setting: setting as (typeof settings)[number],
+    })),
+  ),
+  {
+    method: 'greedy',
+    setting: asImported,
+    aids: { toolPool: { pool: 'candidates', k: 5, ranker: 'bm25' } },
+    aidLabel: 'toolPool: the 5 candidates',
+  },
+  {
+    method: 'greedy',
+    setting: asImported,
+    aids: { toolPool: { pool: 'all', k: 5, ranker: 'bm25' } },
+    aidLabel: 'toolPool: top 5 of all 54 (bm25)',
+  },
+];
 console.log(
   `DRAFT Table 1 (shape) — RestBench-TMDB, ${parsed.set.items.length} queries; model ${SIM_MODEL_LABEL}: every figure describes the simulator`,
 );
+console.log(
+  `(mcts rows: ${SEARCH.simulations} simulations, k = ${SEARCH.k}, depth ${SEARCH.maxDepth}; mcts-oracle is an upper bound, its Finish chosen with the gold path; toolPool rows: DRAFT's test file, the same queries and gold paths with their candidate APIs)`,
+);
 console.log('');
 console.log(
-  '| method | API | docs | CP% (subsequence) | CP% (set) | calls/query | failures (Table 7 labels) |',
+  '| method | API | docs | aid | CP% (subsequence) | CP% (set) | calls/query | failures (Table 7 labels) |',
 );
-console.log('|---|---|---|---:|---:|---:|---|');
-for (const method of ['greedy', 'react-reflexion'] as MethodId[]) {
-  for (const [serverLabel, server, docsLabel, docs, descriptions] of settings) {
-    const r = await runApiQueries({
-      method,
-      model: createSimModel({ seed }),
-      api,
-      catalog,
-      world: new MockWorld('tmdb', catalog, seed),
-      server,
-      docs: { kind: 'api', toolList: apiToolList(docs, { now, ...(descriptions ? { descriptions } : {}) }) },
-      items: parsed.set.items,
-      maxSteps: 8,
-      seed,
-      now,
-    });
-    console.log(
-      `| ${method} | ${serverLabel} | ${docsLabel} | ${r.correctPath.subsequence.toFixed(1)} | ${r.correctPath.set.toFixed(1)} | ${r.callsPerQuery.toFixed(2)} | ${Object.entries(
-        r.taxonomy,
-      )
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ')} |`,
-    );
-  }
+console.log('|---|---|---|---|---:|---:|---:|---|');
+for (const row of rows) {
+  const [serverLabel, server, docsLabel, docs, descriptions] = row.setting;
+  const r = await runApiQueries({
+    method: row.method,
+    model: createSimModel({ seed }),
+    api,
+    catalog,
+    world: new MockWorld('tmdb', catalog, seed),
+    server,
+    docs: surfaceApiDocs(docs, { now, ...(descriptions ? { descriptions } : {}) }),
+    ...(row.options ? { options: row.options } : {}),
+    ...(row.aids ? { aids: row.aids } : {}),
+    items: row.aids ? draftSet.set.items : parsed.set.items,
+    maxSteps: 8,
+    seed,
+    now,
+  });
+  console.log(
+    `| ${row.method} | ${serverLabel} | ${docsLabel} | ${row.aidLabel ?? '—'} | ${r.correctPath.subsequence.toFixed(1)} | ${r.correctPath.set.toFixed(1)} | ${r.callsPerQuery.toFixed(2)} | ${Object.entries(
+      r.taxonomy,
+    )
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')} |`,
+  );
 }
 console.log('');
 

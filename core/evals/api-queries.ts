@@ -1,13 +1,27 @@
 /**
  * A method over a query set of an imported API (issue 23 §4, in one process): every item answered by a method that
- * runs on APIs (`runApi`) on one server surface with one documentation, each episode in a fresh session of the
- * API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both definitions (the paper's
- * ordered subsequence, the released code's set containment), success where the set has gold answers, and calls per
- * query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
- * `npm run eval:restbench`, tests, and one query at a time by the edge's queued suites (edge/jobs/api-eval-group.ts),
- * which store each result with the raw calls it was scored from (`apiCalls`) and rebuild the report from the rows
- * (`summarizeApiResults`, api-table.ts).
+ * runs on APIs (`runApi`) on one server surface with one documentation and one aid configuration, each episode in a
+ * fresh session of the API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both
+ * definitions (the paper's ordered subsequence, the released code's set containment), success where the set has gold
+ * answers, and calls per query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
+ * `npm run eval:restbench`, tests and the edge's queue-fanned API suites (edge/jobs/api-eval-group.ts, one query at a
+ * time), which store each result with the raw calls it was scored from (`apiCalls`) and rebuild the report from
+ * the rows (`summarizeApiResults`, api-table.ts).
+ *
+ * The input is a plain object, so a caller passes a validated suite's fields through (core/evals/api-suite.ts):
+ * - `method` — an id of the registry that runs on APIs (`greedy`, `greedy-memory`, `react-reflexion`, `mcts`,
+ *   `mcts-oracle`); another is refused with `MethodNotOnApiError`;
+ * - `options` — the method's options, the suite's member named by the method's id (`suiteMethodOptions`), validated
+ *   with the method's schema (default: its defaults), e.g. `{simulations, k, maxDepth}` for the searches;
+ * - `docs` — the documentation the prompt shows, resolved from the suite's `docs` choice (core/aids/api-docs.ts
+ *   `resolveApiDocs`: imported / surface / docset / description file);
+ * - `aids` — one of the suite's `aids` rows: `{}` or `{toolPool: {pool: 'candidates' | 'all', k, ranker}}` (the
+ *   pool of an item is its `meta.candidates` or every documented tool, core/aids/api-pool.ts; needs `docs.tools`);
+ * - `maxSteps` — the ReAct methods' step budget (the searches use their `maxDepth`); `seed` — seeds every item's
+ *   model calls and search (`<seed>/<index>`).
  */
+
+import { apiToolPool } from '../aids/api-pool.ts';
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
@@ -22,9 +36,10 @@ import type { ApiCallRecord } from '../sessions/api-state.ts';
 import type { SessionProgress } from '../sessions/episode.ts';
 import { apiTarget } from '../sessions/targets.ts';
 import { hash128 } from '../util/random.ts';
+import { type ApiAidsChoice, itemCandidates } from './api-suite.ts';
 import { classifyRun } from './taxonomy.ts';
 
-/** Thrown for a method without an API run (the search methods, so far). */
+/** Thrown for a method without an API run (the Table 5 ablations: see `runsOnApi`). */
 export class MethodNotOnApiError extends Error {
   constructor(readonly method: string) {
     super(`method ${method} does not run on imported APIs (it runs on the ToolQA-D kernel only)`);
@@ -42,9 +57,11 @@ export interface ApiQueryRunInput {
   backend?: ApiStepDeps['backend'];
   server: ApiSurface;
   docs: ApiPromptDocs;
-  items: readonly QueryItem[];
-  /** The method's options, validated (default: its defaults). */
+  /** The method's options (the suite's member named by its id); default: the method's defaults. */
   options?: unknown;
+  /** One aid configuration (a suite's `aids` row); default none. */
+  aids?: ApiAidsChoice;
+  items: readonly QueryItem[];
   maxSteps?: number;
   seed: string;
   now: Date;
@@ -92,6 +109,8 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
   if (!method.runApi) throw new MethodNotOnApiError(input.method);
   const results: ApiQueryResult[] = [];
   let model = input.model.model;
+  const options = method.options.parse(input.options ?? {});
+  const pooled = input.aids?.toolPool;
   for (const item of input.items) {
     const target = apiTarget({
       api: input.api,
@@ -112,9 +131,12 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       query: { question: item.query },
       target,
       docs: input.docs,
-      options: input.options ?? method.options.parse({}),
+      options,
       model: input.model,
-      aids: { updateMemory: [] },
+      aids: {
+        updateMemory: [],
+        ...(pooled ? { toolPool: apiToolPool(input.docs, pooled, itemCandidates(item)) } : {}),
+      },
       limits: { maxSteps: input.maxSteps ?? 20 },
       seeds: {
         model: hash128(`${input.seed}/${item.index}`)[0] as number,

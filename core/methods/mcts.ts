@@ -17,6 +17,18 @@
  * cap, off by default as in the original, which has only a per-question wall clock; a search stopped by it
  * without a Finish ends as `call-budget`). The temperature is the search's own (0.5) unless the model choice sets
  * one.
+ *
+ * On an imported API (`runApi`, issue 23 §1) the same search runs over the API's target (`apiTarget`: each node's
+ * state is its path's session — the mock's overlay and the calls — and every candidate is the API session's step);
+ * the prompt lists the chosen documentation (or the toolPool aid's retrieved operations). `mcts-no-tool-update`
+ * does not run there (an API has no UpdateTool: the ablation would be `mcts` itself).
+ *
+ * Deliberate differences from ToolQA-D:
+ * - On an imported API the Finish reward stands for ToolEvo's environment verdict (the answer judged against the
+ *   task's gold, ±1): it is the answer matcher when the query-set item has a gold answer, else — RestBench and
+ *   DRAFT's sets have gold paths only — the item's gold path as an ordered subsequence of the path's calls (Correct
+ *   Path Rate, the DRAFT paper's definition). So `mcts-oracle` on an API answers with the first Finish whose path
+ *   (or answer) matches the gold, and both rules read rewards computed from that gold, as on the kernel.
  */
 import { z } from 'zod';
 import type { AidSlot } from '../aids/index.ts';
@@ -28,9 +40,18 @@ import {
   type SearchConfigInput,
   treeModelCalls,
 } from '../search/config.ts';
-import { createSearch, runSearch, searchEnv } from '../search/mcts.ts';
-import { node, pathTo, solutions } from '../search/tree.ts';
-import { defineMethod, memoryText, outcomeLabel } from './method.ts';
+import { createSearch, runSearch, searchEnv, targetSearchEnv } from '../search/mcts.ts';
+import { node, pathTo, type SearchTree, solutions } from '../search/tree.ts';
+import type { ApiToolTarget, ToolTarget } from '../sessions/targets.ts';
+import {
+  type ApiMethodRunInput,
+  defineMethod,
+  type MethodOutcome,
+  memoryText,
+  outcomeLabel,
+} from './method.ts';
+
+export type MctsBudget = z.output<typeof MctsBudgetSchema>;
 
 export const MctsBudgetSchema = z.strictObject({
   simulations: z.number().int().min(1).max(50).default(8),
@@ -80,12 +101,7 @@ function searchMethod<Id extends string>(
     async run(input) {
       const clock = input.clock ?? Date.now;
       const started = clock();
-      const budget = input.options;
       const { dataset, difficulty } = input.task;
-      const depth =
-        dataset !== undefined && difficulty !== undefined
-          ? depthFor(budget.depthPreset, { dataset, difficulty }, budget.maxDepth)
-          : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
       const tree = createSearch(
         {
           ...(input.task.id !== undefined ? { id: input.task.id } : {}),
@@ -93,77 +109,146 @@ function searchMethod<Id extends string>(
           gold: input.task.gold,
           ...(dataset !== undefined ? { dataset } : {}),
         },
-        {
-          mode: 'mcts',
-          simulations: budget.simulations,
-          k: budget.k,
-          ...depth,
-          reflectionPrompt: budget.reflectionPrompt,
-          rollout: budget.rollout,
-          ...ablation,
-          maxModelCalls: budget.maxModelCalls ?? input.limits.maxModelCalls ?? NO_CAP,
-          ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
-          seed: input.seeds.search,
-        },
+        searchConfig(
+          input,
+          dataset !== undefined && difficulty !== undefined ? { dataset, difficulty } : null,
+          ablation,
+        ),
       );
       const demonstrations = input.aids.demonstrations
         ? await input.aids.demonstrations(input.task.question)
         : [];
       const pool = input.aids.toolPool;
-      await runSearch(
-        tree,
-        searchEnv(tree, {
-          model: input.model,
-          world: input.world,
-          surface: input.surface,
-          docs: input.aids.documentation,
-          ...(pool ? { docsFor: (steps) => pool.docsFor(input.task.question, steps) } : {}),
-          deps: input.deps,
-          demonstrations,
-          ...(input.now ? { now: input.now } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
-        }),
-      );
-      const leaf = answerLeaf(tree, answerRule);
-      const end = leaf === null ? null : node(tree, leaf);
-      const finished = end?.ending === 'finish';
-      return {
-        answer: finished ? (end?.state.answer ?? null) : null,
-        correct: finished && end?.reward === 1,
-        ending: finished
-          ? 'finish'
-          : tree.stopReason === 'budget'
-            ? 'call-budget'
-            : end?.ending === 'empty'
-              ? 'empty-generation'
-              : end?.terminal
-                ? 'budget'
-                : 'open',
-        steps: (leaf === null ? [] : pathTo(tree, leaf)).map((nid) => {
-          const n = node(tree, nid);
-          return {
-            text: n.text,
-            observation: n.observation,
-            ...(n.action !== undefined ? { action: n.action } : {}),
-            outcome: outcomeLabel(n.outcome),
-          };
-        }),
-        toolUpdates: end ? end.state.newTools.map(memoryText) : [],
-        modelCalls: tree.usage.modelCalls,
-        inputTokens: tree.usage.inputTokens,
-        outputTokens: tree.usage.outputTokens,
-        latencyMs: Math.max(0, clock() - started),
-        model: tree.model ?? input.model.model,
-        newTools: end ? [...end.state.newTools] : [],
-        search: {
-          nodes: tree.nodes.length,
-          iterations: tree.iteration,
-          solutions: solutions(tree).length,
-          ending: end?.ending ?? null,
-        },
-      };
+      const env = searchEnv(tree, {
+        model: input.model,
+        world: input.world,
+        surface: input.surface,
+        docs: input.aids.documentation,
+        ...(pool ? { docsFor: (steps) => pool.docsFor(input.task.question, steps) } : {}),
+        deps: input.deps,
+        demonstrations,
+        ...(input.now ? { now: input.now } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      await runSearch(tree, env);
+      return searchOutcome(tree, env.target, answerRule, clock() - started, input.model.model);
     },
+    // Table 5's "w/o tool update" removes UpdateTool, which an imported API never has: on an API it would be
+    // `mcts` itself, so it runs on the kernel only (a suite naming an API refuses it).
+    ...(ablation.toolUpdate === false ? {} : { runApi: apiRun(answerRule, ablation) }),
   });
+}
+
+/**
+ * One query of an imported API (issue 23 §1): the same search stepping the API's session through its target
+ * (`apiTarget`), each node's state that path's session (the mock's overlay and the calls); Finish's reward is
+ * the target's verdict against the item's gold (the answer matcher when the query has a gold answer, else the
+ * gold path as an ordered subsequence of the path's calls — see the module header). The outcome's `api` is the
+ * answering path's score: Correct Path Rate in both definitions from its raw calls, and the answer's verdict.
+ */
+function apiRun(answerRule: AnswerRule, ablation: SearchConfigInput) {
+  return async (input: ApiMethodRunInput<MctsBudget>): Promise<MethodOutcome> => {
+    const clock = input.clock ?? Date.now;
+    const started = clock();
+    const target = input.target as ApiToolTarget;
+    const question = input.query.question;
+    const tree = createSearch({ question, gold: '' }, searchConfig(input, null, ablation), target.fresh());
+    const demonstrations = input.aids.demonstrations ? await input.aids.demonstrations(question) : [];
+    const pool = input.aids.toolPool;
+    await runSearch(
+      tree,
+      targetSearchEnv({
+        model: input.model,
+        target,
+        ...(input.docs ? { docs: input.docs } : {}),
+        ...(pool ? { docsFor: (steps) => pool.docsFor(question, steps) } : {}),
+        demonstrations,
+        ...(input.now ? { now: input.now } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
+    );
+    const outcome = searchOutcome(tree, target, answerRule, clock() - started, input.model.model);
+    const leaf = answerLeaf(tree, answerRule);
+    return { ...outcome, api: target.score(leaf === null ? target.fresh() : node(tree, leaf).state) };
+  };
+}
+
+/** The search's settings from a method's budget options (the depth preset needs the task's dataset and level). */
+function searchConfig(
+  input: {
+    options: MctsBudget;
+    limits: { maxModelCalls?: number };
+    temperature?: number;
+    seeds: { search: string };
+  },
+  task: { dataset: string; difficulty: 'easy' | 'hard' } | null,
+  ablation: SearchConfigInput = {},
+): SearchConfigInput {
+  const budget = input.options;
+  const depth = task
+    ? depthFor(budget.depthPreset, task, budget.maxDepth)
+    : { maxDepth: budget.maxDepth, depthRule: 'paper' as const };
+  return {
+    mode: 'mcts',
+    simulations: budget.simulations,
+    k: budget.k,
+    ...depth,
+    reflectionPrompt: budget.reflectionPrompt,
+    rollout: budget.rollout,
+    ...ablation,
+    maxModelCalls: budget.maxModelCalls ?? input.limits.maxModelCalls ?? NO_CAP,
+    ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+    seed: input.seeds.search,
+  };
+}
+
+/** A finished search as a method's outcome: the answering path (`answerRule`) read through the target's status. */
+function searchOutcome<S>(
+  tree: SearchTree<S>,
+  target: ToolTarget<S>,
+  answerRule: AnswerRule,
+  latencyMs: number,
+  model: string,
+): MethodOutcome {
+  const leaf = answerLeaf(tree, answerRule);
+  const end = leaf === null ? null : node(tree, leaf);
+  const finished = end?.ending === 'finish';
+  const status = end ? target.status(end.state) : null;
+  return {
+    answer: finished ? (status?.answer ?? null) : null,
+    correct: finished && end?.reward === 1,
+    ending: finished
+      ? 'finish'
+      : tree.stopReason === 'budget'
+        ? 'call-budget'
+        : end?.ending === 'empty'
+          ? 'empty-generation'
+          : end?.terminal
+            ? 'budget'
+            : 'open',
+    steps: (leaf === null ? [] : pathTo(tree, leaf)).map((nid) => {
+      const n = node(tree, nid);
+      return {
+        text: n.text,
+        observation: n.observation,
+        ...(n.action !== undefined ? { action: n.action } : {}),
+        outcome: outcomeLabel(n.outcome),
+      };
+    }),
+    toolUpdates: status ? status.newTools.map(memoryText) : [],
+    modelCalls: tree.usage.modelCalls,
+    inputTokens: tree.usage.inputTokens,
+    outputTokens: tree.usage.outputTokens,
+    latencyMs: Math.max(0, latencyMs),
+    model: tree.model ?? model,
+    newTools: status ? [...status.newTools] : [],
+    search: {
+      nodes: tree.nodes.length,
+      iterations: tree.iteration,
+      solutions: solutions(tree).length,
+      ending: end?.ending ?? null,
+    },
+  };
 }
 
 /** The Table 5 ablations keep the paper's setting: no Chain-of-Tools pool (the toolPool aid is mcts's). */

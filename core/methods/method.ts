@@ -6,6 +6,7 @@
  * methods; evaluations, `/v1/solve`, `GET /v1/methods`, the CLI and the dashboard all derive from it.
  */
 import type { z } from 'zod';
+import type { ApiDocsRetriever } from '../aids/api-pool.ts';
 import type { AidSlot, ResolvedAids } from '../aids/index.ts';
 import type { TextModel } from '../models/types.ts';
 import type { ApiPromptDocs } from '../prompts/toolevo.ts';
@@ -97,13 +98,17 @@ export interface MethodRunInput<O, M = never> {
  * A method's run on an imported API (issue 23 §1): one query answered on the API's tools through an exploration
  * target (`apiTarget`: the API session's step over the mock, scored with Correct Path Rate), the prompt showing
  * `docs` (the API's own documentation, a drifted version's, a DRAFT docset's or an uploaded description file).
- * Of the aids, the demonstrations apply (an API has no UpdateTool, so no tool-update memory); the documentation is
- * `docs`.
+ * Of the aids, the demonstrations and the tool pool apply (an API has no UpdateTool, so no tool-update memory);
+ * the documentation is `docs`.
  */
 export interface ApiMethodRunInput<O, M = never>
   extends Omit<MethodRunInput<O, M>, 'task' | 'world' | 'surface' | 'deps' | 'aids'> {
   query: { question: string };
-  aids: Pick<ResolvedAids, 'updateMemory' | 'demonstrations'>;
+  /**
+   * The aids that apply on an API: the demonstrations, and the toolPool aid's retriever (core/aids/api-pool.ts:
+   * when present its documentation — the operations retrieved so far — replaces `docs` at every step).
+   */
+  aids: Pick<ResolvedAids, 'updateMemory' | 'demonstrations'> & { toolPool?: ApiDocsRetriever };
   target: ToolTarget;
   docs?: ApiPromptDocs;
 }

@@ -51,7 +51,6 @@ export async function runReact(
   // The aid's lines first, then the carried ones (which repeat the aid's lines after the first task).
   const memory = [...new Set([...input.aids.updateMemory, ...(choice.memory ?? [])])];
   const demonstrations = input.aids.demonstrations ? await input.aids.demonstrations(question) : [];
-  const pool = 'target' in input ? undefined : input.aids.toolPool;
   const common = {
     model: input.model,
     maxSteps: input.limits.maxSteps,
@@ -65,6 +64,8 @@ export async function runReact(
     ...(input.now ? { now: input.now } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };
+  const pool = 'target' in input ? undefined : input.aids.toolPool;
+  const apiPool = 'target' in input ? input.aids.toolPool : undefined;
   const loop: ReactLoopOptions =
     'target' in input
       ? {
@@ -72,6 +73,7 @@ export async function runReact(
           task: { question, gold: '' },
           target: input.target,
           ...(input.docs ? { docs: input.docs } : {}),
+          ...(apiPool ? { docsForStep: (steps) => apiPool.docsFor(question, steps) } : {}),
         }
       : {
           ...common,

@@ -40,6 +40,7 @@
  *   it documents — worked examples that need a tool retrieval did not find, and an UpdateTool example whose
  *   deprecated tool is undocumented, are left out (with no example left, so is the examples heading).
  */
+import type { ApiDocTool } from '../apis/surface/docs.ts';
 import type { ChatMessage } from '../messages/chat.ts';
 import type { ResolveOptions } from '../surfaces/adapter.ts';
 import { renderToolList } from '../surfaces/docs.ts';
@@ -115,6 +116,13 @@ const FORMAT_BLOCK = [
 export interface ApiPromptDocs {
   kind: 'api';
   toolList: string;
+  /**
+   * The documented tools one by one, in list order (what the toolPool aid retrieves over and lists a subset of;
+   * core/aids/api-docs.ts). Absent for a list given as text only.
+   */
+  tools?: readonly ApiDocTool[];
+  /** Documentation chosen by retrieval (the toolPool aid): the pool's size. */
+  retrieved?: { pool: number };
 }
 
 export interface AgentPromptInput {

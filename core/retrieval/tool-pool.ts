@@ -125,31 +125,41 @@ export interface RetrievalTrace {
   tools: string[];
 }
 
-export interface ToolPoolRetrieverOptions {
-  pool: readonly PoolTool[];
+export interface PoolRetrievalOptions<T extends Tool> {
+  pool: readonly T[];
   ranker: Ranker;
   topK: number;
   gate?: ToolGate;
+  /** The retired tool a deprecation observation names (default: ToolQA-D's `X[...] is deprecated`). */
+  retiredName?: (observation: string) => string | null;
+}
+
+export interface ToolPoolRetrieverOptions extends PoolRetrievalOptions<PoolTool> {
   /** The documentation surface: its control actions, response format and messages frame the documented tools. */
   base: Surface;
 }
 
-export class ToolPoolRetriever {
-  readonly #pool: readonly PoolTool[];
+/**
+ * Retrieval per step over any pool of tools (see the module header): which tools are documented before the step
+ * after `steps`. The kernel's pool documents surface tools (`ToolPoolRetriever`); an imported API's documents
+ * its operations (core/aids/api-pool.ts).
+ */
+export class PoolRetrieval<T extends Tool> {
+  readonly #pool: readonly T[];
   readonly #ranker: Ranker;
   readonly #gate: ToolGate;
-  readonly #byName = new Map<string, PoolTool>();
-  readonly #hits = new Map<string, Promise<PoolTool[]>>();
+  readonly #retiredName: (observation: string) => string | null;
+  readonly #byName = new Map<string, T>();
+  readonly #hits = new Map<string, Promise<T[]>>();
   readonly #gates = new Map<string, Promise<boolean>>();
   readonly topK: number;
-  readonly base: Surface;
 
-  constructor(o: ToolPoolRetrieverOptions) {
+  constructor(o: PoolRetrievalOptions<T>) {
     this.#pool = o.pool;
     this.#ranker = o.ranker;
     this.#gate = o.gate ?? ALWAYS_RETRIEVE;
+    this.#retiredName = o.retiredName ?? deprecatedToolName;
     this.topK = o.topK;
-    this.base = o.base;
     for (const t of o.pool) if (!this.#byName.has(t.name)) this.#byName.set(t.name, t);
   }
 
@@ -162,14 +172,14 @@ export class ToolPoolRetriever {
   }
 
   /** The top-k pool tools for a query (cached), leaving out the tool named `exclude` (a retired one). */
-  retrieve(query: string, exclude?: string): Promise<PoolTool[]> {
+  retrieve(query: string, exclude?: string): Promise<T[]> {
     const key = `${exclude ?? ''}\u0000${query}`;
     let hit = this.#hits.get(key);
     if (!hit) {
       const k = this.topK + (exclude === undefined ? 0 : 1);
       hit = this.#ranker.rank([query], k).then(([hits = []]) =>
         hits
-          .map((h) => this.#pool[h.index] as PoolTool)
+          .map((h) => this.#pool[h.index] as T)
           .filter((t) => t.name !== exclude)
           .slice(0, this.topK),
       );
@@ -191,11 +201,11 @@ export class ToolPoolRetriever {
   async retrieveFor(
     question: string,
     steps: readonly PoolStep[],
-  ): Promise<{ tools: PoolTool[]; trace: RetrievalTrace[] }> {
-    const tools: PoolTool[] = [];
+  ): Promise<{ tools: T[]; trace: RetrievalTrace[] }> {
+    const tools: T[] = [];
     const seen = new Set<string>();
     const trace: RetrievalTrace[] = [];
-    const add = (found: readonly PoolTool[]) => {
+    const add = (found: readonly T[]) => {
       for (const t of found) {
         if (seen.has(t.name)) continue;
         seen.add(t.name);
@@ -207,7 +217,7 @@ export class ToolPoolRetriever {
       const prev = i > 0 ? (steps[i - 1] as PoolStep) : null;
       if (prev) {
         soFar = `${soFar}\n${prev.text}\nObservation: ${prev.observation}`;
-        const retired = deprecatedToolName(prev.observation);
+        const retired = this.#retiredName(prev.observation);
         if (retired !== null) {
           const described = tools.find((t) => t.name === retired) ?? this.#byName.get(retired);
           const query = `${described ? `${retired}: ${described.description}\n` : ''}${prev.observation}`;
@@ -223,6 +233,15 @@ export class ToolPoolRetriever {
       add(found);
     }
     return { tools, trace };
+  }
+}
+
+export class ToolPoolRetriever extends PoolRetrieval<PoolTool> {
+  readonly base: Surface;
+
+  constructor(o: ToolPoolRetrieverOptions) {
+    super(o);
+    this.base = o.base;
   }
 
   /** The documentation surface of the next step: the retrieved tools, then the base's control actions. */

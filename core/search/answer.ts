@@ -17,15 +17,15 @@
  *   so ties by Q favour a correct Finish among equally visited ones: the `visits` rule is not gold-free either;
  *   it only stops reading the verdicts directly.
  */
-import { summarizeSearch } from './mcts.ts';
+import { mostVisitedPath } from './mcts.ts';
 import { q, type SearchNode, type SearchTree, solutions } from './tree.ts';
 
 export const ANSWER_RULES = ['visits', 'oracle'] as const;
 export type AnswerRule = (typeof ANSWER_RULES)[number];
 
 /** The Finish node with the most visits, ties by Q, then by creation order; null without a Finish. */
-export function mostVisitedFinish(tree: SearchTree): number | null {
-  let best: SearchNode | null = null;
+export function mostVisitedFinish<S>(tree: SearchTree<S>): number | null {
+  let best: SearchNode<S> | null = null;
   for (const n of tree.nodes) {
     if (n.ending !== 'finish') continue;
     if (best === null || n.visits > best.visits || (n.visits === best.visits && q(n) > q(best))) best = n;
@@ -34,12 +34,12 @@ export function mostVisitedFinish(tree: SearchTree): number | null {
 }
 
 /** The node whose path is the answer, or null when the tree has no node besides the root. */
-export function answerLeaf(tree: SearchTree, rule: AnswerRule = 'visits'): number | null {
+export function answerLeaf<S>(tree: SearchTree<S>, rule: AnswerRule = 'visits'): number | null {
   if (rule === 'oracle') {
     const correct = solutions(tree)[0];
     if (correct !== undefined) return correct;
   }
   const finish = mostVisitedFinish(tree);
   if (finish !== null) return finish;
-  return summarizeSearch(tree).bestPath.at(-1) ?? null;
+  return mostVisitedPath(tree).at(-1) ?? null;
 }

@@ -28,6 +28,14 @@
  * Every model call is seeded from the tree's seed and the expanded state's key (its node id), so a state expanded
  * again after a restart gets the same candidates.
  *
+ * The search does not know its backend: every candidate is executed by the environment's `target`
+ * (core/sessions/targets.ts) — a kernel surface over the world (`kernelTarget`, ToolQA-D) or an imported API's
+ * session step over its mock (`apiTarget`) — and the terminal checks read the target: Finish's reward is
+ * `target.verdict` (±1: the answer matcher against gold on the kernel; on an API the answer matcher when the query
+ * has a gold answer, else its gold path as an ordered subsequence of the calls), the load counter is
+ * `target.status(state).loads` (an API has no LoadDB: 0). The prompt documents `docs`: a kernel surface, or an
+ * API's tool list (`ApiPromptDocs`).
+ *
  * Deliberate differences from ToolQA-D:
  * - The reading of "w/o self-reflection" under the defaults (above) is tooldrift's; the paper defines the ablation
  *   only by what it removes.
@@ -38,12 +46,14 @@ import type { Candidate, GenerateResponse, TextModel } from '../models/types.ts'
 import type { TrajectoryStep } from '../prompts/react-format.ts';
 import { renderPrompt, toolEvoStepPrompts } from '../prompts/registry.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
-import { type StepOutcome, stepSurface } from '../surfaces/adapter.ts';
+import type { ApiPromptDocs } from '../prompts/toolevo.ts';
+import type { ApiStepOutcome } from '../sessions/episode.ts';
+import type { ToolTarget } from '../sessions/targets.ts';
+import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { hash128 } from '../util/random.ts';
-import type { KernelDeps } from '../world/kernel/kernel.ts';
 import { pyStrip } from '../world/kernel/python-text.ts';
-import type { World } from '../world/types.ts';
+import type { EnvState } from '../world/kernel/state.ts';
 import { depthExceeded } from './config.ts';
 import { candidatePriors } from './puct.ts';
 import type { NodeEnding, SearchNode, SearchTree } from './tree.ts';
@@ -51,46 +61,49 @@ import type { NodeEnding, SearchNode, SearchTree } from './tree.ts';
 /** The stop string of ToolQA-D's generation calls. */
 export const SEARCH_STOP = ['Observation:'];
 
+/** A step's outcome on either backend (the kernel's, an API session's). */
+export type AnyOutcome = StepOutcome | ApiStepOutcome;
+
 /** What the search runs against; none of it is stored in the tree. */
-export interface SearchEnv {
+export interface SearchEnv<S = EnvState> {
   model: TextModel;
-  world: World;
-  /** The surface the server runs. */
-  surface: Surface;
-  /** The surface whose documentation the prompt shows (P_c in the ToolQA-D setting). */
-  docs: Surface;
-  /** Kernel dependencies with Finish judged against the task's gold. */
-  deps: KernelDeps;
+  /**
+   * Executes the candidates from a state: the server surface over the world with Finish judged against the task's
+   * gold (`kernelTarget`), or an imported API's session step with the query's gold (`apiTarget`).
+   */
+  target: ToolTarget<S>;
+  /** The documentation the prompt shows: a surface (P_c in the ToolQA-D setting) or an API's tool list. */
+  docs: Surface | ApiPromptDocs;
   /** STE demonstrations for the task's question (the demonstrations aid), shown in every expansion prompt. */
   demonstrations?: readonly SteDemonstration[];
   /**
    * The documentation of the step after a path, instead of `docs` (the toolPool aid: the tools retrieved along
    * the path, core/retrieval/tool-pool.ts).
    */
-  docsFor?: (steps: readonly TrajectoryStep[]) => Promise<Surface>;
+  docsFor?: (steps: readonly TrajectoryStep[]) => Promise<Surface | ApiPromptDocs>;
   now?: Date;
   signal?: AbortSignal;
 }
 
-export type ChildDraft = Omit<SearchNode, 'id' | 'parent' | 'children'>;
+export type ChildDraft<S = EnvState> = Omit<SearchNode<S>, 'id' | 'parent' | 'children'>;
 
-export type Expansion =
-  | { kind: 'children'; drafts: ChildDraft[] }
+export type Expansion<S = EnvState> =
+  | { kind: 'children'; drafts: ChildDraft<S>[] }
   /** No child could be made: the state itself becomes terminal with this ending (−1). */
   | { kind: 'fail'; ending: Extract<NodeEnding, 'no-child' | 'empty' | 'budget'> };
 
 /** Error states (spec: invocation, parameter or deprecation errors) get the reflection prompt. */
-export function isErrorState(outcome: StepOutcome | null): boolean {
+export function isErrorState(outcome: AnyOutcome | null): boolean {
   return outcome !== null && (outcome.kind === 'rejected' || outcome.kind === 'error');
 }
 
 /** A deprecation error: the surface answered a deprecated or retired tool name with its deprecation message. */
-export function isDeprecationError(outcome: StepOutcome | null): boolean {
+export function isDeprecationError(outcome: AnyOutcome | null): boolean {
   return outcome?.kind === 'rejected' && outcome.reason === 'retired';
 }
 
 /** An invocation error: an error state other than a deprecation error (what "w/o self-reflection" removes). */
-export function isInvocationError(outcome: StepOutcome | null | undefined): boolean {
+export function isInvocationError(outcome: AnyOutcome | null | undefined): boolean {
   return outcome !== undefined && isErrorState(outcome) && !isDeprecationError(outcome);
 }
 
@@ -98,7 +111,7 @@ export function isInvocationError(outcome: StepOutcome | null | undefined): bool
 export const INVOCATION_FAILED = 'The call failed.';
 
 /** A step as an expansion prompt shows it, with the outcome it had (for the "w/o self-reflection" ablation). */
-export type PathStep = TrajectoryStep & { outcome?: StepOutcome | null };
+export type PathStep = TrajectoryStep & { outcome?: AnyOutcome | null };
 
 /**
  * The steps an expansion prompt shows: the path's steps, or — under "w/o self-reflection" without the reflection
@@ -121,7 +134,7 @@ export function promptSteps(
  */
 export function usesReflectionPrompt(
   config: Pick<SearchTree['config'], 'reflectionPrompt' | 'selfReflection'>,
-  outcome: StepOutcome | null,
+  outcome: AnyOutcome | null,
 ): boolean {
   if (!config.reflectionPrompt || !isErrorState(outcome)) return false;
   return config.selfReflection || isDeprecationError(outcome);
@@ -144,13 +157,13 @@ export function cutStep(text: string): string {
   return pyStrip(text.slice(0, end));
 }
 
-export function budgetSpent(tree: SearchTree): boolean {
+export function budgetSpent(tree: SearchTree<unknown>): boolean {
   const u = tree.usage;
   return u.modelCalls >= tree.config.maxModelCalls || u.inputTokens + u.outputTokens >= tree.config.maxTokens;
 }
 
 /** A 32-bit request seed from the tree's seed and a key. */
-export function requestSeed(tree: SearchTree, key: string): number {
+export function requestSeed(tree: SearchTree<unknown>, key: string): number {
   return hash128(`${tree.config.seed}/${key}`)[0];
 }
 
@@ -158,13 +171,13 @@ export function requestSeed(tree: SearchTree, key: string): number {
  * Generates and executes the children of `parent` (whose path's steps are `steps`), charging the call to the
  * tree's usage. Nothing is attached to the tree here.
  */
-export async function expandState(
-  tree: SearchTree,
-  env: SearchEnv,
-  parent: SearchNode,
+export async function expandState<S>(
+  tree: SearchTree<S>,
+  env: SearchEnv<S>,
+  parent: SearchNode<S>,
   steps: readonly PathStep[],
   key: string,
-): Promise<Expansion> {
+): Promise<Expansion<S>> {
   if (budgetSpent(tree)) return { kind: 'fail', ending: 'budget' };
   const config = tree.config;
   // The search's prompt choice: ToolEvo's agent prompt; tooldrift's reflection prompt on error states only with
@@ -174,7 +187,7 @@ export async function expandState(
   const messages = renderPrompt(prompt, {
     question: tree.task.question,
     docs: env.docsFor ? await env.docsFor(steps) : env.docs,
-    newTools: parent.state.newTools,
+    newTools: env.target.status(parent.state).newTools,
     steps: promptSteps(config, steps),
     now: env.now,
     ...(config.toolUpdate ? {} : { toolUpdate: false }),
@@ -224,24 +237,24 @@ export async function expandState(
   // Spec §8.2: any empty sample makes the state terminal (−1) in the original.
   if (empty && config.emptyCandidates === 'any') return { kind: 'fail', ending: 'empty' };
 
-  const drafts: ChildDraft[] = [];
+  const drafts: ChildDraft<S>[] = [];
   for (const { text, prior } of candidatePriors(texts, config.priors)) {
-    const step = await stepSurface(env.world, env.surface, parent.state, text, env.deps, { now: env.now });
-    const state = step.state;
+    const step = await env.target.step(parent.state, text);
+    const state = step.env;
     const depth = parent.depth + 1;
     let ending: NodeEnding | null = null;
     let reward: number | null = null;
     if (step.outcome.kind === 'finished') {
       ending = 'finish';
-      reward = step.outcome.correct ? 1 : -1;
+      reward = env.target.verdict(state) === true ? 1 : -1;
     } else if (depthExceeded(depth, config.maxDepth, config.depthRule)) {
       ending = 'depth';
       reward = -1;
-    } else if (state.loads > config.maxLoads) {
+    } else if (env.target.status(state).loads > config.maxLoads) {
       ending = 'loads';
       reward = -1;
     }
-    const draft: ChildDraft = {
+    const draft: ChildDraft<S> = {
       depth,
       text,
       observation: step.observation,

@@ -3,22 +3,23 @@
  * failed iteration (a provider error, an abort) can be undone, leaving the tree exactly as it was after the last
  * completed iteration. The ids it reports (created or changed) are what a store must write after a chunk.
  */
+import type { EnvState } from '../world/kernel/state.ts';
 import type { SearchNode, SearchTree, SearchUsage } from './tree.ts';
 
-export class Journal {
-  private readonly saved = new Map<number, SearchNode>();
+export class Journal<S = EnvState> {
+  private readonly saved = new Map<number, SearchNode<S>>();
   private readonly nodeCount: number;
   private readonly usage: SearchUsage;
   private readonly model: string | null;
 
-  constructor(private readonly tree: SearchTree) {
+  constructor(private readonly tree: SearchTree<S>) {
     this.nodeCount = tree.nodes.length;
     this.usage = { ...tree.usage };
     this.model = tree.model;
   }
 
   /** Call before changing a node that existed when the iteration began. */
-  touch(n: SearchNode): SearchNode {
+  touch(n: SearchNode<S>): SearchNode<S> {
     if (n.id >= 0 && n.id < this.nodeCount && !this.saved.has(n.id)) {
       this.saved.set(n.id, { ...n, children: [...n.children] });
     }

@@ -1,6 +1,8 @@
 /**
  * ToolEvo's Monte Carlo tree search over a drifting tool surface (ToolEVO Algorithm 1, spec §8.2), in resumable
- * chunks. One iteration: select by PUCT (puct.ts, eq. 2) → expand the selected leaf with k candidates
+ * chunks. It does not know its backend: candidates are stepped by the environment's target (core/sessions/
+ * targets.ts) — the kernel surface over the world (`searchEnv`) or an imported API's session (`targetSearchEnv`,
+ * the tree rooted at `target.fresh()`), see expand.ts. One iteration: select by PUCT (puct.ts, eq. 2) → expand the selected leaf with k candidates
  * (expand.ts; reflection prompt on error states, eq. 5) or, at a node whose children all come from a cached
  * rollout, take those children → evaluate every new child (its reward, or a rollout to a terminal state,
  * rollout.ts) → back-propagate each child's value to the root (eq. 4).
@@ -37,7 +39,8 @@
 
 import type { TextModel } from '../models/types.ts';
 import type { SteDemonstration } from '../prompts/ste.ts';
-import { withoutUpdateTool } from '../prompts/toolevo.ts';
+import { type ApiPromptDocs, withoutUpdateTool } from '../prompts/toolevo.ts';
+import { kernelTarget, type ToolTarget } from '../sessions/targets.ts';
 import { PC_SURFACE } from '../surfaces/builtin.ts';
 import type { Surface } from '../surfaces/model.ts';
 import { Rng } from '../util/random.ts';
@@ -60,8 +63,16 @@ import {
   solutions,
 } from './tree.ts';
 
-export function createSearch(task: SearchTask, config: SearchConfigInput = {}): SearchTree {
-  return createTree(task, resolveSearchConfig(config));
+export function createSearch(task: SearchTask, config?: SearchConfigInput): SearchTree;
+/** A search whose root is `root` (an API target's fresh session: `target.fresh()`). */
+export function createSearch<S>(task: SearchTask, config: SearchConfigInput, root: S): SearchTree<S>;
+export function createSearch(
+  task: SearchTask,
+  config: SearchConfigInput = {},
+  root?: unknown,
+): SearchTree<unknown> {
+  const resolved = resolveSearchConfig(config);
+  return root === undefined ? createTree(task, resolved) : createTree(task, resolved, root);
 }
 
 export interface SearchEnvInput {
@@ -80,15 +91,50 @@ export interface SearchEnvInput {
   signal?: AbortSignal;
 }
 
+/** The environment of a ToolQA-D search: the kernel surface over the world as its target. */
 export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
-  const env: SearchEnv = {
-    model: input.model,
+  const target = kernelTarget({
     world: input.world,
     // Table 5's "w/o tool update": the server offers no UpdateTool either (expand.ts).
     surface: tree.config.toolUpdate ? input.surface : withoutUpdateTool(input.surface),
-    docs: input.docs ?? PC_SURFACE,
     deps: input.deps ?? createKernelDeps({ gold: tree.task.gold }),
-  };
+    ...(input.now ? { now: input.now } : {}),
+  });
+  return withExtras({ model: input.model, target, docs: input.docs ?? PC_SURFACE }, input);
+}
+
+export interface ApiSearchEnvInput<S> {
+  model: TextModel;
+  /** The API's target with the query and its gold (`apiTarget`): it steps and judges every candidate. */
+  target: ToolTarget<S>;
+  /** The documentation the prompt shows (default: the target's own tool list). */
+  docs?: ApiPromptDocs;
+  demonstrations?: readonly SteDemonstration[];
+  docsFor?: SearchEnv<S>['docsFor'];
+  now?: Date;
+  signal?: AbortSignal;
+}
+
+/**
+ * The environment of a search over any backend's target (an imported API's: `apiTarget`). The tree must start
+ * from the target's fresh environment (`createSearch(task, config, target.fresh())`). An API has no UpdateTool,
+ * so Table 5's "w/o tool update" changes nothing on the server side.
+ */
+export function targetSearchEnv<S>(input: ApiSearchEnvInput<S>): SearchEnv<S> {
+  return withExtras(
+    {
+      model: input.model,
+      target: input.target,
+      docs: input.docs ?? { kind: 'api', toolList: input.target.toolList() },
+    },
+    input,
+  );
+}
+
+function withExtras<S>(
+  env: SearchEnv<S>,
+  input: Pick<SearchEnvInput, 'demonstrations' | 'now' | 'signal'> & { docsFor?: SearchEnv<S>['docsFor'] },
+): SearchEnv<S> {
   if (input.demonstrations && input.demonstrations.length > 0) env.demonstrations = input.demonstrations;
   if (input.docsFor) env.docsFor = input.docsFor;
   if (input.now) env.now = input.now;
@@ -97,9 +143,9 @@ export function searchEnv(tree: SearchTree, input: SearchEnvInput): SearchEnv {
 }
 
 /** Eq. 4 from `id` up to the root. */
-export function backpropagate(ctx: IterationContext, id: number, v: number): void {
+export function backpropagate<S>(ctx: IterationContext<S>, id: number, v: number): void {
   for (
-    let n: SearchNode | null = node(ctx.tree, id);
+    let n: SearchNode<S> | null = node(ctx.tree, id);
     n;
     n = n.parent === null ? null : node(ctx.tree, n.parent)
   ) {
@@ -110,13 +156,13 @@ export function backpropagate(ctx: IterationContext, id: number, v: number): voi
 }
 
 /** Evaluates and back-propagates the new children of `parent`: all of them, or one at random (`rollout`). */
-async function evaluateChildren(ctx: IterationContext, parent: SearchNode): Promise<void> {
+async function evaluateChildren<S>(ctx: IterationContext<S>, parent: SearchNode<S>): Promise<void> {
   const ids = ctx.tree.config.rollout === 'one' ? [ctx.rng.pick(parent.children)] : parent.children;
   for (const id of ids) backpropagate(ctx, id, await evaluate(ctx, id));
 }
 
-async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Promise<void> {
-  const ctx: IterationContext = {
+async function iterate<S>(tree: SearchTree<S>, env: SearchEnv<S>, journal: Journal<S>): Promise<void> {
+  const ctx: IterationContext<S> = {
     tree,
     env,
     journal,
@@ -137,7 +183,7 @@ async function iterate(tree: SearchTree, env: SearchEnv, journal: Journal): Prom
   tree.iteration += 1;
 }
 
-function stopReason(tree: SearchTree): SearchTree['stopReason'] {
+function stopReason<S>(tree: SearchTree<S>): SearchTree['stopReason'] {
   if (tree.config.mode === 'greedy' && tree.iteration > 0) return 'greedy-path';
   if (node(tree, ROOT).terminal) return 'exhausted';
   if (budgetSpent(tree)) return 'budget';
@@ -168,9 +214,9 @@ export interface ChunkResult {
  * Advances the search by whole iterations until it is done or a chunk limit is reached. Mutates and returns
  * through `tree`; on an error the tree is left as after its last completed iteration and the error is rethrown.
  */
-export async function runSearch(
-  tree: SearchTree,
-  env: SearchEnv,
+export async function runSearch<S>(
+  tree: SearchTree<S>,
+  env: SearchEnv<S>,
   limits: ChunkLimits = {},
 ): Promise<ChunkResult> {
   const clock = limits.clock ?? Date.now;
@@ -222,18 +268,24 @@ export interface SearchSummary {
   model: string | null;
 }
 
-export function summarizeSearch(tree: SearchTree): SearchSummary {
+/** From the root, the most visited child at each level (first on ties), down to a leaf (any backend's tree). */
+export function mostVisitedPath<S>(tree: SearchTree<S>): number[] {
   const path: number[] = [];
   let current = node(tree, ROOT);
   while (current.children.length > 0) {
-    let best: SearchNode | null = null;
+    let best: SearchNode<S> | null = null;
     for (const id of current.children) {
       const c = node(tree, id);
       if (best === null || c.visits > best.visits) best = c;
     }
-    current = best as SearchNode;
+    current = best as SearchNode<S>;
     path.push(current.id);
   }
+  return path;
+}
+
+export function summarizeSearch(tree: SearchTree): SearchSummary {
+  const path = mostVisitedPath(tree);
   const last = node(tree, path.at(-1) ?? ROOT);
   const bestAnswer =
     last.ending === 'finish' ? last.state.answer : last.ending ? (ENDING_MARKERS[last.ending] ?? null) : null;

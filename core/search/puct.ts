@@ -27,7 +27,7 @@ import type { Rng } from '../util/random.ts';
 import type { PriorMode } from './config.ts';
 import { node, q, type SearchNode, type SearchTree } from './tree.ts';
 
-export function puctScore(child: SearchNode, parentVisits: number, cPuct: number): number {
+export function puctScore(child: SearchNode<unknown>, parentVisits: number, cPuct: number): number {
   return q(child) + (cPuct * child.prior * Math.sqrt(parentVisits)) / (1 + child.visits);
 }
 
@@ -77,10 +77,10 @@ export function mergedPriors(candidates: readonly { text: string; candidate: Can
 }
 
 /** The child of `parent` that eq. 2 selects, or null when every child is terminal. */
-export function selectChild(tree: SearchTree, parent: SearchNode, rng: Rng): SearchNode | null {
+export function selectChild<S>(tree: SearchTree<S>, parent: SearchNode<S>, rng: Rng): SearchNode<S> | null {
   const children = parent.children.map((id) => node(tree, id));
   const parentVisits = children.reduce((s, c) => s + c.visits, 0);
-  let best: SearchNode[] = [];
+  let best: SearchNode<S>[] = [];
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const child of children) {
     if (child.terminal) continue;
@@ -91,7 +91,7 @@ export function selectChild(tree: SearchTree, parent: SearchNode, rng: Rng): Sea
     } else if (score === bestScore) best.push(child);
   }
   if (best.length === 0) return null;
-  return best.length === 1 ? (best[0] as SearchNode) : rng.pick(best);
+  return best.length === 1 ? (best[0] as SearchNode<S>) : rng.pick(best);
 }
 
 export type Selection =
@@ -106,7 +106,11 @@ export type Selection =
  * Walks down from the root (see the module header). `markTerminal` is called for a node whose children are all
  * terminal, before it is reported.
  */
-export function select(tree: SearchTree, rng: Rng, markTerminal: (n: SearchNode) => void): Selection {
+export function select<S>(
+  tree: SearchTree<S>,
+  rng: Rng,
+  markTerminal: (n: SearchNode<S>) => void,
+): Selection {
   let current = node(tree, 0);
   for (;;) {
     if (current.terminal) return { kind: 'terminal', id: current.id };

@@ -13,18 +13,19 @@
  * from the evaluated child (spec §8.2).
  */
 import type { Rng } from '../util/random.ts';
+import type { EnvState } from '../world/kernel/state.ts';
 import { expandState, type PathStep, type SearchEnv } from './expand.ts';
 import type { Journal } from './journal.ts';
 import { node, pathTo, type SearchNode, type SearchTree } from './tree.ts';
 
-export interface IterationContext {
-  tree: SearchTree;
-  env: SearchEnv;
-  journal: Journal;
+export interface IterationContext<S = EnvState> {
+  tree: SearchTree<S>;
+  env: SearchEnv<S>;
+  journal: Journal<S>;
   rng: Rng;
 }
 
-export function pathSteps(tree: SearchTree, id: number): PathStep[] {
+export function pathSteps<S>(tree: SearchTree<S>, id: number): PathStep[] {
   return pathTo(tree, id).map((i) => {
     const n = node(tree, i);
     return { text: n.text, observation: n.observation, outcome: n.outcome };
@@ -32,9 +33,9 @@ export function pathSteps(tree: SearchTree, id: number): PathStep[] {
 }
 
 /** Makes a tree state terminal with −1 (`no-child`, `empty` or `budget`). */
-export function markFailed(
-  ctx: IterationContext,
-  n: SearchNode,
+export function markFailed<S>(
+  ctx: IterationContext<S>,
+  n: SearchNode<S>,
   ending: 'no-child' | 'empty' | 'budget',
 ): void {
   ctx.journal.touch(n);
@@ -45,7 +46,7 @@ export function markFailed(
 }
 
 /** Expands a tree state and attaches its children; false when it became terminal instead. */
-export async function expandInTree(ctx: IterationContext, n: SearchNode): Promise<boolean> {
+export async function expandInTree<S>(ctx: IterationContext<S>, n: SearchNode<S>): Promise<boolean> {
   const exp = await expandState(ctx.tree, ctx.env, n, pathSteps(ctx.tree, n.id), `node/${n.id}`);
   if (exp.kind === 'fail') {
     markFailed(ctx, n, exp.ending);
@@ -62,13 +63,13 @@ export async function expandInTree(ctx: IterationContext, n: SearchNode): Promis
 }
 
 /** The value of a tree state: its reward when it has one, else a rollout from it. */
-export async function evaluate(ctx: IterationContext, id: number): Promise<number> {
+export async function evaluate<S>(ctx: IterationContext<S>, id: number): Promise<number> {
   const start = node(ctx.tree, id);
   if (start.reward !== null) return start.reward;
   return ctx.tree.config.cachedRollout ? cachedRollout(ctx, start) : scratchRollout(ctx, start);
 }
 
-async function cachedRollout(ctx: IterationContext, start: SearchNode): Promise<number> {
+async function cachedRollout<S>(ctx: IterationContext<S>, start: SearchNode<S>): Promise<number> {
   let current = start;
   for (;;) {
     if (current.reward !== null) return current.reward;
@@ -77,7 +78,7 @@ async function cachedRollout(ctx: IterationContext, start: SearchNode): Promise<
   }
 }
 
-async function scratchRollout(ctx: IterationContext, start: SearchNode): Promise<number> {
+async function scratchRollout<S>(ctx: IterationContext<S>, start: SearchNode<S>): Promise<number> {
   let current = start;
   // Children the tree already holds are walked as in a cached rollout.
   while (current.children.length > 0) {
@@ -85,7 +86,7 @@ async function scratchRollout(ctx: IterationContext, start: SearchNode): Promise
     if (current.reward !== null) return current.reward;
   }
   const steps = pathSteps(ctx.tree, current.id);
-  let scratch: Omit<SearchNode, 'id' | 'parent' | 'children'> = current;
+  let scratch: Omit<SearchNode<S>, 'id' | 'parent' | 'children'> = current;
   for (let j = 0; ; j++) {
     const key = `scratch/${ctx.tree.iteration}/${start.id}/${j}`;
     const exp = await expandState(

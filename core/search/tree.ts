@@ -1,7 +1,9 @@
 /**
  * The search tree as one serialisable value (spec §8.2): nodes in a flat array indexed by id, each with its parent
- * id, its children's ids and its own copy of the environment state (EnvState, a JSON value), so that branches never
- * share mutable state and a tree can be stored (a Durable Object's storage), reloaded and searched further.
+ * id, its children's ids and its own copy of the environment state (a JSON value: the kernel's EnvState, or an
+ * imported API session's progress — `S`, whatever the search's target steps, core/sessions/targets.ts), so that
+ * branches never share mutable state and a tree can be stored (a Durable Object's storage), reloaded and searched
+ * further.
  *
  * A node is one agent step: the generated text (Thought / Action / Action Input) and the observation, the prior P,
  * the visit count N, the total value W (Q = W / N), the depth, and the terminal flag with its reward and ending.
@@ -12,6 +14,7 @@
  * reloaded between iterations continues exactly as an uninterrupted search would.
  */
 import type { StepPromptId } from '../prompts/registry.ts';
+import type { ApiStepOutcome } from '../sessions/episode.ts';
 import type { StepOutcome } from '../surfaces/adapter.ts';
 import type { KernelToolName } from '../world/kernel/kernel.ts';
 import { type EnvState, initialState } from '../world/kernel/state.ts';
@@ -46,7 +49,7 @@ export const ENDING_MARKERS: Readonly<Partial<Record<NodeEnding, string>>> = {
   budget: 'Fail to finish within the search budget.',
 };
 
-export interface SearchNode {
+export interface SearchNode<S = EnvState> {
   id: number;
   parent: number | null;
   children: number[];
@@ -59,10 +62,10 @@ export interface SearchNode {
   prompt: StepPromptId | null;
   action?: string;
   kernel?: KernelToolName;
-  /** The step's outcome (null for the root). */
-  outcome: StepOutcome | null;
+  /** The step's outcome (null for the root): the kernel's, or an API session's on an imported API. */
+  outcome: StepOutcome | ApiStepOutcome | null;
   /** The environment after this step, on this path only. */
-  state: EnvState;
+  state: S;
   prior: number;
   /** N. */
   visits: number;
@@ -92,11 +95,11 @@ export interface SearchUsage {
 
 export type SearchStopReason = 'simulations' | 'exhausted' | 'budget' | 'greedy-path';
 
-export interface SearchTree {
+export interface SearchTree<S = EnvState> {
   format: typeof TREE_FORMAT;
   task: SearchTask;
   config: SearchConfig;
-  nodes: SearchNode[];
+  nodes: SearchNode<S>[];
   /** Completed iterations. */
   iteration: number;
   usage: SearchUsage;
@@ -108,8 +111,18 @@ export interface SearchTree {
 
 export const ROOT = 0;
 
-/** A fresh, unexpanded tree state with no step: the root, or a node a caller fills in (`over`). */
-export function blankNode(id: number, parent: number | null, depth: number): SearchNode {
+/**
+ * A fresh, unexpanded tree state with no step: the root, or a node a caller fills in (`over`); its environment is
+ * `state` (default: the kernel's initial state).
+ */
+export function blankNode(id: number, parent: number | null, depth: number): SearchNode;
+export function blankNode<S>(id: number, parent: number | null, depth: number, state: S): SearchNode<S>;
+export function blankNode(
+  id: number,
+  parent: number | null,
+  depth: number,
+  state: unknown = initialState(),
+): SearchNode<unknown> {
   return {
     id,
     parent,
@@ -119,7 +132,7 @@ export function blankNode(id: number, parent: number | null, depth: number): Sea
     observation: '',
     prompt: null,
     outcome: null,
-    state: initialState(),
+    state,
     prior: 1,
     visits: 0,
     value: 0,
@@ -130,8 +143,11 @@ export function blankNode(id: number, parent: number | null, depth: number): Sea
   };
 }
 
-export function createTree(task: SearchTask, config: SearchConfig): SearchTree {
-  const root = blankNode(ROOT, null, 0);
+/** A tree of one root; `root` is the environment the search starts from (default: the kernel's initial state). */
+export function createTree(task: SearchTask, config: SearchConfig): SearchTree;
+export function createTree<S>(task: SearchTask, config: SearchConfig, root: S): SearchTree<S>;
+export function createTree(task: SearchTask, config: SearchConfig, state?: unknown): SearchTree<unknown> {
+  const root = state === undefined ? blankNode(ROOT, null, 0) : blankNode(ROOT, null, 0, state);
   return {
     format: TREE_FORMAT,
     task,
@@ -145,26 +161,26 @@ export function createTree(task: SearchTask, config: SearchConfig): SearchTree {
   };
 }
 
-export function node(tree: SearchTree, id: number): SearchNode {
+export function node<S>(tree: SearchTree<S>, id: number): SearchNode<S> {
   const n = tree.nodes[id];
   if (!n) throw new RangeError(`no node ${id} in the search tree`);
   return n;
 }
 
 /** Ids from the root's first child down to `id` (the path's steps; empty for the root). */
-export function pathTo(tree: SearchTree, id: number): number[] {
+export function pathTo<S>(tree: SearchTree<S>, id: number): number[] {
   const path: number[] = [];
   for (let n = node(tree, id); n.parent !== null; n = node(tree, n.parent)) path.push(n.id);
   return path.reverse();
 }
 
 /** Q(s, a) = W / N, 0 before the first visit. */
-export function q(n: SearchNode): number {
+export function q(n: SearchNode<unknown>): number {
   return n.visits === 0 ? 0 : n.value / n.visits;
 }
 
 /** Terminal nodes whose Finish was judged correct, in creation order. */
-export function solutions(tree: SearchTree): number[] {
+export function solutions(tree: SearchTree<unknown>): number[] {
   return tree.nodes.filter((n) => n.ending === 'finish' && n.reward === 1).map((n) => n.id);
 }
 

@@ -55,11 +55,15 @@ export interface TargetStep<E> {
   kernel?: KernelToolName;
 }
 
-/** Where an episode stands: Finish's answer and verdict (null: none yet, or no gold), the UpdateTool lines. */
+/**
+ * Where an episode stands: Finish's answer and verdict (null: none yet, or no gold), the UpdateTool lines, and the
+ * load counter of ToolQA-D's `max_load_db` rule (kernel: LoadDB calls; an API has no LoadDB: 0).
+ */
 export interface TargetStatus {
   answer: string | null;
   correct: boolean | null;
   newTools: string[];
+  loads: number;
 }
 
 export interface ToolTarget<E = unknown> {
@@ -79,6 +83,13 @@ export interface ToolTarget<E = unknown> {
   fresh(newTools?: readonly string[]): E;
   step(env: E, input: StepInput): Promise<TargetStep<E>>;
   status(env: E): TargetStatus;
+  /**
+   * A finished episode judged against the task's gold — the Finish reward of a tree search (±1, ToolEVO §3.2):
+   * kernel, the answer matcher's verdict (as the environment answers CORRECT/INCORRECT); an imported API, the
+   * answer matcher when the query has a gold answer, else its gold path as an ordered subsequence of the calls
+   * (Correct Path Rate, the paper's definition). Null: not finished, or nothing to judge against.
+   */
+  verdict(env: E): boolean | null;
 }
 
 const PROTOCOL_TOOLS = new Set(['Finish', 'UpdateTool']);
@@ -124,7 +135,8 @@ export function kernelTarget(spec: KernelTargetSpec): ToolTarget<EnvState> {
       if (kind === 'finished') out.answer = r.state.answer ?? '';
       return out;
     },
-    status: (env) => ({ answer: env.answer, correct: env.correct, newTools: env.newTools }),
+    status: (env) => ({ answer: env.answer, correct: env.correct, newTools: env.newTools, loads: env.loads }),
+    verdict: (env) => (env.finished ? env.correct : null),
   };
 }
 
@@ -203,7 +215,13 @@ export function apiTarget(spec: ApiTargetSpec): ApiToolTarget {
         answer: score ? answerText(score.answer) : null,
         correct: score?.correct ?? null,
         newTools: [],
+        loads: 0,
       };
+    },
+    verdict(env) {
+      const score = env.api?.score;
+      if (!score || !env.done) return null;
+      return score.correct ?? score.correctPath?.subsequence ?? null;
     },
     score(env) {
       if (env.api?.score) return env.api.score;

@@ -1,7 +1,7 @@
 /**
  * Evaluations over an imported API's query set at the edge (issue 23 §4): a suite `{"api", "queryset", methods,
- * surfaces, docs, …}` (core/evals/api-suite.ts) checked against what the caller's key owns, planned as groups of
- * method × surface × documentation over the chosen items, and the `api-eval-group` job that runs one group's items
+ * surfaces, docs, aids, …}` (core/evals/api-suite.ts) checked against what the caller's key owns, planned as groups
+ * of method × surface × documentation × aid over the chosen items, and the `api-eval-group` job that runs one group's items
  * in order — each query in a fresh session of the API's mock through the core runner (`runApiQueries`), scored with
  * Correct Path Rate in both definitions, the answer where the set has gold answers, calls and the Table 7-style
  * label — one `api_eval_results` row each, with the raw record it was scored from.
@@ -12,10 +12,11 @@
  * where its continuation starts; the estimate is checked before the launch, each run's model calls charged, and a
  * group stops the evaluation when a run would start with the key's quota used up (within one run of the quota).
  */
+
+import { resolveApiDocs } from '../../core/aids/api-docs.ts';
 import { baseApiSurface } from '../../core/apis/surface/base.ts';
-import { apiToolList } from '../../core/apis/surface/docs.ts';
 import type { ApiSurface } from '../../core/apis/surface/model.ts';
-import { docsetDescriptions } from '../../core/draft/api.ts';
+import type { DocSet } from '../../core/draft/docset.ts';
 import { runApiQueries } from '../../core/evals/api-queries.ts';
 import { type ApiDocsChoice, type ApiSuite, checkApiSuite, suiteItems } from '../../core/evals/api-suite.ts';
 import { type ApiEvalGroup, apiAidsKey, apiDocsKey, apiEvalTable } from '../../core/evals/api-table.ts';
@@ -30,6 +31,7 @@ import { type Bindings, readConfig } from '../env.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { chargeSpend, checkQuota, type Estimate, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { textModelFor } from '../models.ts';
+import { findDescription } from '../stores/api-descriptions.ts';
 import { apiResultRows, finishedApiItems, insertApiResult } from '../stores/api-evals.ts';
 import {
   type ApiRecord,
@@ -138,7 +140,12 @@ export async function planApiSuite(
     const found = await getDocset(env, d.docset, owner);
     if (found) docsets.set(d.docset, { api: found.api });
   }
-  const problems = checkApiSuite(suite, { querysets, surfaces, docsets });
+  const descriptions = new Map<string, { api: string }>();
+  for (const d of suite.docs) {
+    if (typeof d !== 'object' || !('description' in d)) continue;
+    if (await findDescription(env, api.id, d.description)) descriptions.set(d.description, { api: api.id });
+  }
+  const problems = checkApiSuite(suite, { querysets, surfaces, docsets, descriptions });
   if (problems.length > 0) {
     throw new InvalidInputError(
       problems.map((p) => p.detail).join('; '),
@@ -150,18 +157,6 @@ export async function planApiSuite(
       })),
     );
   }
-  // The toolPool aid on APIs (RestBench's candidate lists, the whole API) is core's (core/aids/api-pool.ts); the
-  // queued runs do not give it to the agent yet, so a suite asking for it is refused rather than run without it.
-  const pooled = suite.aids.findIndex((a) => a.toolPool !== undefined);
-  if (pooled >= 0)
-    throw new InvalidInputError('Queued API evaluations do not run the toolPool aid yet.', [
-      {
-        in: 'body',
-        field: `aids.${pooled}.toolPool`,
-        pointer: `/aids/${pooled}/toolPool`,
-        message: 'the toolPool aid is not run by queued API evaluations yet',
-      },
-    ]);
   const items = suiteItems(suite, set ? (querysets.get(set.id)?.items ?? []) : []).map((i) => i.index);
   if (items.length === 0)
     throw new InvalidInputError(`Query set ${suite.queryset} has no items.`, [
@@ -225,7 +220,10 @@ export async function launchApiEval(
   return { id, total, estimate };
 }
 
-/** The documentation a group's agent reads, as the prompt's tool list; null when its surface or set is gone. */
+/**
+ * The documentation a group's agent reads (core/aids/api-docs.ts `resolveApiDocs`: the API as imported, the served
+ * surface's own, a DRAFT docset, an uploaded description file); null when its set or file was deleted since.
+ */
 async function groupDocs(
   env: Bindings,
   api: ApiRecord,
@@ -234,18 +232,18 @@ async function groupDocs(
   docs: ApiDocsChoice,
   now: Date,
 ): Promise<ApiPromptDocs | null> {
-  if (docs === 'imported') return { kind: 'api', toolList: apiToolList(base, { now }) };
-  if (docs === 'surface') return { kind: 'api', toolList: apiToolList(server, { now }) };
-  if (!('docset' in docs)) return null; // description files: refused at launch until their store exists
-  const set = await getDocset(env, docs.docset);
-  if (!set) return null;
-  // The set's refined descriptions over the surface it documents (its names), the API as imported when that
-  // surface is gone; operations it did not explore keep their own text.
-  const documented = (await apiSurfaceFor(env, api, base, set.source.docs, undefined)) ?? base;
-  return {
-    kind: 'api',
-    toolList: apiToolList(documented, { now, descriptions: docsetDescriptions(set) }),
-  };
+  const docsets = new Map<string, DocSet>();
+  const descriptions = new Map<string, Record<string, string>>();
+  if (typeof docs === 'object' && 'docset' in docs) {
+    const set = await getDocset(env, docs.docset);
+    if (!set) return null;
+    docsets.set(docs.docset, set);
+  } else if (typeof docs === 'object') {
+    const file = await findDescription(env, api.id, docs.description);
+    if (!file) return null;
+    descriptions.set(docs.description, file.descriptions);
+  }
+  return resolveApiDocs(docs, { imported: base, served: server, docsets, descriptions, now });
 }
 
 async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobContext) {
@@ -279,7 +277,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
     const choice = suite.docs.find((d) => apiDocsKey(d) === plan.docs) ?? 'imported';
     const docs = server ? await groupDocs(env, api, base, server, choice, now) : null;
     if (!server) missing = `surface ${plan.surface} was deleted`;
-    else if (!docs) missing = `documentation set ${plan.docs.replace(/^docset:/, '')} was deleted`;
+    else if (!docs) missing = `the documentation ${plan.docs} was deleted`;
     else if (api.mode === 'proxy' && (!api.upstream || !proxyTarget(env, api.upstream)))
       missing = `the upstream of API ${api.id} is no longer an allowed origin`;
     else setup = { base, server, docs, deps: await apiStepDeps(env, { api: apiRefOf(api) }) };
@@ -323,6 +321,7 @@ async function runApiEvalGroup(payload: unknown, { env, attempt, log }: JobConte
           docs: setup.docs,
           items: [item],
           options: suiteMethodOptions(suite, getMethod(plan.method as MethodId)),
+          aids: suite.aids.find((a) => apiAidsKey(a) === plan.aids) ?? {},
           maxSteps: suite.maxSteps,
           seed: suite.seed,
           now,

@@ -14,6 +14,7 @@ import type { ApiRef } from '../../core/sessions/api.ts';
 import { database } from '../../db/client.ts';
 import { apiQueries, apiQuerySets, apis, surfaces } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { deleteDescriptions } from './api-descriptions.ts';
 import { newestFirstPage, type Page } from './keyset.ts';
 import { type Owner, ownerIdOf, visibleTo } from './owners.ts';
 
@@ -153,7 +154,7 @@ export async function readDocument(env: Bindings, id: string): Promise<Record<st
   return object ? ((await object.json()) as Record<string, unknown>) : null;
 }
 
-/** Deletes the API with its query sets and drifted surfaces, then its blobs; false when there was none. */
+/** Deletes the API with its query sets and drifted surfaces, then its blobs and description files; false when there was none. */
 export async function deleteApi(env: Bindings, id: string, owner: Owner | undefined): Promise<boolean> {
   const d = database(env.DB);
   const found = await findApi(env, id, owner);
@@ -175,6 +176,7 @@ export async function deleteApi(env: Bindings, id: string, owner: Owner | undefi
       : []),
   ]);
   await env.BLOBS.delete([catalogKey(id), documentKey(id)]);
+  await deleteDescriptions(env, id);
   return true;
 }
 

@@ -237,12 +237,12 @@ describe('evaluations over a query set of an imported API', () => {
     expect(unknownSet.detail).toContain(queryset); // names the sets it has
 
     const mcts = await expectProblem(
-      await post('/v1/evals', { ...base, methods: ['greedy', 'mcts-no-reflection'] }),
+      await post('/v1/evals', { ...base, methods: ['greedy', 'mcts-no-tool-update'] }),
       400,
       'validation-error',
     );
     expect(mcts.errors).toEqual([expect.objectContaining({ pointer: '/methods/1' })]);
-    expect(JSON.stringify(mcts)).toContain('method mcts-no-reflection does not run on imported APIs');
+    expect(JSON.stringify(mcts)).toContain('method mcts-no-tool-update does not run on imported APIs');
     expect(JSON.stringify(mcts)).toContain('greedy'); // and which do
 
     // A stored version of the API that no longer serves GET /search/person (the gold path of item 0).
@@ -269,11 +269,18 @@ describe('evaluations over a query set of an imported API', () => {
     );
     expect(unknownDocset.errors).toEqual([expect.objectContaining({ pointer: '/docs/1/docset' })]);
     const pool = await expectProblem(
-      await post('/v1/evals', { ...base, aids: [{}, { toolPool: { pool: 'all' } }] }),
+      await post('/v1/evals', { ...base, aids: [{}, { toolPool: { pool: 'candidates' } }] }),
       400,
       'validation-error',
     );
-    expect(pool.errors).toEqual([expect.objectContaining({ pointer: '/aids/1/toolPool' })]);
+    // RestBench's own file lists no candidate APIs per query (DRAFT's test files do).
+    expect(pool.errors).toEqual([expect.objectContaining({ pointer: '/aids/1/toolPool/pool' })]);
+    const description = await expectProblem(
+      await post('/v1/evals', { ...base, docs: [{ description: 'no-such-file' }] }),
+      400,
+      'validation-error',
+    );
+    expect(description.errors).toEqual([expect.objectContaining({ pointer: '/docs/0/description' })]);
     // Strict bodies stay strict on both kinds of suite.
     const typo = await expectProblem(
       await post('/v1/evals', { ...base, sample: 2 }),

@@ -131,27 +131,48 @@ function toolText(surface: ApiSurface, tool: ApiTool, now?: Date, about?: string
   return `${route ? `${route}: ` : ''}${about} ${paramsText(tool)}${lifecycleText(surface, tool, now)}`;
 }
 
+/** One documented tool of an API's ReAct tool list: its exposed name, the base operation, its line unnumbered. */
+export interface ApiDocTool {
+  name: string;
+  operation: string;
+  /** `name[params], GET /route: about … Parameters: …` (what follows `(n) ` in the list). */
+  line: string;
+}
+
+export interface ApiToolListOptions {
+  now?: Date;
+  /**
+   * Descriptions by base operation that replace a tool's own sentence, whole (an uploaded description file such
+   * as DRAFT's `TMDB_DRAFT.json`, or a DRAFT docset's refined descriptions).
+   */
+  descriptions?: Readonly<Record<string, string>>;
+}
+
+/** The served tools' documentation lines, in the surface's order (see the module header). */
+export function apiToolLines(surface: ApiSurface, opts: ApiToolListOptions = {}): ApiDocTool[] {
+  return servedTools(surface, opts.now).map((t) => ({
+    name: t.name,
+    operation: t.operation,
+    line: `${toolSignature(t)}, ${toolText(surface, t, opts.now, opts.descriptions?.[t.operation]?.trim())}`,
+  }));
+}
+
+/** Documented tools as the numbered ReAct list, `Finish[answer]` last, then UpdateTool's lines (`newTools`). */
+export function numberedApiToolList(
+  tools: readonly Pick<ApiDocTool, 'line'>[],
+  newTools: readonly string[] = [],
+): string {
+  const lines = tools.map((t, i) => `(${i + 1}) ${t.line}`);
+  lines.push(`(${tools.length + 1}) ${FINISH_LINE}`);
+  return newTools.length > 0 ? `${lines.join('\n')}\n${newTools.join('\n')}` : lines.join('\n');
+}
+
 /** The ReAct tool list (see the module header); `newTools` are UpdateTool's lines, appended after a newline. */
 export function apiToolList(
   surface: ApiSurface,
-  opts: {
-    now?: Date;
-    newTools?: readonly string[];
-    /**
-     * Descriptions by base operation that replace a tool's own sentence, whole (an uploaded description file such
-     * as DRAFT's `TMDB_DRAFT.json`, or a DRAFT docset's refined descriptions).
-     */
-    descriptions?: Readonly<Record<string, string>>;
-  } = {},
+  opts: ApiToolListOptions & { newTools?: readonly string[] } = {},
 ): string {
-  const tools = servedTools(surface, opts.now);
-  const lines = tools.map(
-    (t, i) =>
-      `(${i + 1}) ${toolSignature(t)}, ${toolText(surface, t, opts.now, opts.descriptions?.[t.operation]?.trim())}`,
-  );
-  lines.push(`(${tools.length + 1}) ${FINISH_LINE}`);
-  const added = opts.newTools ?? [];
-  return added.length > 0 ? `${lines.join('\n')}\n${added.join('\n')}` : lines.join('\n');
+  return numberedApiToolList(apiToolLines(surface, opts), opts.newTools);
 }
 
 /** The JSON Schema of a tool's argument object (see the module header). */

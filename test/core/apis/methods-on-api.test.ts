@@ -2,8 +2,8 @@
  * Agent methods on an imported API (issue 23 §1): the ReAct methods answer a RestBench query on TMDB through the
  * API's exploration target (the session step over the seeded mock), their prompt lists the API's operations (no
  * ToolQA worked examples), and the run is scored with Correct Path Rate in both definitions; on a drifted surface
- * the stale documentation costs the path, the drifted version's documentation restores it. The search methods do
- * not run on APIs yet, and the registry says so.
+ * the stale documentation costs the path, the drifted version's documentation restores it. The tree searches run
+ * on APIs too (test/core/methods/api-search.test.ts); the registry says which methods do.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiSurface } from '../../../core/apis/drift/index.ts';
@@ -155,13 +155,14 @@ describe('agent methods on an imported API', () => {
     expect(fresh.api!.correctPath).toEqual({ subsequence: true, set: true });
   });
 
-  it('says which methods run on an API: the ReAct methods do, the tree searches not yet', () => {
+  it('says which methods run on an API: the ReAct methods and the tree searches, not the w/o-tool-update ablation', () => {
     const onApi = METHOD_IDS.filter((id) => runsOnApi(id));
-    expect(onApi).toEqual(['greedy', 'greedy-memory', 'react-reflexion']);
-    expect(runsOnApi('mcts')).toBe(false);
-    expect(runsOnApi('mcts-oracle')).toBe(false);
+    expect(onApi).toContain('mcts');
+    expect(onApi).toContain('mcts-oracle');
+    expect(runsOnApi('mcts-no-tool-update')).toBe(false);
     const listing = methodListing();
     expect(listing.find((m) => m.id === 'greedy')!.backends).toEqual(['kernel', 'api']);
-    expect(listing.find((m) => m.id === 'mcts')!.backends).toEqual(['kernel']);
+    expect(listing.find((m) => m.id === 'mcts')!.backends).toEqual(['kernel', 'api']);
+    expect(listing.find((m) => m.id === 'mcts-no-tool-update')!.backends).toEqual(['kernel']);
   });
 });

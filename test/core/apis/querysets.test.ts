@@ -129,7 +129,12 @@ describe("DRAFT's TMDB test file (relevant APIs as DRAFT tool names)", () => {
     expect(draft.format).toBe('draft');
     expect(draft.warnings).toEqual([]);
     expect(draft.items.map((i) => i.gold.path)).toEqual(rest.items.map((i) => i.gold.path));
-    expect(draft.items[98]!.meta).toEqual({ queryId: 'q98' });
+    // Each item keeps its 5 candidate APIs (RestBench's candidate setting) as operation names, the gold among them.
+    expect(draft.items[98]!.meta).toEqual({
+      queryId: 'q98',
+      candidates: expect.arrayContaining(draft.items[98]!.gold.path.map((g) => g.operation)),
+    });
+    expect((draft.items[98]!.meta!.candidates as string[]).length).toBe(5);
   });
 
   it('refuses an unknown relevant API with its line', async () => {

@@ -13,11 +13,13 @@ import {
   type ApiSuiteContext,
   ApiSuiteSchema,
   checkApiSuite,
+  itemCandidates,
   suiteItems,
 } from '../../../core/evals/api-suite.ts';
 import { dataJson, tmdbImport } from '../apis/data.ts';
 
 let items: QueryItem[];
+let draftItems: QueryItem[];
 let ctx: ApiSuiteContext;
 let base: ApiSurface;
 
@@ -38,8 +40,14 @@ beforeAll(async () => {
   const parsed = parseQuerySet(dataJson('restbench-tmdb/restgpt/datasets/tmdb.json'), catalog);
   if (!parsed.ok) throw new Error('RestBench does not parse');
   items = parsed.set.items;
+  const draft = parseQuerySet(dataJson('restbench-tmdb/draft/test_data/TMDB.json'), catalog);
+  if (!draft.ok) throw new Error("DRAFT's TMDB file does not parse");
+  draftItems = draft.set.items;
   ctx = {
-    querysets: new Map([['restbench', { items }]]),
+    querysets: new Map([
+      ['restbench', { items }],
+      ['draft', { items: draftItems }],
+    ]),
     surfaces: new Map([
       ['tmdb', base],
       [drifted.id, drifted],
@@ -49,6 +57,10 @@ beforeAll(async () => {
     docsets: new Map([
       ['ds-tmdb', { api: 'tmdb' }],
       ['ds-kernel', { api: undefined }],
+    ]),
+    descriptions: new Map([
+      ['tmdb-draft', { api: 'tmdb' }],
+      ['other-file', { api: 'other' }],
     ]),
   };
 });
@@ -79,12 +91,12 @@ describe('API suites', () => {
   });
 
   it('refuse a method that cannot run on an API, naming it and the ones that can', () => {
-    const r = parse({ api: 'tmdb', queryset: 'restbench', methods: ['greedy', 'mcts'] });
+    const r = parse({ api: 'tmdb', queryset: 'restbench', methods: ['greedy', 'mcts-no-tool-update'] });
     expect(r.success).toBe(false);
     const issue = r.error!.issues[0]!;
     expect(issue.path).toEqual(['methods', 1]);
     expect(issue.message).toBe(
-      'method mcts does not run on imported APIs (it runs on the ToolQA-D kernel only); these do: greedy, greedy-memory, react-reflexion',
+      'method mcts-no-tool-update does not run on imported APIs (it runs on the ToolQA-D kernel only); these do: greedy, greedy-memory, mcts, mcts-no-cached-rollout, mcts-no-reflection, mcts-oracle, react-reflexion',
     );
     expect(
       parse({ api: 'tmdb', queryset: 'restbench', methods: ['greedy', 'greedy'] }).error!.issues[0]!.path,
@@ -97,7 +109,7 @@ describe('API suites', () => {
     const check = (body: object) =>
       checkApiSuite(ApiSuiteSchema.parse({ api: 'tmdb', queryset: 'restbench', ...body }), ctx);
     expect(check({ queryset: 'nope' })).toEqual([
-      { pointer: '/queryset', detail: 'API tmdb has no query set nope (it has restbench)' },
+      { pointer: '/queryset', detail: 'API tmdb has no query set nope (it has restbench, draft)' },
     ]);
     expect(check({ surfaces: ['tmdb', 'missing', 'other'] })).toEqual([
       { pointer: '/surfaces/1', detail: 'unknown surface missing' },
@@ -124,5 +136,61 @@ describe('API suites', () => {
           'surface tmdb-trimmed does not serve GET_search-person, which the gold path of item 0 (line 1) of query set restbench calls',
       },
     ]);
+  });
+
+  it('take description files, aid rows and method options; name the field of each bad one', () => {
+    const r = parse({
+      api: 'tmdb',
+      queryset: 'draft',
+      methods: ['greedy', 'mcts-oracle'],
+      docs: ['imported', { description: 'tmdb-draft' }],
+      aids: [{}, { toolPool: { pool: 'candidates' } }, { toolPool: { pool: 'all', k: 3, ranker: 'char' } }],
+      'mcts-oracle': { simulations: 4, k: 2 },
+    });
+    expect(r.success).toBe(true);
+    expect(r.data!.aids).toEqual([
+      {},
+      { toolPool: { pool: 'candidates', k: 5, ranker: 'bm25' } },
+      { toolPool: { pool: 'all', k: 3, ranker: 'char' } },
+    ]);
+    expect((r.data as Record<string, unknown>)['mcts-oracle']).toMatchObject({ simulations: 4, k: 2 });
+    expect(checkApiSuite(r.data!, ctx)).toEqual([]);
+    // Every item of DRAFT's file keeps its 5 candidates, the gold among them.
+    for (const item of draftItems) {
+      const candidates = itemCandidates(item)!;
+      expect(candidates).toHaveLength(5);
+      for (const g of item.gold.path) expect(candidates).toContain(g.operation);
+    }
+    const issue = (body: object) => parse({ api: 'tmdb', queryset: 'draft', ...body }).error!.issues[0]!;
+    expect(issue({ aids: [{ toolPool: { pool: 'some' } }] }).path).toEqual(['aids', 0, 'toolPool', 'pool']);
+    expect(issue({ aids: [{ toolPool: { pool: 'all', k: 0 } }] }).path).toEqual(['aids', 0, 'toolPool', 'k']);
+    expect(issue({ aids: [{ memory: {} }] }).path).toEqual(['aids', 0]);
+    expect(issue({ docs: [{ description: 'A B' }] }).path).toEqual(['docs', 0, 'description']);
+    expect(issue({ mcts: { simulations: 0 } }).path).toEqual(['mcts', 'simulations']);
+    const ablation = issue({
+      methods: ['greedy', 'mcts-no-reflection'],
+      aids: [{}, { toolPool: { pool: 'all' } }],
+    });
+    expect(ablation.path).toEqual(['aids', 1, 'toolPool']);
+    expect(ablation.message).toBe('method mcts-no-reflection does not use the toolPool aid');
+
+    const check = (body: object) =>
+      checkApiSuite(ApiSuiteSchema.parse({ api: 'tmdb', queryset: 'restbench', ...body }), ctx);
+    expect(check({ docs: [{ description: 'gone' }, { description: 'other-file' }] })).toEqual([
+      { pointer: '/docs/0/description', detail: 'API tmdb has no description file gone' },
+      {
+        pointer: '/docs/1/description',
+        detail: 'description file other-file describes API other, not tmdb',
+      },
+    ]);
+    // RestBench's own file has no candidate lists: the candidates pool needs DRAFT's.
+    expect(check({ aids: [{}, { toolPool: { pool: 'candidates' } }] })).toEqual([
+      {
+        pointer: '/aids/1/toolPool/pool',
+        detail:
+          'item 0 (line 1) of query set restbench lists no candidate APIs (DRAFT\'s test files do); use pool "all"',
+      },
+    ]);
+    expect(check({ aids: [{ toolPool: { pool: 'all' } }] })).toEqual([]);
   });
 });

@@ -117,7 +117,7 @@ describe('the simulator on TMDB (RestBench, 100 queries)', () => {
   it('refuses a method that does not run on APIs, naming it', async () => {
     await expect(
       runApiQueries({
-        method: 'mcts',
+        method: 'mcts-no-tool-update',
         model: createSimModel({}),
         api: API,
         catalog,
