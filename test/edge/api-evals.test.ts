@@ -226,6 +226,37 @@ describe('evaluations over a query set of an imported API', () => {
     expect(ev.spend?.modelCalls).toBeLessThanOrEqual(ev.estimate?.modelCalls ?? 0);
   }, 120_000);
 
+  it('runs each aid row (the toolPool aid over the whole API) and the searches as rows of their own', async () => {
+    const launched = await json<{ id: string }>(
+      await post('/v1/evals', {
+        api,
+        queryset,
+        methods: ['greedy', 'mcts'],
+        mcts: { simulations: 2, k: 2, maxDepth: 4 },
+        aids: [{}, { toolPool: { pool: 'all', k: 5 } }],
+        sampleSize: 2,
+        maxSteps: 5,
+        seed: 'api-evals-aids',
+      }),
+      202,
+    );
+    const ev = await waitUntil(
+      'the API evaluation with aids',
+      () => getJson<ApiEval & { table: { aids: string }[] }>(`/v1/evals/${launched.id}`),
+      (e) => e.status !== 'running',
+    );
+    expect(ev).toMatchObject({ status: 'done', progress: { done: 8, total: 8 } });
+    expect(ev.table.map((r) => `${r.method} ${r.aids}`)).toEqual([
+      'greedy none',
+      'greedy {"toolPool":{"k":5,"pool":"all","ranker":"bm25"}}',
+      'mcts none',
+      'mcts {"toolPool":{"k":5,"pool":"all","ranker":"bm25"}}',
+    ]);
+    // The searches ran (their model calls are bounded by the estimate, which counts their options).
+    expect(ev.spend?.modelCalls).toBeGreaterThan(0);
+    expect(ev.spend?.modelCalls).toBeLessThanOrEqual(ev.estimate?.modelCalls ?? 0);
+  }, 120_000);
+
   it('answers 400 naming the field for an unknown query set, a method without an API run, a gold operation a surface lacks', async () => {
     const base = { api, queryset, sampleSize: 2 };
     const unknownSet = await expectProblem(
