@@ -15,6 +15,7 @@ import {
   readJsonFile,
   setAidsAndModel,
   setFlags,
+  setMethodOptionFlags,
   stringFlag,
 } from './suite.ts';
 import { type HeaderCell, isoTime, renderTable, shareCell } from './table.ts';
@@ -28,23 +29,13 @@ export const API_EVAL_HELP = `Over an imported API's query set (instead of ToolQ
   --docs LIST             what the agent reads, each imported | surface | docset:ID | description:ID
                           (default imported: the API's own docs, stale on a drifted surface)
   --sample N|all          the query set's first N items (default all)
-  --max-steps N, --seed S, --name NAME, --aids JSON, --suite FILE and the model flags as above
+  --aids JSON             aid rows, e.g. '[{}, {"toolPool": {"pool": "all", "k": 5}}]' (RestBench's settings:
+                          pool candidates — the item's candidate APIs — or all)
+  --max-steps N, --seed S, --name NAME, --suite FILE, the --mcts-* and ReAct option flags and the model flags as above
   (--method and --surface are the same as --methods and --surfaces)`;
 
 /** Flags of ToolQA-D suites that mean nothing over a query set. */
-const KERNEL_ONLY = [
-  'prompt-surface',
-  'datasets',
-  'difficulties',
-  'split',
-  'table5',
-  'mcts-simulations',
-  'mcts-k',
-  'mcts-depth',
-  'mcts-max-calls',
-  'mcts-depth-preset',
-  'reflection-prompt',
-];
+const KERNEL_ONLY = ['prompt-surface', 'datasets', 'difficulties', 'split', 'table5'];
 
 /** A `--docs` entry as the suite writes it. */
 function docsValue(raw: string): unknown {
@@ -72,6 +63,7 @@ export function apiSuiteFromFlags(values: FlagValues): Record<string, unknown> {
   setFlags(suite, values, { methods: 'methods', surfaces: 'surfaces' }, listValue);
   setFlags(suite, values, { docs: 'docs' }, (raw) => listValue(raw).map(docsValue));
   setFlags(suite, values, { sampleSize: 'sample', maxSteps: 'max-steps' }, flagValue);
+  setMethodOptionFlags(suite, values);
   setAidsAndModel(suite, values);
   return suite;
 }

@@ -58,6 +58,12 @@ describe('tooldrift eval over an API query set', () => {
       '2',
       '--max-steps',
       '6',
+      '--mcts-simulations',
+      '2',
+      '--mcts-k',
+      '2',
+      '--mcts-depth',
+      '4',
     ]);
     expect(run.code, run.stderr).toBe(0);
     // Progress on stderr, the report on stdout.

@@ -60,6 +60,7 @@ interface ApiEval {
     method: string;
     surface: string;
     docs: string;
+    aids: string;
     total: number;
     done: number;
     correctPath: { subsequence: number | null; set: number | null; n: number };
@@ -242,7 +243,7 @@ describe('evaluations over a query set of an imported API', () => {
     );
     const ev = await waitUntil(
       'the API evaluation with aids',
-      () => getJson<ApiEval & { table: { aids: string }[] }>(`/v1/evals/${launched.id}`),
+      () => getJson<ApiEval>(`/v1/evals/${launched.id}`),
       (e) => e.status !== 'running',
     );
     expect(ev).toMatchObject({ status: 'done', progress: { done: 8, total: 8 } });
