@@ -4,24 +4,9 @@
  * answers, calls per query —, a heatmap of the paper's Correct Path Rate by surface and documentation, the Table
  * 7-style taxonomy, and the query runs with their recorded calls. Figures measured with the simulator say so.
  */
-import { api } from '../api.js';
 import { heatmap } from '../charts.js';
-import {
-  append,
-  attempt,
-  clear,
-  field,
-  h,
-  kv,
-  pct,
-  select,
-  shortId,
-  sleep,
-  statusTag,
-  table,
-  when,
-} from '../ui.js';
-import { resultsBrowser } from './eval-results.js';
+import { append, field, h, kv, pct, select, shortId, statusTag, table, when } from '../ui.js';
+import { evaluationPage, resultsBrowser } from './eval-results.js';
 
 /** A percentage the API gives as 0–100 (one decimal), or – before any run. */
 const percent = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(1)}%`);
@@ -195,81 +180,63 @@ function queryRuns(ev, signal) {
 }
 
 /** Draws an API evaluation into `body`, polling while it runs. */
-export async function renderApiEval(body, first, signal) {
-  let ev = first;
-  let browser = null;
-  const s = ev.suite;
-  const draw = () => {
-    append(
-      clear(body),
-      h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
-      simulatorNote(ev),
-      kv([
-        ['Id', h('code', {}, ev.id)],
-        ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
-        [
-          'Progress',
-          h(
-            'span',
-            {},
-            h('progress', {
-              max: ev.progress.total,
-              value: ev.progress.done,
-              'aria-label': 'Query runs done',
-            }),
-            ` ${ev.progress.done} / ${ev.progress.total} query runs`,
-          ),
-        ],
-        ['API', h('a', { href: `#/apis/${s.api}` }, s.api)],
-        ['Query set', h('code', {}, s.queryset)],
-        ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
-        [
-          'Suite',
-          h(
-            'code',
-            {},
-            `methods ${s.methods.join(', ')} · surfaces ${(s.surfaces ?? [s.api]).join(', ')} · ${s.sampleSize === 'all' ? 'all items' : `first ${s.sampleSize} items`} · ≤ ${s.maxSteps} steps · seed ${s.seed}`,
-          ),
-        ],
-        [
-          'Usage',
-          `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
-        ],
-        ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
-      ]),
-      ev.status === 'running'
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: 'secondary',
-              onclick: async () => {
-                const c = await attempt(() => api(`/v1/evals/${ev.id}`, { method: 'DELETE' }));
-                if (c) ev = { ...ev, ...c };
-                draw();
-              },
-            },
-            'Cancel evaluation',
-          )
-        : null,
-      h('h3', {}, 'Correct Path Rate'),
-      cprTable(ev),
-      charts(ev),
-      h('h3', {}, 'Error taxonomy'),
-      taxonomyTable(ev),
-      h('h3', {}, 'Query runs'),
-    );
-    browser ??= queryRuns(ev, signal);
-    append(body, browser.el);
-  };
-  draw();
-  await browser.load(true);
-  while (ev.status === 'running') {
-    await sleep(1000, signal);
-    ev = await api(`/v1/evals/${ev.id}`, { signal });
-    draw();
-    if (ev.status !== 'running') await browser.load(true);
-  }
+export function renderApiEval(body, first, signal) {
+  return evaluationPage(
+    body,
+    first,
+    {
+      head: (ev) => {
+        const s = ev.suite;
+        return [
+          h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
+          simulatorNote(ev),
+          kv([
+            ['Id', h('code', {}, ev.id)],
+            ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
+            [
+              'Progress',
+              h(
+                'span',
+                {},
+                h('progress', {
+                  max: ev.progress.total,
+                  value: ev.progress.done,
+                  'aria-label': 'Query runs done',
+                }),
+                ` ${ev.progress.done} / ${ev.progress.total} query runs`,
+              ),
+            ],
+            ['API', h('a', { href: `#/apis/${s.api}` }, s.api)],
+            ['Query set', h('code', {}, s.queryset)],
+            ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
+            [
+              'Suite',
+              h(
+                'code',
+                {},
+                `methods ${s.methods.join(', ')} · surfaces ${(s.surfaces ?? [s.api]).join(', ')} · ${s.sampleSize === 'all' ? 'all items' : `first ${s.sampleSize} items`} · ≤ ${s.maxSteps} steps · seed ${s.seed}`,
+              ),
+            ],
+            [
+              'Usage',
+              `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
+            ],
+            ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
+          ]),
+        ];
+      },
+      sections: (ev) => [
+        h('h3', {}, 'Correct Path Rate'),
+        cprTable(ev),
+        charts(ev),
+        h('h3', {}, 'Error taxonomy'),
+        taxonomyTable(ev),
+        h('h3', {}, 'Query runs'),
+      ],
+      runs: queryRuns,
+    },
+    signal,
+  );
 }
 
 /** One query run with its trajectory, the calls the session recorded and the gold path. */

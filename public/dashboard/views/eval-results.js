@@ -1,9 +1,52 @@
 /**
- * The runs of one evaluation, a page at a time (GET /v1/evals/{id}/results with the filter form's values), for both
- * kinds of evaluation: ToolQA-D task runs (evals.js) and query runs over an imported API (api-evals.js).
+ * One evaluation's page, drawn again each second while it runs: `head(ev)` (its title and facts), a Cancel button
+ * while it runs, `sections(ev)` (its tables and charts), then its runs (`runs(ev, signal)`, a resultsBrowser
+ * created once), shown again when the evaluation stops.
+ */
+export async function evaluationPage(body, first, { head, sections, runs }, signal) {
+  let ev = first;
+  let browser = null;
+  const draw = () => {
+    append(
+      clear(body),
+      ...head(ev),
+      ev.status === 'running'
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              onclick: async () => {
+                const c = await attempt(() => api(`/v1/evals/${ev.id}`, { method: 'DELETE' }));
+                if (c) ev = { ...ev, ...c };
+                draw();
+              },
+            },
+            'Cancel evaluation',
+          )
+        : null,
+      ...sections(ev),
+    );
+    browser ??= runs(ev, signal);
+    append(body, browser.el);
+  };
+  draw();
+  await browser.load(true);
+  while (ev.status === 'running') {
+    await sleep(1000, signal);
+    ev = await api(`/v1/evals/${ev.id}`, { signal });
+    draw();
+    if (ev.status !== 'running') await browser.load(true);
+  }
+}
+
+/**
+ * The page of one evaluation and its runs, a page at a time (GET /v1/evals/{id}/results with the filter form's
+ * values), for both kinds of evaluation: ToolQA-D task runs (evals.js) and query runs over an imported API
+ * (api-evals.js).
  */
 import { api, query } from '../api.js';
-import { append, attempt, clear, h, table } from '../ui.js';
+import { append, attempt, clear, h, sleep, table } from '../ui.js';
 
 /**
  * A filter form, the table of the runs it selects and a button for the next page. `filters` is the form's fields

@@ -10,7 +10,6 @@ import { barChart, heatmap, stackedBars } from '../charts.js';
 import {
   append,
   attempt,
-  clear,
   field,
   formCard,
   h,
@@ -18,13 +17,12 @@ import {
   pct,
   select,
   shortId,
-  sleep,
   statusTag,
   table,
   when,
 } from '../ui.js';
 import { renderApiEval, renderApiResult } from './api-evals.js';
-import { resultsBrowser } from './eval-results.js';
+import { evaluationPage, resultsBrowser } from './eval-results.js';
 import { readSuite, suiteFields } from './suite-form.js';
 
 export function summaryColumns(linkBase = '#/evals/') {
@@ -279,93 +277,74 @@ export function renderEval(id) {
   return async (main, signal) => {
     const body = h('div');
     append(main, h('p', {}, h('a', { href: '#/evals' }, '← Evaluations')), body);
-    let ev = await api(`/v1/evals/${id}`, { signal });
+    const ev = await api(`/v1/evals/${id}`, { signal });
     // An evaluation over an imported API's query set has its own tables (Correct Path Rate).
     if (ev.kind === 'api') return renderApiEval(body, ev, signal);
-    let browser = null;
-    const draw = () => {
-      append(
-        clear(body),
-        h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
-        kv([
-          ['Id', h('code', {}, ev.id)],
-          ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
-          [
-            'Progress',
-            h(
-              'span',
-              {},
-              h('progress', {
-                max: ev.progress.total,
-                value: ev.progress.done,
-                'aria-label': 'Task runs done',
-              }),
-              ` ${ev.progress.done} / ${ev.progress.total} task runs`,
-            ),
-          ],
-          ['Success', pct(ev.successRate)],
-          ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
-          [
-            'Suite',
-            h(
-              'code',
-              {},
-              `methods ${ev.suite.methods.join(', ')} · surfaces ${ev.suite.surfaces.join(', ')} · docs ${ev.suite.promptSurface} · ${ev.suite.sampleSize} per dataset × difficulty · ${ev.suite.split} split · seed ${ev.suite.seed}`,
-            ),
-          ],
-          [
-            'Usage',
-            `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
-          ],
-          ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
-          ...(ev.scheduleId
-            ? [
-                [
-                  'Schedule',
-                  h(
-                    'a',
-                    { href: `#/schedules/${ev.scheduleId}` },
-                    `${shortId(ev.scheduleId)} (due ${when(ev.dueTime)})`,
-                  ),
-                ],
-              ]
-            : []),
-        ]),
-        ev.status === 'running'
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'secondary',
-                onclick: async () => {
-                  const s = await attempt(() => api(`/v1/evals/${id}`, { method: 'DELETE' }));
-                  if (s) ev = { ...ev, ...s };
-                  draw();
-                },
-              },
-              'Cancel evaluation',
-            )
-          : null,
-        h('h3', {}, 'Results'),
-        resultsTable(ev),
-        charts(ev),
-        h('h3', {}, 'Error taxonomy'),
-        taxonomyTable(ev),
-        h('h3', {}, 'Comparison with the previous run'),
-        comparison(ev),
-        h('h3', {}, 'Task results'),
-      );
-      browser ??= taskResults(ev, signal);
-      append(body, browser.el);
-    };
-    draw();
-    await browser.load(true);
-    while (ev.status === 'running') {
-      await sleep(1000, signal);
-      ev = await api(`/v1/evals/${id}`, { signal });
-      draw();
-      if (ev.status !== 'running') await browser.load(true);
-    }
+    await evaluationPage(
+      body,
+      ev,
+      {
+        head: (ev) => [
+          h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
+          kv([
+            ['Id', h('code', {}, ev.id)],
+            ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
+            [
+              'Progress',
+              h(
+                'span',
+                {},
+                h('progress', {
+                  max: ev.progress.total,
+                  value: ev.progress.done,
+                  'aria-label': 'Task runs done',
+                }),
+                ` ${ev.progress.done} / ${ev.progress.total} task runs`,
+              ),
+            ],
+            ['Success', pct(ev.successRate)],
+            ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
+            [
+              'Suite',
+              h(
+                'code',
+                {},
+                `methods ${ev.suite.methods.join(', ')} · surfaces ${ev.suite.surfaces.join(', ')} · docs ${ev.suite.promptSurface} · ${ev.suite.sampleSize} per dataset × difficulty · ${ev.suite.split} split · seed ${ev.suite.seed}`,
+              ),
+            ],
+            [
+              'Usage',
+              `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
+            ],
+            ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
+            ...(ev.scheduleId
+              ? [
+                  [
+                    'Schedule',
+                    h(
+                      'a',
+                      { href: `#/schedules/${ev.scheduleId}` },
+                      `${shortId(ev.scheduleId)} (due ${when(ev.dueTime)})`,
+                    ),
+                  ],
+                ]
+              : []),
+          ]),
+        ],
+        sections: (ev) => [
+          h('h3', {}, 'Results'),
+          resultsTable(ev),
+          charts(ev),
+          h('h3', {}, 'Error taxonomy'),
+          taxonomyTable(ev),
+          h('h3', {}, 'Comparison with the previous run'),
+          comparison(ev),
+          h('h3', {}, 'Task results'),
+        ],
+        runs: taskResults,
+      },
+      signal,
+    );
   };
 }
 
