@@ -90,6 +90,19 @@ async function apiSurfaceFor(
   return (await findApiSurface(env, id, owner))?.surface ?? null;
 }
 
+/** A value listed twice would be a second group with the same results rows: named by its pointer. */
+function listedTwice<T>(field: string, list: readonly T[], key: (x: T) => string) {
+  const seen = new Set<string>();
+  return list.flatMap((x, i) => {
+    const k = key(x);
+    if (!seen.has(k)) {
+      seen.add(k);
+      return [];
+    }
+    return [{ pointer: `/${field}/${i}`, detail: `${field}[${i}] (${k}) is listed twice` }];
+  });
+}
+
 export interface ApiPlan {
   api: ApiRecord;
   groups: ApiEvalGroup[];
@@ -145,7 +158,12 @@ export async function planApiSuite(
     if (typeof d !== 'object' || !('description' in d)) continue;
     if (await findDescription(env, api.id, d.description)) descriptions.set(d.description, { api: api.id });
   }
-  const problems = checkApiSuite(suite, { querysets, surfaces, docsets, descriptions });
+  const problems = [
+    ...checkApiSuite(suite, { querysets, surfaces, docsets, descriptions }),
+    ...listedTwice('surfaces', suite.surfaces ?? [], (x) => x),
+    ...listedTwice('docs', suite.docs, apiDocsKey),
+    ...listedTwice('aids', suite.aids, apiAidsKey),
+  ];
   if (problems.length > 0) {
     throw new InvalidInputError(
       problems.map((p) => p.detail).join('; '),

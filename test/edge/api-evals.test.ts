@@ -313,6 +313,12 @@ describe('evaluations over a query set of an imported API', () => {
       'validation-error',
     );
     expect(description.errors).toEqual([expect.objectContaining({ pointer: '/docs/0/description' })]);
+    const twice = await expectProblem(
+      await post('/v1/evals', { ...base, surfaces: [api, drifted, api] }),
+      400,
+      'validation-error',
+    );
+    expect(twice.errors).toEqual([expect.objectContaining({ pointer: '/surfaces/2' })]);
     // Strict bodies stay strict on both kinds of suite.
     const typo = await expectProblem(
       await post('/v1/evals', { ...base, sample: 2 }),
