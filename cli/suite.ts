@@ -179,6 +179,17 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   setFlags(suite, values, { split: 'split' });
   setFlags(suite, values, { sampleSize: 'sample', maxSteps: 'max-steps' }, flagValue);
   setFlags(suite, values, { seed: 'seed' });
+  if (values.table5 === true && suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
+  setMethodOptionFlags(suite, values);
+  setAidsAndModel(suite, values);
+  return suite;
+}
+
+/**
+ * The method option members from their flags (either kind of suite): `--mcts-*` and `--reflection-prompt` on
+ * `mcts` and every listed search variant, `--prompt`, `--few-shots` and `--drift-hint` on every listed ReAct method.
+ */
+export function setMethodOptionFlags(suite: Record<string, unknown>, values: FlagValues): void {
   const mcts: Record<string, unknown> =
     suite.mcts && typeof suite.mcts === 'object' ? { ...(suite.mcts as Record<string, unknown>) } : {};
   let mctsSet = suite.mcts !== undefined;
@@ -190,7 +201,6 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   };
   if (setFlags(mcts, values, mctsNumbers, flagValue)) mctsSet = true;
   if (setFlags(mcts, values, { depthPreset: 'mcts-depth-preset' })) mctsSet = true;
-  if (values.table5 === true && suite.methods === undefined) suite.methods = [...TABLE5_METHODS];
   if (values['reflection-prompt'] === true) {
     mcts.reflectionPrompt = true;
     mctsSet = true;
@@ -223,6 +233,10 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
         };
       }
   }
+}
+
+/** `suite.aids` from `--aids JSON` and `suite.model` from the model flags, when given (either kind of suite). */
+export function setAidsAndModel(suite: Record<string, unknown>, values: FlagValues): void {
   const aids = stringFlag(values, 'aids');
   if (aids !== undefined) {
     try {
@@ -233,7 +247,6 @@ export function suiteFromFlags(values: FlagValues): Record<string, unknown> {
   }
   const model = modelFromFlags(values, suite.model);
   if (model !== undefined) suite.model = model;
-  return suite;
 }
 
 /** Validates a suite as POST /v1/evals does; a failure is the API's validation problem, exit code 2. */

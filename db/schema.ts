@@ -394,6 +394,49 @@ export const evalResults = sqliteTable(
   ],
 );
 
+/**
+ * One query of an evaluation over an imported API's query set (issue 23 §4): a method's episode on one surface with
+ * one documentation, scored with Correct Path Rate in both definitions (null: the item has no gold path) and the
+ * answer (null: no gold answer). `trajectory` keeps the raw record the scores are computed from: the steps, every
+ * call that reached an operation (base operation, exposed call, status) and the gold path.
+ */
+export const apiEvalResults = sqliteTable(
+  'api_eval_results',
+  {
+    /** `${evalId}.${group}.${item}`, sorting in plan order. */
+    id: text('id').primaryKey(),
+    evalId: text('eval_id').notNull(),
+    method: text('method').notNull(),
+    surface: text('surface').notNull(),
+    /** `imported`, `surface`, `docset:<id>` or `description:<id>`. */
+    docs: text('docs').notNull(),
+    /** `none`, or the aid row as JSON (core/evals/api-table.ts `apiAidsKey`). */
+    aids: text('aids').notNull(),
+    item: integer('item').notNull(),
+    query: text('query').notNull(),
+    answer: text('answer'),
+    correct: integer('correct', { mode: 'boolean' }),
+    pathSubsequence: integer('path_subsequence', { mode: 'boolean' }),
+    pathSet: integer('path_set', { mode: 'boolean' }),
+    /** Steps that were not Finish. */
+    calls: integer('calls').notNull(),
+    ending: text('ending').notNull(),
+    errorClass: text('error_class'),
+    steps: integer('steps').notNull(),
+    modelCalls: integer('model_calls').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    trajectory: text('trajectory', { mode: 'json' }).$type<unknown>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    // A redelivered group job finds its finished queries here and does not run them again.
+    uniqueIndex('api_eval_results_run').on(t.evalId, t.method, t.surface, t.docs, t.aids, t.item),
+    index('api_eval_results_list').on(t.evalId, t.id),
+  ],
+);
+
 /** A suite with a cron expression: the cron handler launches it once per due time. */
 export const schedules = sqliteTable('schedules', {
   id: text('id').primaryKey(),

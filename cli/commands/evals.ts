@@ -4,7 +4,8 @@ import { CONNECTION_HELP, command, printResult } from '../context.ts';
 import { EXIT_USAGE } from '../http.ts';
 import { CliError } from '../problem.ts';
 import { flagValue } from '../suite.ts';
-import { evalReport, isoTime, percentCell, renderTable } from '../table.ts';
+import { isoTime, percentCell, renderTable } from '../table.ts';
+import { anyEvalReport } from './eval.ts';
 
 export const EVALS_HELP = `Usage:
   tooldrift evals list [--limit N] [--schedule ID] [--cursor C]
@@ -58,7 +59,7 @@ export const evalsCommand = command({
     }
     if (action === 'show' && id !== undefined && rest.length === 0) {
       const detail = await connect().get<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
-      printResult(io, values, detail, evalReport);
+      printResult(io, values, detail, anyEvalReport);
       return 0;
     }
     throw new CliError(['Usage: tooldrift evals list | tooldrift evals show ID'], EXIT_USAGE);

@@ -4,7 +4,9 @@
  * fresh session of the API's mock, and the results the DRAFT paper's Table 1 reports — Correct Path Rate in both
  * definitions (the paper's ordered subsequence, the released code's set containment), success where the set has gold
  * answers, and calls per query, and the Table 7-style taxonomy of the failures computed as for ToolQA-D runs. Used by
- * `npm run eval:restbench`, tests and the edge's queue-fanned API suites (one call per cell).
+ * `npm run eval:restbench`, tests and the edge's queue-fanned API suites (edge/jobs/api-eval-group.ts, one query at a
+ * time), which store each result with the raw calls it was scored from (`apiCalls`) and rebuild the report from
+ * the rows (`summarizeApiResults`, api-table.ts).
  *
  * The input is a plain object, so a caller passes a validated suite's fields through (core/evals/api-suite.ts):
  * - `method` — an id of the registry that runs on APIs (`greedy`, `greedy-memory`, `react-reflexion`, `mcts`,
@@ -24,11 +26,14 @@ import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
 import type { ApiCatalog } from '../apis/types.ts';
+import type { EvalStep } from '../methods/method.ts';
 import type { MethodId } from '../methods/registry.ts';
 import { getMethod } from '../methods/registry.ts';
 import type { TextModel } from '../models/types.ts';
 import type { ApiPromptDocs } from '../prompts/toolevo.ts';
-import type { ApiRef } from '../sessions/api.ts';
+import type { ApiRef, ApiStepDeps } from '../sessions/api.ts';
+import type { ApiCallRecord } from '../sessions/api-state.ts';
+import type { SessionProgress } from '../sessions/episode.ts';
 import { apiTarget } from '../sessions/targets.ts';
 import { hash128 } from '../util/random.ts';
 import { type ApiAidsChoice, itemCandidates } from './api-suite.ts';
@@ -48,6 +53,8 @@ export interface ApiQueryRunInput {
   api: ApiRef;
   catalog: ApiCatalog;
   world: MockWorld;
+  /** How the API answers (default: the seeded mock). */
+  backend?: ApiStepDeps['backend'];
   server: ApiSurface;
   docs: ApiPromptDocs;
   /** The method's options (the suite's member named by its id); default: the method's defaults. */
@@ -73,6 +80,14 @@ export interface ApiQueryResult {
    * when the item has a gold answer, else the path (the paper's subsequence definition).
    */
   failure: string | null;
+  /** The Finish answer as text (null when the episode ended without one). */
+  answer: string | null;
+  /** The gold path in the base API's operation names (what `correctPath` compares the calls with). */
+  goldPath: string[];
+  /** Every call that reached an operation, as the session recorded it (base operation, exposed call, status). */
+  apiCalls: ApiCallRecord[];
+  /** The trajectory as the method returned it. */
+  steps: EvalStep[];
 }
 
 export interface ApiQueryReport {
@@ -100,10 +115,18 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
     const target = apiTarget({
       api: input.api,
       server: { kind: 'surface', surface: input.server },
-      deps: { catalog: input.catalog, world: input.world, backend: { mode: 'seeded' } },
+      deps: { catalog: input.catalog, world: input.world, backend: input.backend ?? { mode: 'seeded' } },
       now: input.now,
       query: { text: item.query, index: item.index, gold: item.gold },
     });
+    // The session's last progress, for the raw calls it recorded (the method sees the target unchanged).
+    let last: SessionProgress | null = null;
+    const step = target.step.bind(target);
+    target.step = async (env, input) => {
+      const r = await step(env, input);
+      last = r.env;
+      return r;
+    };
     const outcome = await method.runApi({
       query: { question: item.query },
       target,
@@ -133,12 +156,32 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       calls: outcome.steps.filter((s) => s.action !== 'Finish').length,
       ending: outcome.ending,
       failure: classifyRun({ correct: success, ending: outcome.ending, steps: outcome.steps }),
+      answer: outcome.answer,
+      goldPath: item.gold.path.map((g) => g.operation),
+      apiCalls: (last as SessionProgress | null)?.api?.calls ?? [],
+      steps: outcome.steps,
     });
   }
+  return { ...summarizeApiResults(results), results, model };
+}
+
+/**
+ * The report's figures over per-item results (runApiQueries, and the edge's stored rows of a queue-fanned suite):
+ * Correct Path Rate in both definitions over the items with a gold path, success over those with a gold answer,
+ * calls per query, failures per Table 7 label.
+ */
+export function summarizeApiResults(
+  results: readonly {
+    correctPath: ApiQueryResult['correctPath'];
+    correct: boolean | null;
+    /** Steps that were not Finish. */
+    calls: number;
+    failure: string | null;
+  }[],
+): Omit<ApiQueryReport, 'results' | 'model'> {
   const scored = results.filter((r) => r.correctPath !== null);
   const judged = results.filter((r) => r.correct !== null);
   return {
-    results,
     correctPath: {
       subsequence: pct(scored.filter((r) => r.correctPath?.subsequence).length, scored.length),
       set: pct(scored.filter((r) => r.correctPath?.set).length, scored.length),
@@ -153,6 +196,5 @@ export async function runApiQueries(input: ApiQueryRunInput): Promise<ApiQueryRe
       results.length === 0
         ? 0
         : Math.round((100 * results.reduce((s, r) => s + r.calls, 0)) / results.length) / 100,
-    model,
   };
 }

@@ -154,7 +154,39 @@ export function zodFieldErrors(where: string, error: z.ZodError): FieldError[] {
 type Issue = z.ZodError['issues'][number];
 
 /**
- * A union none of whose options matched: when one option failed only on unknown keys, that is the option the
+ * Of a union's failed options, the one the value is closest to: the single option with the fewest unknown keys at the
+ * union's own level (`{"api": …, "queryset": …}` is an API suite even when a method is wrong, not a ToolQA-D suite
+ * with two unknown fields), then with the fewest issues (`{"sampleSize": 0}` is a ToolQA-D suite with one bad
+ * field, not an API suite missing two — among options that know every key of the value); undefined when no single
+ * option stands out. An option of another type altogether (a list where an object came) is never the one.
+ */
+function closestOption(options: readonly (readonly Issue[])[]): readonly Issue[] | undefined {
+  const scores = options.map((option) =>
+    option.some((i) => i.code === 'invalid_type' && i.path.length === 0)
+      ? null
+      : [
+          option
+            .filter((i) => i.code === 'unrecognized_keys' && i.path.length === 0)
+            .reduce((n, i) => n + (i as { keys: string[] }).keys.length, 0),
+          option.length,
+        ],
+  );
+  const below = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && a[1]! < b[1]!);
+  let best: number[] | null = null;
+  for (const s of scores) if (s && (!best || below(s, best))) best = s;
+  if (!best) return undefined;
+  const fewestUnknown = scores.flatMap((s, i) => (s && s[0] === best[0] ? [i] : []));
+  if (fewestUnknown.length === 1) return options[fewestUnknown[0] as number];
+  // A tie is broken by the issues only among options that know every key of the value: a value with keys no
+  // option knows matches none, and gets the union's own summary.
+  if (best[0] !== 0) return undefined;
+  const at = fewestUnknown.filter((i) => scores[i]?.[1] === best[1]);
+  return at.length === 1 ? options[at[0] as number] : undefined;
+}
+
+/**
+ * A union none of whose options matched: the option the value is closest to is the one the body meant
+ * (`closestOption`); failing that, when one option failed only on unknown keys, that is the option the
  * body meant (`{"action": …, "action_input": …, "extra": 1}` for a step), and its unknown keys are the errors,
  * each named, instead of the union's summary. The options' issue paths are relative to the union's.
  */
@@ -170,9 +202,11 @@ function issueFieldErrors(at: string, issues: readonly Issue[], base: readonly s
       }));
     }
     if (issue.code === 'invalid_union') {
-      const meant = issue.errors.find(
-        (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
-      );
+      const meant =
+        closestOption(issue.errors) ??
+        issue.errors.find(
+          (option) => option.length > 0 && option.every((i) => i.code === 'unrecognized_keys'),
+        );
       if (meant) return issueFieldErrors(at, meant, path);
     }
     return [{ in: at, field: path.join('.'), pointer: pointerOf(path), message: issue.message }];

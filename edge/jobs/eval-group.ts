@@ -235,7 +235,7 @@ export function chunkJobId(evalId: string, group: number, from: number): string 
  * Where a chunk that starts at `from` must stop: the start of the next chunk when one was enqueued already (a
  * redelivered chunk leaves the continuation's tasks to it), otherwise the end of the group.
  */
-async function chunkEnd(env: Bindings, evalId: string, group: number, from: number, size: number) {
+export async function chunkEnd(env: Bindings, evalId: string, group: number, from: number, size: number) {
   const prefix = `${chunkJobId(evalId, group, 0)}@`;
   const starts = (await jobIdsWithPrefix(env, prefix))
     .map((id) => Number(id.slice(prefix.length)))

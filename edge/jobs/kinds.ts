@@ -3,6 +3,7 @@
  * consumer (edge/jobs/consumer.ts) runs a message's job with the handler of its kind. Nothing registers itself
  * by being imported.
  */
+import { apiEvalGroupJob } from './api-eval-group.ts';
 import { canaryJob } from './canary.ts';
 import { draftFinalizeJob, draftToolJob } from './draft.ts';
 import { evalGroupJob } from './eval-group.ts';
@@ -16,6 +17,7 @@ import type { JobHandler, JobKind } from './types.ts';
 export const JOB_KINDS: readonly JobKind[] = [
   canaryJob,
   evalGroupJob,
+  apiEvalGroupJob,
   exploreTreeJob,
   draftToolJob,
   draftFinalizeJob,

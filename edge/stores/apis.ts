@@ -10,6 +10,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { QueryItem, QuerySet } from '../../core/apis/querysets.ts';
 import type { ApiCatalog, ImportWarning, MockMode } from '../../core/apis/types.ts';
+import type { ApiRef } from '../../core/sessions/api.ts';
 import { database } from '../../db/client.ts';
 import { apiQueries, apiQuerySets, apis, surfaces } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
@@ -96,6 +97,18 @@ export async function insertApi(
     throw err;
   }
   return full;
+}
+
+/** What a session or a query run needs of a stored API (core/sessions/api.ts `ApiRef`). */
+export function apiRefOf(api: ApiRecord): ApiRef {
+  return {
+    id: api.id,
+    title: api.title,
+    mode: api.mode,
+    seed: api.seed,
+    worldSize: api.worldSize,
+    upstream: api.upstream,
+  };
 }
 
 /** The API, or null when it does not exist or another user key owns it. */

@@ -8,6 +8,7 @@ import type { ResultRow } from '../../core/evals/aggregate.ts';
 import { database } from '../../db/client.ts';
 import { evalResults, evals } from '../../db/schema.ts';
 import type { Bindings } from '../env.ts';
+import { apiEvalProgress } from './api-evals.ts';
 import { newestFirstPage, type Page, pageFrom } from './keyset.ts';
 import { type Owner, visibleTo } from './owners.ts';
 
@@ -57,6 +58,8 @@ export async function evalProgress(
     .where(inArray(evalResults.evalId, [...ids]))
     .groupBy(evalResults.evalId);
   for (const r of rows) out.set(r.id, { done: r.done, correct: r.correct });
+  // Evaluations over an imported API's query set count their query runs (edge/stores/api-evals.ts).
+  for (const [id, p] of await apiEvalProgress(env, ids)) out.set(id, p);
   return out;
 }
 

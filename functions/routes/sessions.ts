@@ -30,6 +30,7 @@ import { hash128 } from '../../core/util/random.ts';
 import { DATASET_NAMES } from '../../core/world/types.ts';
 import type { SessionStepReply, SessionView, StepProgress } from '../../durable-objects/episode-session.ts';
 import { apiSessionParts } from '../../edge/api-sessions.ts';
+import { apiRefOf } from '../../edge/stores/apis.ts';
 import { getDocset } from '../../edge/stores/draft.ts';
 import type { Owner } from '../../edge/stores/owners.ts';
 import { assertSessionVisible, insertSession } from '../../edge/stores/sessions.ts';
@@ -465,14 +466,7 @@ export const registerSessionRoutes = routeModule('Sessions', 'user', (routes, ap
         config = {
           ...base,
           backend: 'api',
-          api: {
-            id: api.id,
-            title: api.title,
-            mode: api.mode,
-            seed: api.seed,
-            worldSize: api.worldSize,
-            upstream: api.upstream,
-          },
+          api: apiRefOf(api),
           query: parts.query,
           server: parts.server,
           promptSurface: parts.promptSurface,

@@ -47,8 +47,11 @@ export const BLOCKS_NOT_RUN: { pattern: RegExp; reason: string }[] = [
   },
 ];
 
-/** Blocks run with `--no-wait` on `tooldrift eval`: the suite must be accepted, its hundreds of task runs are not waited for. */
-export const BLOCKS_NOT_WAITED = /^npx tooldrift eval /m;
+/**
+ * Blocks run with `--no-wait` on `tooldrift eval`: the suite must be accepted, its hundreds of task runs are not
+ * waited for. An evaluation over a query set (`--api`, ten items) is waited for: its table is what the README shows.
+ */
+export const BLOCKS_NOT_WAITED = /^npx tooldrift eval (?!--api )/m;
 
 /** Inline commands not run, by pattern, and why. */
 export const INLINE_NOT_RUN: { pattern: RegExp; reason: string }[] = [

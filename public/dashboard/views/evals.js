@@ -2,14 +2,14 @@
  * Evaluations (.team/evals-contract.md): a start form (POST /v1/evals), the runs list, and one evaluation —
  * progress (polled while it runs), the results table (method · surface × dataset/difficulty, averages), charts
  * (success by dataset × difficulty, averages by surface, error taxonomy), the comparison with the previous run
- * of its schedule (flagged drops), usage, and the task results with their trajectories.
+ * of its schedule (flagged drops), usage, and the task results with their trajectories. An evaluation over an
+ * imported API's query set is drawn by api-evals.js.
  */
-import { api, apiAll, query } from '../api.js';
+import { api, apiAll } from '../api.js';
 import { barChart, heatmap, stackedBars } from '../charts.js';
 import {
   append,
   attempt,
-  clear,
   field,
   formCard,
   h,
@@ -17,11 +17,12 @@ import {
   pct,
   select,
   shortId,
-  sleep,
   statusTag,
   table,
   when,
 } from '../ui.js';
+import { renderApiEval, renderApiResult } from './api-evals.js';
+import { evaluationPage, resultsBrowser } from './eval-results.js';
 import { readSuite, suiteFields } from './suite-form.js';
 
 export function summaryColumns(linkBase = '#/evals/') {
@@ -237,160 +238,120 @@ function comparison(ev) {
 
 const ANY = { value: '', label: 'any' };
 
-function resultsBrowser(ev, signal) {
-  const box = h('div');
-  const filters = h(
-    'form',
-    { class: 'fields', 'aria-label': 'Filter task results' },
-    field('Method', select('method', [ANY, ...ev.suite.methods], '')),
-    field('Surface', select('surface', [ANY, ...ev.suite.surfaces], '')),
-    field('Dataset', select('dataset', [ANY, ...ev.suite.datasets], '')),
-    field('Difficulty', select('difficulty', [ANY, ...ev.suite.difficulties], '')),
-    field('Correct', select('correct', [ANY, 'true', 'false'], '')),
-    h('button', { type: 'submit' }, 'Show results'),
+function taskResults(ev, signal) {
+  return resultsBrowser(
+    ev,
+    {
+      label: 'Filter task results',
+      filters: [
+        field('Method', select('method', [ANY, ...ev.suite.methods], '')),
+        field('Surface', select('surface', [ANY, ...ev.suite.surfaces], '')),
+        field('Dataset', select('dataset', [ANY, ...ev.suite.datasets], '')),
+        field('Difficulty', select('difficulty', [ANY, ...ev.suite.difficulties], '')),
+        field('Correct', select('correct', [ANY, 'true', 'false'], '')),
+      ],
+      submit: 'Show results',
+      columns: [
+        { label: 'Method', cell: (r) => r.method },
+        { label: 'Surface', cell: (r) => r.surface },
+        { label: 'Task', cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, r.taskId) },
+        { label: 'Question', cell: (r) => r.question },
+        { label: 'Answer', cell: (r) => r.answer ?? '–' },
+        {
+          label: 'Correct',
+          cell: (r) =>
+            r.correct ? h('span', { class: 'tag ok' }, 'yes') : h('span', { class: 'tag fail' }, 'no'),
+        },
+        { label: 'Error class', cell: (r) => r.errorClass ?? '' },
+        { label: 'Steps', num: true, cell: (r) => r.steps },
+      ],
+      testid: 'eval-results',
+      empty: 'No finished task run matches.',
+      more: 'More results',
+    },
+    signal,
   );
-  const rows = [];
-  let cursor = null;
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More results');
-  const draw = () => {
-    append(
-      clear(box),
-      table(
-        null,
-        [
-          { label: 'Method', cell: (r) => r.method },
-          { label: 'Surface', cell: (r) => r.surface },
-          { label: 'Task', cell: (r) => h('a', { href: `#/evals/${ev.id}/results/${r.id}` }, r.taskId) },
-          { label: 'Question', cell: (r) => r.question },
-          { label: 'Answer', cell: (r) => r.answer ?? '–' },
-          {
-            label: 'Correct',
-            cell: (r) =>
-              r.correct ? h('span', { class: 'tag ok' }, 'yes') : h('span', { class: 'tag fail' }, 'no'),
-          },
-          { label: 'Error class', cell: (r) => r.errorClass ?? '' },
-          { label: 'Steps', num: true, cell: (r) => r.steps },
-        ],
-        rows,
-        { testid: 'eval-results', empty: 'No finished task run matches.' },
-      ),
-    );
-    more.hidden = !cursor;
-  };
-  const load = async (reset) => {
-    if (reset) {
-      rows.length = 0;
-      cursor = null;
-    }
-    const f = Object.fromEntries(new FormData(filters));
-    const page = await api(`/v1/evals/${ev.id}/results${query({ ...f, limit: 50, cursor })}`, { signal });
-    rows.push(...page.items);
-    cursor = page.nextCursor;
-    draw();
-  };
-  filters.addEventListener('submit', (e) => {
-    e.preventDefault();
-    attempt(() => load(true));
-  });
-  more.addEventListener('click', () => attempt(() => load(false)));
-  return { el: h('div', {}, filters, box, more), load };
 }
 
 export function renderEval(id) {
   return async (main, signal) => {
     const body = h('div');
     append(main, h('p', {}, h('a', { href: '#/evals' }, '← Evaluations')), body);
-    let ev = await api(`/v1/evals/${id}`, { signal });
-    let browser = null;
-    const draw = () => {
-      append(
-        clear(body),
-        h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
-        kv([
-          ['Id', h('code', {}, ev.id)],
-          ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
-          [
-            'Progress',
-            h(
-              'span',
-              {},
-              h('progress', {
-                max: ev.progress.total,
-                value: ev.progress.done,
-                'aria-label': 'Task runs done',
-              }),
-              ` ${ev.progress.done} / ${ev.progress.total} task runs`,
-            ),
-          ],
-          ['Success', pct(ev.successRate)],
-          ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
-          [
-            'Suite',
-            h(
-              'code',
-              {},
-              `methods ${ev.suite.methods.join(', ')} · surfaces ${ev.suite.surfaces.join(', ')} · docs ${ev.suite.promptSurface} · ${ev.suite.sampleSize} per dataset × difficulty · ${ev.suite.split} split · seed ${ev.suite.seed}`,
-            ),
-          ],
-          [
-            'Usage',
-            `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
-          ],
-          ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
-          ...(ev.scheduleId
-            ? [
-                [
-                  'Schedule',
-                  h(
-                    'a',
-                    { href: `#/schedules/${ev.scheduleId}` },
-                    `${shortId(ev.scheduleId)} (due ${when(ev.dueTime)})`,
-                  ),
-                ],
-              ]
-            : []),
-        ]),
-        ev.status === 'running'
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'secondary',
-                onclick: async () => {
-                  const s = await attempt(() => api(`/v1/evals/${id}`, { method: 'DELETE' }));
-                  if (s) ev = { ...ev, ...s };
-                  draw();
-                },
-              },
-              'Cancel evaluation',
-            )
-          : null,
-        h('h3', {}, 'Results'),
-        resultsTable(ev),
-        charts(ev),
-        h('h3', {}, 'Error taxonomy'),
-        taxonomyTable(ev),
-        h('h3', {}, 'Comparison with the previous run'),
-        comparison(ev),
-        h('h3', {}, 'Task results'),
-      );
-      browser ??= resultsBrowser(ev, signal);
-      append(body, browser.el);
-    };
-    draw();
-    await browser.load(true);
-    while (ev.status === 'running') {
-      await sleep(1000, signal);
-      ev = await api(`/v1/evals/${id}`, { signal });
-      draw();
-      if (ev.status !== 'running') await browser.load(true);
-    }
+    const ev = await api(`/v1/evals/${id}`, { signal });
+    // An evaluation over an imported API's query set has its own tables (Correct Path Rate).
+    if (ev.kind === 'api') return renderApiEval(body, ev, signal);
+    await evaluationPage(
+      body,
+      ev,
+      {
+        head: (ev) => [
+          h('h2', {}, `Evaluation ${ev.name || shortId(ev.id)}`),
+          kv([
+            ['Id', h('code', {}, ev.id)],
+            ['Status', h('span', { 'data-testid': 'eval-status' }, statusTag(ev.status))],
+            [
+              'Progress',
+              h(
+                'span',
+                {},
+                h('progress', {
+                  max: ev.progress.total,
+                  value: ev.progress.done,
+                  'aria-label': 'Task runs done',
+                }),
+                ` ${ev.progress.done} / ${ev.progress.total} task runs`,
+              ),
+            ],
+            ['Success', pct(ev.successRate)],
+            ['Model', `${ev.model.provider} ${ev.model.name}${ev.model.simulated ? ' (simulated)' : ''}`],
+            [
+              'Suite',
+              h(
+                'code',
+                {},
+                `methods ${ev.suite.methods.join(', ')} · surfaces ${ev.suite.surfaces.join(', ')} · docs ${ev.suite.promptSurface} · ${ev.suite.sampleSize} per dataset × difficulty · ${ev.suite.split} split · seed ${ev.suite.seed}`,
+              ),
+            ],
+            [
+              'Usage',
+              `${ev.usage.modelCalls} model calls · ${ev.usage.inputTokens} in / ${ev.usage.outputTokens} out tokens · ${(ev.usage.latencyMs / 1000).toFixed(1)} s`,
+            ],
+            ['Created', `${when(ev.createdAt)}${ev.finishedAt ? ` · finished ${when(ev.finishedAt)}` : ''}`],
+            ...(ev.scheduleId
+              ? [
+                  [
+                    'Schedule',
+                    h(
+                      'a',
+                      { href: `#/schedules/${ev.scheduleId}` },
+                      `${shortId(ev.scheduleId)} (due ${when(ev.dueTime)})`,
+                    ),
+                  ],
+                ]
+              : []),
+          ]),
+        ],
+        sections: (ev) => [
+          h('h3', {}, 'Results'),
+          resultsTable(ev),
+          charts(ev),
+          h('h3', {}, 'Error taxonomy'),
+          taxonomyTable(ev),
+          h('h3', {}, 'Comparison with the previous run'),
+          comparison(ev),
+          h('h3', {}, 'Task results'),
+        ],
+        runs: taskResults,
+      },
+      signal,
+    );
   };
 }
 
 export function renderResult(evalId, resultId) {
   return async (main, signal) => {
     const r = await api(`/v1/evals/${evalId}/results/${resultId}`, { signal });
+    if ('docs' in r) return renderApiResult(main, evalId, r);
     append(
       main,
       h('p', {}, h('a', { href: `#/evals/${evalId}` }, '← Evaluation')),
