@@ -60,6 +60,7 @@ describe('retriever presets', () => {
       devShare: 0,
       devToolShare: 0,
       toolText: 'paper',
+      fusion: 'none',
     });
     // KAMEL's 1,000 questions: ten epochs of ⌈63 batches / 12⌉ = 6 steps — the ≈ 60 steps of the issue.
     const kamel = resolveRetrieverOptions({ preset: 'paper' }, 512, 1_000);
@@ -88,6 +89,7 @@ describe('retriever presets', () => {
       patience: RETRIEVER_PRESETS.default.patience,
       evalEvery: Math.round(1_260 / 40),
       toolText: 'sentence',
+      fusion: 'char',
     });
     // Epochs asked for without steps: whole epochs; a given budget wins over epochs.
     expect(resolveRetrieverOptions({ epochs: 3 }, 512, 1_000)).toMatchObject({ steps: 189, epochs: 3 });
