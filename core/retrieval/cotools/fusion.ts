@@ -201,17 +201,19 @@ export class ScoreFusionRanker implements Ranker {
   ) {}
 
   async rank(queries: string[], k: number): Promise<Hit[][]> {
-    const lists = await Promise.all(
-      this.parts
-        .filter((p) => p.weight !== 0)
-        .map(async (p) => ({ p, hits: await p.ranker.rank(queries, this.pool) })),
-    );
-    return queries.map((_, q) =>
-      fuseHits(
-        lists.map(({ p, hits }) => ({ hits: hits[q] ?? [], weight: p.weight })),
-        this.pool,
-        k,
-      ),
-    );
+    // One query at a time: each part answers up to the whole pool (100,000 hits per query on the largest pools).
+    const parts = this.parts.filter((p) => p.weight !== 0);
+    const out: Hit[][] = [];
+    for (const query of queries) {
+      const lists = await Promise.all(parts.map((p) => p.ranker.rank([query], this.pool)));
+      out.push(
+        fuseHits(
+          parts.map((p, i) => ({ hits: lists[i]?.[0] ?? [], weight: p.weight })),
+          this.pool,
+          k,
+        ),
+      );
+    }
+    return out;
   }
 }
