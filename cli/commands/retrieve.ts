@@ -65,6 +65,8 @@ Runs locally; no server or network is used.
   --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
   --tool-text F      how tools are written for the encoder: sentence (split name: description) or paper
                      ("tool name: …, tool description: …"); default: the preset's
+  --wdim-lr X        W_dim's learning rate (the spec: 0.01; 0 keeps W_dim at ones — held-out tools then lose
+                     nothing to it, core/retrieval/README.md)
   --fusion F         how trained cotools ranks: none (V_Q · V_T, the paper) or char (plus λ × the untrained
                      character n-gram similarity, λ chosen on the early-stopping dev split); default: the preset's
   --skip-unknown     skip query lines (--queries, --train, --dev) whose gold tool is not in the pool and count
@@ -86,6 +88,7 @@ const OPTIONS = {
   patience: { type: 'string' },
   'tool-text': { type: 'string' },
   fusion: { type: 'string' },
+  'wdim-lr': { type: 'string' },
   'skip-unknown': { type: 'boolean' },
   lr: { type: 'string' },
   batch: { type: 'string' },
@@ -253,6 +256,7 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   setIf('intermediate', positive('intermediate', values.intermediate, true));
   setIf('seed', values.seed);
   setIf('scale', positive('scale', values.scale, false));
+  setIf('wDimLr', share('wdim-lr', values['wdim-lr']));
 
   const tools = await loadTools(values.tools);
   const skipped = values['skip-unknown'] ? new Map<string, SkippedLine[]>() : undefined;

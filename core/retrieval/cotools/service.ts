@@ -29,7 +29,12 @@ export const RetrieverOptionsSchema = z
       .optional()
       .describe('Optimiser steps in all: a number, "auto" (scaled to the data) or null (whole epochs).'),
     lr: z.number().positive().max(1).optional(),
-    wDimLr: z.number().positive().max(1).optional(),
+    wDimLr: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('W_dim’s learning rate (the spec’s 0.01); 0 keeps W_dim at ones.'),
     batchSize: z.number().int().min(2).max(256).optional(),
     accumulation: z.number().int().min(1).max(64).optional(),
     clip: z.number().positive().max(100).optional(),

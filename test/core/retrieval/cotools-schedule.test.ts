@@ -23,6 +23,7 @@ import {
   retrieverDevScoreSteps,
   stepsPerEpoch,
 } from '../../../core/retrieval/cotools/schedule.ts';
+import { RetrieverOptionsSchema } from '../../../core/retrieval/cotools/service.ts';
 import {
   advanceRetriever,
   devSet,
@@ -97,6 +98,23 @@ describe('retriever presets', () => {
       steps: 100,
       epochs: 2,
     });
+  });
+
+  it('wDimLr 0 keeps W_dim at ones while both MLPs train (the frozen-W_dim option; the service accepts it)', () => {
+    const rng = new Rng('wdim');
+    const tools = Array.from({ length: 8 }, () => Array.from({ length: H }, () => rng.next() - 0.5));
+    const pairs: TrainingPair[] = Array.from({ length: 40 }, (_, i) => ({
+      h: (tools[i % 8] as number[]).map((x) => x + 0.1 * (rng.next() - 0.5)),
+      tools: [i % 8],
+    }));
+    const options = { steps: 20, intermediate: 4, patience: 0, seed: 'wdim' } as const;
+    const frozen = trainRetriever(pairs, (i) => tools[i] as number[], H, { ...options, wDimLr: 0 }).weights;
+    expect([...frozen.wDim]).toEqual(Array(H).fill(1));
+    expect(frozen.query.down.some((x) => x !== 0)).toBe(true);
+    const trained = trainRetriever(pairs, (i) => tools[i] as number[], H, options).weights;
+    expect([...trained.wDim].some((x) => x !== 1)).toBe(true);
+    expect(RetrieverOptionsSchema.parse({ wDimLr: 0 }).wDimLr).toBe(0);
+    expect(RetrieverOptionsSchema.safeParse({ wDimLr: -0.1 }).success).toBe(false);
   });
 
   it('warms the learning rate up linearly, then decays it linearly to the budget’s end', () => {
