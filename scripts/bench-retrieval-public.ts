@@ -115,7 +115,7 @@ for (const name of splits) {
     const t = report.training;
     if (t)
       trainingNotes.push(
-        `${name} cotools (${preset}): ${t.pairs} queries, ${t.steps.done} of ${t.steps.budget} optimiser steps in ${(t.ms / 1000).toFixed(0)} s${t.stopping ? `, best dev MRR at step ${t.stopping.bestStep}` : ''}`,
+        `${name} cotools (${preset}): ${t.pairs} queries, ${t.steps.done} of ${t.steps.budget} optimiser steps in ${(t.ms / 1000).toFixed(0)} s${t.stopping ? `, best dev MRR at step ${t.stopping.bestStep}` : ''}${t.fusion ? `; fusion with char λ = ${t.fusion.weight} (chosen on the early-stopping dev split: ${t.fusion.scores.map((x) => `${x.weight} → MRR ${x.mrr.toFixed(3)}`).join(', ')})` : ''}`,
       );
   }
 }

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type BenchStep, RANKER_IDS, type RankerId, runBench } from '../../core/retrieval/bench.ts';
+import { FUSION_OPTIONS, type FusionOption } from '../../core/retrieval/cotools/fusion.ts';
 import type { RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
 import {
   AUTO_STEPS,
@@ -37,7 +38,7 @@ function presetLine(p: RetrieverSettings): string {
     p.steps === 'auto'
       ? `${AUTO_STEPS.passes} passes over the training queries in optimiser steps (${AUTO_STEPS.min}–${AUTO_STEPS.max}), ${p.warmup * 100} % warm-up then linear decay, early stopping (patience ${p.patience}) on a held-out ${p.devShare * 100} % of them`
       : `${p.epochs} epochs at a constant rate`;
-  return `${schedule}; lr ${p.lr}, batch ${p.batchSize} × ${p.accumulation} accumulation, W_dim lr ${p.wDimLr}, D = ${p.intermediate ?? '4 × encoder size'}, scale ${p.scale}, tool text ${p.toolText}`;
+  return `${schedule}; lr ${p.lr}, batch ${p.batchSize} × ${p.accumulation} accumulation, W_dim lr ${p.wDimLr}, D = ${p.intermediate ?? '4 × encoder size'}, scale ${p.scale}, tool text ${p.toolText}, fusion ${p.fusion}`;
 }
 
 export const RETRIEVE_HELP = `Usage: tooldrift retrieve bench --tools tools.jsonl --queries test.jsonl [--train train.jsonl]
@@ -64,6 +65,10 @@ Runs locally; no server or network is used.
   --scale X          multiply cotools scores inside the training softmax (tooldrift option; the paper: 1)
   --tool-text F      how tools are written for the encoder: sentence (split name: description) or paper
                      ("tool name: …, tool description: …"); default: the preset's
+  --wdim-lr X        W_dim's learning rate (the spec: 0.01; 0 keeps W_dim at ones — held-out tools then lose
+                     nothing to it, core/retrieval/README.md)
+  --fusion F         how trained cotools ranks: none (V_Q · V_T, the paper) or char (plus λ × the untrained
+                     character n-gram similarity, λ chosen on the early-stopping dev split); default: the preset's
   --skip-unknown     skip query lines (--queries, --train, --dev) whose gold tool is not in the pool and count
                      them, instead of rejecting the file
   --json             print {"rankers": {"bm25": {"n", "top1", "top5", "ndcg1", "ndcg5", "ndcg10"}, ...}}
@@ -82,6 +87,8 @@ const OPTIONS = {
   warmup: { type: 'string' },
   patience: { type: 'string' },
   'tool-text': { type: 'string' },
+  fusion: { type: 'string' },
+  'wdim-lr': { type: 'string' },
   'skip-unknown': { type: 'boolean' },
   lr: { type: 'string' },
   batch: { type: 'string' },
@@ -242,12 +249,14 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
   setIf('warmup', share('warmup', values.warmup));
   setIf('patience', count('patience', values.patience));
   setIf('toolText', oneOf<ToolTextFormat>('tool-text', values['tool-text'], TOOL_TEXT_FORMATS));
+  setIf('fusion', oneOf<FusionOption>('fusion', values.fusion, FUSION_OPTIONS));
   setIf('lr', positive('lr', values.lr, false));
   setIf('batchSize', positive('batch', values.batch, true));
   setIf('accumulation', positive('accumulation', values.accumulation, true));
   setIf('intermediate', positive('intermediate', values.intermediate, true));
   setIf('seed', values.seed);
   setIf('scale', positive('scale', values.scale, false));
+  setIf('wDimLr', share('wdim-lr', values['wdim-lr']));
 
   const tools = await loadTools(values.tools);
   const skipped = values['skip-unknown'] ? new Map<string, SkippedLine[]>() : undefined;
@@ -364,6 +373,10 @@ export async function retrieveCommand(args: string[], io: CliIO): Promise<number
     if (stop)
       notes.push(
         `cotools early stopping: ${stop.dev} queries of trained tools and ${stop.devUnseen} of held-out tools kept out of training, ranked among ${stop.candidates} tools; best dev MRR ${(stop.scores.find((x) => x.step === stop.bestStep)?.mrr ?? 0).toFixed(3)} at step ${stop.bestStep} (scored at steps ${stop.scores.map((x) => x.step).join(', ')}).`,
+      );
+    if (t.fusion)
+      notes.push(
+        `cotools fusion with char: λ = ${t.fusion.weight}, chosen on the early-stopping dev split (dev MRR ${t.fusion.scores.map((x) => `λ ${x.weight}: ${x.mrr.toFixed(3)}`).join(', ')}).`,
       );
     if (t.dev)
       notes.push(`cotools dev (${t.dev.n} queries): top-1 ${pct(t.dev.top1)}, top-5 ${pct(t.dev.top5)}.`);

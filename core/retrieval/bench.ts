@@ -4,10 +4,17 @@
  * (metrics.ts). Frozen tool vectors are computed once and shared by `dense`, `hybrid` and `cotools`.
  */
 import type { EmbeddingModel } from '../models/types.ts';
+import type { CharRanker } from './char.ts';
+import {
+  chooseFusionWeight,
+  type FusionChoice,
+  fusionDevQueries,
+  ScoreFusionRanker,
+} from './cotools/fusion.ts';
 import { cotoolsRanker } from './cotools/ranker.ts';
 import type { EpochReport, RetrieverTrainOptions, RetrieverWeights } from './cotools/retriever.ts';
 import { type ResolvedRetrieverOptions, resolveRetrieverOptions } from './cotools/schedule.ts';
-import { type StoppingSummary, trainRetriever } from './cotools/training.ts';
+import { devSet, type StoppingSummary, trainRetriever } from './cotools/training.ts';
 import { embedAll } from './dense.ts';
 import { type RetrievalScores, scoreRankings } from './metrics.ts';
 import { createRanker } from './rankers.ts';
@@ -105,6 +112,8 @@ export interface BenchTraining {
   /** Early stopping: pairs trained on / held out, dev candidates, the scores and the step kept. */
   stopping: StoppingSummary | null;
   options: ResolvedRetrieverOptions;
+  /** `fusion: 'char'`: the λ chosen on the early-stopping dev split and every weight's dev score (else null). */
+  fusion: ({ ranker: 'char' } & FusionChoice) | null;
   dev?: RetrievalScores;
 }
 
@@ -155,11 +164,12 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
         });
         break;
       case 'cotools': {
-        if (!input.train?.length) throw new RangeError('the cotools ranker needs training queries (--train)');
-        const trainGold = resolveGold(tools, input.train);
+        const train = input.train;
+        if (!train?.length) throw new RangeError('the cotools ranker needs training queries (--train)');
+        const trainGold = resolveGold(tools, train);
         const trainVectors = await embedAll(
           encoder,
-          input.train.map((q) => q.query),
+          train.map((q) => q.query),
           { batchSize: input.batchSize, onProgress: step('encode training queries', 'queries') },
         );
         const pairs = trainVectors.map((h, i) => ({ h, tools: [...(trainGold[i] as Set<number>)] }));
@@ -174,7 +184,29 @@ export async function runBench(input: BenchInput): Promise<BenchReport> {
         const trainMs = performance.now() - t1;
         input.onTrained?.(trained.weights);
         ranker = cotoolsRanker(trained.weights, features, encoder, step('encode pool (cotools)', 'tools'));
+        let fusion: BenchTraining['fusion'] = null;
+        if (trained.options.fusion === 'char' && trained.split) {
+          // λ chosen on the early-stopping dev split (fusion.ts), never on the sets scored below.
+          const char = (await createRanker('char', tools, { encoder, built: untrained })) as CharRanker;
+          const split = trained.split;
+          const texts = [...split.dev, ...split.devUnseen].map((i) => (train[i] as QueryExample).query);
+          const dev = devSet(split, pairs, (i) => features[i] as Float32Array);
+          const choice = chooseFusionWeight(
+            fusionDevQueries(trained.weights, dev, texts, split.candidates, char, tools.length),
+          );
+          fusion = { ranker: 'char', ...choice };
+          if (choice.weight > 0)
+            ranker = new ScoreFusionRanker(
+              'cotools',
+              [
+                { ranker, weight: 1 },
+                { ranker: char, weight: choice.weight },
+              ],
+              tools.length,
+            );
+        }
         report.training = {
+          fusion,
           pairs: pairs.length,
           epochs: trained.epochs,
           ms: trainMs,

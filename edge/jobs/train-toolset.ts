@@ -4,8 +4,9 @@
  * Workers AI in production), as a chain of chunk jobs.
  *
  * Phases: `retriever` → `judge` (skipped when the options say `judge: false` or there are no negatives) →
- * `evaluate` (the pool's tool vectors E_T(h), dev top-1/top-5 beside bm25 and char measured in the same run, the
- * judge's held-out accuracy) → done. A chunk works until TRAIN_CHUNK_MS (default 25 s) has passed, checked between
+ * `evaluate` (the pool's tool vectors E_T(h); with the retriever's `fusion: "char"` — the `default` preset's — the λ
+ * of the char fusion chosen on the early-stopping dev split, core/retrieval/cotools/fusion.ts; dev top-1/top-5 of
+ * the ranking search serves beside bm25 and char measured in the same run, the judge's held-out accuracy) → done. A chunk works until TRAIN_CHUNK_MS (default 25 s) has passed, checked between
  * segments of a few optimiser steps; then it stores the run's exact state (core/retrieval/cotools/training.ts:
  * float64 weights and AdamW moments) as the `checkpoint` blob, in the same D1 batch as `progress`, and enqueues
  * its continuation. Because the state is exact, where the chunks fall changes nothing: the same seed gives the
@@ -29,6 +30,13 @@
 
 import type { EmbeddingModel } from '../../core/models/types.ts';
 import { type CatalogOptions, syntheticCatalogSteps } from '../../core/retrieval/catalog.ts';
+import type { CharRanker } from '../../core/retrieval/char.ts';
+import {
+  chooseFusionWeight,
+  type FusionChoice,
+  fuseHits,
+  fusionDevQueriesSteps,
+} from '../../core/retrieval/cotools/fusion.ts';
 import { judgeVector } from '../../core/retrieval/cotools/judge.ts';
 import { encode, type RetrieverTrainOptions } from '../../core/retrieval/cotools/retriever.ts';
 import {
@@ -393,6 +401,28 @@ async function evaluate(
       await pacer.pace();
     }
   }
+  // `fusion: "char"` (core/retrieval/cotools/fusion.ts): λ chosen on the early-stopping dev split, as the CLI does.
+  const char = (await createRanker('char', inputs.tools, { encoder })) as CharRanker;
+  let fusion: ({ ranker: 'char' } & FusionChoice) | null = null;
+  if (inputs.retriever.fusion === 'char' && inputs.split) {
+    const split = inputs.split;
+    const texts = [...split.dev, ...split.devUnseen].map(
+      (i) => (inputs.data.pairs[i] as PreparedData['pairs'][number]).query,
+    );
+    const queries = await drainPaced(
+      fusionDevQueriesSteps(
+        weights.retriever,
+        await devVectors(inputs, encoder),
+        texts,
+        split.candidates,
+        char,
+        inputs.tools.length,
+      ),
+      pacer,
+    );
+    fusion = { ranker: 'char', ...chooseFusionWeight(queries) };
+  }
+  const pool = inputs.tools.length;
   const { dev } = inputs.data;
   const golds = dev.map((q) => new Set(q.gold));
   let devScores = null;
@@ -403,8 +433,15 @@ async function evaluate(
       dev.map((q) => q.query),
     );
     const hits = [];
-    for (const h of qh) {
-      hits.push(await index.query(Float32Array.from(encode(weights.retriever, 'query', h)), 10));
+    for (const [k, h] of qh.entries()) {
+      const v = Float32Array.from(encode(weights.retriever, 'query', h));
+      if (fusion && fusion.weight > 0) {
+        const parts = [
+          { hits: await index.query(v, pool), weight: 1 },
+          { hits: char.search((dev[k] as PreparedData['dev'][number]).query, pool), weight: fusion.weight },
+        ];
+        hits.push(fuseHits(parts, pool, 10));
+      } else hits.push(await index.query(v, 10));
       await pacer.pace();
     }
     devScores = scoreRankings(
@@ -413,7 +450,7 @@ async function evaluate(
     );
     // The untrained lexical rankers, measured in the same run (a trained retriever must beat them).
     for (const id of ['bm25', 'char'] as const) {
-      const ranker = await createRanker(id, inputs.tools, { encoder });
+      const ranker = id === 'char' ? char : await createRanker(id, inputs.tools, { encoder });
       await pacer.pace();
       const ranked = [];
       for (let at = 0; at < dev.length; at += RANK_GROUP) {
@@ -465,6 +502,7 @@ async function evaluate(
       options: inputs.retriever,
       steps: progress.retrieverSteps ?? null,
       stopping: progress.retrieverStopping ?? null,
+      fusion,
     },
     dev: devScores,
     baseline,

@@ -8,6 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import type { EmbeddingModel } from '../../core/models/types.ts';
 import { CATALOG_CAPACITY } from '../../core/retrieval/catalog.ts';
+import { ScoreFusionRanker } from '../../core/retrieval/cotools/fusion.ts';
 import { type JudgeWeights, judgeTexts } from '../../core/retrieval/cotools/judge.ts';
 import { encode } from '../../core/retrieval/cotools/retriever.ts';
 import { resolveRetrieverOptions } from '../../core/retrieval/cotools/schedule.ts';
@@ -324,7 +325,7 @@ async function servingRun(
 }
 
 interface Trained {
-  ranker: VectorRanker;
+  ranker: Ranker;
   judge: JudgeWeights | null;
   tools: Tool[];
 }
@@ -347,11 +348,26 @@ async function trainedFor(env: Bindings, record: ToolsetRecord, run: TrainingRow
   if (!vectors) throw new Error(`training ${run.id} is finished but its pool vectors are missing`);
   if (!trained.ok) throw new ProblemError('conflict', { detail: trained.reason });
   const { weights, encoder } = trained;
-  const ranker = new VectorRanker('cotools', [], weights.retriever.hidden, async (queries) =>
+  const vector = new VectorRanker('cotools', [], weights.retriever.hidden, async (queries) =>
     (await embedAll(encoder, queries)).map((h) => Float32Array.from(encode(weights.retriever, 'query', h))),
   );
-  for (const v of unpackVectors(vectors)) ranker.index.add(v);
-  const entry = { ranker, judge: weights.judge, tools: await loadToolsetTools(env.DB, record) };
+  for (const v of unpackVectors(vectors)) vector.index.add(v);
+  const tools = await loadToolsetTools(env.DB, record);
+  // The char fusion the run chose (core/retrieval/cotools/fusion.ts; λ 0 or no fusion: V_Q · V_T alone).
+  const lambda = (run.report as { retriever?: { fusion?: { weight?: number } | null } } | null)?.retriever
+    ?.fusion?.weight;
+  const ranker: Ranker =
+    lambda && lambda > 0
+      ? new ScoreFusionRanker(
+          'cotools',
+          [
+            { ranker: vector, weight: 1 },
+            { ranker: (await rankerFor(env, record, 'char')).ranker, weight: lambda },
+          ],
+          tools.length,
+        )
+      : vector;
+  const entry = { ranker, judge: weights.judge, tools };
   trainedCache.set(run.id, entry);
   while (trainedCache.size > TRAINED_CACHE_ENTRIES) {
     const oldest = trainedCache.keys().next().value;

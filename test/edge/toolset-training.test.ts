@@ -10,6 +10,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { syntheticCatalog } from '../../core/retrieval/catalog.ts';
+import { FUSION_WEIGHTS } from '../../core/retrieval/cotools/fusion.ts';
 import { trainJudge } from '../../core/retrieval/cotools/judge.ts';
 import { prepareTrainingData, TrainOptionsSchema } from '../../core/retrieval/cotools/service.ts';
 import { bytesSha256, packWeights, trainRetriever } from '../../core/retrieval/cotools/training.ts';
@@ -52,6 +53,7 @@ interface Training {
         bestStep: number;
         scores: { step: number; mrr: number }[];
       } | null;
+      fusion: { ranker: string; weight: number; scores: { weight: number; mrr: number }[] } | null;
     };
     judge: { accuracy: number | null; heldOut: number; epochs: unknown[] } | null;
     weights: { bytes: number; sha256: string };
@@ -122,6 +124,13 @@ describe('toolset training', () => {
     const scores = retriever?.stopping?.scores ?? [];
     expect(scores.find((x) => x.step === retriever?.stopping?.bestStep)?.mrr).toBe(
       Math.max(...scores.map((x) => x.mrr)),
+    );
+    // The default preset's char fusion: λ chosen among FUSION_WEIGHTS on the early-stopping dev split.
+    expect(retriever?.fusion?.ranker).toBe('char');
+    expect(retriever?.fusion?.scores.map((x) => x.weight)).toEqual([...FUSION_WEIGHTS]);
+    const bestFusion = Math.max(...(retriever?.fusion?.scores ?? []).map((x) => x.mrr));
+    expect(retriever?.fusion?.scores.find((x) => x.weight === retriever.fusion?.weight)?.mrr).toBe(
+      bestFusion,
     );
     expect(report?.dev?.n).toBe(120);
     expect(Object.keys(report?.baseline ?? {})).toEqual(['bm25', 'char']);

@@ -14,11 +14,13 @@
  *   scores without a gain training stops, and the best-scoring weights (the untrained ones included: step 0 is
  *   scored too) are the result. lr 1e-3 without accumulation, D = 256 and scale 20 (a softmax temperature 1/20:
  *   with unit vectors and no temperature the gold tool can never get more than a third of the probability among
- *   16 candidates, retriever.ts), and the `sentence` tool text (text.ts).
+ *   16 candidates, retriever.ts), the `sentence` tool text (text.ts), and `fusion: 'char'` (fusion.ts: the trained
+ *   score plus λ × the untrained character n-gram similarity, λ chosen on the same dev split, 0 included).
  */
 import { drain } from '../../util/pacer.ts';
 import { Rng } from '../../util/random.ts';
 import type { ToolTextFormat } from '../text.ts';
+import { type FusionOption, goldRank, groupedDevScore } from './fusion.ts';
 import { encode, type RetrieverWeights } from './retriever.ts';
 
 export const RETRIEVER_PRESET_IDS = ['default', 'paper'] as const;
@@ -55,6 +57,11 @@ export interface RetrieverSettings {
   devToolShare: number;
   /** How tools are written for the frozen encoder (text.ts): the frozen vectors h_t both sides start from. */
   toolText: ToolTextFormat;
+  /**
+   * How a trained retriever ranks (fusion.ts): `none` — V_Q · V_T alone (eq. 10, the paper); `char` — plus λ × the
+   * untrained character n-gram similarity, λ chosen after training on the early-stopping dev split.
+   */
+  fusion: FusionOption;
 }
 
 export const RETRIEVER_PRESETS: Record<RetrieverPreset, RetrieverSettings> = {
@@ -76,6 +83,7 @@ export const RETRIEVER_PRESETS: Record<RetrieverPreset, RetrieverSettings> = {
     devShare: 0,
     devToolShare: 0,
     toolText: 'paper',
+    fusion: 'none',
   },
   default: {
     preset: 'default',
@@ -95,6 +103,7 @@ export const RETRIEVER_PRESETS: Record<RetrieverPreset, RetrieverSettings> = {
     devShare: 0.1,
     devToolShare: 0.1,
     toolText: 'sentence',
+    fusion: 'char',
   },
 };
 
@@ -276,7 +285,7 @@ export function* retrieverDevScoreSteps(
     tools.push(encode(w, 'tool', h));
     yield;
   }
-  const sums = { seen: { mrr: 0, top1: 0, n: 0 }, unseen: { mrr: 0, top1: 0, n: 0 } };
+  const ranked: { rank: number; unseen?: boolean | undefined }[] = [];
   for (const q of queries) {
     yield;
     const v = encode(w, 'query', q.h);
@@ -285,16 +294,7 @@ export function* retrieverDevScoreSteps(
       for (let i = 0; i < v.length; i++) s += (v[i] as number) * (t[i] as number);
       return s;
     });
-    const best = Math.max(...q.gold.map((g) => scores[g] as number));
-    // Rank of the best gold tool: 1 + the candidates scoring strictly higher.
-    const rank = 1 + scores.filter((s) => s > best).length;
-    const group = sums[q.unseen ? 'unseen' : 'seen'];
-    group.mrr += 1 / rank;
-    if (rank === 1) group.top1++;
-    group.n++;
+    ranked.push({ rank: goldRank(scores, q.gold), unseen: q.unseen });
   }
-  const groups = [sums.seen, sums.unseen].filter((g) => g.n > 0);
-  const mean = (key: 'mrr' | 'top1') =>
-    groups.length === 0 ? 0 : groups.reduce((a, g) => a + g[key] / g.n, 0) / groups.length;
-  return { mrr: mean('mrr'), top1: mean('top1') };
+  return groupedDevScore(ranked);
 }

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { Rng } from '../../util/random.ts';
 import { TOOL_TEXT_FORMATS } from '../text.ts';
 import type { QueryExample, Tool } from '../types.ts';
+import { FUSION_OPTIONS } from './fusion.ts';
 import { RETRIEVER_PRESET_IDS } from './schedule.ts';
 
 /** Most trainable retriever weights (both sides, float64 weights + gradient + two AdamW moments ≈ 32 B each). */
@@ -28,7 +29,12 @@ export const RetrieverOptionsSchema = z
       .optional()
       .describe('Optimiser steps in all: a number, "auto" (scaled to the data) or null (whole epochs).'),
     lr: z.number().positive().max(1).optional(),
-    wDimLr: z.number().positive().max(1).optional(),
+    wDimLr: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('W_dim’s learning rate (the spec’s 0.01); 0 keeps W_dim at ones.'),
     batchSize: z.number().int().min(2).max(256).optional(),
     accumulation: z.number().int().min(1).max(64).optional(),
     clip: z.number().positive().max(100).optional(),
@@ -41,6 +47,12 @@ export const RetrieverOptionsSchema = z
     devShare: z.number().min(0).max(0.5).optional(),
     devToolShare: z.number().min(0).max(0.5).optional(),
     toolText: z.enum(TOOL_TEXT_FORMATS).optional(),
+    fusion: z
+      .enum(FUSION_OPTIONS)
+      .optional()
+      .describe(
+        'How the trained retriever ranks: `none` (V_Q · V_T, the paper) or `char` (plus λ × the untrained character n-gram similarity, λ chosen on the early-stopping dev split; the `default` preset’s).',
+      ),
   })
   .describe(
     'Retriever hyper-parameters (eq. 6–11): a preset (`default`: trains to convergence with early stopping; `paper`: the spec’s values) and overrides. `epochs` without `steps` trains whole epochs.',

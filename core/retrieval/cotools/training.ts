@@ -493,6 +493,8 @@ export interface TrainedRetriever {
   steps: { done: number; budget: number };
   /** Early stopping: the split, every dev score and the step whose weights were kept (null without it). */
   stopping: StoppingSummary | null;
+  /** The early-stopping split itself (indices into the pairs; null without it): `fusion` chooses its λ on it. */
+  split: EarlyStoppingSplit | null;
   options: ResolvedRetrieverOptions;
 }
 
@@ -552,6 +554,7 @@ export function trainRetriever(
             bestStep: run.stopping.bestStep,
           }
         : null,
+    split: split && run.stopping ? split : null,
     options: run.options,
   };
 }

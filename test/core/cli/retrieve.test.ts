@@ -140,6 +140,8 @@ describe('tooldrift retrieve bench', () => {
     [['--epochs', '0', '--rankers', 'bm25'], /--epochs must be a positive integer/],
     [['--preset', 'fast'], /--preset must be one of default, paper, got "fast"/],
     [['--tool-text', 'prose'], /--tool-text must be one of sentence, paper/],
+    [['--fusion', 'rrf'], /--fusion must be one of none, char, got "rrf"/],
+    [['--wdim-lr', '1.5'], /--wdim-lr must be a number from 0 up to \(not including\) 1/],
     [['--warmup', '1'], /--warmup must be a number from 0 up to \(not including\) 1/],
     [['--patience', '1.5'], /--patience must be a whole number ≥ 0/],
   ])('rejects bad options %j with exit code 2', async (extra, message) => {

@@ -23,6 +23,7 @@ import {
   retrieverDevScoreSteps,
   stepsPerEpoch,
 } from '../../../core/retrieval/cotools/schedule.ts';
+import { RetrieverOptionsSchema } from '../../../core/retrieval/cotools/service.ts';
 import {
   advanceRetriever,
   devSet,
@@ -60,6 +61,7 @@ describe('retriever presets', () => {
       devShare: 0,
       devToolShare: 0,
       toolText: 'paper',
+      fusion: 'none',
     });
     // KAMEL's 1,000 questions: ten epochs of ⌈63 batches / 12⌉ = 6 steps — the ≈ 60 steps of the issue.
     const kamel = resolveRetrieverOptions({ preset: 'paper' }, 512, 1_000);
@@ -88,6 +90,7 @@ describe('retriever presets', () => {
       patience: RETRIEVER_PRESETS.default.patience,
       evalEvery: Math.round(1_260 / 40),
       toolText: 'sentence',
+      fusion: 'char',
     });
     // Epochs asked for without steps: whole epochs; a given budget wins over epochs.
     expect(resolveRetrieverOptions({ epochs: 3 }, 512, 1_000)).toMatchObject({ steps: 189, epochs: 3 });
@@ -95,6 +98,23 @@ describe('retriever presets', () => {
       steps: 100,
       epochs: 2,
     });
+  });
+
+  it('wDimLr 0 keeps W_dim at ones while both MLPs train (the frozen-W_dim option; the service accepts it)', () => {
+    const rng = new Rng('wdim');
+    const tools = Array.from({ length: 8 }, () => Array.from({ length: H }, () => rng.next() - 0.5));
+    const pairs: TrainingPair[] = Array.from({ length: 40 }, (_, i) => ({
+      h: (tools[i % 8] as number[]).map((x) => x + 0.1 * (rng.next() - 0.5)),
+      tools: [i % 8],
+    }));
+    const options = { steps: 20, intermediate: 4, patience: 0, seed: 'wdim' } as const;
+    const frozen = trainRetriever(pairs, (i) => tools[i] as number[], H, { ...options, wDimLr: 0 }).weights;
+    expect([...frozen.wDim]).toEqual(Array(H).fill(1));
+    expect(frozen.query.down.some((x) => x !== 0)).toBe(true);
+    const trained = trainRetriever(pairs, (i) => tools[i] as number[], H, options).weights;
+    expect([...trained.wDim].some((x) => x !== 1)).toBe(true);
+    expect(RetrieverOptionsSchema.parse({ wDimLr: 0 }).wDimLr).toBe(0);
+    expect(RetrieverOptionsSchema.safeParse({ wDimLr: -0.1 }).success).toBe(false);
   });
 
   it('warms the learning rate up linearly, then decays it linearly to the budget’s end', () => {
