@@ -12,7 +12,8 @@
  *   switching to the replacement a deprecation notice in an earlier exploration announced. It varies its request
  *   with the number of explorations and rejected attempts it sees (knob `pExplore`; otherwise it repeats its
  *   first request and its preparatory calls stay as documented).
- * - Analyzer: classifies the response (observations.ts) and states what it shows (knob `pAnalyze`; otherwise a
+ * - Analyzer: classifies the response (observations.ts; an imported API's retirement notice reads as a deprecation
+ *   naming its successor) and states what it shows (knob `pAnalyze`; otherwise a
  *   vague remark with no content).
  * - Rewriter: folds the analyzer's suggestions into the documentation: a replacement's name and parameters, the
  *   parameter names in the description, constraints read off the param example (flags, code prefixes,
@@ -25,7 +26,14 @@ import { PyDict, PyFloat, PyInt } from '../util/python-format.ts';
 import type { KernelCall, KernelToolName } from '../world/kernel/kernel.ts';
 import type { Decider } from './decider.ts';
 import { kernelOfToolLine } from './knowledge.ts';
-import { classifyObservation, type Entries, readJsonObject, unwrapObservation } from './observations.ts';
+import {
+  classifyObservation,
+  type Entries,
+  type ObservationKind,
+  parseApiRetirement,
+  readJsonObject,
+  unwrapObservation,
+} from './observations.ts';
 import { parseToolLine, type ToolLine } from './prompt-reader.ts';
 import { codePrefix, docEntries, inferShape, renderCall } from './shapes.ts';
 import type { SimSkills } from './skills.ts';
@@ -389,7 +397,10 @@ function analyze(text: string, skills: SimSkills, d: Decider): string {
     }
   }
   const response = unwrapObservation(e.call.response).trim();
-  const kind = classifyObservation(e.call.response);
+  const classified = classifyObservation(e.call.response);
+  // An imported API says the same in its own words (a retired operation names its successor).
+  const retired = classified.kind === 'deprecated' ? null : parseApiRetirement(e.call.response);
+  const kind: ObservationKind = retired ? { kind: 'deprecated', deprecation: retired } : classified;
   switch (kind.kind) {
     case 'deprecated': {
       const dep = kind.deprecation;

@@ -91,6 +91,34 @@ export function parseDeprecation(text: string): Deprecation | null {
   };
 }
 
+/**
+ * An imported API's retirement notice (`retiredMessage` in core/apis/surface/tools.ts) — the same facts as a kernel
+ * deprecation message in the API's words: `getPerson (GET /person/{person_id}) is deprecated and was removed on
+ * 2026-03-01. Use fetchPerson[personId, language] (GET /v2/people/{personId}) instead.` (or `is no longer served`,
+ * or `will be removed on …`). The successor's route is dropped; its signature lists its parameters. No param
+ * example: the API's notices carry none.
+ */
+const API_RETIRED =
+  /^([\s\S]+?) is deprecated and (?:is no longer served|(?:was|will be) removed on \S+?)\.(?: Use ([\s\S]+?) instead\.)?$/;
+const API_USE = /^([^\s[\],()]+)(?:\[([^\]]*)\])?$/;
+
+export function parseApiRetirement(observation: string): Deprecation | null {
+  const m = API_RETIRED.exec(unwrapObservation(observation).trim());
+  if (!m) return null;
+  const oldSignature = (m[1] as string).trim();
+  const oldName = oldSignature.replace(/[\s[(][\s\S]*$/, '');
+  const use = API_USE.exec((m[2] ?? '').replace(/\s*\([A-Z]+ [^)]*\)\s*$/, '').trim());
+  if (!use) return { oldSignature, oldName, replacement: null, params: [], example: null };
+  const inner = (use[2] ?? '').trim();
+  return {
+    oldSignature,
+    oldName,
+    replacement: use[1] as string,
+    params: inner === '' ? [] : inner.split(/\s*,\s*/),
+    example: null,
+  };
+}
+
 const PARAM_ERROR =
   /^(There is something wrong with (the arguments you send for|your command you send|the params you send|the SQL command you send|the Python command you send)|expected string or bytes-like object)/;
 

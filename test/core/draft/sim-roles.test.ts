@@ -88,6 +88,80 @@ describe('the simulator as explorer, analyzer and rewriter', () => {
     });
   });
 
+  it("reads an imported API's retirement notice as a deprecation naming its successor, and renames the entry", async () => {
+    const sim = createSimModel({ preset: 'oracle' });
+    const ask = async (messages: ReturnType<ReturnType<typeof promptTemplate>['render']>) =>
+      JSON.parse((await sim.generate({ messages, temperature: 0 })).candidates[0]!.text) as Record<
+        string,
+        unknown
+      >;
+    const tool = {
+      category: 'search',
+      name: 'GET_search-movie',
+      description:
+        'Search for movies by their original, translated and alternative titles; query is the title.',
+      params: [
+        { name: 'query', required: true },
+        { name: 'year', required: false },
+      ],
+    };
+    for (const gone of [
+      'is no longer served',
+      'was removed on 2026-03-01',
+      'will be removed on 2026-03-01T12:00:00.000Z',
+    ]) {
+      const exploration = {
+        query: 'Find the movie Lost in Translation.',
+        setup: [],
+        call: {
+          tool: 'GET_search-movie',
+          parameters: '{"query": "Lost in Translation"}',
+          response: `GET_search-movie (GET /search/movie) is deprecated and ${gone}. Use getSearchFeature[find, year] (GET /v2/search/feature) instead.`,
+        },
+      };
+      const analysis = await ask(promptTemplate('draft/analyze').render({ tool, exploration, history: [] }));
+      expect(analysis.suggestions).toEqual([
+        'Rename: the tool is now getSearchFeature with parameters find, year; GET_search-movie answers only with a deprecation notice.',
+      ]);
+      const rewritten = await ask(
+        promptTemplate('draft/rewrite').render({
+          tool,
+          exploration,
+          history: [],
+          suggestions: analysis.suggestions as string[],
+        }),
+      );
+      expect(rewritten).toMatchObject({
+        name: 'getSearchFeature',
+        parameters: [
+          { name: 'find', required: true },
+          { name: 'year', required: true },
+        ],
+      });
+      // The old parameter's name in the description follows the rename (matched by position).
+      expect(rewritten.description).toContain('find is the title');
+    }
+    // A notice that names no successor is a deprecation without a replacement.
+    const none = await ask(
+      promptTemplate('draft/analyze').render({
+        tool,
+        exploration: {
+          query: 'q',
+          setup: [],
+          call: {
+            tool: 'GET_search-movie',
+            parameters: '{"query": "x"}',
+            response: 'GET_search-movie (GET /search/movie) is deprecated and is no longer served.',
+          },
+        },
+        history: [],
+      }),
+    );
+    expect(none.suggestions).toEqual([
+      'Deprecated: GET_search-movie is deprecated and no replacement is named.',
+    ]);
+  });
+
   it('learns s-in from the server answers: replacements, their parameters and prefixes, and loads before filters', async () => {
     const { docset, states } = await draft({});
     const line = (key: string) =>
