@@ -6,6 +6,7 @@
  * documentation, then the Table 7-style taxonomy of the failures.
  */
 import { ApiSuiteSchema } from '../core/evals/api-suite.ts';
+import type { ApiTableRow } from '../core/evals/api-table.ts';
 import { EXIT_USAGE } from './http.ts';
 import { CliError, problemLines } from './problem.ts';
 import {
@@ -85,17 +86,8 @@ export interface ApiEvalDetail {
   progress: { done: number; total: number };
   suite: Record<string, unknown>;
   model: { provider: string; name: string; simulated: boolean };
-  table: {
-    method: string;
-    surface: string;
-    docs: string;
-    aids: string;
-    total: number;
-    done: number;
-    correctPath: { subsequence: number | null; set: number | null; n: number };
-    success: number | null;
-    callsPerQuery: number | null;
-  }[];
+  /** The rows core/evals/api-table.ts computes (the route answers them as they are). */
+  table: ApiTableRow[];
   taxonomy: {
     categories: { id: string; label: string }[];
     rows: {

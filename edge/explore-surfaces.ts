@@ -12,13 +12,12 @@
 import { baseApiSurface } from '../core/apis/surface/base.ts';
 import type { ApiSurface } from '../core/apis/surface/model.ts';
 import type { ApiCatalog } from '../core/apis/types.ts';
-import type { ApiRef } from '../core/sessions/api.ts';
 import { type ApiToolTarget, apiTarget } from '../core/sessions/targets.ts';
 import type { Surface } from '../core/surfaces/model.ts';
 import { allowedOrigins, apiCatalog, apiStepDeps, proxyTarget } from './apis.ts';
 import type { Bindings } from './env.ts';
 import { InvalidInputError } from './errors.ts';
-import { type ApiRecord, findApi } from './stores/apis.ts';
+import { type ApiRecord, apiRefOf, findApi } from './stores/apis.ts';
 import type { Owner } from './stores/owners.ts';
 import { findApiSurface, findSurface } from './stores/surfaces.ts';
 
@@ -31,18 +30,6 @@ export interface ResolvedApiSurface {
 }
 
 export type ResolvedSurface = { backend: 'kernel'; surface: Surface } | ResolvedApiSurface;
-
-/** The API a session configuration keeps of an API record. */
-export function apiRefOf(api: ApiRecord): ApiRef {
-  return {
-    id: api.id,
-    title: api.title,
-    mode: api.mode,
-    seed: api.seed,
-    worldSize: api.worldSize,
-    upstream: api.upstream,
-  };
-}
 
 /**
  * A surface by id: a kernel surface, an API's own surface (its id) or a drifted version of an API — the API ones

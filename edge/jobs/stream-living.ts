@@ -27,7 +27,7 @@ import type { Bindings } from '../env.ts';
 import { type LivingPayload, STREAM_EVALUATE, STREAM_MAINTAIN } from '../living.ts';
 import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../metering.ts';
 import { embeddingModelFor, textModelFor } from '../models.ts';
-import { findApi, findQuerySet, queryItems } from '../stores/apis.ts';
+import { apiRefOf, findApi, findQuerySet, queryItems } from '../stores/apis.ts';
 import { insertSpend } from '../stores/spend.ts';
 import {
   getPlan,
@@ -66,14 +66,7 @@ async function maintenanceBackend(
     return { kind: 'kernel', world: worldFor(env), deps: edgeKernelDeps(env), docs: base.base };
   const api = await findApi(env, base.base.id, undefined);
   if (!api) throw new Error(`stream ${stream.id}: API ${base.base.id} is gone`);
-  const ref = {
-    id: api.id,
-    title: api.title,
-    mode: api.mode,
-    seed: api.seed,
-    worldSize: api.worldSize,
-    upstream: api.upstream,
-  };
+  const ref = apiRefOf(api);
   return { kind: 'api', api: ref, catalog: base.catalog, world: await mockWorld(env, ref), docs: base.base };
 }
 
