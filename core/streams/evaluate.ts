@@ -11,10 +11,13 @@
  * The tool-update memory of a memory-carrying method is carried task to task and release to release, as the
  * agent built it (the method's `memory.carry`); maintenance never edits it.
  */
+
+import { surfaceApiDocs } from '../aids/api-docs.ts';
+import { ApiToolPool } from '../aids/api-pool.ts';
 import { type AidContext, type AidSlot, AidsSchema, resolveAids } from '../aids/index.ts';
 import type { MockWorld } from '../apis/mock/world.ts';
 import type { QueryItem } from '../apis/querysets.ts';
-import { apiToolList } from '../apis/surface/docs.ts';
+import { type ApiDocTool, apiToolList } from '../apis/surface/docs.ts';
 import type { ApiSurface } from '../apis/surface/model.ts';
 import type { ApiCatalog } from '../apis/types.ts';
 import { docsetToolList } from '../draft/render.ts';
@@ -45,7 +48,7 @@ export interface StreamConfiguration {
   label: string;
   method: MethodId;
   aids: readonly AidSlot[];
-  /** Where it applies (an API has no UpdateTool and its runs take no tool pool: those configurations are kernel-only). */
+  /** Where it applies (an API has no UpdateTool: the memory configuration is kernel-only). */
   backends: readonly StreamBackendKind[];
 }
 
@@ -75,7 +78,13 @@ export const STREAM_CONFIGURATIONS: readonly StreamConfiguration[] = [
     aids: ['demonstrations'],
     backends: ['kernel', 'api'],
   },
-  { id: 'pool', label: 'tool retrieval only', method: 'greedy', aids: ['toolPool'], backends: ['kernel'] },
+  {
+    id: 'pool',
+    label: 'tool retrieval only',
+    method: 'greedy',
+    aids: ['toolPool'],
+    backends: ['kernel', 'api'],
+  },
   {
     id: 'combined',
     label: `all aids + maintenance (${combined.id})`,
@@ -305,6 +314,14 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
       const lookup = aids.demonstrations
         ? await ctx.demonstrations?.(aids.demonstrations.set, aids.demonstrations.count)
         : undefined;
+      const pool = slots.includes('toolPool')
+        ? streamApiPool(
+            release.surface as ApiSurface,
+            input.state?.retired ?? [],
+            input.now,
+            aids.toolPool?.topK,
+          )
+        : null;
       for (const [i, item] of suite.items.entries()) {
         const target = apiTarget({
           api: suite.api,
@@ -320,7 +337,11 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
           docs,
           options: method.options.parse({}),
           model: input.model,
-          aids: { updateMemory: memory, ...(lookup ? { demonstrations: lookup } : {}) },
+          aids: {
+            updateMemory: memory,
+            ...(lookup ? { demonstrations: lookup } : {}),
+            ...(pool ? { toolPool: pool } : {}),
+          },
           ...(method.memory ? { memory } : {}),
           limits: { maxSteps: suite.maxSteps },
           seeds: { model: hash128(seed)[0] as number, search: seed },
@@ -345,6 +366,21 @@ export async function evaluateRelease(input: EvaluateReleaseInput): Promise<Rele
     if (method.memory) memoryOut[c.id] = memory;
   }
   return { records, memory: memoryOut, notes };
+}
+
+/**
+ * The retrieval pool of an API stream's release (issue 26 §2): the operations the release serves, documented as
+ * served, and every name earlier releases retired as a distractor with the description its last release gave it
+ * (maintenance's `retired`), retrieved per step by the API `toolPool` aid (core/aids/api-pool.ts; bm25, top k as the
+ * kernel's pool).
+ */
+export function streamApiPool(surface: ApiSurface, retired: readonly Tool[], now: Date, k = 3): ApiToolPool {
+  const served = surfaceApiDocs(surface, { now }).tools ?? [];
+  const names = new Set(served.map((t) => t.name));
+  const distractors: ApiDocTool[] = retired
+    .filter((t) => !names.has(t.name))
+    .map((t) => ({ name: t.name, operation: t.name, line: `${t.name}, ${t.description}` }));
+  return new ApiToolPool([...served, ...distractors], { k, ranker: 'bm25' });
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ApiCatalog } from '../../../core/apis/types.ts';
 import { startDocSet } from '../../../core/draft/run.ts';
 import { LexicalEmbeddingModel } from '../../../core/models/lexical.ts';
 import { createSimModel } from '../../../core/sim/index.ts';
-import { configurationsFor, evaluateRelease } from '../../../core/streams/evaluate.ts';
+import { configurationsFor, evaluateRelease, streamApiPool } from '../../../core/streams/evaluate.ts';
 import type { Release } from '../../../core/streams/model.ts';
 import { releasesUpTo } from '../../../core/streams/release.ts';
 import { recomputedCorrect } from '../../../core/streams/series.ts';
@@ -51,7 +51,7 @@ describe('evaluateRelease on an imported API', () => {
     // The documentation set as DRAFT starts it (the API's own docs), no STE exemplars.
     const docset = startDocSet({ docs: base, catalog, server: base.id, model: 'sim', simulated: true });
     const configurations = configurationsFor('api');
-    expect(configurations.map((c) => c.id)).toEqual(['stale', 'draft', 'ste', 'combined']);
+    expect(configurations.map((c) => c.id)).toEqual(['stale', 'draft', 'ste', 'pool', 'combined']);
     const e = await evaluateRelease({
       seed: 'api-eval',
       release: release1,
@@ -72,7 +72,7 @@ describe('evaluateRelease on an imported API', () => {
         reason: expect.stringContaining('no STE exemplars'),
       },
     ]);
-    for (const id of ['stale', 'draft', 'combined'])
+    for (const id of ['stale', 'draft', 'pool', 'combined'])
       expect(e.records.filter((r) => r.configuration === id).map((r) => r.task)).toEqual(
         items.map((i) => String(i.index)),
       );
@@ -82,4 +82,18 @@ describe('evaluateRelease on an imported API', () => {
       expect(recomputedCorrect(r)).toBe(r.correct);
     }
   }, 120_000);
+
+  it("pools the release's operations with the retired names as distractors (the API toolPool aid)", async () => {
+    const served = release1.surface as ApiSurface;
+    const gone = release1.diff?.retired.map((r) => r.name) ?? [];
+    expect(gone.length).toBeGreaterThan(0);
+    const retired = gone.map((name) => ({ id: name, name, description: `the retired ${name}` }));
+    const pool = streamApiPool(served, retired, now);
+    expect(pool.operations).toEqual(expect.arrayContaining(gone));
+    expect(pool.size).toBe(pool.operations.length);
+    // Three tools per step, retrieved from the pool, never the whole API.
+    const docs = await pool.docsFor(items[0]!.query, []);
+    expect(docs.tools).toHaveLength(3);
+    for (const t of docs.tools ?? []) expect(pool.operations).toContain(t.operation);
+  });
 });
