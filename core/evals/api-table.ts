@@ -6,6 +6,7 @@
  * counted as for ToolQA-D runs (`aggregate.ts`: runs that could not be carried out, `run-error`, count as failures in
  * the rates and apart from the taxonomy's labels).
  */
+import type { EvalAggregates, TaxonomyRow } from './aggregate.ts';
 import { summarizeApiResults } from './api-queries.ts';
 import type { ApiAidsChoice, ApiDocsChoice } from './api-suite.ts';
 import {
@@ -63,22 +64,17 @@ export interface ApiTableRow {
   callsPerQuery: number | null;
 }
 
-export interface ApiTaxonomyRow {
+/** A ToolQA-D taxonomy row (aggregate.ts) of one method × surface × documentation × aid group. */
+export type ApiTaxonomyRow = Omit<TaxonomyRow, 'method'> & {
   method: string;
-  surface: string;
   docs: string;
   aids: string;
-  failures: number;
-  runErrors: number;
-  budgetExhausted: number;
-  counts: Record<ErrorCategory, number>;
-  groups: Record<ErrorGroup, number>;
-}
+};
 
 export interface ApiEvalTable {
   table: ApiTableRow[];
   taxonomy: { categories: typeof ERROR_CATEGORIES; groups: typeof ERROR_GROUPS; rows: ApiTaxonomyRow[] };
-  usage: { modelCalls: number; inputTokens: number; outputTokens: number; latencyMs: number };
+  usage: EvalAggregates['usage'];
   /** Successful runs over finished ones (the answer where the item has a gold answer, else the path); null before any. */
   successRate: number | null;
   done: number;
