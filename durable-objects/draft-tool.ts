@@ -21,9 +21,11 @@
  * stops (`quota-exhausted`) — and charges its text-model calls afterwards, a failed chunk's included, with its
  * encoder requests when the run's encoder is a provider embedding that bills (USE lite and lexical run here).
  */
+
 import { DurableObject } from 'cloudflare:workers';
 import { advanceTool, type DraftContext, type DraftToolState } from '../core/draft/loop.ts';
 import { meteredModel, UsageMeter } from '../core/models/usage.ts';
+import { asBackground } from '../core/util/foreground.ts';
 import type { Bindings } from '../edge/env.ts';
 import { exploreTarget, findExploreSurface } from '../edge/explore-surfaces.ts';
 import {
@@ -164,7 +166,12 @@ export class DraftToolObject extends DurableObject<Bindings> {
     return true;
   }
 
-  override async alarm(): Promise<void> {
+  /** A chunk of the work runs as background work: its pacers defer to requests (core/util/foreground.ts). */
+  override alarm(): Promise<void> {
+    return asBackground(() => this.runChunk());
+  }
+
+  private async runChunk(): Promise<void> {
     const meta = this.read<Meta>('meta');
     const state = this.read<DraftToolState>('state');
     if (!meta || !state) return;

@@ -32,6 +32,7 @@ import {
   type SearchUsage,
   TREE_FORMAT,
 } from '../core/search/tree.ts';
+import { asBackground } from '../core/util/foreground.ts';
 import type { Bindings } from '../edge/env.ts';
 import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
 import { type ModelChoice, textModelFor } from '../edge/models.ts';
@@ -296,7 +297,12 @@ export class SearchTreeObject extends DurableObject<Bindings> {
   }
 
   /** One chunk of the search, then the next alarm (or the outcome to D1 when the search is over). */
-  override async alarm(): Promise<void> {
+  /** A chunk of the work runs as background work: its pacers defer to requests (core/util/foreground.ts). */
+  override alarm(): Promise<void> {
+    return asBackground(() => this.runChunk());
+  }
+
+  private async runChunk(): Promise<void> {
     const meta = this.readMeta();
     if (!meta) return;
     if (meta.status !== 'running') {

@@ -19,6 +19,7 @@
  * Spend (edge/metering.ts): every chunk first checks the run's key still has model calls left — with none, the
  * whole run stops (`quota-exhausted` on the tool) — and charges its calls afterwards, a failed chunk's included.
  */
+
 import { DurableObject } from 'cloudflare:workers';
 import { meteredModel, UsageMeter } from '../core/models/usage.ts';
 import {
@@ -29,6 +30,7 @@ import {
   type SteState,
   steProgress,
 } from '../core/ste/engine.ts';
+import { asBackground } from '../core/util/foreground.ts';
 import type { Bindings } from '../edge/env.ts';
 import { exploreTarget, findExploreSurface } from '../edge/explore-surfaces.ts';
 import { chargeSpend, mayContinue, QUOTA_EXHAUSTED } from '../edge/metering.ts';
@@ -135,7 +137,12 @@ export class SteExplorerObject extends DurableObject<Bindings> {
     return true;
   }
 
-  override async alarm(): Promise<void> {
+  /** A chunk of the work runs as background work: its pacers defer to requests (core/util/foreground.ts). */
+  override alarm(): Promise<void> {
+    return asBackground(() => this.runChunk());
+  }
+
+  private async runChunk(): Promise<void> {
     const loaded = await this.load();
     if (!loaded) return;
     const { params, meta } = loaded;

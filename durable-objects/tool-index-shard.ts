@@ -14,6 +14,7 @@
  *
  * Imports only core/ and edge/ (never functions/).
  */
+
 import { DurableObject } from 'cloudflare:workers';
 import { embedAll, normalise } from '../core/retrieval/dense.ts';
 import { toolText } from '../core/retrieval/text.ts';
@@ -24,6 +25,7 @@ import {
   quantize,
   type SearchOptions,
 } from '../core/retrieval/vector-index.ts';
+import { asBackground } from '../core/util/foreground.ts';
 import type { Bindings } from '../edge/env.ts';
 import { embeddingModelFor } from '../edge/models.ts';
 import { RETRY_FAILED_BUILD_MS } from '../edge/retrieval/do-index.ts';
@@ -221,7 +223,12 @@ export class ToolIndexShard extends DurableObject<Bindings> {
     return this.#read<BuildStatus>('build');
   }
 
-  override async alarm(): Promise<void> {
+  /** A chunk of the work runs as background work: its pacers defer to requests (core/util/foreground.ts). */
+  override alarm(): Promise<void> {
+    return asBackground(() => this.runChunk());
+  }
+
+  private async runChunk(): Promise<void> {
     const status = this.#read<BuildStatus>('build');
     const params = this.#read<BuildParams>('params');
     if (!status || !params || status.state !== 'building') return;

@@ -3,6 +3,7 @@
  * classes. Handlers stay thin; the work happens in the modules they call.
  */
 
+import { asBackground, enterForeground } from '../core/util/foreground.ts';
 import type { Bindings } from '../edge/env.ts';
 import { readConfig } from '../edge/env.ts';
 import { consumeJobBatch } from '../edge/jobs/consumer.ts';
@@ -20,15 +21,23 @@ export { ToolIndexShard } from '../durable-objects/tool-index-shard.ts';
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  // Counted while it is answered (until its Response, not its streamed body): background work defers to it.
+  async fetch(request, env, ctx) {
+    const leave = enterForeground();
+    try {
+      return await app.fetch(request, env, ctx);
+    } finally {
+      leave();
+    }
+  },
 
   async scheduled(controller, env, ctx) {
     const log = createLogger(readConfig(env).logLevel, { handler: 'scheduled', cron: controller.cron });
-    ctx.waitUntil(runScheduledTick(controller.cron, controller.scheduledTime, env, log));
+    ctx.waitUntil(asBackground(() => runScheduledTick(controller.cron, controller.scheduledTime, env, log)));
   },
 
   async queue(batch, env, _ctx) {
     const log = createLogger(readConfig(env).logLevel, { handler: 'queue', queue: batch.queue });
-    await consumeJobBatch(batch, env, log);
+    await asBackground(() => consumeJobBatch(batch, env, log));
   },
 } satisfies ExportedHandler<Bindings, unknown>;

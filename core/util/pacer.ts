@@ -16,7 +16,12 @@
  *
  * A pacer is cheap to call (a counter and a clock read) and belongs to one loop or one job; several pacers in one
  * isolate each keep their own slices short, so the isolate as a whole yields at least that often.
+ *
+ * In background work (a queue job, an alarm: core/util/foreground.ts) a yield also waits while the isolate is
+ * answering a request, up to MAX_DEFER_MS, so a request's every await finds the CPU free rather than behind a slice.
+ * That wait is not counted in a slice's cost.
  */
+import { deferToRequests } from './foreground.ts';
 
 export interface Pacer {
   /**
@@ -38,9 +43,11 @@ export interface PacerOptions {
   now?: () => number;
   /** Lets the event loop run (default: a zero-delay timer). */
   yieldNow?: () => Promise<void>;
+  /** After the yield, in background work: waits for the requests in flight (default: deferToRequests). */
+  defer?: () => Promise<unknown>;
 }
 
-export const DEFAULT_SLICE_MS = 40;
+export const DEFAULT_SLICE_MS = 10;
 
 const timerYield = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -49,6 +56,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
   const maxBudget = options.maxBudget ?? 1_000_000;
   const now = options.now ?? Date.now;
   const yieldNow = options.yieldNow ?? timerYield;
+  const defer = options.defer ?? (() => deferToRequests());
   let budget = Math.max(1, Math.min(maxBudget, options.initialBudget ?? 1));
   let units = 0;
   let resumedAt = now();
@@ -67,10 +75,12 @@ export function createPacer(options: PacerOptions = {}): Pacer {
       units = 0;
       await yieldNow();
       yields++;
+      const yielded = now();
+      await defer();
       resumedAt = now();
       // The slice's cost: its own length when it could be read, else the time across the yield (this slice plus
       // whatever ran meanwhile: an overestimate, which only shortens the next slice).
-      const elapsed = busy > 0 ? busy : resumedAt - sliceStart;
+      const elapsed = busy > 0 ? busy : yielded - sliceStart;
       // The units a slice of `sliceMs` holds at the cost just measured, within [budget / 2, 2 × budget].
       const fit = elapsed > 0 ? Math.floor((done * sliceMs) / elapsed) : 2 * budget;
       budget = Math.max(1, Math.min(maxBudget, Math.max(Math.floor(budget / 2), Math.min(2 * budget, fit))));

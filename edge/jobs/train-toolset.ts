@@ -8,8 +8,9 @@
  * of the char fusion chosen on the early-stopping dev split, core/retrieval/cotools/fusion.ts; dev top-1/top-5 of
  * the ranking search serves beside bm25 and char measured in the same run, the judge's held-out accuracy) → done. A chunk works until TRAIN_CHUNK_MS (default 25 s) has passed, checked between
  * segments of a few optimiser steps; then it stores the run's exact state (core/retrieval/cotools/training.ts:
- * float64 weights and AdamW moments) as the `checkpoint` blob, in the same D1 batch as `progress`, and enqueues
- * its continuation. Because the state is exact, where the chunks fall changes nothing: the same seed gives the
+ * float64 weights and AdamW moments, packed paced) as the checkpoint of the next chunk in R2
+ * (edge/stores/training-checkpoints.ts), names that chunk in `progress`, and enqueues its continuation; the next
+ * chunk, when it runs in the same isolate, takes the run from memory instead of unpacking the checkpoint. Because the state is exact, where the chunks fall changes nothing: the same seed gives the
  * same weights bit for bit as one uninterrupted `trainRetriever` / `trainJudge` (tested).
  *
  * Idempotence: chunk n's job id is `train:<run>:<n>` (enqueueJob sends each once), and `progress.chunk` names the
@@ -61,7 +62,7 @@ import {
   evaluationDue,
   type HeadRun,
   nextBatches,
-  packRun,
+  packRunSteps,
   packWeights,
   recordEvaluation,
   retrieverPlan,
@@ -93,6 +94,7 @@ import {
   writeBlob,
 } from '../stores/toolset-training.ts';
 import { findToolset, loadToolsetTools, type ToolsetRecord } from '../stores/toolsets.ts';
+import { deleteCheckpoints, getCheckpoint, putCheckpoint } from '../stores/training-checkpoints.ts';
 import { enqueueJob } from './enqueue.ts';
 import { type JobContext, type JobKind, MAX_ATTEMPTS } from './types.ts';
 
@@ -180,6 +182,55 @@ interface DevVectors {
 /** The inputs of the runs this isolate trained last (a run's chunks usually follow each other here). */
 const inputsCache = new Map<string, RunInputs>();
 const INPUTS_CACHED = 2;
+
+/**
+ * The head a chunk left, as it stored it in the checkpoint, for the run's next chunk in this isolate: that chunk
+ * takes it from here instead of reading and unpacking tens of MB (a checkpoint of a 1,000-tool retriever is ≈ 50 MB,
+ * whose read held the isolate for hundreds of milliseconds in one piece). Keyed by run and the chunk that may take
+ * it, so a redelivered or swept chunk, or one in another isolate, reads the checkpoint as before. The state is exact
+ * either way (the checkpoint is this object packed), so the weights do not depend on which path a chunk took.
+ */
+const runsHandedOver = new Map<string, { chunk: number; run: HeadRun }>();
+
+function handOver(trainingId: string, chunk: number, run: HeadRun): void {
+  runsHandedOver.delete(trainingId);
+  runsHandedOver.set(trainingId, { chunk, run });
+  for (const id of runsHandedOver.keys()) if (runsHandedOver.size > INPUTS_CACHED) runsHandedOver.delete(id);
+}
+
+function takeHandedOver(trainingId: string, chunk: number): HeadRun | null {
+  const left = runsHandedOver.get(trainingId);
+  runsHandedOver.delete(trainingId);
+  return left?.chunk === chunk ? left.run : null;
+}
+
+/**
+ * The checkpoint chunk `chunk` resumes from: its R2 object (edge/stores/training-checkpoints.ts), or for a run
+ * checkpointed before those existed, its D1 parts.
+ */
+async function readCheckpoint(
+  env: Bindings,
+  trainingId: string,
+  chunk: number,
+  pacer: Pacer,
+): Promise<Uint8Array | null> {
+  return (
+    (await getCheckpoint(env, trainingId, chunk, () => pacer.pace())) ??
+    (await readBlob(env.DB, trainingId, 'checkpoint', () => pacer.pace()))
+  );
+}
+
+/** Deletes a run's checkpoints, in R2 and (written before) in D1. */
+async function dropCheckpoints(env: Bindings, trainingId: string): Promise<void> {
+  await deleteCheckpoints(env, trainingId);
+  await deleteBlobs(env.DB, trainingId, ['checkpoint']);
+}
+
+/** Forgets what this isolate keeps of a run (it ended, failed or was cancelled). */
+export function forgetRun(trainingId: string): void {
+  inputsCache.delete(trainingId);
+  runsHandedOver.delete(trainingId);
+}
 
 async function inputsOf(
   env: Bindings,
@@ -517,7 +568,7 @@ async function evaluate(
     },
   };
   const done: TrainingProgress = { ...progress, phase: 'done', chunk: progress.chunk + 1 };
-  inputsCache.delete(row.id);
+  forgetRun(row.id);
   await writeBlob(
     env.DB,
     row.id,
@@ -533,7 +584,7 @@ async function evaluate(
     },
     () => pacer.pace(),
   );
-  await deleteBlobs(env.DB, row.id, ['checkpoint']);
+  await dropCheckpoints(env, row.id);
   return report;
 }
 
@@ -584,9 +635,14 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
   const { trainingId, chunk } = payload as TrainPayload;
   const started = Date.now();
   const row = await getTraining(env.DB, trainingId);
-  if (!row) return { trainingId, chunk, skipped: 'deleted' };
+  if (!row) {
+    // Its toolset was deleted (the rows went with it): what it kept in R2 goes now.
+    forgetRun(trainingId);
+    await deleteCheckpoints(env, trainingId);
+    return { trainingId, chunk, skipped: 'deleted' };
+  }
   if (row.status === 'succeeded' || row.status === 'failed' || row.status === 'cancelled') {
-    inputsCache.delete(trainingId);
+    forgetRun(trainingId);
     return { trainingId, chunk, skipped: row.status };
   }
   const stored = row.progress as TrainingProgress | null;
@@ -606,7 +662,7 @@ async function trainChunk(payload: unknown, ctx: JobContext) {
       error: `${QUOTA_EXHAUSTED}: the key's model-call quota ran out`,
       finishedAt: Date.now(),
     });
-    await deleteBlobs(env.DB, row.id, ['checkpoint']);
+    await dropCheckpoints(env, row.id);
     return { trainingId, chunk, skipped: QUOTA_EXHAUSTED };
   }
   const encoder = countingEncoder(embeddingModelFor(env));
@@ -645,12 +701,14 @@ async function trainWith(
   while (progress.phase === 'retriever' || progress.phase === 'judge') {
     const phase = progress.phase;
     // A finished head's checkpoint is deleted with its hand-over, so a checkpoint is the current head's.
-    const saved = chunk > 0 ? await readBlob(env.DB, row.id, 'checkpoint') : null;
-    const resumed = saved ? unpackRun(saved) : null;
+    const kept = chunk > 0 ? takeHandedOver(trainingId, chunk) : null;
+    const saved = chunk > 0 && !kept ? await readCheckpoint(env, row.id, chunk, pacer) : null;
+    const resumed = kept ?? (saved ? unpackRun(saved) : null);
     const run =
       resumed?.head === phase ? resumed : await startHead(phase, encoder.dimensions, inputs, options, pacer);
     if (!(await trainSegments(run, inputs, encoder, deadline, pacer, cancelled))) {
-      inputsCache.delete(trainingId);
+      forgetRun(trainingId);
+      await dropCheckpoints(env, row.id);
       return { trainingId, chunk, skipped: 'cancelled' };
     }
     const workMs = progress.workMs + (Date.now() - started);
@@ -661,7 +719,11 @@ async function trainWith(
           ? { retrieverEpochs: run.position.reports, ...stoppingOf(run, inputs) }
           : { judgeEpochs: run.position.reports };
       progress = { ...progress, ...headProgress(run), ...epochs, chunk: chunk + 1, workMs };
-      await writeBlob(env.DB, row.id, 'checkpoint', packRun(run), { progress }, () => pacer.pace());
+      const checkpoint = await drainPaced(packRunSteps(run), pacer);
+      await putCheckpoint(env, row.id, chunk + 1, checkpoint, () => pacer.pace());
+      await updateTraining(env.DB, row.id, { progress });
+      await deleteCheckpoints(env, row.id, chunk + 1);
+      handOver(trainingId, chunk + 1, run);
       await enqueueTraining(env, trainingId, chunk + 1, row.ownerId);
       return { trainingId, chunk, phase, ...headProgress(run) };
     }
@@ -707,7 +769,7 @@ async function trainWith(
         () => pacer.pace(),
       );
     }
-    await deleteBlobs(env.DB, row.id, ['checkpoint']);
+    await dropCheckpoints(env, row.id);
     if (Date.now() >= deadline) {
       progress = { ...progress, chunk: chunk + 1 };
       await updateTraining(env.DB, row.id, { progress });

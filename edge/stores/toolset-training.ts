@@ -1,8 +1,8 @@
 /**
  * Chain-of-Tools training runs of toolsets in D1 (the only module with their drizzle queries): one row per run in
  * `toolset_trainings` (version 1, 2, … per toolset, allocated at insert under the unique (toolset, version)
- * index), and its blobs — the finished weights (float32) and, between queue chunks, the exact checkpoint
- * (float64 weights and AdamW state) — in `toolset_training_blobs`, split into parts of at most 1 MiB (D1 holds at
+ * index), and its blobs — the finished weights (float32), the pool's vectors and, for runs from before
+ * checkpoints moved to R2 (training-checkpoints.ts), the exact checkpoint — in `toolset_training_blobs`, split into parts of at most 1 MiB (D1 holds at
  * most 2 MB in one value), each stored as base64 text: D1 passes a BLOB value as an array of numbers, ≈ 0.5 s per MiB
  * of CPU on the isolate (a 38 MB checkpoint held a local server for 20 s), text ≈ 30 ms. (Parts written as BLOBs
  * before are still read.) A blob is replaced in two steps: its parts are written one statement at a time under a
@@ -203,11 +203,15 @@ function partBytes(data: string | Uint8Array | ArrayBuffer | number[]): Uint8Arr
   return data instanceof Uint8Array ? data : new Uint8Array(data as ArrayBuffer | number[]);
 }
 
-/** A blob, or null when the run has none of that kind. Parts are read one at a time (each is ≤ 1 MiB). */
+/**
+ * A blob, or null when the run has none of that kind. Parts are read one at a time (each is ≤ 1 MiB), with `pace`
+ * after each one's decoding (a job passes its pacer's: a checkpoint is tens of parts).
+ */
 export async function readBlob(
   db: D1Database,
   trainingId: string,
   kind: BlobKind,
+  pace: () => Promise<void> = async () => {},
 ): Promise<Uint8Array | null> {
   const d = database(db);
   const where = and(eq(toolsetTrainingBlobs.trainingId, trainingId), eq(toolsetTrainingBlobs.kind, kind));
@@ -225,6 +229,7 @@ export async function readBlob(
       .where(and(where, eq(toolsetTrainingBlobs.part, part)));
     if (!row) throw new Error(`training ${trainingId}: ${kind} part ${part} vanished while being read`);
     chunks.push(partBytes(row.data));
+    await pace();
   }
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;

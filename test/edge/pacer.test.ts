@@ -7,6 +7,7 @@
  * test/core/pacer.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
+import { asBackground, enterForeground, inBackground } from '../../core/util/foreground.ts';
 import { createPacer } from '../../core/util/pacer.ts';
 
 /** A fraction of a millisecond of CPU that the optimiser cannot drop. */
@@ -51,5 +52,29 @@ describe('the pacer in workerd', () => {
     expect(paced).toBeGreaterThanOrEqual(pacer.yields - 1);
     // The budget adapts to the measured unit cost: far fewer yields than units.
     expect(pacer.yields).toBeLessThan(UNITS / 10);
+  });
+
+  it('in background work, a paced computation waits while a request is in flight (AsyncLocalStorage in workerd)', async () => {
+    const UNITS = 600;
+    const leave = enterForeground();
+    let backgroundUnits = 0;
+    let scoped = false;
+    const work = asBackground(async () => {
+      const pacer = createPacer({ sliceMs: 5 });
+      for (let i = 0; i < UNITS; i++) {
+        burn();
+        backgroundUnits++;
+        await pacer.pace();
+      }
+      scoped = inBackground();
+    });
+    // The "request" takes 20 timer turns; meanwhile the background work gets at most one slice in.
+    for (let turn = 0; turn < 20; turn++) await new Promise((r) => setTimeout(r, 0));
+    const duringRequest = backgroundUnits;
+    leave();
+    await work;
+    expect(scoped).toBe(true);
+    expect(duringRequest).toBeLessThan(UNITS / 4);
+    expect(backgroundUnits).toBe(UNITS);
   });
 });

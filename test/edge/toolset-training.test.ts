@@ -17,7 +17,7 @@ import { bytesSha256, packWeights, trainRetriever } from '../../core/retrieval/c
 import { embedAll } from '../../core/retrieval/dense.ts';
 import { toolText } from '../../core/retrieval/text.ts';
 import type { Bindings } from '../../edge/env.ts';
-import { enqueueTraining, trainToolsetJob } from '../../edge/jobs/train-toolset.ts';
+import { enqueueTraining, forgetRun, trainToolsetJob } from '../../edge/jobs/train-toolset.ts';
 import type { JobMessage } from '../../edge/jobs/types.ts';
 import { createLogger } from '../../edge/log.ts';
 import { embeddingModelFor } from '../../edge/models.ts';
@@ -232,11 +232,25 @@ describe('toolset training', () => {
     const run = await insertTraining(env.DB, { toolsetId: id, options, data: null });
     await enqueueTraining(e, run.id);
     let delivered = 0;
+    const checkpoints = async () =>
+      (await env.BLOBS.list({ prefix: `trainings/${run.id}/checkpoint/` })).objects.map((o) => o.key);
+    let resumedFromR2 = 0;
     while (delivered < sent.length) {
       const message = sent[delivered++] as JobMessage;
       const job = await getJob(e, message.jobId);
       const ctx = { env: e, jobId: message.jobId, attempt: 1, log: createLogger('error') };
+      const { chunk } = job?.payload as { chunk: number };
+      // Every other chunk resumes as in another isolate (or after a restart): from its R2 checkpoint, not from
+      // the run this isolate handed over — both paths must give the same weights.
+      if (chunk > 0 && chunk % 2 === 0) {
+        forgetRun(run.id);
+        expect(await checkpoints()).toContain(`trainings/${run.id}/checkpoint/${chunk}/000000`);
+        resumedFromR2++;
+      }
       await trainToolsetJob.run(job?.payload, ctx);
+      // A chunk that stopped mid-head left one checkpoint, in parts: the next chunk's.
+      const left = await checkpoints();
+      for (const key of left) expect(key.startsWith(`trainings/${run.id}/checkpoint/${chunk + 1}/`)).toBe(true);
       // A redelivery of the same chunk changes nothing and sends nothing new.
       const before = sent.length;
       const again = (await trainToolsetJob.run(job?.payload, ctx)) as { skipped?: string };
@@ -244,6 +258,8 @@ describe('toolset training', () => {
       expect(sent.length).toBe(before);
     }
     expect(delivered).toBeGreaterThan(4);
+    expect(resumedFromR2).toBeGreaterThan(1);
+    expect(await checkpoints()).toEqual([]); // the finished run keeps no checkpoint
     const chunked = await waitForTraining(id, run.version, 1_000);
     expect(chunked.status).toBe('succeeded');
     expect(chunked.report?.timings.chunks).toBe(delivered);

@@ -571,6 +571,22 @@ function packArrays(
   arrays: readonly Float64Array[],
   f32: boolean,
 ): Uint8Array {
+  return drain(packArraysSteps(magic, header, arrays, f32));
+}
+
+/** Elements copied between two yields of `packArraysSteps` (≈ 8 MB of float64: a few milliseconds). */
+const PACK_STEP_ELEMENTS = 1 << 20;
+
+/**
+ * `packArrays` as work units (a yield every PACK_STEP_ELEMENTS elements), so a job can pace the packing of a
+ * checkpoint of tens of MB (core/util/pacer.ts `drainPaced`); the bytes are the same.
+ */
+function* packArraysSteps(
+  magic: string,
+  header: unknown,
+  arrays: readonly Float64Array[],
+  f32: boolean,
+): Generator<void, Uint8Array> {
   const head = new TextEncoder().encode(JSON.stringify(header));
   const headLen = Math.ceil((8 + head.length) / 8) * 8;
   const width = f32 ? 4 : 8;
@@ -582,17 +598,21 @@ function packArrays(
   bytes.set(head, 8);
   let at = headLen;
   for (const a of arrays) {
-    if (LITTLE_ENDIAN) {
-      // Typed arrays use the host's byte order: on a little-endian host a bulk copy writes the same bytes as the
-      // DataView loop below, in a fraction of the time (a checkpoint is tens of MB).
-      if (f32) new Float32Array(bytes.buffer, at, a.length).set(a);
-      else new Float64Array(bytes.buffer, at, a.length).set(a);
-      at += a.length * width;
-      continue;
-    }
-    for (let i = 0; i < a.length; i++, at += width) {
-      if (f32) view.setFloat32(at, a[i] as number, true);
-      else view.setFloat64(at, a[i] as number, true);
+    for (let from = 0; from < a.length; from += PACK_STEP_ELEMENTS) {
+      const part = a.subarray(from, Math.min(a.length, from + PACK_STEP_ELEMENTS));
+      if (LITTLE_ENDIAN) {
+        // Typed arrays use the host's byte order: on a little-endian host a bulk copy writes the same bytes as the
+        // DataView loop below, in a fraction of the time (a checkpoint is tens of MB).
+        if (f32) new Float32Array(bytes.buffer, at, part.length).set(part);
+        else new Float64Array(bytes.buffer, at, part.length).set(part);
+        at += part.length * width;
+      } else {
+        for (let i = 0; i < part.length; i++, at += width) {
+          if (f32) view.setFloat32(at, part[i] as number, true);
+          else view.setFloat64(at, part[i] as number, true);
+        }
+      }
+      yield;
     }
   }
   return bytes;
@@ -646,6 +666,11 @@ function weightArrays(run: HeadRun): Float64Array[] {
 
 /** The whole state of a paused run, exactly (float64). */
 export function packRun(run: HeadRun): Uint8Array {
+  return drain(packRunSteps(run));
+}
+
+/** `packRun` as work units (see packArraysSteps): a training chunk drains it paced. */
+export function packRunSteps(run: HeadRun): Generator<void, Uint8Array> {
   const adam = run.optimiser.exportState();
   const stopping = run.head === 'retriever' ? run.stopping : null;
   const arrays = [...weightArrays(run), ...adam.m, ...adam.v, ...(stopping?.best ?? [])];
@@ -659,7 +684,7 @@ export function packRun(run: HeadRun): Uint8Array {
     lengths: arrays.map((a) => a.length),
     ...(stopping ? { stopping: { ...stopping, best: stopping.best !== null } } : {}),
   };
-  return packArrays(MAGIC_STATE, header, arrays, false);
+  return packArraysSteps(MAGIC_STATE, header, arrays, false);
 }
 
 export function unpackRun(bytes: Uint8Array): HeadRun {

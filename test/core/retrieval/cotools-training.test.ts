@@ -14,6 +14,7 @@ import {
   type JudgeRun,
   nextBatches,
   packRun,
+  packRunSteps,
   packWeights,
   type RetrieverRun,
   runFinished,
@@ -71,6 +72,21 @@ function drive(run: HeadRun, stepsPerPiece: number): HeadRun {
 }
 
 describe('resumable Chain-of-Tools training', () => {
+  it('packs a checkpoint in steps (a job paces between them) to the same bytes as in one call', () => {
+    const run = startRetriever(H, pairs.length, retrieverOptions);
+    const steps = packRunSteps(run);
+    let yields = 0;
+    let next = steps.next();
+    while (!next.done) {
+      yields++;
+      next = steps.next();
+    }
+    // At least one step per array (weights, both AdamW moments), however small.
+    expect(yields).toBeGreaterThanOrEqual(3);
+    expect(next.value).toEqual(packRun(run));
+    expect(unpackRun(next.value).position).toEqual(run.position);
+  });
+
   it('a retriever advanced one step at a time through bytes equals trainRetriever in one call', () => {
     const whole = trainRetriever(pairs, (i) => tools[i] as Float64Array, H, retrieverOptions);
     for (const steps of [1, 2, 100]) {
