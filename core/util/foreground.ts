@@ -49,8 +49,8 @@ export function inBackground(): boolean {
 
 /**
  * After a background slice: resolves once no request is in flight, or after `maxMs`. Outside background work it
- * resolves at once. Polls with short timers: a request's end is in another request's context, and a promise
- * resolved across requests is not one workerd lets this context await.
+ * resolves at once. Polls with short timers of its own: a request ends in another context, and workerd fails an
+ * await on another request's I/O (functions/http/rate-limit.ts tells the story).
  */
 export async function deferToRequests(
   maxMs = MAX_DEFER_MS,

@@ -7,7 +7,10 @@
  * handing back what it did not use with its next lease. A Durable Object round trip per request was a tenth of
  * a kernel call's cost (issue 24 item 5); the bucket still never admits more than it holds — a lease only moves
  * tokens it took into an isolate's hands, where another isolate cannot use them until they are handed back.
- * Concurrent requests of one key share one lease request.
+ * Concurrent requests of one key share one lease request: the others wait for it on timers of their own and then
+ * read the lease it left (`leases` is plain data). They never await the leasing request's promise: that is I/O of
+ * another request, and workerd fails such an await ("Cannot perform I/O on behalf of a different request", a 500
+ * under sustained load). A request that waited LEASE_WAIT_MS leases by itself.
  */
 import type { MiddlewareHandler } from 'hono';
 import { readConfig } from '../../edge/env.ts';
@@ -29,9 +32,12 @@ interface Lease {
   remaining: number;
 }
 
-/** This isolate's leases by bucket name, and the lease requests in flight. */
+/** The longest a request waits for another request's lease before leasing itself. */
+export const LEASE_WAIT_MS = 250;
+
+/** This isolate's leases by bucket name, and when the lease request in flight (if any) started. */
 const leases = new Map<string, Lease>();
-const leasing = new Map<string, Promise<{ retryAfterSeconds: number } | null>>();
+const leasing = new Map<string, { startedAt: number }>();
 
 type Bucket = Pick<AppEnv['Bindings'], 'RATE_LIMITER'>;
 
@@ -65,16 +71,21 @@ export async function takeLeased(
       lease.tokens -= 1;
       return { allowed: true, remaining: lease.remaining + lease.tokens };
     }
-    let inFlight = leasing.get(name);
-    if (!inFlight) {
-      inFlight = renew(env, name, burst, perMinute).finally(() => leasing.delete(name));
-      leasing.set(name, inFlight);
-      const refused = await inFlight;
-      if (refused) return { allowed: false, ...refused };
+    const other = leasing.get(name);
+    if (other && Date.now() - other.startedAt < LEASE_WAIT_MS) {
+      // Another request of this key is leasing: share its lease (or lease again when it is spent).
+      await new Promise((r) => setTimeout(r, 1));
       continue;
     }
-    // Another request of this key is leasing: share its lease (or lease again when it is spent).
-    await inFlight.catch(() => {});
+    const mine = { startedAt: Date.now() };
+    leasing.set(name, mine);
+    let refused: { retryAfterSeconds: number } | null;
+    try {
+      refused = await renew(env, name, burst, perMinute);
+    } finally {
+      if (leasing.get(name) === mine) leasing.delete(name);
+    }
+    if (refused) return { allowed: false, ...refused };
   }
 }
 

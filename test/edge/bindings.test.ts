@@ -17,7 +17,7 @@ import { consumeJobBatch } from '../../edge/jobs/consumer.ts';
 import { enqueueJob } from '../../edge/jobs/enqueue.ts';
 import { registerJobKind } from '../../edge/jobs/kinds.ts';
 import { getJob } from '../../edge/stores/jobs.ts';
-import { leaseSize, takeLeased } from '../../functions/http/rate-limit.ts';
+import { LEASE_WAIT_MS, leaseSize, takeLeased } from '../../functions/http/rate-limit.ts';
 import worker from '../../functions/index.ts';
 import { EXPECTED_MIGRATIONS } from '../../functions/routes/health.ts';
 import { ADMIN_KEY, call, USER_KEY } from './helpers.ts';
@@ -75,6 +75,32 @@ describe('RateLimiter Durable Object', () => {
     const refused = answers.find((a) => !a.allowed);
     expect(refused).toMatchObject({ allowed: false });
     expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(60);
+  });
+
+  it("shares a lease request without awaiting it: a request is answered even when another's lease never returns", async () => {
+    // The first request's lease hangs (its client went away, its I/O belongs to it alone); the second waits for it
+    // on its own timers, then leases by itself. Awaiting the first's promise would hang here — and in workerd
+    // fails as I/O on behalf of another request.
+    let calls = 0;
+    const bucket = {
+      RATE_LIMITER: {
+        idFromName: (n: string) => n,
+        get: () => ({
+          lease: (_burst: number, _perMinute: number, want: number) => {
+            calls++;
+            return calls === 1
+              ? new Promise(() => {})
+              : Promise.resolve({ granted: want, remaining: 100, retryAfterSeconds: 0 });
+          },
+        }),
+      },
+    } as unknown as Parameters<typeof takeLeased>[0];
+    void takeLeased(bucket, 'hung-lease', 40, 60);
+    const started = Date.now();
+    const second = await takeLeased(bucket, 'hung-lease', 40, 60);
+    expect(second).toMatchObject({ allowed: true });
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LEASE_WAIT_MS - 5);
   });
 });
 

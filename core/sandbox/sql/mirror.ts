@@ -66,8 +66,21 @@ export const WORLD_SQL_POLICY: SqlPolicy = {
  */
 export const WORLD_SQL_ROW_VISITS = 4_000_000;
 
-/** `WORLD_SQL_POLICY` with the world's row counts and the row-visit budget: what SQLInterpreter enforces. */
+const policies = new WeakMap<World, SqlPolicy>();
+
+/**
+ * `WORLD_SQL_POLICY` with the world's row counts and the row-visit budget: what SQLInterpreter enforces. One object
+ * per world, built once (a session step asks for it on every call; callers only read it).
+ */
 export function worldSqlPolicy(world: World): SqlPolicy {
+  const known = policies.get(world);
+  if (known) return known;
+  const policy = buildWorldSqlPolicy(world);
+  policies.set(world, policy);
+  return policy;
+}
+
+function buildWorldSqlPolicy(world: World): SqlPolicy {
   const rows = SQL_DATASETS.map((d) => world.tables[d].rowCount);
   return {
     ...WORLD_SQL_POLICY,
