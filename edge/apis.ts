@@ -18,7 +18,8 @@ import type { Bindings } from './env.ts';
 import { readCatalog } from './stores/apis.ts';
 
 const MAX_CACHED = 16;
-const catalogs = new Map<string, Promise<ApiCatalog>>();
+/** Catalogs as read (plain data): a request never awaits another request's read (functions/http/rate-limit.ts). */
+const catalogs = new Map<string, ApiCatalog>();
 const worlds = new Map<string, MockWorld>();
 
 function remember<T>(map: Map<string, T>, key: string, value: T): T {
@@ -28,18 +29,12 @@ function remember<T>(map: Map<string, T>, key: string, value: T): T {
 }
 
 /** The API's operation catalog (cached per isolate); an Error when its blob is missing. */
-export function apiCatalog(env: Bindings, apiId: string): Promise<ApiCatalog> {
+export async function apiCatalog(env: Bindings, apiId: string): Promise<ApiCatalog> {
   const hit = catalogs.get(apiId);
   if (hit) return hit;
-  const loading = readCatalog(env, apiId).then((catalog) => {
-    if (!catalog) {
-      catalogs.delete(apiId);
-      throw new Error(`the catalog of API ${apiId} is missing`);
-    }
-    return catalog;
-  });
-  loading.catch(() => catalogs.delete(apiId));
-  return remember(catalogs, apiId, loading);
+  const catalog = await readCatalog(env, apiId);
+  if (!catalog) throw new Error(`the catalog of API ${apiId} is missing`);
+  return remember(catalogs, apiId, catalog);
 }
 
 /** Forgets a deleted API. */

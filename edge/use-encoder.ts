@@ -234,17 +234,33 @@ export class WorkerdUseModel implements EmbeddingModel {
   }
 }
 
-let loaded: Promise<WorkerdUseModel> | null = null;
+let loaded: WorkerdUseModel | null = null;
+/** When the load in flight started (null: none), so a second caller waits for it on its own timers. */
+let loading: { since: number } | null = null;
+/** How long a caller waits for another's load before loading by itself. */
+const LOAD_WAIT_MS = 60_000;
 /** Vectors of this isolate, by content hash (core/models/embeddings.ts), shared by every request. */
 const isolateCache = new MemoryEmbeddingCache(20_000);
 
-/** The isolate's model, loading it on first use (a failed load is retried by the next call). */
-export function loadIsolateUseModel(assets: AssetFetcher): Promise<WorkerdUseModel> {
-  loaded ??= WorkerdUseModel.load(assets).catch((error: unknown) => {
-    loaded = null;
-    throw error;
-  });
-  return loaded;
+/**
+ * The isolate's model, loading it on first use (a failed load is retried by the next call). A caller that finds a
+ * load in flight waits for it on timers of its own and takes the model it left: awaiting the loading caller's
+ * promise would be I/O of another request, which workerd fails (functions/http/rate-limit.ts).
+ */
+export async function loadIsolateUseModel(assets: AssetFetcher): Promise<WorkerdUseModel> {
+  for (;;) {
+    if (loaded) return loaded;
+    if (loading === null || Date.now() - loading.since >= LOAD_WAIT_MS) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const mine = { since: Date.now() };
+  loading = mine;
+  try {
+    loaded = await WorkerdUseModel.load(assets);
+    return loaded;
+  } finally {
+    if (loading === mine) loading = null;
+  }
 }
 
 /** Defers the load to the first `embed`, so building a provider costs nothing until it is used. */

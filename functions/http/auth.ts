@@ -41,14 +41,14 @@ function hex(buf: ArrayBuffer): string {
  * The digests of the configured keys, computed once per configuration (readConfig caches it per environment):
  * hashing every configured key again on every request cost as much as the rest of the key check.
  */
-const keyDigests = new WeakMap<readonly string[], Promise<ArrayBuffer[]>>();
+const keyDigests = new WeakMap<readonly string[], ArrayBuffer[]>();
 
-function digestsOf(keys: readonly string[]): Promise<ArrayBuffer[]> {
-  let digests = keyDigests.get(keys);
-  if (!digests) {
-    digests = Promise.all(keys.map(sha256));
-    keyDigests.set(keys, digests);
-  }
+/** The digests themselves are kept, never a promise another request may still be resolving (rate-limit.ts). */
+async function digestsOf(keys: readonly string[]): Promise<ArrayBuffer[]> {
+  const known = keyDigests.get(keys);
+  if (known) return known;
+  const digests = await Promise.all(keys.map(sha256));
+  keyDigests.set(keys, digests);
   return digests;
 }
 
