@@ -11,6 +11,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { and, asc, desc, eq, inArray, lt, max, ne, sql } from 'drizzle-orm';
+import { concatBytes } from '../../core/util/bytes.ts';
 import { database } from '../../db/client.ts';
 import { toolsetTrainingBlobs, toolsetTrainings } from '../../db/schema.ts';
 import { type Page, pageFrom } from './keyset.ts';
@@ -231,13 +232,7 @@ export async function readBlob(
     chunks.push(partBytes(row.data));
     await pace();
   }
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 export async function deleteBlobs(db: D1Database, trainingId: string, kinds: BlobKind[]): Promise<void> {

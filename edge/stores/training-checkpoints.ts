@@ -10,6 +10,7 @@
  *
  * Runs checkpointed in D1 before (`toolset_training_blobs`, kind `checkpoint`) are still read by the job.
  */
+import { concatBytes } from '../../core/util/bytes.ts';
 import type { Bindings } from '../env.ts';
 
 /** Bytes per part (≈ 35 ms of the local runtime's time per put; 25 puts for a 50 MB checkpoint). */
@@ -71,13 +72,7 @@ export async function getCheckpoint(
     parts.push(new Uint8Array(await object.arrayBuffer()));
     await pace();
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 async function deleteKeys(env: Bindings, keys: string[]): Promise<void> {
