@@ -239,7 +239,7 @@ describe('toolset training', () => {
       const message = sent[delivered++] as JobMessage;
       const job = await getJob(e, message.jobId);
       const ctx = { env: e, jobId: message.jobId, attempt: 1, log: createLogger('error') };
-      const { chunk } = job?.payload as { chunk: number };
+      const { chunk } = (job?.payload ?? { chunk: 0 }) as { chunk: number };
       // Every other chunk resumes as in another isolate (or after a restart): from its R2 checkpoint, not from
       // the run this isolate handed over — both paths must give the same weights.
       if (chunk > 0 && chunk % 2 === 0) {
@@ -250,7 +250,8 @@ describe('toolset training', () => {
       await trainToolsetJob.run(job?.payload, ctx);
       // A chunk that stopped mid-head left one checkpoint, in parts: the next chunk's.
       const left = await checkpoints();
-      for (const key of left) expect(key.startsWith(`trainings/${run.id}/checkpoint/${chunk + 1}/`)).toBe(true);
+      for (const key of left)
+        expect(key.startsWith(`trainings/${run.id}/checkpoint/${chunk + 1}/`)).toBe(true);
       // A redelivery of the same chunk changes nothing and sends nothing new.
       const before = sent.length;
       const again = (await trainToolsetJob.run(job?.payload, ctx)) as { skipped?: string };
