@@ -296,12 +296,12 @@ export class SearchTreeObject extends DurableObject<Bindings> {
     return this.progressOf(meta);
   }
 
-  /** One chunk of the search, then the next alarm (or the outcome to D1 when the search is over). */
   /** A chunk of the work runs as background work: its pacers defer to requests (core/util/foreground.ts). */
   override alarm(): Promise<void> {
     return asBackground(() => this.runChunk());
   }
 
+  /** One chunk of the search, then the next alarm (or the outcome to D1 when the search is over). */
   private async runChunk(): Promise<void> {
     const meta = this.readMeta();
     if (!meta) return;
