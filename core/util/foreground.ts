@@ -6,7 +6,9 @@
  * fetch entry, functions/index.ts), background work runs inside `asBackground` (the queue consumer, the objects'
  * alarms), and a pacer in background work, after its slice, keeps waiting while any request is being answered —
  * at most `MAX_DEFER_MS` at a time, so background work still moves under a steady stream of requests (a slice of
- * ~40 ms at least every ~200 ms).
+ * ~10 ms at least every ~200 ms). Only requests younger than `FOREGROUND_MS` count: one that takes longer (a
+ * `/v1/solve` running a whole agent loop, a step behind an injected delay or a slow upstream) is long work itself
+ * and shares the CPU as an equal, instead of slowing every job twentyfold while it lasts.
  *
  * Whether code runs as background is an AsyncLocalStorage scope (`node:async_hooks`, in Node and in workerd with
  * `nodejs_compat`): it follows the work through its awaits, timers and model calls, and a pacer created anywhere —
@@ -18,23 +20,31 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** The longest one wait for requests lasts before the background slice runs anyway. */
 export const MAX_DEFER_MS = 200;
 
+/** How long a request counts as foreground (background work waits for it). */
+export const FOREGROUND_MS = 1_000;
+
 const background = new AsyncLocalStorage<true>();
-let inFlight = 0;
+/** The requests being answered, by when each started. */
+const inFlight = new Set<{ at: number }>();
 
 /** Counts a request from now until the returned function is called (calling it again does nothing). */
-export function enterForeground(): () => void {
-  inFlight++;
-  let left = false;
+export function enterForeground(now: () => number = Date.now): () => void {
+  const request = { at: now() };
+  inFlight.add(request);
   return () => {
-    if (left) return;
-    left = true;
-    inFlight--;
+    inFlight.delete(request);
   };
 }
 
 /** Requests being answered in this isolate right now. */
 export function requestsInFlight(): number {
-  return inFlight;
+  return inFlight.size;
+}
+
+/** Whether a request that started less than FOREGROUND_MS ago is being answered. */
+function foregroundBusy(now: number): boolean {
+  for (const request of inFlight) if (now - request.at < FOREGROUND_MS) return true;
+  return false;
 }
 
 /** Runs `work` as background work: the pacers it reaches defer to requests. */
@@ -57,8 +67,8 @@ export async function deferToRequests(
   now: () => number = Date.now,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<number> {
-  if (!inBackground() || inFlight === 0) return 0;
+  if (!inBackground() || !foregroundBusy(now())) return 0;
   const started = now();
-  while (inFlight > 0 && now() - started < maxMs) await sleep(2);
+  while (foregroundBusy(now()) && now() - started < maxMs) await sleep(2);
   return now() - started;
 }

@@ -8,6 +8,7 @@ import {
   asBackground,
   deferToRequests,
   enterForeground,
+  FOREGROUND_MS,
   inBackground,
   MAX_DEFER_MS,
   requestsInFlight,
@@ -75,6 +76,24 @@ describe('foreground and background', () => {
       leave();
     }
     expect(MAX_DEFER_MS).toBeLessThanOrEqual(250);
+  });
+
+  it('a request that has run longer than FOREGROUND_MS no longer holds background work', async () => {
+    let t = 10_000;
+    const leave = enterForeground(() => t); // started at t = 10,000
+    const clock = () => t;
+    const tick = async (ms: number) => {
+      t += ms;
+    };
+    try {
+      // Young: background waits (here the whole bound).
+      expect(await asBackground(() => deferToRequests(50, clock, tick))).toBeGreaterThanOrEqual(50);
+      // Old (a solve running its loop, a slow upstream): background goes on at once.
+      t = 10_000 + FOREGROUND_MS;
+      expect(await asBackground(() => deferToRequests(50, clock, tick))).toBe(0);
+    } finally {
+      leave();
+    }
   });
 
   it("a pacer's wait for requests is not counted in its slice's cost", async () => {
