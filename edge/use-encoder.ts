@@ -12,6 +12,7 @@
  * The model is loaded once per isolate, on first use, and shared by every request of the isolate. Measured
  * figures (load time, ms per sentence, memory): README "Chain-of-Tools" and `npm run bench:use:workerd`.
  */
+
 import { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import simdWasm from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm';
 import wasmFactory, {
@@ -23,6 +24,7 @@ import { CachedEmbeddingModel, MemoryEmbeddingCache } from '../core/models/embed
 import { ModelResponseError } from '../core/models/errors.ts';
 import type { EmbeddingModel } from '../core/models/types.ts';
 import { USE_DIMENSIONS, USE_MODEL, UseTokenizer, type UseVocabulary } from '../core/models/use-tokenizer.ts';
+import { SingleFlight, sleep } from '../core/util/single-flight.ts';
 
 /** Where scripts/lib/model-assets.ts puts the model in the static assets (the Worker does not serve it publicly). */
 export const USE_ASSET_PATH = '/models/use-lite/';
@@ -235,10 +237,8 @@ export class WorkerdUseModel implements EmbeddingModel {
 }
 
 let loaded: WorkerdUseModel | null = null;
-/** When the load in flight started (null: none), so a second caller waits for it on its own timers. */
-let loading: { since: number } | null = null;
-/** How long a caller waits for another's load before loading by itself. */
-const LOAD_WAIT_MS = 60_000;
+/** The load in flight: a second caller waits for it (up to a minute) on its own timers, then loads by itself. */
+const loading = new SingleFlight(60_000);
 /** Vectors of this isolate, by content hash (core/models/embeddings.ts), shared by every request. */
 const isolateCache = new MemoryEmbeddingCache(20_000);
 
@@ -248,19 +248,10 @@ const isolateCache = new MemoryEmbeddingCache(20_000);
  * promise would be I/O of another request, which workerd fails (functions/http/rate-limit.ts).
  */
 export async function loadIsolateUseModel(assets: AssetFetcher): Promise<WorkerdUseModel> {
-  for (;;) {
-    if (loaded) return loaded;
-    if (loading === null || Date.now() - loading.since >= LOAD_WAIT_MS) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const mine = { since: Date.now() };
-  loading = mine;
-  try {
-    loaded = await WorkerdUseModel.load(assets);
-    return loaded;
-  } finally {
-    if (loading === mine) loading = null;
-  }
+  while (!loaded && loading.busy('use')) await sleep(20);
+  if (loaded) return loaded;
+  loaded = await loading.run('use', () => WorkerdUseModel.load(assets));
+  return loaded;
 }
 
 /** Defers the load to the first `embed`, so building a provider costs nothing until it is used. */

@@ -16,6 +16,7 @@
  * `POST /v1/solve` paces its own loop but must not wait for itself).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { sleep } from './single-flight.ts';
 
 /** The longest one wait for requests lasts before the background slice runs anyway. */
 export const MAX_DEFER_MS = 200;
@@ -65,10 +66,10 @@ export function inBackground(): boolean {
 export async function deferToRequests(
   maxMs = MAX_DEFER_MS,
   now: () => number = Date.now,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  wait: (ms: number) => Promise<void> = sleep,
 ): Promise<number> {
   if (!inBackground() || !foregroundBusy(now())) return 0;
   const started = now();
-  while (foregroundBusy(now()) && now() - started < maxMs) await sleep(2);
+  while (foregroundBusy(now()) && now() - started < maxMs) await wait(2);
   return now() - started;
 }

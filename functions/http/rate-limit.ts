@@ -13,6 +13,7 @@
  * under sustained load). A request that waited LEASE_WAIT_MS leases by itself.
  */
 import type { MiddlewareHandler } from 'hono';
+import { SingleFlight, sleep } from '../../core/util/single-flight.ts';
 import { readConfig } from '../../edge/env.ts';
 import type { AppEnv } from '../app-env.ts';
 import { ProblemError } from './problem.ts';
@@ -35,9 +36,9 @@ interface Lease {
 /** The longest a request waits for another request's lease before leasing itself. */
 export const LEASE_WAIT_MS = 250;
 
-/** This isolate's leases by bucket name, and when the lease request in flight (if any) started. */
+/** This isolate's leases by bucket name, and the lease requests in flight. */
 const leases = new Map<string, Lease>();
-const leasing = new Map<string, { startedAt: number }>();
+const leasing = new SingleFlight(LEASE_WAIT_MS);
 
 type Bucket = Pick<AppEnv['Bindings'], 'RATE_LIMITER'>;
 
@@ -71,20 +72,12 @@ export async function takeLeased(
       lease.tokens -= 1;
       return { allowed: true, remaining: lease.remaining + lease.tokens };
     }
-    const other = leasing.get(name);
-    if (other && Date.now() - other.startedAt < LEASE_WAIT_MS) {
+    if (leasing.busy(name)) {
       // Another request of this key is leasing: share its lease (or lease again when it is spent).
-      await new Promise((r) => setTimeout(r, 1));
+      await sleep(1);
       continue;
     }
-    const mine = { startedAt: Date.now() };
-    leasing.set(name, mine);
-    let refused: { retryAfterSeconds: number } | null;
-    try {
-      refused = await renew(env, name, burst, perMinute);
-    } finally {
-      if (leasing.get(name) === mine) leasing.delete(name);
-    }
+    const refused = await leasing.run(name, () => renew(env, name, burst, perMinute));
     if (refused) return { allowed: false, ...refused };
   }
 }
